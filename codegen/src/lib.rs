@@ -1,0 +1,47 @@
+//! `#[codegen::variants(...)]`: write a cipher's round functions once, get
+//! every inlining variant of them.
+//!
+//! ```ignore
+//! #[codegen::variants(always, never, hint, auto)]
+//! pub mod cast6 {
+//!     use crate::consts::S1;
+//!     #[round]
+//!     fn f1(d: u32, kr: u8, km: u32) -> u32 { /* ... */ }
+//!     pub struct Cast6 { /* ... */ }
+//! }
+//! ```
+//!
+//! expands to a module `cast6` that holds
+//! - `pub const VARIANTS: &[&str]`: the variant names, in the order asked for;
+//! - `pub const ROUNDS: &[&str]`: the names of the `#[round]` functions;
+//! - the module's `use`, `static`, `const`, `extern crate` and `macro_rules!`
+//!   items, once (so a table is in the binary once, whatever the variant count);
+//! - one child module per variant (`cast6::never`, ...) that glob-imports its
+//!   parent and holds its own copy of every other item, with each `#[round]`
+//!   function given the variant's attribute: `always` -> `#[inline(always)]`,
+//!   `never` -> `#[inline(never)]`, `hint` -> `#[inline]`, `auto` -> none; and
+//!   `pub const VARIANT: &str`, the variant's own name.
+//!
+//! `feature_gate = "cast6"` compiles the child `v` only when the crate's
+//! feature `all-variants` or `cast6-v` is on, so that a build can hold exactly
+//! one variant.
+//!
+//! Misuse is a compile error that points at the offending tokens; the input is
+//! still emitted (without its `#[round]` markers) so that one mistake does not
+//! bury the crate under follow-on errors.
+
+mod expand;
+mod model;
+mod parse;
+mod validate;
+
+use proc_macro::TokenStream;
+
+/// Emits one child module per requested inlining variant; see the crate docs.
+#[proc_macro_attribute]
+pub fn variants(args: TokenStream, input: TokenStream) -> TokenStream {
+    expand::variants(args.into(), input.into()).into()
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,87 @@
+//! Checks on the parsed module that need all of it: at least one round, no
+//! inline attribute the variant would contradict, no `#[round]` where it has no
+//! meaning, no path whose meaning the extra module level would change.
+
+use crate::expand::strip_round_markers;
+use crate::model::Module;
+use crate::parse::{Errors, is_round};
+use syn::visit::Visit;
+use syn::{ImplItem, Item};
+
+pub(crate) fn module(m: &Module) -> syn::Result<()> {
+    let mut errors = Errors::default();
+    if m.rounds.is_empty() {
+        errors.push(syn::Error::new_spanned(
+            &m.shell.ident,
+            "no `#[round]` function in this module: mark the functions whose inlining the variants change with `#[round]`",
+        ));
+    }
+    for item in &m.per_variant {
+        for attrs in round_fn_attrs(item) {
+            if let Some(inline) = attrs.iter().find(|a| a.path().is_ident("inline")) {
+                errors.push(syn::Error::new_spanned(
+                    inline,
+                    "remove this attribute: on a `#[round]` function each variant sets the inline attribute",
+                ));
+            }
+        }
+        let mut stripped = item.clone();
+        strip_round_markers(&mut stripped, None);
+        let mut finder = Finder(&mut errors);
+        finder.visit_item(&stripped);
+    }
+    errors.finish()
+}
+
+/// The attribute lists of the round functions in `item`.
+fn round_fn_attrs(item: &Item) -> Vec<&[syn::Attribute]> {
+    match item {
+        Item::Fn(f) if f.attrs.iter().any(is_round) => vec![&f.attrs[..]],
+        Item::Impl(imp) => imp
+            .items
+            .iter()
+            .filter_map(|ii| match ii {
+                ImplItem::Fn(f) if f.attrs.iter().any(is_round) => Some(&f.attrs[..]),
+                _ => None,
+            })
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Finds a `#[round]` left where it means nothing, and paths through `super`.
+struct Finder<'a>(&'a mut Errors);
+
+impl<'ast> Visit<'ast> for Finder<'_> {
+    fn visit_attribute(&mut self, attr: &'ast syn::Attribute) {
+        if is_round(attr) {
+            self.0.push(syn::Error::new_spanned(
+                attr,
+                "`#[round]` goes on a function at the top level of the module or on a method of an `impl` block in it",
+            ));
+        }
+    }
+
+    fn visit_path(&mut self, path: &'ast syn::Path) {
+        if let Some(first) = path.segments.first()
+            && first.ident == "super"
+        {
+            self.0.push(super_error(&first.ident));
+        }
+        syn::visit::visit_path(self, path);
+    }
+
+    fn visit_use_path(&mut self, path: &'ast syn::UsePath) {
+        if path.ident == "super" {
+            self.0.push(super_error(&path.ident));
+        }
+        syn::visit::visit_use_path(self, path);
+    }
+}
+
+fn super_error(tokens: &syn::Ident) -> syn::Error {
+    syn::Error::new_spanned(
+        tokens,
+        "`super` means something else inside a variant module, which sits one level deeper: bring the item in with a `use` at the top of the module instead",
+    )
+}

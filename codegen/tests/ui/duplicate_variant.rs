@@ -1,0 +1,7 @@
+#[codegen::variants(never, auto, never)]
+mod m {
+    #[round]
+    fn f() {}
+}
+
+fn main() {}

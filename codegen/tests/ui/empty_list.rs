@@ -1,0 +1,7 @@
+#[codegen::variants()]
+mod m {
+    #[round]
+    fn f() {}
+}
+
+fn main() {}

@@ -1,0 +1,8 @@
+#[codegen::variants(always, never)]
+mod m {
+    #[round]
+    #[inline]
+    fn f() {}
+}
+
+fn main() {}

@@ -1,0 +1,6 @@
+#[codegen::variants(never)]
+mod m {
+    fn f() {}
+}
+
+fn main() {}

@@ -1,0 +1,4 @@
+#[codegen::variants(never)]
+fn f() {}
+
+fn main() {}

@@ -1,0 +1,9 @@
+#[codegen::variants(never)]
+mod m {
+    #[round]
+    pub struct S;
+    #[round]
+    fn f() {}
+}
+
+fn main() {}

@@ -1,0 +1,11 @@
+const K: u8 = 1;
+
+#[codegen::variants(never)]
+mod m {
+    #[round]
+    fn f() -> u8 {
+        super::K
+    }
+}
+
+fn main() {}

@@ -1,0 +1,7 @@
+#[codegen::variants(always, sometimes)]
+mod m {
+    #[round]
+    fn f() {}
+}
+
+fn main() {}

@@ -1,0 +1,26 @@
+//! The ciphers of inlinelab, each written once and expanded by
+//! `#[codegen::variants]` into every inlining variant. Every variant is a
+//! RustCrypto `cipher` 0.5 implementation, so it drops into the mode crates
+//! (`ecb`, `cbc`, `ctr`, `xts-mode`).
+//!
+//! Source files are named after the specification they implement:
+//! `rfc2612.rs` is CAST-256 (`cast6`); `null.rs` holds `ecb(cipher_null)` and
+//! `digest_null`, which do no work and measure the harness itself.
+//! `modes.rs` holds the block-mode loops that the harness and the built
+//! artifacts share.
+
+#![no_std]
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+mod consts;
+pub mod modes;
+#[cfg(feature = "null")]
+mod null_def;
+#[cfg(feature = "cast6")]
+mod rfc2612;
+
+#[cfg(feature = "null")]
+pub use null_def::null;
+#[cfg(feature = "cast6")]
+pub use rfc2612::cast6;

@@ -1,0 +1,351 @@
+//! CAST-256, the cipher the kernel calls `cast6`: [RFC 2612].
+//!
+//! The RFC's pseudocode sits above the code that implements it.
+//!
+//! [RFC 2612]: https://www.rfc-editor.org/rfc/rfc2612
+
+/// RFC 2612 section 2.4, the masking (`Tm`) and rotation (`Tr`) constants of
+/// the key schedule, generated as the RFC generates them:
+///
+/// ```text
+/// Cm = 2^30 * sqrt(2) = 5A827999 (hex) = 1518500249 (decimal)
+/// Mm = 2^30 * sqrt(3) = 6ED9EBA1 (hex) = 1859775393 (decimal)
+/// Cr = 19
+/// Mr = 17
+/// for (i=0; i<24; i++)
+/// {
+///    for (j=0; j<8; j++)
+///    {
+///       Tmj_(i) = Cm
+///       Cm = (Cm + Mm) mod 2^32
+///       Trj_(i) = Cr
+///       Cr = (Cr + Mr) mod 32
+///    }
+/// }
+/// ```
+const fn key_schedule_constants() -> ([[u32; 8]; 24], [[u8; 8]; 24]) {
+    let mut tm = [[0u32; 8]; 24];
+    let mut tr = [[0u8; 8]; 24];
+    let (mut cm, mm) = (0x5A82_7999u32, 0x6ED9_EBA1u32);
+    let (mut cr, mr) = (19u8, 17u8);
+    let mut i = 0;
+    while i < 24 {
+        let mut j = 0;
+        while j < 8 {
+            tm[i][j] = cm;
+            cm = cm.wrapping_add(mm);
+            tr[i][j] = cr;
+            cr = (cr + mr) % 32;
+            j += 1;
+        }
+        i += 1;
+    }
+    (tm, tr)
+}
+
+/// `Tm`, RFC 2612 section 2.4.
+static TM: [[u32; 8]; 24] = key_schedule_constants().0;
+/// `Tr`, RFC 2612 section 2.4.
+static TR: [[u8; 8]; 24] = key_schedule_constants().1;
+
+/// CAST-256 in every inlining variant: `cast6::never::Cast6` and so on. The
+/// round functions (f1, f2, f3, the quad-rounds Q and QBAR and the key
+/// schedule's forward octave W) carry the variant's inline attribute.
+#[codegen::variants(always, never, hint, auto, feature_gate = "cast6")]
+pub mod cast6 {
+    use super::{TM, TR};
+    use crate::consts::{S1, S2, S3, S4};
+    use cipher::consts::{U1, U16, U32};
+    use cipher::{
+        AlgorithmName, Block, BlockCipherDecBackend, BlockCipherDecClosure, BlockCipherDecrypt,
+        BlockCipherEncBackend, BlockCipherEncClosure, BlockCipherEncrypt, BlockSizeUser, InOut,
+        InvalidLength, Key, KeyInit, KeySizeUser, ParBlocksSizeUser,
+    };
+    use core::fmt;
+    use zeroize::{Zeroize, ZeroizeOnDrop};
+
+    /// Key sizes RFC 2612 allows, in bytes (128, 160, 192, 224 or 256 bits);
+    /// a shorter key is padded with zero bytes to 256 bits (section 2.4).
+    pub const KEY_SIZES: [usize; 5] = [16, 20, 24, 28, 32];
+
+    /// RFC 2612 section 2.2, round function type 1:
+    ///
+    /// ```text
+    /// I = ((Kmi + D) <<< Kri)
+    /// f = ((S1[Ia] ^ S2[Ib]) - S3[Ic]) + S4[Id]
+    /// ```
+    #[round]
+    fn f1(d: u32, kr: u8, km: u32) -> u32 {
+        let [ia, ib, ic, id] = km.wrapping_add(d).rotate_left(u32::from(kr)).to_be_bytes();
+        (S1[usize::from(ia)] ^ S2[usize::from(ib)])
+            .wrapping_sub(S3[usize::from(ic)])
+            .wrapping_add(S4[usize::from(id)])
+    }
+
+    /// RFC 2612 section 2.2, round function type 2:
+    ///
+    /// ```text
+    /// I = ((Kmi ^ D) <<< Kri)
+    /// f = ((S1[Ia] - S2[Ib]) + S3[Ic]) ^ S4[Id]
+    /// ```
+    #[round]
+    fn f2(d: u32, kr: u8, km: u32) -> u32 {
+        let [ia, ib, ic, id] = (km ^ d).rotate_left(u32::from(kr)).to_be_bytes();
+        (S1[usize::from(ia)].wrapping_sub(S2[usize::from(ib)]))
+            .wrapping_add(S3[usize::from(ic)])
+            ^ S4[usize::from(id)]
+    }
+
+    /// RFC 2612 section 2.2, round function type 3:
+    ///
+    /// ```text
+    /// I = ((Kmi - D) <<< Kri)
+    /// f = ((S1[Ia] + S2[Ib]) ^ S3[Ic]) - S4[Id]
+    /// ```
+    #[round]
+    fn f3(d: u32, kr: u8, km: u32) -> u32 {
+        let [ia, ib, ic, id] = km.wrapping_sub(d).rotate_left(u32::from(kr)).to_be_bytes();
+        ((S1[usize::from(ia)].wrapping_add(S2[usize::from(ib)])) ^ S3[usize::from(ic)])
+            .wrapping_sub(S4[usize::from(id)])
+    }
+
+    /// RFC 2612 section 2.3, the forward quad-round `BETA <- Qi(BETA)`:
+    ///
+    /// ```text
+    /// C = C ^ f1(D, Kr0_(i), Km0_(i))
+    /// B = B ^ f2(C, Kr1_(i), Km1_(i))
+    /// A = A ^ f3(B, Kr2_(i), Km2_(i))
+    /// D = D ^ f1(A, Kr3_(i), Km3_(i))
+    /// ```
+    #[round]
+    fn q(beta: &mut [u32; 4], kr: &[u8; 4], km: &[u32; 4]) {
+        let [a, b, c, d] = beta;
+        *c ^= f1(*d, kr[0], km[0]);
+        *b ^= f2(*c, kr[1], km[1]);
+        *a ^= f3(*b, kr[2], km[2]);
+        *d ^= f1(*a, kr[3], km[3]);
+    }
+
+    /// RFC 2612 section 2.3, the reverse quad-round `BETA <- QBARi(BETA)`:
+    ///
+    /// ```text
+    /// D = D ^ f1(A, Kr3_(i), Km3_(i))
+    /// A = A ^ f3(B, Kr2_(i), Km2_(i))
+    /// B = B ^ f2(C, Kr1_(i), Km1_(i))
+    /// C = C ^ f1(D, Kr0_(i), Km0_(i))
+    /// ```
+    #[round]
+    fn qbar(beta: &mut [u32; 4], kr: &[u8; 4], km: &[u32; 4]) {
+        let [a, b, c, d] = beta;
+        *d ^= f1(*a, kr[3], km[3]);
+        *a ^= f3(*b, kr[2], km[2]);
+        *b ^= f2(*c, kr[1], km[1]);
+        *c ^= f1(*d, kr[0], km[0]);
+    }
+
+    /// RFC 2612 section 2.4, the forward octave `KAPPA <- Wi(KAPPA)`:
+    ///
+    /// ```text
+    /// G = G ^ f1(H, Tr0_(i), Tm0_(i))
+    /// F = F ^ f2(G, Tr1_(i), Tm1_(i))
+    /// E = E ^ f3(F, Tr2_(i), Tm2_(i))
+    /// D = D ^ f1(E, Tr3_(i), Tm3_(i))
+    /// C = C ^ f2(D, Tr4_(i), Tm4_(i))
+    /// B = B ^ f3(C, Tr5_(i), Tm5_(i))
+    /// A = A ^ f1(B, Tr6_(i), Tm6_(i))
+    /// H = H ^ f2(A, Tr7_(i), Tm7_(i))
+    /// ```
+    #[round]
+    fn w(kappa: &mut [u32; 8], tr: &[u8; 8], tm: &[u32; 8]) {
+        let [a, b, c, d, e, f, g, h] = kappa;
+        *g ^= f1(*h, tr[0], tm[0]);
+        *f ^= f2(*g, tr[1], tm[1]);
+        *e ^= f3(*f, tr[2], tm[2]);
+        *d ^= f1(*e, tr[3], tm[3]);
+        *c ^= f2(*d, tr[4], tm[4]);
+        *b ^= f3(*c, tr[5], tm[5]);
+        *a ^= f1(*b, tr[6], tm[6]);
+        *h ^= f2(*a, tr[7], tm[7]);
+    }
+
+    /// The CAST-256 block cipher (128-bit blocks) with its expanded key. The
+    /// key schedule is zeroized when the value is dropped.
+    #[derive(Clone)]
+    pub struct Cast6 {
+        /// `Kr_(i)`: the 12 quad-rounds' rotation keys (5 bits each).
+        kr: [[u8; 4]; 12],
+        /// `Km_(i)`: the 12 quad-rounds' masking keys.
+        km: [[u32; 4]; 12],
+    }
+
+    impl Cast6 {
+        /// RFC 2612 section 2.4, the key schedule, on a key already padded
+        /// to 256 bits:
+        ///
+        /// ```text
+        /// KAPPA = ABCDEFGH = 256 bits of the (padded) key
+        /// for (i=0; i<12; i++)
+        /// {
+        ///    KAPPA <- W2i(KAPPA)
+        ///    KAPPA <- W2i+1(KAPPA)
+        ///    Kr_(i) <- 5LSB(A, C, E, G)
+        ///    Km_(i) <- (H, F, D, B)
+        /// }
+        /// ```
+        fn key_schedule(key: &[u8; 32]) -> Self {
+            let mut kappa = [0u32; 8];
+            for (word, bytes) in kappa.iter_mut().zip(key.chunks_exact(4)) {
+                *word = u32::from_be_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]);
+            }
+            let mut kr = [[0u8; 4]; 12];
+            let mut km = [[0u32; 4]; 12];
+            for i in 0..12 {
+                w(&mut kappa, &TR[2 * i], &TM[2 * i]);
+                w(&mut kappa, &TR[2 * i + 1], &TM[2 * i + 1]);
+                let [a, b, c, d, e, f, g, h] = kappa;
+                // Only the five low bits of A, C, E and G are a rotation.
+                kr[i] = [a, c, e, g].map(|x| (x & 0x1f) as u8);
+                km[i] = [h, f, d, b];
+            }
+            kappa.zeroize();
+            Cast6 { kr, km }
+        }
+
+        /// RFC 2612 section 2.5, encryption:
+        ///
+        /// ```text
+        /// BETA = 128bits of plaintext
+        /// for (i=0; i<6; i++)  BETA <- Qi(BETA)
+        /// for (i=6; i<12; i++) BETA <- QBARi(BETA)
+        /// 128bits of ciphertext = BETA
+        /// ```
+        fn encrypt(&self, block: &mut [u8; 16]) {
+            let mut beta = load(block);
+            for i in 0..6 {
+                q(&mut beta, &self.kr[i], &self.km[i]);
+            }
+            for i in 6..12 {
+                qbar(&mut beta, &self.kr[i], &self.km[i]);
+            }
+            store(&beta, block);
+        }
+
+        /// RFC 2612 section 2.5, decryption: the encryption with the order of
+        /// the rounds, and so of the subkeys, reversed.
+        ///
+        /// ```text
+        /// BETA = 128bits of ciphertext
+        /// for (i=11; i>=6; i--) BETA <- Qi(BETA)
+        /// for (i=5; i>=0; i--)  BETA <- QBARi(BETA)
+        /// 128bits of plaintext = BETA
+        /// ```
+        fn decrypt(&self, block: &mut [u8; 16]) {
+            let mut beta = load(block);
+            for i in (6..12).rev() {
+                q(&mut beta, &self.kr[i], &self.km[i]);
+            }
+            for i in (0..6).rev() {
+                qbar(&mut beta, &self.kr[i], &self.km[i]);
+            }
+            store(&beta, block);
+        }
+    }
+
+    /// ABCD, four big-endian 32-bit words of a block (RFC 2612 section 1).
+    fn load(block: &[u8; 16]) -> [u32; 4] {
+        let mut beta = [0u32; 4];
+        for (word, bytes) in beta.iter_mut().zip(block.chunks_exact(4)) {
+            *word = u32::from_be_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]);
+        }
+        beta
+    }
+
+    fn store(beta: &[u32; 4], block: &mut [u8; 16]) {
+        for (bytes, word) in block.chunks_exact_mut(4).zip(beta) {
+            bytes.copy_from_slice(&word.to_be_bytes());
+        }
+    }
+
+    impl KeySizeUser for Cast6 {
+        type KeySize = U32;
+    }
+
+    impl KeyInit for Cast6 {
+        fn new(key: &Key<Self>) -> Self {
+            Self::key_schedule(key.as_ref())
+        }
+
+        /// Accepts 16, 20, 24, 28 or 32 bytes; any other length is
+        /// `InvalidLength`.
+        fn new_from_slice(key: &[u8]) -> Result<Self, InvalidLength> {
+            if !KEY_SIZES.contains(&key.len()) {
+                return Err(InvalidLength);
+            }
+            let mut padded = [0u8; 32];
+            padded[..key.len()].copy_from_slice(key);
+            let cipher = Self::key_schedule(&padded);
+            padded.zeroize();
+            Ok(cipher)
+        }
+    }
+
+    impl BlockSizeUser for Cast6 {
+        type BlockSize = U16;
+    }
+
+    impl ParBlocksSizeUser for Cast6 {
+        type ParBlocksSize = U1;
+    }
+
+    impl BlockCipherEncrypt for Cast6 {
+        #[inline]
+        fn encrypt_with_backend(&self, f: impl BlockCipherEncClosure<BlockSize = U16>) {
+            f.call(self)
+        }
+    }
+
+    impl BlockCipherEncBackend for Cast6 {
+        fn encrypt_block(&self, mut block: InOut<'_, '_, Block<Self>>) {
+            let mut b: [u8; 16] = *block.get_in().as_ref();
+            self.encrypt(&mut b);
+            *block.get_out() = b.into();
+        }
+    }
+
+    impl BlockCipherDecrypt for Cast6 {
+        #[inline]
+        fn decrypt_with_backend(&self, f: impl BlockCipherDecClosure<BlockSize = U16>) {
+            f.call(self)
+        }
+    }
+
+    impl BlockCipherDecBackend for Cast6 {
+        fn decrypt_block(&self, mut block: InOut<'_, '_, Block<Self>>) {
+            let mut b: [u8; 16] = *block.get_in().as_ref();
+            self.decrypt(&mut b);
+            *block.get_out() = b.into();
+        }
+    }
+
+    impl AlgorithmName for Cast6 {
+        fn write_alg_name(f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("cast6-")?;
+            f.write_str(VARIANT)
+        }
+    }
+
+    impl fmt::Debug for Cast6 {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("Cast6 { ... }")
+        }
+    }
+
+    impl Drop for Cast6 {
+        fn drop(&mut self) {
+            self.kr.zeroize();
+            self.km.zeroize();
+        }
+    }
+
+    impl ZeroizeOnDrop for Cast6 {}
+}

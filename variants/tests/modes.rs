@@ -1,0 +1,84 @@
+//! `variants::modes` against RustCrypto's mode crates, and its length errors.
+
+mod common;
+
+use cipher::{KeyInit, KeyIvInit, StreamCipher};
+use common::Dyn;
+use variants::modes::{self, LengthError};
+
+type Cipher = variants::cast6::auto::Cast6;
+
+/// One seeded case: `blocks` blocks (plus `tail` bytes for CTR) under a random
+/// key and IV, each mode of ours against the crate's.
+fn check(seed: u64, blocks: usize, tail: usize) {
+    let mut rng = fastrand::Rng::with_seed(seed);
+    let mut key = [0u8; 32];
+    let mut iv = [0u8; 16];
+    let mut data = vec![0u8; 16 * blocks];
+    rng.fill(&mut key);
+    rng.fill(&mut iv);
+    rng.fill(&mut data);
+    let c = Cipher::new_from_slice(&key).unwrap();
+
+    let (mut ours, mut theirs) = (data.clone(), data.clone());
+    modes::ecb_encrypt(&c, &mut ours).unwrap();
+    c.ecb_encrypt(&mut theirs);
+    assert_eq!(ours, theirs, "ecb encrypt, seed {seed}");
+    modes::ecb_decrypt(&c, &mut ours).unwrap();
+    assert_eq!(ours, data, "ecb decrypt, seed {seed}");
+
+    let (mut ours, mut theirs) = (data.clone(), data.clone());
+    let mut chained = iv;
+    modes::cbc_encrypt(&c, &mut chained, &mut ours).unwrap();
+    c.cbc_encrypt(&iv, &mut theirs);
+    assert_eq!(ours, theirs, "cbc encrypt, seed {seed}");
+    if blocks > 0 {
+        assert_eq!(chained[..], ours[ours.len() - 16..], "cbc chains its iv");
+    }
+    let mut chained = iv;
+    modes::cbc_decrypt(&c, &mut chained, &mut ours).unwrap();
+    assert_eq!(ours, data, "cbc decrypt, seed {seed}");
+
+    let mut data = data;
+    data.extend((0..tail).map(|i| i as u8));
+    let (mut ours, mut theirs) = (data.clone(), data.clone());
+    let mut counter = iv;
+    modes::ctr_apply(&c, &mut counter, &mut ours).unwrap();
+    ctr::Ctr128BE::<Cipher>::new(&key.into(), &iv.into()).apply_keystream(&mut theirs);
+    assert_eq!(ours, theirs, "ctr, seed {seed}");
+}
+
+#[test]
+fn against_mode_crates() {
+    for seed in 0..200 {
+        check(seed, (seed % 9) as usize, (seed % 16) as usize);
+    }
+}
+
+#[test]
+fn ctr_counter_carries_across_bytes() {
+    // A counter ending in ff ff must carry into the byte before.
+    check(7, 3, 0);
+    let c = Cipher::new_from_slice(&[1u8; 16]).unwrap();
+    let mut counter = [0u8; 16];
+    counter[14] = 0xff;
+    counter[15] = 0xff;
+    modes::ctr_apply(&c, &mut counter, &mut [0u8; 16]).unwrap();
+    assert_eq!(counter[13..], [1, 0, 0]);
+}
+
+#[test]
+fn length_errors() {
+    let c = Cipher::new_from_slice(&[1u8; 16]).unwrap();
+    let partial = LengthError::PartialBlock { len: 17, block: 16 };
+    assert_eq!(modes::ecb_encrypt(&c, &mut [0u8; 17]), Err(partial));
+    assert_eq!(modes::ecb_decrypt(&c, &mut [0u8; 17]), Err(partial));
+    let bad_iv = LengthError::Iv { len: 8, block: 16 };
+    assert_eq!(modes::cbc_encrypt(&c, &mut [0u8; 8], &mut [0u8; 16]), Err(bad_iv));
+    assert_eq!(modes::cbc_decrypt(&c, &mut [0u8; 8], &mut [0u8; 16]), Err(bad_iv));
+    assert_eq!(modes::ctr_apply(&c, &mut [0u8; 8], &mut [0u8; 16]), Err(bad_iv));
+    assert_eq!(
+        partial.to_string(),
+        "17 bytes is not a whole number of 16-byte blocks"
+    );
+}
