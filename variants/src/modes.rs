@@ -131,3 +131,63 @@ pub fn ctr_apply<C: BlockCipherEncrypt>(
     }
     Ok(())
 }
+
+/// XTS (IEEE P1619) encryption of one data unit in place, for 16-byte-block
+/// ciphers: `k1` encrypts the data, `k2` the tweak. No ciphertext stealing:
+/// `buf` must be whole blocks.
+///
+/// ```text
+/// T = E_k2(tweak)
+/// for each block j: C_j = E_k1(P_j ^ T) ^ T;  T = T * alpha  (GF(2^128))
+/// ```
+pub fn xts_encrypt<C: BlockCipherEncrypt>(
+    k1: &C,
+    k2: &C,
+    tweak: &[u8],
+    buf: &mut [u8],
+) -> Result<(), LengthError> {
+    xts(k2, tweak, buf, |block| k1.encrypt_block(block))
+}
+
+/// XTS decryption of one data unit in place; `k2` still encrypts the tweak.
+pub fn xts_decrypt<C: BlockCipherEncrypt + BlockCipherDecrypt>(
+    k1: &C,
+    k2: &C,
+    tweak: &[u8],
+    buf: &mut [u8],
+) -> Result<(), LengthError> {
+    xts(k2, tweak, buf, |block| k1.decrypt_block(block))
+}
+
+fn xts<C: BlockCipherEncrypt>(
+    k2: &C,
+    tweak: &[u8],
+    buf: &mut [u8],
+    mut crypt: impl FnMut(&mut Array<u8, C::BlockSize>),
+) -> Result<(), LengthError> {
+    check_iv::<C>(tweak)?;
+    if C::block_size() != 16 {
+        return Err(LengthError::Iv {
+            len: C::block_size(),
+            block: 16,
+        });
+    }
+    let mut t = Array::<u8, C::BlockSize>::default();
+    t.copy_from_slice(tweak);
+    k2.encrypt_block(&mut t);
+    for block in whole_blocks::<C>(buf)? {
+        block.iter_mut().zip(t.iter()).for_each(|(b, x)| *b ^= x);
+        crypt(block);
+        block.iter_mut().zip(t.iter()).for_each(|(b, x)| *b ^= x);
+        // T * alpha: a left shift of the little-endian 128-bit value, with
+        // the polynomial x^128 + x^7 + x^2 + x + 1 folded back in.
+        let mut carry = 0u8;
+        for byte in t.iter_mut() {
+            let next = *byte >> 7;
+            *byte = (*byte << 1) | carry;
+            carry = next;
+        }
+        t[0] ^= 0x87 * carry;
+    }
+    Ok(())
+}

@@ -46,6 +46,18 @@ fn check(seed: u64, blocks: usize, tail: usize) {
     modes::ctr_apply(&c, &mut counter, &mut ours).unwrap();
     ctr::Ctr128BE::<Cipher>::new(&key.into(), &iv.into()).apply_keystream(&mut theirs);
     assert_eq!(ours, theirs, "ctr, seed {seed}");
+
+    let data = &data[..16 * blocks];
+    let k2 = Cipher::new_from_slice(&key[..16]).unwrap();
+    let xts = xts_mode::Xts128::new(c.clone(), k2.clone());
+    let (mut ours, mut theirs) = (data.to_vec(), data.to_vec());
+    modes::xts_encrypt(&c, &k2, &iv, &mut ours).unwrap();
+    if blocks > 0 {
+        xts.encrypt_sector(&mut theirs, iv.into());
+    }
+    assert_eq!(ours, theirs, "xts encrypt, seed {seed}");
+    modes::xts_decrypt(&c, &k2, &iv, &mut ours).unwrap();
+    assert_eq!(ours, data, "xts decrypt, seed {seed}");
 }
 
 #[test]

@@ -1,0 +1,211 @@
+//! The small interface the harness measures through: set a key, process a
+//! buffer. A statically linked variant ([`StaticCipher`]) and a variant
+//! loaded from a built `.so` ([`crate::so::SoCipher`]) are both an
+//! [`Engine`], so one measuring code serves both.
+
+use cipher::{BlockCipherDecrypt, BlockCipherEncrypt, KeyInit};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use variants::modes::{self, LengthError};
+
+/// A block-cipher mode, by its kernel name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    Ecb,
+    Cbc,
+    Ctr,
+    Xts,
+}
+
+impl Mode {
+    pub const ALL: [Mode; 4] = [Mode::Ecb, Mode::Cbc, Mode::Ctr, Mode::Xts];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Ecb => "ecb",
+            Mode::Cbc => "cbc",
+            Mode::Ctr => "ctr",
+            Mode::Xts => "xts",
+        }
+    }
+}
+
+/// Encryption or decryption.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Dir {
+    Encrypt,
+    Decrypt,
+}
+
+impl Dir {
+    pub const BOTH: [Dir; 2] = [Dir::Encrypt, Dir::Decrypt];
+
+    /// As tcrypt's header says it: `encryption`, `decryption`.
+    pub fn noun(self) -> &'static str {
+        match self {
+            Dir::Encrypt => "encryption",
+            Dir::Decrypt => "decryption",
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Dir::Encrypt => "encrypt",
+            Dir::Decrypt => "decrypt",
+        }
+    }
+}
+
+/// Why an engine could not do what it was asked.
+#[derive(Debug, Clone, PartialEq)]
+pub enum EngineError {
+    /// The cipher does not take a key of this many bytes.
+    KeyLength(usize),
+    /// The buffer or IV does not fit the mode.
+    Length(LengthError),
+    /// This engine does not implement the mode (a `.so` has ECB and CBC only).
+    Unsupported(Mode),
+    /// `crypt` before `set_key`.
+    NotKeyed,
+    /// A `.so` could not be loaded or is not an inlinelab artifact.
+    Load(String),
+    /// A `.so` returned an error code the ABI does not define.
+    Abi(i32),
+}
+
+impl fmt::Display for EngineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EngineError::KeyLength(n) => write!(f, "a key of {n} bytes is not one this cipher takes"),
+            EngineError::Length(e) => write!(f, "{e}"),
+            EngineError::Unsupported(m) => write!(f, "mode {} is not available here", m.name()),
+            EngineError::NotKeyed => write!(f, "no key set"),
+            EngineError::Load(why) => write!(f, "{why}"),
+            EngineError::Abi(code) => write!(f, "the artifact returned error code {code}"),
+        }
+    }
+}
+
+impl std::error::Error for EngineError {}
+
+impl From<LengthError> for EngineError {
+    fn from(e: LengthError) -> Self {
+        EngineError::Length(e)
+    }
+}
+
+/// A keyed block cipher the harness can time.
+pub trait Engine {
+    /// The driver name, e.g. `cast6-never` or `cast6-rustcrypto`.
+    fn name(&self) -> &str;
+    fn block_size(&self) -> usize;
+    /// Keys the engine for `mode` (an XTS key is two keys, one after the other).
+    fn set_key(&mut self, mode: Mode, key: &[u8]) -> Result<(), EngineError>;
+    /// One operation: `buf` processed in place; `iv` is the IV, counter or
+    /// tweak (one block), updated as the mode chains.
+    fn crypt(&mut self, mode: Mode, dir: Dir, iv: &mut [u8], buf: &mut [u8]) -> Result<(), EngineError>;
+}
+
+/// A statically linked cipher type as an [`Engine`], over the shared mode
+/// loops of `variants::modes`.
+pub struct StaticCipher<C> {
+    name: String,
+    keyed: Option<(C, Option<C>)>,
+}
+
+impl<C> StaticCipher<C> {
+    pub fn new(name: impl Into<String>) -> Self {
+        StaticCipher {
+            name: name.into(),
+            keyed: None,
+        }
+    }
+}
+
+impl<C: KeyInit + BlockCipherEncrypt + BlockCipherDecrypt> Engine for StaticCipher<C> {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn block_size(&self) -> usize {
+        C::block_size()
+    }
+
+    fn set_key(&mut self, mode: Mode, key: &[u8]) -> Result<(), EngineError> {
+        let bad = |_| EngineError::KeyLength(key.len());
+        self.keyed = None;
+        self.keyed = Some(if mode == Mode::Xts {
+            if key.len() % 2 != 0 {
+                return Err(EngineError::KeyLength(key.len()));
+            }
+            let (k1, k2) = key.split_at(key.len() / 2);
+            (
+                C::new_from_slice(k1).map_err(bad)?,
+                Some(C::new_from_slice(k2).map_err(bad)?),
+            )
+        } else {
+            (C::new_from_slice(key).map_err(bad)?, None)
+        });
+        Ok(())
+    }
+
+    #[inline]
+    fn crypt(&mut self, mode: Mode, dir: Dir, iv: &mut [u8], buf: &mut [u8]) -> Result<(), EngineError> {
+        let (c, c2) = self.keyed.as_ref().ok_or(EngineError::NotKeyed)?;
+        match (mode, dir, c2) {
+            (Mode::Ecb, Dir::Encrypt, _) => modes::ecb_encrypt(c, buf)?,
+            (Mode::Ecb, Dir::Decrypt, _) => modes::ecb_decrypt(c, buf)?,
+            (Mode::Cbc, Dir::Encrypt, _) => modes::cbc_encrypt(c, iv, buf)?,
+            (Mode::Cbc, Dir::Decrypt, _) => modes::cbc_decrypt(c, iv, buf)?,
+            (Mode::Ctr, _, _) => modes::ctr_apply(c, iv, buf)?,
+            (Mode::Xts, Dir::Encrypt, Some(c2)) => modes::xts_encrypt(c, c2, iv, buf)?,
+            (Mode::Xts, Dir::Decrypt, Some(c2)) => modes::xts_decrypt(c, c2, iv, buf)?,
+            (Mode::Xts, _, None) => return Err(EngineError::NotKeyed),
+        }
+        Ok(())
+    }
+}
+
+/// A hash whose state is a `u32` (CRC32C, `digest_null`), as three functions.
+pub trait HashEngine {
+    fn name(&self) -> &str;
+    fn init(&mut self);
+    fn update(&mut self, data: &[u8]);
+    fn finish(&mut self) -> u32;
+    /// init + update + final in one call, as the kernel's `digest`.
+    fn digest(&mut self, data: &[u8]) -> u32 {
+        self.init();
+        self.update(data);
+        self.finish()
+    }
+}
+
+/// A statically linked hash given by its three functions.
+pub struct StaticHash {
+    pub name: String,
+    pub init: fn() -> u32,
+    pub update: fn(u32, &[u8]) -> u32,
+    pub finish: fn(u32) -> u32,
+    pub state: u32,
+}
+
+impl HashEngine for StaticHash {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn init(&mut self) {
+        self.state = (self.init)();
+    }
+
+    #[inline]
+    fn update(&mut self, data: &[u8]) {
+        self.state = (self.update)(self.state, data);
+    }
+
+    fn finish(&mut self) -> u32 {
+        (self.finish)(self.state)
+    }
+}

@@ -1,0 +1,509 @@
+//! tcrypt's two timing modes, and a precise one, over any [`Engine`] or
+//! [`HashEngine`]. Each test prints its tcrypt line as it finishes and is
+//! kept as a [`Measurement`] for `--json`.
+
+use crate::clock::{self, Counter};
+use crate::engine::{Dir, Engine, EngineError, HashEngine, Mode};
+use crate::format;
+use crate::stats::{self, Line};
+use serde::{Deserialize, Serialize};
+use std::hint::black_box;
+
+/// tcrypt's block sizes since 2020 (each rounded up to the cipher's block).
+pub const DEFAULT_SIZES: [usize; 7] = [16, 64, 256, 1024, 1420, 4096, 8192];
+
+/// The kernel's hash template: (block length, bytes per update).
+pub const HASH_TEMPLATE: [(usize, usize); 22] = [
+    (16, 16),
+    (64, 16),
+    (64, 64),
+    (256, 16),
+    (256, 64),
+    (256, 256),
+    (1024, 16),
+    (1024, 256),
+    (1024, 1024),
+    (2048, 16),
+    (2048, 256),
+    (2048, 1024),
+    (2048, 2048),
+    (4096, 16),
+    (4096, 256),
+    (4096, 1024),
+    (4096, 4096),
+    (8192, 16),
+    (8192, 256),
+    (8192, 1024),
+    (8192, 4096),
+    (8192, 8192),
+];
+
+/// How a test is timed.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Timing {
+    /// tcrypt's default: 4 warm-up operations, then 8 each bracketed by the
+    /// cycle counter; prints their rounded mean.
+    Cycles,
+    /// tcrypt's `sec=N`: whole operations until N seconds have passed.
+    Seconds(f64),
+    /// Sizes interleaved over `rounds` rounds, each a batch of operations
+    /// long enough to swamp the counter; medians, and a least-squares line of
+    /// cycles against bytes whose slope is cycles/byte and whose intercept is
+    /// the per-call overhead (libgcrypt bench-slope).
+    Precise { rounds: usize },
+}
+
+impl Timing {
+    pub fn name(&self) -> &'static str {
+        match self {
+            Timing::Cycles => "cycles",
+            Timing::Seconds(_) => "seconds",
+            Timing::Precise { .. } => "precise",
+        }
+    }
+}
+
+/// One test's result, as `--json` writes it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Measurement {
+    /// Kernel name: `ecb(cast6)`.
+    pub alg: String,
+    /// Variant name: `never`; `rustcrypto` for the peer.
+    pub variant: String,
+    /// Driver name: `cast6-never`.
+    pub driver: String,
+    /// `encrypt`, `decrypt`, or `digest` for a hash.
+    pub dir: String,
+    pub key_bits: usize,
+    pub block_bytes: usize,
+    /// Bytes per update (hashes only).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub update_bytes: Option<usize>,
+    /// `cycles`, `seconds` or `precise`.
+    pub timing: String,
+    /// Operations timed.
+    pub operations: u64,
+    /// Time they took.
+    pub seconds: f64,
+    /// Counter ticks per operation (see the counter's description).
+    pub cycles: f64,
+    pub bytes_per_sec: f64,
+    pub cycles_per_byte: f64,
+    /// Half the interquartile range over the median, for precise mode.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub spread: Option<f64>,
+}
+
+/// The least-squares line of a precise run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Fit {
+    pub alg: String,
+    pub variant: String,
+    pub dir: String,
+    pub key_bits: usize,
+    /// Slope, in counter ticks per byte.
+    pub cycles_per_byte: f64,
+    pub ns_per_byte: f64,
+    /// Intercept: the cost of a call apart from its bytes, in ticks.
+    pub overhead_cycles: f64,
+    /// Spread of the slopes fitted to each round alone.
+    pub spread: f64,
+    pub r2: f64,
+    pub rounds: usize,
+}
+
+/// What one test is: for headers, lines and records.
+pub struct Test<'a> {
+    pub alg: &'a str,
+    pub variant: &'a str,
+    pub dir: &'a str,
+}
+
+/// One size's timing: ticks per operation, operations timed, and in
+/// precise mode the spread and each round's value.
+struct Timed {
+    ticks: f64,
+    ops: u64,
+    spread: Option<f64>,
+    /// Precise mode: each round's value, `None` where that batch was not quiet.
+    rounds: Vec<Option<f64>>,
+}
+
+/// A measuring session: the counter, the mode, the output so far.
+pub struct Session<'a> {
+    pub counter: &'a Counter,
+    pub timing: Timing,
+    /// Precise mode's batch length in seconds.
+    pub batch_seconds: f64,
+    pub measurements: Vec<Measurement>,
+    pub fits: Vec<Fit>,
+    out: &'a mut dyn FnMut(&str),
+}
+
+impl<'a> Session<'a> {
+    pub fn new(counter: &'a Counter, timing: Timing, out: &'a mut dyn FnMut(&str)) -> Self {
+        Session {
+            counter,
+            timing,
+            batch_seconds: 0.002,
+            measurements: Vec::new(),
+            fits: Vec::new(),
+            out,
+        }
+    }
+
+    /// Every key size and block size of one cipher algorithm in one
+    /// direction, numbered as tcrypt numbers them (not reset per key).
+    pub fn cipher(
+        &mut self,
+        t: &Test<'_>,
+        engine: &mut dyn Engine,
+        mode: Mode,
+        dir: Dir,
+        keys: &[usize],
+        sizes: &[usize],
+    ) -> Result<(), EngineError> {
+        (self.out)(&format::cipher_header(t.alg, engine.name(), dir));
+        let driver = engine.name().to_string();
+        let bs = engine.block_size();
+        let mut test = 0;
+        for &key in keys {
+            engine.set_key(mode, &vec![0xff; key])?;
+            let mut bufs: Vec<Vec<u8>> = sizes.iter().map(|&s| vec![0xff; s]).collect();
+            let mut ivs: Vec<Vec<u8>> = sizes.iter().map(|_| vec![0xff; bs]).collect();
+            let mut op = |i: usize| engine.crypt(mode, dir, &mut ivs[i], &mut bufs[i]);
+            let timed = self.time_all(sizes.len(), &mut op)?;
+            for (&size, r) in sizes.iter().zip(&timed) {
+                (self.out)(&match self.timing {
+                    Timing::Seconds(secs) => format::cipher_seconds(test, key, size, r.ops, secs),
+                    _ => format::cipher_cycles(test, key, size, r.ticks.round() as u64),
+                });
+                self.record(t, &driver, key * 8, size, None, r);
+                test += 1;
+            }
+            self.fit(t, key * 8, sizes, &timed);
+        }
+        Ok(())
+    }
+
+    /// A hash over `template` (block length, bytes per update): one digest
+    /// call where the two are equal, else init, the updates, and final.
+    pub fn hash(
+        &mut self,
+        t: &Test<'_>,
+        engine: &mut dyn HashEngine,
+        template: &[(usize, usize)],
+    ) -> Result<(), EngineError> {
+        (self.out)(&format::hash_header(t.alg, engine.name()));
+        let driver = engine.name().to_string();
+        let data: Vec<Vec<u8>> = template.iter().map(|&(b, _)| vec![0xff; b]).collect();
+        let mut op = |i: usize| -> Result<(), EngineError> {
+            let (block, update) = template[i];
+            let digest = if update == block {
+                engine.digest(&data[i])
+            } else {
+                engine.init();
+                for chunk in data[i].chunks(update) {
+                    engine.update(chunk);
+                }
+                engine.finish()
+            };
+            black_box(digest);
+            Ok(())
+        };
+        let timed = self.time_all(template.len(), &mut op)?;
+        for (i, (&(block, update), r)) in template.iter().zip(&timed).enumerate() {
+            (self.out)(&match self.timing {
+                Timing::Seconds(secs) => format::hash_seconds(i, block, update, r.ops, secs),
+                _ => format::hash_cycles(i, block, update, (r.ticks * 8.0).round() as u64),
+            });
+            self.record(t, &driver, 0, block, Some(update), r);
+        }
+        // The line is fitted to the one-call digests, where bytes per update
+        // do not change the shape of the work.
+        let (sizes, timed): (Vec<usize>, Vec<Timed>) = template
+            .iter()
+            .zip(timed)
+            .filter(|((b, u), _)| b == u)
+            .map(|((b, _), r)| (*b, r))
+            .unzip();
+        self.fit(t, 0, &sizes, &timed);
+        Ok(())
+    }
+
+    /// Times `op(i)` for every `i < n` in the session's mode.
+    fn time_all(
+        &mut self,
+        n: usize,
+        op: &mut dyn FnMut(usize) -> Result<(), EngineError>,
+    ) -> Result<Vec<Timed>, EngineError> {
+        let overhead = self.counter.read_overhead;
+        let single = |ticks: f64, ops: u64| Timed {
+            ticks,
+            ops,
+            spread: None,
+            rounds: Vec::new(),
+        };
+        match self.timing {
+            Timing::Cycles => (0..n)
+                .map(|i| {
+                    for _ in 0..4 {
+                        op(i)?;
+                    }
+                    let mut sum = 0u64;
+                    for _ in 0..8 {
+                        let t0 = clock::read();
+                        op(i)?;
+                        let t1 = clock::read();
+                        sum += (t1 - t0).saturating_sub(overhead);
+                    }
+                    Ok(single(sum as f64 / 8.0, 8))
+                })
+                .collect(),
+            Timing::Seconds(secs) => (0..n)
+                .map(|i| {
+                    let start = clock::read();
+                    let deadline = start + (secs * self.counter.hz) as u64;
+                    let mut ops = 0u64;
+                    loop {
+                        op(i)?;
+                        ops += 1;
+                        if clock::read() >= deadline {
+                            break;
+                        }
+                    }
+                    Ok(single((clock::read() - start) as f64 / ops as f64, ops))
+                })
+                .collect(),
+            Timing::Precise { rounds } => {
+                let schedule = Schedule {
+                    rounds,
+                    batch: (self.batch_seconds * self.counter.hz) as u64,
+                    overhead,
+                    patience: (5.0 * self.counter.hz) as u64,
+                    reference_best: self.counter.reference_best,
+                };
+                let samples = interleaved_batches(n, schedule, op)?;
+                let total: usize = samples.iter().map(Vec::len).sum();
+                let quiet: usize = samples.iter().flatten().filter(|b| b.quiet).count();
+                let short = samples.iter().any(|s| !quiet_values(s).1);
+                let doubt = if short {
+                    "; too few for some sizes, which use every batch: figures uncertain"
+                } else if !looks_uncontended(&samples) {
+                    "; the reference loop jittered even then, so the core may have been shared throughout: figures uncertain"
+                } else {
+                    ""
+                };
+                (self.out)(&format!(
+                    "contention: {quiet} of {total} batches ran with the core at full capacity and are used{doubt}"
+                ));
+                Ok(samples
+                    .iter()
+                    .map(|s| {
+                        let (values, _) = quiet_values(s);
+                        Timed {
+                            ticks: stats::median(&values),
+                            ops: s.iter().map(|b| b.ops).sum(),
+                            spread: Some(stats::spread(&values)),
+                            rounds: s.iter().map(|b| b.quiet.then_some(b.per_op)).collect(),
+                        }
+                    })
+                    .collect())
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn record(
+        &mut self,
+        t: &Test<'_>,
+        driver: &str,
+        key_bits: usize,
+        block: usize,
+        update: Option<usize>,
+        r: &Timed,
+    ) {
+        let per_op_seconds = self.counter.seconds(r.ticks);
+        self.measurements.push(Measurement {
+            alg: t.alg.to_string(),
+            variant: t.variant.to_string(),
+            driver: driver.to_string(),
+            dir: t.dir.to_string(),
+            key_bits,
+            block_bytes: block,
+            update_bytes: update,
+            timing: self.timing.name().to_string(),
+            operations: r.ops,
+            seconds: per_op_seconds * r.ops as f64,
+            cycles: r.ticks,
+            bytes_per_sec: block as f64 / per_op_seconds,
+            cycles_per_byte: r.ticks / block as f64,
+            spread: r.spread,
+        });
+    }
+
+    /// Precise mode: fits ticks against bytes over the medians and over each
+    /// round alone (for the slope's spread), and prints the line.
+    fn fit(&mut self, t: &Test<'_>, key_bits: usize, sizes: &[usize], timed: &[Timed]) {
+        let Timing::Precise { rounds } = self.timing else {
+            return;
+        };
+        let xs: Vec<f64> = sizes.iter().map(|&s| s as f64).collect();
+        let medians: Vec<f64> = timed.iter().map(|r| r.ticks).collect();
+        let Some(line) = stats::least_squares(&xs, &medians) else {
+            (self.out)("fit: needs at least two different sizes");
+            return;
+        };
+        // A line per round, over the rounds quiet at every size.
+        let common = timed.iter().map(|r| r.rounds.len()).min().unwrap_or(0);
+        let slopes: Vec<f64> = (0..common)
+            .filter_map(|k| {
+                let ys: Vec<f64> = timed.iter().map(|r| r.rounds[k]).collect::<Option<_>>()?;
+                stats::least_squares(&xs, &ys).map(|l: Line| l.slope)
+            })
+            .collect();
+        let spread = stats::spread(&slopes);
+        let ns_per_byte = self.counter.seconds(line.slope) * 1e9;
+        let rate = if line.slope > 0.0 {
+            format!("{:.1} MB/s", 1e3 / ns_per_byte)
+        } else {
+            "no per-byte cost measurable".to_string()
+        };
+        (self.out)(&format!(
+            "fit: {:.3} cycles/byte ({:.3} ns/byte, {rate}), per-call overhead {:.0} cycles, slope spread \u{b1}{:.2}% over {rounds} rounds, r\u{b2} {:.6}",
+            line.slope,
+            ns_per_byte,
+            line.intercept,
+            spread * 100.0,
+            line.r2
+        ));
+        self.fits.push(Fit {
+            alg: t.alg.to_string(),
+            variant: t.variant.to_string(),
+            dir: t.dir.to_string(),
+            key_bits,
+            cycles_per_byte: line.slope,
+            ns_per_byte,
+            overhead_cycles: line.intercept,
+            spread,
+            r2: line.r2,
+            rounds,
+        });
+    }
+}
+
+/// A batch counts as quiet when the reference bursts before and after it ran
+/// at least this fraction of the best rate seen in the run.
+pub const QUIET: f64 = 0.985;
+
+/// One timed batch.
+#[derive(Clone, Copy, Debug)]
+pub struct Batch {
+    /// Counter ticks per operation (the reading's own cost removed).
+    pub per_op: f64,
+    pub ops: u64,
+    /// The slower of the reference bursts just before and just after it.
+    pub reference: f64,
+    /// Whether the core ran at full capacity around it (see [`QUIET`]).
+    pub quiet: bool,
+}
+
+/// How long interleaved batches run.
+#[derive(Clone, Copy, Debug)]
+pub struct Schedule {
+    /// Quiet rounds wanted for every `i`.
+    pub rounds: usize,
+    /// Ticks one batch lasts at least.
+    pub batch: u64,
+    /// The counter reading's own cost, subtracted from each batch.
+    pub overhead: u64,
+    /// Ticks the run may go on past `rounds` rounds to collect quiet ones.
+    pub patience: u64,
+    /// The best reference rate known before the run (from calibration).
+    pub reference_best: f64,
+}
+
+/// Runs `op(i)` for every `i < n` in batches of at least `s.batch` ticks,
+/// round after round, the `i` interleaved and their order rotated each round
+/// so that drift and order effects hit all alike. Before each batch a short
+/// reference burst (see [`clock::reference_rate`]) tells whether the core is
+/// contended; rounds go on until every `i` has `s.rounds` quiet batches, or
+/// until `s.patience` ticks have passed since round `s.rounds`. Returns the
+/// batches `[i][round]`, classified against the best rate of the whole run.
+pub fn interleaved_batches(
+    n: usize,
+    s: Schedule,
+    op: &mut dyn FnMut(usize) -> Result<(), EngineError>,
+) -> Result<Vec<Vec<Batch>>, EngineError> {
+    // Warm up and size each batch: double the count until one batch lasts.
+    let mut counts = Vec::with_capacity(n);
+    for i in 0..n {
+        let mut count = 1u64;
+        loop {
+            let t0 = clock::read();
+            for _ in 0..count {
+                op(i)?;
+            }
+            if clock::read() - t0 >= s.batch || count >= 1 << 30 {
+                break;
+            }
+            count *= 2;
+        }
+        counts.push(count);
+    }
+    let mut best = s.reference_best;
+    let mut out: Vec<Vec<Batch>> = (0..n).map(|_| Vec::new()).collect();
+    let mut deadline = None;
+    for round in 0.. {
+        for k in 0..n {
+            let i = (k + round) % n;
+            let before = clock::reference_rate().unwrap_or(1.0);
+            let t0 = clock::read();
+            for _ in 0..counts[i] {
+                op(i)?;
+            }
+            let ticks = (clock::read() - t0).saturating_sub(s.overhead);
+            let after = clock::reference_rate().unwrap_or(1.0);
+            best = best.max(before).max(after);
+            let reference = before.min(after);
+            out[i].push(Batch {
+                per_op: ticks as f64 / counts[i] as f64,
+                ops: counts[i],
+                reference,
+                quiet: false,
+            });
+        }
+        for b in out.iter_mut().flatten() {
+            b.quiet = b.reference >= QUIET * best;
+        }
+        let enough = out
+            .iter()
+            .all(|bs| bs.iter().filter(|b| b.quiet).count() >= s.rounds);
+        if round + 1 >= s.rounds {
+            let end = *deadline.get_or_insert(clock::read() + s.patience);
+            if enough || clock::read() >= end {
+                break;
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Whether a run's quiet batches look uncontended: at full capacity the
+/// reference loop's rate barely varies, while a shared core makes it jitter,
+/// so a spread of more than 3% means the whole run may have been contended.
+pub fn looks_uncontended(batches: &[Vec<Batch>]) -> bool {
+    let rates: Vec<f64> = batches.iter().flatten().filter(|b| b.quiet).map(|b| b.reference).collect();
+    stats::spread(&rates) <= 0.03
+}
+
+/// The quiet batches' values, or all of them when fewer than three are quiet
+/// (then the result is marked uncertain by the caller).
+pub fn quiet_values(batches: &[Batch]) -> (Vec<f64>, bool) {
+    let quiet: Vec<f64> = batches.iter().filter(|b| b.quiet).map(|b| b.per_op).collect();
+    if quiet.len() >= 3 {
+        (quiet, true)
+    } else {
+        (batches.iter().map(|b| b.per_op).collect(), false)
+    }
+}

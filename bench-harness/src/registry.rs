@@ -1,0 +1,213 @@
+//! Every algorithm the harness knows, by kernel name, with its variants, its
+//! key-size templates and its RustCrypto peer. A new cipher in `variants` is
+//! one [`CipherEntry`] here; nothing else in the harness changes.
+
+use crate::engine::{Engine, HashEngine, Mode, StaticCipher, StaticHash};
+use crate::UsageError;
+
+/// Makes a fresh, unkeyed engine.
+pub type MakeEngine = fn() -> Box<dyn Engine>;
+/// Makes a fresh hash engine.
+pub type MakeHash = fn() -> Box<dyn HashEngine>;
+
+/// A block cipher and all its implementations.
+pub struct CipherEntry {
+    /// The kernel's cipher name, e.g. `cast6`.
+    pub name: &'static str,
+    pub block_size: usize,
+    /// The modes measured, with the kernel template's key sizes (bytes).
+    pub modes: &'static [(Mode, &'static [usize])],
+    /// The variants, by name, in `VARIANTS` order.
+    pub variants: &'static [(&'static str, MakeEngine)],
+    /// `VARIANTS` of the cipher's module, to check `variants` against.
+    pub declared: &'static [&'static str],
+    /// The RustCrypto crate people use today, measured beside the variants.
+    pub peer: Option<Peer>,
+}
+
+/// A peer implementation: a crate, not one of ours.
+pub struct Peer {
+    /// Shown in reports, e.g. `cast6 0.2 (RustCrypto)`.
+    pub label: &'static str,
+    /// The driver name, e.g. `cast6-rustcrypto`.
+    pub driver: &'static str,
+    pub make: MakeEngine,
+}
+
+/// A hash with a `u32` state, measured with the kernel's hash template.
+pub struct HashEntry {
+    pub name: &'static str,
+    pub variants: &'static [(&'static str, MakeHash)],
+    pub declared: &'static [&'static str],
+}
+
+/// `(name, make)` for each variant `v` of `variants::$cipher::v::$ty`.
+macro_rules! cipher_variants {
+    ($cipher:ident :: $ty:ident, [$($v:ident),* $(,)?]) => {
+        &[$((stringify!($v), || -> Box<dyn Engine> {
+            Box::new(StaticCipher::<variants::$cipher::$v::$ty>::new(
+                concat!(stringify!($cipher), "-", stringify!($v)),
+            ))
+        })),*]
+    };
+}
+
+/// The ciphers, in `--list` order.
+pub static CIPHERS: &[CipherEntry] = &[
+    CipherEntry {
+        name: "cast6",
+        block_size: 16,
+        // tcrypt speed mode 210.
+        modes: &[
+            (Mode::Ecb, &[16, 32]),
+            (Mode::Cbc, &[16, 32]),
+            (Mode::Ctr, &[16, 32]),
+            (Mode::Xts, &[32, 64]),
+        ],
+        variants: cipher_variants!(cast6::Cast6, [always, never, hint, auto]),
+        declared: variants::cast6::VARIANTS,
+        peer: Some(Peer {
+            label: "cast6 0.2 (RustCrypto)",
+            driver: "cast6-rustcrypto",
+            make: || Box::new(StaticCipher::<cast6::Cast6>::new("cast6-rustcrypto")),
+        }),
+    },
+    CipherEntry {
+        name: "cipher_null",
+        block_size: 1,
+        modes: &[(Mode::Ecb, &[16])],
+        variants: cipher_variants!(null::CipherNull, [auto]),
+        declared: variants::null::VARIANTS,
+        peer: None,
+    },
+];
+
+/// The hashes, in `--list` order.
+pub static HASHES: &[HashEntry] = &[HashEntry {
+    name: "digest_null",
+    variants: &[("auto", || {
+        use variants::null::auto as n;
+        Box::new(StaticHash {
+            name: "digest_null-auto".into(),
+            init: n::digest_null_init,
+            update: n::digest_null_update,
+            finish: n::digest_null_final,
+            state: 0,
+        })
+    })],
+    declared: variants::null::VARIANTS,
+}];
+
+/// An algorithm named as the kernel names it.
+#[derive(Clone, Copy)]
+pub enum Alg {
+    /// `mode(cipher)`, e.g. `ecb(cast6)`.
+    Cipher {
+        mode: Mode,
+        entry: &'static CipherEntry,
+        /// The template's key sizes for this mode.
+        keys: &'static [usize],
+    },
+    /// A hash, e.g. `digest_null`.
+    Hash(&'static HashEntry),
+}
+
+impl Alg {
+    /// The kernel name: `ecb(cast6)`, `digest_null`.
+    pub fn name(&self) -> String {
+        match self {
+            Alg::Cipher { mode, entry, .. } => format!("{}({})", mode.name(), entry.name),
+            Alg::Hash(h) => h.name.to_string(),
+        }
+    }
+
+    /// The variant names of this algorithm.
+    pub fn variant_names(&self) -> Vec<&'static str> {
+        match self {
+            Alg::Cipher { entry, .. } => entry.variants.iter().map(|(n, _)| *n).collect(),
+            Alg::Hash(h) => h.variants.iter().map(|(n, _)| *n).collect(),
+        }
+    }
+
+    /// The base name of drivers: `cast6` for `ecb(cast6)`.
+    pub fn base(&self) -> &'static str {
+        match self {
+            Alg::Cipher { entry, .. } => entry.name,
+            Alg::Hash(h) => h.name,
+        }
+    }
+}
+
+/// Every algorithm, in `--list` order.
+pub fn all() -> Vec<Alg> {
+    let ciphers = CIPHERS.iter().flat_map(|entry| {
+        entry
+            .modes
+            .iter()
+            .map(move |&(mode, keys)| Alg::Cipher { mode, entry, keys })
+    });
+    ciphers.chain(HASHES.iter().map(Alg::Hash)).collect()
+}
+
+/// Looks an algorithm up by its kernel name.
+pub fn find(name: &str) -> Result<Alg, UsageError> {
+    all().into_iter().find(|a| a.name() == name).ok_or_else(|| {
+        let names: Vec<String> = all().iter().map(Alg::name).collect();
+        UsageError(format!(
+            "unknown algorithm `{name}`; expected one of: {}",
+            names.join(", ")
+        ))
+    })
+}
+
+/// Looks a cipher up by its kernel name (`cast6`).
+pub fn cipher(name: &str) -> Result<&'static CipherEntry, UsageError> {
+    CIPHERS.iter().find(|c| c.name == name).ok_or_else(|| {
+        let names: Vec<&str> = CIPHERS.iter().map(|c| c.name).collect();
+        UsageError(format!(
+            "unknown cipher `{name}`; expected one of: {}",
+            names.join(", ")
+        ))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The registry lists exactly the variants each module declares.
+    #[test]
+    fn variants_match_declarations() {
+        for c in CIPHERS {
+            let names: Vec<&str> = c.variants.iter().map(|(n, _)| *n).collect();
+            assert_eq!(names, c.declared, "{}", c.name);
+        }
+        for h in HASHES {
+            let names: Vec<&str> = h.variants.iter().map(|(n, _)| *n).collect();
+            assert_eq!(names, h.declared, "{}", h.name);
+        }
+    }
+
+    /// Each variant engine takes every template key size of every mode.
+    #[test]
+    fn template_keys_are_accepted() {
+        for c in CIPHERS {
+            for &(mode, keys) in c.modes {
+                for &k in keys {
+                    for (v, make) in c.variants {
+                        make().set_key(mode, &vec![0xff; k]).unwrap_or_else(|e| {
+                            panic!("{}({}) {v}: {k}-byte key: {e}", mode.name(), c.name)
+                        });
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn find_names_the_allowed_values() {
+        assert_eq!(find("cbc(cast6)").unwrap().name(), "cbc(cast6)");
+        let err = find("cbc(cast7)").err().unwrap().0;
+        assert!(err.starts_with("unknown algorithm `cbc(cast7)`; expected one of: ecb(cast6), cbc(cast6)"), "{err}");
+    }
+}

@@ -1,0 +1,172 @@
+//! A variant loaded from a built `.so` (the `inlinelab-artifact` crate) as an
+//! [`Engine`]: the file whose size `cargo xtask compare` reported is the file
+//! it times.
+
+use crate::engine::{Dir, Engine, EngineError, Mode};
+use libloading::Library;
+use std::alloc::Layout;
+use std::ffi::CStr;
+use std::path::{Path, PathBuf};
+
+/// The artifact ABI version this harness speaks (`inlinelab_abi_version`).
+pub const ABI_VERSION: u32 = 1;
+const OP_ECB_ENCRYPT: u32 = 0;
+const OP_ECB_DECRYPT: u32 = 1;
+const OP_CBC_ENCRYPT: u32 = 2;
+const OP_CBC_DECRYPT: u32 = 3;
+
+type SetKey = unsafe extern "C" fn(*mut u8, *const u8, usize) -> i32;
+type Clear = unsafe extern "C" fn(*mut u8);
+type Crypt = unsafe extern "C" fn(*const u8, u32, *mut u8, *mut u8, usize) -> i32;
+
+/// A loaded artifact with its own context memory.
+pub struct SoCipher {
+    path: PathBuf,
+    name: String,
+    block_size: usize,
+    set_key: SetKey,
+    clear: Clear,
+    crypt: Crypt,
+    ctx: *mut u8,
+    layout: Layout,
+    keyed: bool,
+    // Last, so that it is unloaded after `Drop::drop` has cleared the context.
+    _lib: Library,
+}
+
+impl SoCipher {
+    /// Loads `path` and checks that it is an artifact of this ABI version.
+    pub fn load(path: &Path) -> Result<SoCipher, EngineError> {
+        let fail = |why: String| EngineError::Load(format!("{}: {why}", path.display()));
+        // SAFETY: loading runs the library's initialisers; an inlinelab
+        // artifact is a no_std cdylib with no initialisers of its own.
+        let lib = unsafe { Library::new(path) }.map_err(|e| fail(e.to_string()))?;
+        // SAFETY: the symbol is looked up with the signature the artifact
+        // crate exports it with (`extern "C" fn() -> u32`).
+        let version = unsafe { lib.get::<extern "C" fn() -> u32>(b"inlinelab_abi_version") }
+            .map_err(|_| fail("not an inlinelab artifact (no inlinelab_abi_version)".into()))?;
+        if version() != ABI_VERSION {
+            return Err(fail(format!(
+                "artifact ABI version {} but this harness speaks {ABI_VERSION}; rebuild it with cargo xtask compare",
+                version()
+            )));
+        }
+        // SAFETY (for each `get` below): ABI version 1 exports these symbols
+        // with exactly these signatures; the copies of the function pointers
+        // live no longer than `lib`, which the struct owns.
+        let usize_fn = |sym: &[u8]| -> Result<usize, EngineError> {
+            let f = unsafe { lib.get::<extern "C" fn() -> usize>(sym) }
+                .map_err(|e| fail(e.to_string()))?;
+            Ok(f())
+        };
+        let block_size = usize_fn(b"inlinelab_block_size")?;
+        let size = usize_fn(b"inlinelab_ctx_size")?;
+        let align = usize_fn(b"inlinelab_ctx_align")?;
+        let name_fn = unsafe { lib.get::<extern "C" fn() -> *const std::ffi::c_char>(b"inlinelab_name") }
+            .map_err(|e| fail(e.to_string()))?;
+        // SAFETY: `inlinelab_name` returns a pointer to a NUL-terminated
+        // static string inside the library, valid while it is loaded.
+        let name = unsafe { CStr::from_ptr(name_fn()) }.to_string_lossy().into_owned();
+        let set_key = *unsafe { lib.get::<SetKey>(b"inlinelab_set_key") }.map_err(|e| fail(e.to_string()))?;
+        let clear = *unsafe { lib.get::<Clear>(b"inlinelab_clear") }.map_err(|e| fail(e.to_string()))?;
+        let crypt = *unsafe { lib.get::<Crypt>(b"inlinelab_crypt") }.map_err(|e| fail(e.to_string()))?;
+        let layout = Layout::from_size_align(size.max(1), align)
+            .map_err(|e| fail(format!("context layout: {e}")))?;
+        // SAFETY: `layout` has a non-zero size.
+        let ctx = unsafe { std::alloc::alloc_zeroed(layout) };
+        if ctx.is_null() {
+            std::alloc::handle_alloc_error(layout);
+        }
+        Ok(SoCipher {
+            path: path.to_path_buf(),
+            name,
+            block_size,
+            set_key,
+            clear,
+            crypt,
+            ctx,
+            layout,
+            keyed: false,
+            _lib: lib,
+        })
+    }
+
+    /// The file this engine was loaded from.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    fn unkey(&mut self) {
+        if self.keyed {
+            // SAFETY: `ctx` holds a cipher keyed by `set_key` (tracked by `keyed`).
+            unsafe { (self.clear)(self.ctx) };
+            self.keyed = false;
+        }
+    }
+}
+
+impl Engine for SoCipher {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn block_size(&self) -> usize {
+        self.block_size
+    }
+
+    fn set_key(&mut self, mode: Mode, key: &[u8]) -> Result<(), EngineError> {
+        if !matches!(mode, Mode::Ecb | Mode::Cbc) {
+            return Err(EngineError::Unsupported(mode));
+        }
+        self.unkey();
+        // SAFETY: `ctx` is our allocation of the artifact's size and
+        // alignment and holds no keyed cipher (just cleared); `key` is a
+        // valid slice.
+        match unsafe { (self.set_key)(self.ctx, key.as_ptr(), key.len()) } {
+            0 => {
+                self.keyed = true;
+                Ok(())
+            }
+            -1 => Err(EngineError::KeyLength(key.len())),
+            code => Err(EngineError::Abi(code)),
+        }
+    }
+
+    #[inline]
+    fn crypt(&mut self, mode: Mode, dir: Dir, iv: &mut [u8], buf: &mut [u8]) -> Result<(), EngineError> {
+        if !self.keyed {
+            return Err(EngineError::NotKeyed);
+        }
+        let op = match (mode, dir) {
+            (Mode::Ecb, Dir::Encrypt) => OP_ECB_ENCRYPT,
+            (Mode::Ecb, Dir::Decrypt) => OP_ECB_DECRYPT,
+            (Mode::Cbc, Dir::Encrypt) => OP_CBC_ENCRYPT,
+            (Mode::Cbc, Dir::Decrypt) => OP_CBC_DECRYPT,
+            (other, _) => return Err(EngineError::Unsupported(other)),
+        };
+        if mode == Mode::Cbc && iv.len() != self.block_size {
+            return Err(EngineError::Length(variants::modes::LengthError::Iv {
+                len: iv.len(),
+                block: self.block_size,
+            }));
+        }
+        // SAFETY: `ctx` holds a keyed cipher; `buf` is valid for its length;
+        // for CBC `iv` is exactly one block (checked above).
+        match unsafe { (self.crypt)(self.ctx, op, iv.as_mut_ptr(), buf.as_mut_ptr(), buf.len()) } {
+            0 => Ok(()),
+            -1 => Err(EngineError::Length(variants::modes::LengthError::PartialBlock {
+                len: buf.len(),
+                block: self.block_size,
+            })),
+            code => Err(EngineError::Abi(code)),
+        }
+    }
+}
+
+impl Drop for SoCipher {
+    fn drop(&mut self) {
+        self.unkey();
+        // SAFETY: `ctx` was allocated with `layout` in `load` and is freed once.
+        unsafe { std::alloc::dealloc(self.ctx, self.layout) };
+    }
+}

@@ -1,0 +1,149 @@
+//! Medians, spreads, the least-squares line of bench-slope, and a confidence
+//! interval for a paired ratio.
+
+use serde::{Deserialize, Serialize};
+
+/// The median; `NaN` for no values.
+pub fn median(values: &[f64]) -> f64 {
+    quantile(values, 0.5)
+}
+
+/// The `q` quantile with linear interpolation; `NaN` for no values.
+pub fn quantile(values: &[f64], q: f64) -> f64 {
+    if values.is_empty() {
+        return f64::NAN;
+    }
+    let mut v = values.to_vec();
+    v.sort_by(f64::total_cmp);
+    let pos = q * (v.len() - 1) as f64;
+    let (lo, hi) = (pos.floor() as usize, pos.ceil() as usize);
+    v[lo] + (v[hi] - v[lo]) * (pos - lo as f64)
+}
+
+/// Spread as a fraction of the median: half the interquartile range divided
+/// by the median (0.01 reads "±1%").
+pub fn spread(values: &[f64]) -> f64 {
+    let m = median(values);
+    if m == 0.0 || values.len() < 2 {
+        return 0.0;
+    }
+    (quantile(values, 0.75) - quantile(values, 0.25)) / 2.0 / m.abs()
+}
+
+/// A straight line `y = intercept + slope * x`.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Line {
+    pub slope: f64,
+    pub intercept: f64,
+    /// Coefficient of determination.
+    pub r2: f64,
+}
+
+/// Ordinary least squares; `None` with fewer than two distinct `x`.
+pub fn least_squares(xs: &[f64], ys: &[f64]) -> Option<Line> {
+    let n = xs.len().min(ys.len()) as f64;
+    if n < 2.0 {
+        return None;
+    }
+    let mx = xs.iter().sum::<f64>() / n;
+    let my = ys.iter().sum::<f64>() / n;
+    let sxx: f64 = xs.iter().map(|x| (x - mx).powi(2)).sum();
+    let sxy: f64 = xs.iter().zip(ys).map(|(x, y)| (x - mx) * (y - my)).sum();
+    let syy: f64 = ys.iter().map(|y| (y - my).powi(2)).sum();
+    if sxx == 0.0 {
+        return None;
+    }
+    let slope = sxy / sxx;
+    let r2 = if syy == 0.0 { 1.0 } else { sxy * sxy / (sxx * syy) };
+    Some(Line {
+        slope,
+        intercept: my - slope * mx,
+        r2,
+    })
+}
+
+/// The 97.5% quantile of Student's t with `df` degrees of freedom (for a
+/// two-sided 95% interval).
+pub fn t_975(df: usize) -> f64 {
+    const TABLE: [f64; 30] = [
+        12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179,
+        2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064,
+        2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
+    ];
+    match df {
+        0 => f64::INFINITY,
+        1..=30 => TABLE[df - 1],
+        31..=60 => 2.000,
+        61..=120 => 1.980,
+        _ => 1.960,
+    }
+}
+
+/// A ratio with its 95% confidence interval.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Ratio {
+    pub ratio: f64,
+    pub low: f64,
+    pub high: f64,
+}
+
+/// The ratio of `other` to `base` from paired samples (the same rounds):
+/// the geometric mean of the per-round ratios, with a t interval on their
+/// logarithms. Pairing cancels drift that hits both in a round alike.
+pub fn paired_ratio(base: &[f64], other: &[f64]) -> Option<Ratio> {
+    let logs: Vec<f64> = base
+        .iter()
+        .zip(other)
+        .filter(|(b, o)| **b > 0.0 && **o > 0.0)
+        .map(|(b, o)| (o / b).ln())
+        .collect();
+    let n = logs.len();
+    if n < 2 {
+        return None;
+    }
+    let mean = logs.iter().sum::<f64>() / n as f64;
+    let var = logs.iter().map(|l| (l - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
+    let half = t_975(n - 1) * (var / n as f64).sqrt();
+    Some(Ratio {
+        ratio: mean.exp(),
+        low: (mean - half).exp(),
+        high: (mean + half).exp(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn medians_and_spread() {
+        assert_eq!(median(&[3.0, 1.0, 2.0]), 2.0);
+        assert_eq!(median(&[4.0, 1.0, 2.0, 3.0]), 2.5);
+        assert!(median(&[]).is_nan());
+        // Quartiles 2 and 4 around a median of 3: ±(4-2)/2/3.
+        assert!((spread(&[1.0, 2.0, 3.0, 4.0, 5.0]) - 1.0 / 3.0).abs() < 1e-12);
+        assert_eq!(spread(&[5.0]), 0.0);
+    }
+
+    #[test]
+    fn line_fit() {
+        let xs = [16.0, 256.0, 8192.0];
+        let ys: Vec<f64> = xs.iter().map(|x| 40.0 + 58.0 * x).collect();
+        let l = least_squares(&xs, &ys).unwrap();
+        assert!((l.slope - 58.0).abs() < 1e-9 && (l.intercept - 40.0).abs() < 1e-6);
+        assert!((l.r2 - 1.0).abs() < 1e-12);
+        assert!(least_squares(&[1.0, 1.0], &[2.0, 3.0]).is_none());
+    }
+
+    #[test]
+    fn ratio_interval() {
+        let base = [100.0, 102.0, 98.0, 101.0, 99.0];
+        let faster: Vec<f64> = base.iter().map(|b| b * 1.10).collect();
+        let r = paired_ratio(&base, &faster).unwrap();
+        assert!((r.ratio - 1.10).abs() < 1e-9 && (r.high - r.low) < 1e-9);
+        let noisy = [110.0, 99.0, 108.0, 100.0, 105.0];
+        let r = paired_ratio(&base, &noisy).unwrap();
+        assert!(r.low < r.ratio && r.ratio < r.high);
+        assert!(paired_ratio(&[1.0], &[2.0]).is_none());
+    }
+}
