@@ -7,7 +7,7 @@
 //! the output says so. Elsewhere the counter is the monotonic clock in
 //! nanoseconds, and the output says that instead.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::time::{Duration, Instant};
 
 /// Reads the counter, ordered so that earlier work has finished first.
@@ -35,10 +35,10 @@ pub fn read() -> u64 {
 }
 
 /// What the counter is and how fast it ticks, measured on this machine.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Counter {
     /// `"tsc"` (x86-64 time-stamp counter) or `"ns"` (monotonic clock).
-    pub kind: &'static str,
+    pub kind: String,
     /// Ticks per second, measured against the monotonic clock.
     pub hz: f64,
     /// Median cost of one bracketed reading, in ticks; cycles mode subtracts
@@ -55,11 +55,7 @@ pub struct Counter {
 impl Counter {
     /// Measures the counter: about 0.2 s.
     pub fn calibrate() -> Counter {
-        let kind = if cfg!(target_arch = "x86_64") {
-            "tsc"
-        } else {
-            "ns"
-        };
+        let kind = if cfg!(target_arch = "x86_64") { "tsc" } else { "ns" }.to_string();
         let mut rates: Vec<f64> = (0..3).map(|_| rate(Duration::from_millis(50))).collect();
         rates.sort_by(f64::total_cmp);
         // Reference bursts spread over 100 ms, for the best rate a quiet
@@ -85,7 +81,7 @@ impl Counter {
             Some(hz) => format!("; core clock about {:.2} GHz", hz / 1e9),
             None => String::new(),
         };
-        match self.kind {
+        match self.kind.as_str() {
             "tsc" => format!(
                 "cycle counter: tsc at {:.3} GHz (measured){core}; \"cycles\" below are counter ticks, not core cycles; each reading's own cost ({} ticks) is subtracted",
                 self.hz / 1e9,

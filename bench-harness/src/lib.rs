@@ -10,6 +10,7 @@
 
 pub mod cli;
 pub mod clock;
+pub mod compare;
 pub mod engine;
 pub mod format;
 pub mod measure;

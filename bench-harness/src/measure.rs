@@ -397,7 +397,7 @@ impl<'a> Session<'a> {
 pub const QUIET: f64 = 0.985;
 
 /// One timed batch.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
 pub struct Batch {
     /// Counter ticks per operation (the reading's own cost removed).
     pub per_op: f64,

@@ -21,6 +21,8 @@ pub struct CipherEntry {
     pub variants: &'static [(&'static str, MakeEngine)],
     /// `VARIANTS` of the cipher's module, to check `variants` against.
     pub declared: &'static [&'static str],
+    /// `ROUNDS` of the cipher's module: the functions whose inlining differs.
+    pub rounds: &'static [&'static str],
     /// The RustCrypto crate people use today, measured beside the variants.
     pub peer: Option<Peer>,
 }
@@ -29,6 +31,8 @@ pub struct CipherEntry {
 pub struct Peer {
     /// Shown in reports, e.g. `cast6 0.2 (RustCrypto)`.
     pub label: &'static str,
+    /// The crate's name, which prefixes its symbols: `cast6`.
+    pub crate_name: &'static str,
     /// The driver name, e.g. `cast6-rustcrypto`.
     pub driver: &'static str,
     pub make: MakeEngine,
@@ -66,8 +70,10 @@ pub static CIPHERS: &[CipherEntry] = &[
         ],
         variants: cipher_variants!(cast6::Cast6, [always, never, hint, auto]),
         declared: variants::cast6::VARIANTS,
+        rounds: variants::cast6::ROUNDS,
         peer: Some(Peer {
             label: "cast6 0.2 (RustCrypto)",
+            crate_name: "cast6",
             driver: "cast6-rustcrypto",
             make: || Box::new(StaticCipher::<cast6::Cast6>::new("cast6-rustcrypto")),
         }),
@@ -78,6 +84,7 @@ pub static CIPHERS: &[CipherEntry] = &[
         modes: &[(Mode::Ecb, &[16])],
         variants: cipher_variants!(null::CipherNull, [auto]),
         declared: variants::null::VARIANTS,
+        rounds: variants::null::ROUNDS,
         peer: None,
     },
 ];

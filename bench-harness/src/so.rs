@@ -40,7 +40,11 @@ impl SoCipher {
         let fail = |why: String| EngineError::Load(format!("{}: {why}", path.display()));
         // SAFETY: loading runs the library's initialisers; an inlinelab
         // artifact is a no_std cdylib with no initialisers of its own.
-        let lib = unsafe { Library::new(path) }.map_err(|e| fail(e.to_string()))?;
+        let lib = unsafe { Library::new(path) }.map_err(|e| {
+            // libloading's Display omits the loader's own message; its source has it.
+            let detail = std::error::Error::source(&e).map(|s| format!(": {s}")).unwrap_or_default();
+            fail(format!("{e}{detail}"))
+        })?;
         // SAFETY: the symbol is looked up with the signature the artifact
         // crate exports it with (`extern "C" fn() -> u32`).
         let version = unsafe { lib.get::<extern "C" fn() -> u32>(b"inlinelab_abi_version") }
@@ -169,4 +173,14 @@ impl Drop for SoCipher {
         // SAFETY: `ctx` was allocated with `layout` in `load` and is freed once.
         unsafe { std::alloc::dealloc(self.ctx, self.layout) };
     }
+}
+
+/// A fingerprint of a file's bytes (its length and FNV-1a 64 hash), so that
+/// the file a measurement loaded can be matched with the file that was sized.
+pub fn fingerprint(path: &Path) -> std::io::Result<String> {
+    let bytes = std::fs::read(path)?;
+    let hash = bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    });
+    Ok(format!("{}:{hash:016x}", bytes.len()))
 }

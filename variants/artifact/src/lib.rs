@@ -159,3 +159,10 @@ fn panic(_: &core::panic::PanicInfo<'_>) -> ! {
     }
     abort()
 }
+
+/// The prebuilt `core` is compiled for unwinding, so its unwind tables name
+/// this personality routine; with `panic = "abort"` nothing ever unwinds, so
+/// it is never called, but the shared object must define it to load.
+#[cfg(panic = "abort")]
+#[unsafe(no_mangle)]
+pub extern "C" fn rust_eh_personality() {}

@@ -1,0 +1,587 @@
+//! `cargo xtask compare CIPHER`: builds every variant (and the RustCrypto
+//! peer) as its own `.so`, sizes each, times those same files interleaved,
+//! and writes `reports/CIPHER.{md,json,svg}`.
+
+use crate::artifacts;
+use crate::error::{self, Error, Result};
+use crate::measure_child::{Outcome, Spec};
+use crate::report::{self, Entry, Machine, Report, Run, Speed};
+use crate::size::{self, Artifact};
+use crate::verdict::{self, Candidate};
+use crate::workspace;
+use bench_harness::compare::{Case, Plan, Samples, quiet_rounds};
+use bench_harness::engine::{Dir, Mode};
+use bench_harness::registry::{self, CipherEntry};
+use bench_harness::stats::{self, Ratio};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+pub const USAGE: &str = "\
+usage: cargo xtask compare CIPHER [OPTIONS]
+
+Builds every variant of CIPHER (and its RustCrypto peer) as its own no_std
+.so, sizes each, times those same files interleaved, and writes
+reports/CIPHER.md, .json and .svg.";
+
+/// The flags of `compare`.
+pub struct Flags {
+    pub cipher: String,
+    /// `--variants a,b`: only these variants (default: every one).
+    pub variants: Option<Vec<String>>,
+    /// `--baseline-variant V`: ratios are against V (default `auto`).
+    pub baseline: String,
+    /// `--quick`: the first key size, blocks of 16 and 8192 bytes, 5 rounds;
+    /// for CI and a first look. The report says so.
+    pub quick: bool,
+    /// `--sec N`: seconds of timing per variant and case, spread over the
+    /// rounds (default 0.01 with --quick, 0.044 without).
+    pub sec: Option<f64>,
+    /// `--sizes LIST`: block sizes in bytes (default 16,256,1420,8192, each
+    /// rounded up to a whole number of cipher blocks).
+    pub sizes: Option<Vec<usize>>,
+    /// `--rounds N`: quiet rounds wanted per case (default 5 with --quick, 11).
+    pub rounds: Option<usize>,
+    /// `--threshold PCT`: the gain a larger variant must show (default 2).
+    pub threshold: f64,
+    /// `--out DIR`: where the report goes (default `reports/`).
+    pub out: PathBuf,
+    /// `--no-peer`: leave out the RustCrypto peer.
+    pub no_peer: bool,
+}
+
+pub const OPTIONS: &str = "\
+  --variants a,b         only these variants (default: every one)
+  --baseline-variant V   ratios are against V (default auto)
+  --quick                first key size, blocks of 16 and 8192 bytes, 5 rounds
+  --sec N                seconds of timing per variant and case, over the rounds
+  --sizes LIST           block sizes in bytes (default 16,256,1420,8192)
+  --rounds N             quiet rounds wanted per case (default 5 quick, 11 full)
+  --threshold PCT        gain a larger variant must show to win (default 2)
+  --out DIR              where the report goes (default reports/)
+  --no-peer              leave out the RustCrypto peer";
+
+pub fn parse(args: &[String]) -> Result<Flags> {
+    let hint = || format!("{USAGE}\n{OPTIONS}");
+    let mut f = Flags {
+        cipher: String::new(),
+        variants: None,
+        baseline: "auto".into(),
+        quick: false,
+        sec: None,
+        sizes: None,
+        rounds: None,
+        threshold: 0.02,
+        out: workspace::root().join("reports"),
+        no_peer: false,
+    };
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        let mut value = |flag: &str| {
+            it.next()
+                .cloned()
+                .ok_or_else(|| Error::usage(format!("{flag} needs a value"), hint()))
+        };
+        match arg.as_str() {
+            "--quick" => f.quick = true,
+            "--no-peer" => f.no_peer = true,
+            "--variants" => {
+                let v = value("--variants")?;
+                f.variants = Some(v.split(',').map(|s| s.trim().to_string()).collect());
+            }
+            "--baseline-variant" => f.baseline = value("--baseline-variant")?,
+            "--sec" => f.sec = Some(error::positive_number("--sec", &value("--sec")?)?),
+            "--sizes" => f.sizes = Some(error::positive_list("--sizes", &value("--sizes")?)?),
+            "--rounds" => {
+                let n = error::positive_list("--rounds", &value("--rounds")?)?[0];
+                if n < 3 {
+                    return Err(Error::usage("--rounds must be at least 3", "e.g. --rounds 5"));
+                }
+                f.rounds = Some(n);
+            }
+            "--threshold" => f.threshold = error::positive_number("--threshold", &value("--threshold")?)? / 100.0,
+            "--out" => f.out = PathBuf::from(value("--out")?),
+            flag if flag.starts_with('-') => {
+                return Err(Error::usage(format!("unknown option `{flag}`"), hint()));
+            }
+            name if f.cipher.is_empty() => f.cipher = name.to_string(),
+            extra => return Err(Error::usage(format!("unexpected argument `{extra}`"), hint())),
+        }
+    }
+    if f.cipher.is_empty() {
+        return Err(Error::usage("no cipher given", format!("e.g. cargo xtask compare cast6\n{OPTIONS}")));
+    }
+    Ok(f)
+}
+
+/// The ciphers `compare` can build: those whose every variant has an
+/// artifact feature.
+pub fn comparable(features: &[String]) -> Vec<&'static CipherEntry> {
+    registry::CIPHERS
+        .iter()
+        .filter(|c| {
+            c.peer.is_some()
+                && c.variants
+                    .iter()
+                    .all(|(v, _)| features.contains(&format!("{}-{v}", c.name)))
+        })
+        .collect()
+}
+
+pub fn run(args: &[String]) -> Result<()> {
+    let flags = parse(args)?;
+    let meta = workspace::metadata()?;
+    let ciphers = comparable(&meta.artifact_features);
+    let names: Vec<&str> = ciphers.iter().map(|c| c.name).collect();
+    let entry = *ciphers.iter().find(|c| c.name == flags.cipher).ok_or_else(|| {
+        Error::usage(
+            format!("unknown cipher `{}`; expected one of: {}", flags.cipher, names.join(", ")),
+            format!("e.g. cargo xtask compare {}", names.first().unwrap_or(&"cast6")),
+        )
+    })?;
+    let all: Vec<&str> = entry.variants.iter().map(|(v, _)| *v).collect();
+    let chosen: Vec<&str> = match &flags.variants {
+        None => all.clone(),
+        Some(list) => {
+            for v in list {
+                if !all.contains(&v.as_str()) {
+                    return Err(Error::usage(
+                        format!("unknown variant `{v}` of {}; expected one of: {}", entry.name, all.join(", ")),
+                        "e.g. --variants never,auto",
+                    ));
+                }
+            }
+            all.iter().copied().filter(|v| list.iter().any(|l| l == v)).collect()
+        }
+    };
+    if !chosen.contains(&flags.baseline.as_str()) {
+        return Err(Error::usage(
+            format!("the baseline variant `{}` is not among those measured ({})", flags.baseline, chosen.join(", ")),
+            format!("add it to --variants, or name another with --baseline-variant ({})", chosen.join(", ")),
+        ));
+    }
+    let report = compare(&flags, entry, &chosen, &meta.target_dir)?;
+    let failed: Vec<&str> = report.entries().filter(|e| e.status != "ok").map(|e| e.name.as_str()).collect();
+    write(&report, &flags.out)?;
+    println!(
+        "verdict: {}",
+        report.verdict.pick.as_deref().map_or("none".into(), |p| format!("use `{p}`"))
+    );
+    for step in &report.verdict.steps {
+        println!("  {step}");
+    }
+    println!("report: {}", flags.out.join(format!("{}.md", entry.name)).display());
+    if failed.is_empty() {
+        Ok(())
+    } else {
+        Err(Error::failed(format!("{} failed: see the report", failed.join(", "))))
+    }
+}
+
+/// Writes the three files, each atomically.
+pub fn write(report: &Report, dir: &Path) -> Result<()> {
+    let base = dir.join(&report.cipher);
+    let json = serde_json::to_string_pretty(report).map_err(|e| Error::failed(e.to_string()))?;
+    workspace::write_atomically(&base.with_extension("json"), (json + "\n").as_bytes())?;
+    if let Some(svg) = crate::chart::render(report) {
+        workspace::write_atomically(&base.with_extension("svg"), svg.as_bytes())?;
+    }
+    workspace::write_atomically(&base.with_extension("md"), report::render(report).as_bytes())
+}
+
+/// The cases measured: ECB and CBC, both directions, the template's key
+/// sizes, the block sizes.
+pub fn cases(entry: &CipherEntry, quick: bool, sizes: Option<&[usize]>) -> Vec<Case> {
+    let keys = entry
+        .modes
+        .iter()
+        .find(|(m, _)| *m == Mode::Ecb)
+        .map_or(&[][..], |(_, k)| *k);
+    let keys = if quick { &keys[..1] } else { keys };
+    let default: &[usize] = if quick { &[16, 8192] } else { &[16, 256, 1420, 8192] };
+    let bs = entry.block_size;
+    let sizes: Vec<usize> = sizes.unwrap_or(default).iter().map(|s| s.div_ceil(bs) * bs).collect();
+    let mut out = Vec::new();
+    for mode in [Mode::Ecb, Mode::Cbc] {
+        for dir in Dir::BOTH {
+            for &key_bytes in keys {
+                for &block_bytes in &sizes {
+                    out.push(Case { mode, dir, key_bytes, block_bytes });
+                }
+            }
+        }
+    }
+    out
+}
+
+struct Contender {
+    name: String,
+    label: String,
+    /// The crate whose symbols are the cipher's, and the feature.
+    crate_name: &'static str,
+    feature: String,
+    variant: Option<String>,
+    peer: bool,
+    artifact: Option<Artifact>,
+    so: Option<PathBuf>,
+    failure: Option<String>,
+}
+
+fn compare(flags: &Flags, entry: &CipherEntry, chosen: &[&str], target: &Path) -> Result<Report> {
+    let mut contenders: Vec<Contender> = chosen
+        .iter()
+        .map(|v| Contender {
+            name: v.to_string(),
+            label: format!("{}-{v}", entry.name),
+            crate_name: "variants",
+            feature: format!("{}-{v}", entry.name),
+            variant: Some(v.to_string()),
+            peer: false,
+            artifact: None,
+            so: None,
+            failure: None,
+        })
+        .collect();
+    if let (Some(peer), false) = (&entry.peer, flags.no_peer) {
+        contenders.push(Contender {
+            name: "rustcrypto".into(),
+            label: peer.label.into(),
+            crate_name: peer.crate_name,
+            feature: format!("peer-{}", entry.name),
+            variant: None,
+            peer: true,
+            artifact: None,
+            so: None,
+            failure: None,
+        });
+    }
+    let steps = contenders.len() + 2;
+    let dir = target.join("inlinelab").join(entry.name);
+    for (i, c) in contenders.iter_mut().enumerate() {
+        eprint!("[{}/{steps}] building and sizing {} ... ", i + 1, c.label);
+        let dest = dir.join(format!("{}.so", c.name));
+        match artifacts::build(&c.feature, c.crate_name, &dest).and_then(|b| {
+            size::read(&b.so, &b.rlib, c.crate_name, c.variant.as_deref(), entry.rounds)
+                .map(|a| (b, a))
+        }) {
+            Ok((built, artifact)) => {
+                eprintln!(
+                    "{:.1}s, .text {} bytes, .so {} bytes",
+                    built.seconds, artifact.text_bytes, artifact.so_bytes
+                );
+                c.so = Some(built.so);
+                c.artifact = Some(artifact);
+            }
+            Err(why) => {
+                eprintln!("failed");
+                eprintln!("    {why}");
+                c.failure = Some(why);
+            }
+        }
+    }
+    let cases = cases(entry, flags.quick, flags.sizes.as_deref());
+    let rounds = flags.rounds.unwrap_or(if flags.quick { 5 } else { 11 });
+    let sec = flags.sec.unwrap_or(if flags.quick { 0.01 } else { 0.044 });
+    let plan = Plan {
+        rounds,
+        batch_seconds: sec / rounds as f64,
+        patience_seconds: if flags.quick { 3.0 } else { 10.0 },
+        quiet: 0.9,
+    };
+    eprintln!(
+        "[{}/{steps}] timing {} artifacts on {} cases, interleaved, {rounds} quiet rounds wanted",
+        steps - 1,
+        contenders.iter().filter(|c| c.so.is_some()).count(),
+        cases.len()
+    );
+    let (outcome, measured) = measure(entry, &mut contenders, &cases, plan, &dir)?;
+    eprintln!("[{steps}/{steps}] writing the report");
+    Ok(analyse(flags, entry, contenders, &cases, plan, outcome, &measured))
+}
+
+/// Runs the measuring child until it finishes, leaving out any artifact that
+/// crashes it. Returns the outcome and the contender index of each measured
+/// engine, in sample order.
+fn measure(
+    entry: &CipherEntry,
+    contenders: &mut [Contender],
+    cases: &[Case],
+    plan: Plan,
+    dir: &Path,
+) -> Result<(Option<Outcome>, Vec<usize>)> {
+    let spec_path = dir.join("spec.json");
+    let out_path = dir.join("outcome.json");
+    let marker = dir.join("marker");
+    let check_keys = entry
+        .modes
+        .iter()
+        .find(|(m, _)| *m == Mode::Ecb)
+        .map(|(_, k)| k.to_vec())
+        .unwrap_or_default();
+    loop {
+        let live: Vec<usize> = (0..contenders.len())
+            .filter(|&i| contenders[i].so.is_some() && contenders[i].failure.is_none())
+            .collect();
+        if live.is_empty() {
+            return Ok((None, live));
+        }
+        let spec = Spec {
+            cipher: entry.name.to_string(),
+            engines: live
+                .iter()
+                .map(|&i| (contenders[i].name.clone(), contenders[i].so.clone().unwrap_or_default()))
+                .collect(),
+            cases: cases.to_vec(),
+            plan,
+            check_keys: check_keys.clone(),
+        };
+        let json = serde_json::to_vec(&spec).map_err(|e| Error::failed(e.to_string()))?;
+        workspace::write_atomically(&spec_path, &json)?;
+        let _ = std::fs::remove_file(&out_path);
+        let _ = std::fs::remove_file(&marker);
+        let exe = std::env::current_exe().map_err(|e| Error::failed(format!("finding xtask: {e}")))?;
+        let status = Command::new(exe)
+            .arg("__measure")
+            .args([&spec_path, &out_path, &marker])
+            .status()
+            .map_err(|e| Error::failed(format!("starting the measuring process: {e}")))?;
+        if status.success() {
+            let outcome: Outcome = serde_json::from_slice(
+                &std::fs::read(&out_path).map_err(|e| Error::failed(format!("{}: {e}", out_path.display())))?,
+            )
+            .map_err(|e| Error::failed(format!("{}: {e}", out_path.display())))?;
+            let mut measured = Vec::new();
+            for (k, (o, &i)) in outcome.engines.iter().zip(&live).enumerate() {
+                let _ = k;
+                let c = &mut contenders[i];
+                if let Some(why) = &o.failure {
+                    c.failure = Some(why.clone());
+                    continue;
+                }
+                // What was measured must be the file that was sized.
+                let sized = c.so.as_deref().and_then(|p| bench_harness::so::fingerprint(p).ok());
+                if o.loaded.is_none() || o.loaded != sized {
+                    c.failure = Some("the measured file differs from the sized one".into());
+                }
+                measured.push(i);
+            }
+            return Ok((Some(outcome), measured));
+        }
+        // The child died: the marker names the artifact it was running.
+        let culprit = std::fs::read_to_string(&marker)
+            .ok()
+            .and_then(|s| s.trim().parse::<usize>().ok())
+            .and_then(|k| live.get(k).copied());
+        let how = match status.code() {
+            Some(code) => format!("exit code {code}"),
+            None => format!("killed by a signal ({})", signal_of(&status)),
+        };
+        match culprit {
+            Some(i) => {
+                eprintln!("    {} crashed the measuring process ({how}); measuring the others again", contenders[i].label);
+                contenders[i].failure = Some(format!("crashed while measured ({how})"));
+            }
+            None => return Err(Error::failed(format!("the measuring process failed ({how}) before any artifact ran"))),
+        }
+    }
+}
+
+fn signal_of(status: &std::process::ExitStatus) -> String {
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        status.signal().map_or("unknown".into(), |s| format!("signal {s}"))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = status;
+        "unknown".into()
+    }
+}
+
+/// Figures from the samples: medians over the rounds in which every engine
+/// ran quiet (all rounds, with a note, when fewer than three were), ratios
+/// against the baseline from the same rounds, the verdict.
+fn analyse(
+    flags: &Flags,
+    entry: &CipherEntry,
+    contenders: Vec<Contender>,
+    cases: &[Case],
+    plan: Plan,
+    outcome: Option<Outcome>,
+    measured: &[usize],
+) -> Report {
+    let mut notes = Vec::new();
+    let empty: Samples = Vec::new();
+    let samples = outcome.as_ref().map_or(&empty, |o| &o.samples);
+    let hz = outcome.as_ref().map_or(1.0, |o| o.counter.hz);
+    // Rounds used per case.
+    let rounds_of: Vec<Vec<usize>> = (0..cases.len())
+        .map(|c| {
+            let quiet = if samples.is_empty() { Vec::new() } else { quiet_rounds(samples, c) };
+            if quiet.len() >= 3 || samples.is_empty() {
+                quiet
+            } else {
+                (0..samples.iter().map(|e| e[c].len()).min().unwrap_or(0)).collect()
+            }
+        })
+        .collect();
+    let short: Vec<String> = cases
+        .iter()
+        .enumerate()
+        .filter(|(c, _)| !samples.is_empty() && quiet_rounds(samples, *c).len() < 3)
+        .map(|(_, k)| format!("{} {} {}-bit {} B", k.alg(entry.name), k.dir.name(), k.key_bytes * 8, k.block_bytes))
+        .collect();
+    if !short.is_empty() {
+        notes.push(format!(
+            "the core was contended in most rounds of {}; those figures use every round and are uncertain",
+            short.join(", ")
+        ));
+    }
+    let total_rounds: usize = (0..cases.len())
+        .map(|c| samples.iter().map(|e| e[c].len()).min().unwrap_or(0))
+        .sum();
+    let quiet_total: usize = (0..cases.len()).map(|c| if samples.is_empty() { 0 } else { quiet_rounds(samples, c).len() }).sum();
+    let ticks = |k: usize, c: usize| -> Vec<f64> { rounds_of[c].iter().map(|&r| samples[k][c][r].per_op).collect() };
+    let sample_index = |i: usize| measured.iter().position(|&m| m == i);
+    let base_k = contenders
+        .iter()
+        .position(|c| c.name == flags.baseline)
+        .and_then(sample_index);
+    // Speed of engine a over engine b in case c, paired by round.
+    let ratio = |a: usize, b: usize, c: usize| -> Option<Ratio> {
+        let speed = |k: usize| ticks(k, c).iter().map(|t| 1.0 / t).collect::<Vec<f64>>();
+        stats::paired_ratio(&speed(b), &speed(a))
+    };
+    // Over every case: the mean of the per-case mean log ratios.
+    let overall = |a: usize, b: usize| -> Option<Ratio> {
+        let mut means = Vec::new();
+        let mut var_sum = 0.0;
+        let mut min_n = usize::MAX;
+        for c in 0..cases.len() {
+            let logs: Vec<f64> = ticks(a, c).iter().zip(ticks(b, c)).map(|(ta, tb)| (tb / ta).ln()).collect();
+            let n = logs.len();
+            if n < 2 {
+                return None;
+            }
+            let mean = logs.iter().sum::<f64>() / n as f64;
+            let var = logs.iter().map(|l| (l - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
+            means.push(mean);
+            var_sum += var / n as f64;
+            min_n = min_n.min(n);
+        }
+        let m = means.len() as f64;
+        if m == 0.0 {
+            return None;
+        }
+        let mean = means.iter().sum::<f64>() / m;
+        let half = stats::t_975(min_n - 1) * var_sum.sqrt() / m;
+        Some(Ratio { ratio: mean.exp(), low: (mean - half).exp(), high: (mean + half).exp() })
+    };
+    let mut variants = Vec::new();
+    let mut peers = Vec::new();
+    let mut raw = String::new();
+    for (i, c) in contenders.iter().enumerate() {
+        let k = sample_index(i).filter(|_| c.failure.is_none());
+        let speed: Vec<Speed> = match k {
+            Some(k) => cases
+                .iter()
+                .enumerate()
+                .map(|(ci, case)| {
+                    let t = ticks(k, ci);
+                    let median = stats::median(&t);
+                    Speed {
+                        alg: case.alg(entry.name),
+                        dir: case.dir.name().into(),
+                        key_bits: case.key_bytes * 8,
+                        block_bytes: case.block_bytes,
+                        bytes_per_sec: case.block_bytes as f64 * hz / median,
+                        cycles_per_byte: median / case.block_bytes as f64,
+                        spread: stats::spread(&t),
+                        ratio: base_k.filter(|&b| b != k).and_then(|b| ratio(k, b, ci)),
+                        rounds: t.len(),
+                    }
+                })
+                .collect(),
+            None => Vec::new(),
+        };
+        if let Some(k) = k {
+            raw.push_str(&raw_lines(entry, cases, &c.label, |ci| stats::median(&ticks(k, ci))));
+        }
+        let e = Entry {
+            name: c.name.clone(),
+            label: c.label.clone(),
+            status: if k.is_some() { "ok".into() } else { "failed".into() },
+            reason: if k.is_some() { None } else { Some(c.failure.clone().unwrap_or_else(|| "not measured".into())) },
+            artifact: c.artifact.clone(),
+            speed,
+            overall: k.and_then(|k| base_k.filter(|&b| b != k).and_then(|b| overall(k, b))),
+        };
+        if c.peer { peers.push(e) } else { variants.push(e) }
+    }
+    let candidate = |e: &Entry| -> Option<Candidate> {
+        let a = e.artifact.as_ref()?;
+        if e.status != "ok" {
+            return None;
+        }
+        let speed = if e.name == flags.baseline { 1.0 } else { e.overall.as_ref()?.ratio };
+        Some(Candidate { name: e.name.clone(), size: a.text_bytes, speed })
+    };
+    let vc: Vec<Candidate> = variants.iter().filter_map(candidate).collect();
+    let pc: Vec<Candidate> = peers.iter().filter_map(candidate).collect();
+    let index_of = |name: &str| contenders.iter().position(|c| c.name == name).and_then(sample_index);
+    let faster = |a: &str, b: &str| overall(index_of(a)?, index_of(b)?);
+    let verdict = verdict::decide(&vc, &pc, &faster, flags.threshold);
+    let (commit, dirty) = workspace::git();
+    let counter = outcome.as_ref().map(|o| o.counter.clone());
+    let mut generated_by = format!("cargo xtask compare {}", entry.name);
+    if flags.quick {
+        generated_by.push_str(" --quick");
+    }
+    Report {
+        schema_version: report::SCHEMA_VERSION,
+        generated_by,
+        cipher: entry.name.to_string(),
+        machine: Machine {
+            cpu: workspace::cpu(),
+            counter: counter.as_ref().map_or("none".into(), |c| c.kind.clone()),
+            counter_ghz: counter.as_ref().map_or(0.0, |c| c.hz / 1e9),
+            core_ghz: counter.as_ref().and_then(|c| c.core_hz).map(|h| h / 1e9),
+        },
+        toolchain: workspace::toolchain(),
+        date: workspace::today(),
+        commit,
+        dirty,
+        run: Run {
+            quick: flags.quick,
+            rounds: plan.rounds,
+            batch_seconds: plan.batch_seconds,
+            baseline_variant: flags.baseline.clone(),
+            threshold: flags.threshold,
+            quiet_share: if total_rounds == 0 { 0.0 } else { quiet_total as f64 / total_rounds as f64 },
+            notes,
+        },
+        variants,
+        peers,
+        verdict,
+        raw,
+    }
+}
+
+/// tcrypt's cycles-mode lines for one engine from per-case median ticks.
+fn raw_lines(entry: &CipherEntry, cases: &[Case], driver: &str, median: impl Fn(usize) -> f64) -> String {
+    let mut out = String::new();
+    let mut last: Option<(Mode, Dir)> = None;
+    let mut test = 0;
+    for (ci, c) in cases.iter().enumerate() {
+        if last != Some((c.mode, c.dir)) {
+            out.push_str(&bench_harness::format::cipher_header(&c.alg(entry.name), driver, c.dir));
+            out.push('\n');
+            last = Some((c.mode, c.dir));
+            test = 0;
+        }
+        out.push_str(&bench_harness::format::cipher_cycles(test, c.key_bytes, c.block_bytes, median(ci).round() as u64));
+        out.push('\n');
+        test += 1;
+    }
+    out
+}

@@ -1,0 +1,113 @@
+//! `cargo xtask __measure` (internal): loads the built artifacts, checks each
+//! against the oracle, and times them interleaved, in a process of its own
+//! so that an artifact that crashes takes down only this process. Before
+//! each batch it writes the running engine's index to the marker file, so
+//! that the parent can name the artifact that crashed.
+
+use crate::error::{Error, Result};
+use bench_harness::clock::Counter;
+use bench_harness::compare::{self, Case, Plan, Samples};
+use bench_harness::engine::Engine;
+use bench_harness::registry;
+use bench_harness::so::{self, SoCipher};
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// What to measure, written by the parent.
+#[derive(Serialize, Deserialize)]
+pub struct Spec {
+    pub cipher: String,
+    /// (name, path of the `.so`)
+    pub engines: Vec<(String, PathBuf)>,
+    pub cases: Vec<Case>,
+    pub plan: Plan,
+    /// Key sizes the correctness check uses.
+    pub check_keys: Vec<usize>,
+}
+
+/// What happened, read by the parent.
+#[derive(Serialize, Deserialize)]
+pub struct Outcome {
+    pub counter: Counter,
+    pub engines: Vec<EngineOutcome>,
+    /// `[engine][case][round]`, for the engines without a failure, in order.
+    pub samples: Samples,
+}
+
+#[derive(Serialize, Deserialize)]
+pub struct EngineOutcome {
+    pub name: String,
+    /// The fingerprint of the file as it was loaded.
+    pub loaded: Option<String>,
+    pub failure: Option<String>,
+}
+
+/// `__measure SPEC OUT MARKER`
+pub fn run(args: &[String]) -> Result<()> {
+    let [spec, out, marker] = args else {
+        return Err(Error::usage(
+            "__measure is internal: __measure SPEC OUT MARKER",
+            "run cargo xtask compare instead",
+        ));
+    };
+    let spec: Spec = serde_json::from_slice(
+        &std::fs::read(spec).map_err(|e| Error::failed(format!("{spec}: {e}")))?,
+    )
+    .map_err(|e| Error::failed(format!("{spec}: {e}")))?;
+    let outcome = measure(&spec, Path::new(marker))?;
+    let json = serde_json::to_vec(&outcome).map_err(|e| Error::failed(e.to_string()))?;
+    crate::workspace::write_atomically(Path::new(out), &json)
+}
+
+fn measure(spec: &Spec, marker: &Path) -> Result<Outcome> {
+    let mark = |i: usize| {
+        let _ = std::fs::write(marker, i.to_string());
+    };
+    let entry = registry::cipher(&spec.cipher).map_err(|e| Error::failed(e.0))?;
+    let counter = Counter::calibrate();
+    eprintln!("    {}", counter.describe());
+    let mut outcomes = Vec::new();
+    let mut loaded: Vec<(usize, Box<dyn Engine>)> = Vec::new();
+    for (i, (name, path)) in spec.engines.iter().enumerate() {
+        mark(i);
+        let mut outcome = EngineOutcome {
+            name: name.clone(),
+            loaded: so::fingerprint(path).ok(),
+            failure: None,
+        };
+        match SoCipher::load(path) {
+            Ok(mut engine) => {
+                let mut oracle = match &entry.peer {
+                    Some(peer) => (peer.make)(),
+                    None => (entry.variants[0].1)(),
+                };
+                match compare::check_against(&mut engine, oracle.as_mut(), &spec.check_keys) {
+                    Ok(()) => loaded.push((i, Box::new(engine))),
+                    Err(why) => outcome.failure = Some(why),
+                }
+            }
+            Err(e) => outcome.failure = Some(format!("load: {e}")),
+        }
+        outcomes.push(outcome);
+    }
+    loop {
+        let (indices, mut engines): (Vec<usize>, Vec<Box<dyn Engine>>) =
+            std::mem::take(&mut loaded).into_iter().unzip();
+        let mut marker_fn = |k: usize| mark(indices[k]);
+        let mut progress = |line: &str| eprintln!("    {line}");
+        match compare::interleaved(&mut engines, &spec.cases, spec.plan, &counter, &mut marker_fn, &mut progress) {
+            Ok(samples) => {
+                return Ok(Outcome {
+                    counter,
+                    engines: outcomes,
+                    samples,
+                });
+            }
+            Err((k, err)) => {
+                let bad = indices[k];
+                outcomes[bad].failure = Some(format!("failed while measured: {err}"));
+                loaded = indices.into_iter().zip(engines).filter(|(i, _)| *i != bad).collect();
+            }
+        }
+    }
+}

@@ -1,0 +1,136 @@
+//! Sizes of a built artifact, read with the `object` crate: the file, its
+//! sections, and each function of the cipher.
+
+use object::{Object, ObjectSection, ObjectSymbol, SymbolKind};
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// What an artifact weighs.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Artifact {
+    /// Where the `.so` was, relative to the workspace root.
+    pub path: String,
+    pub so_bytes: u64,
+    pub text_bytes: u64,
+    pub rodata_bytes: u64,
+    pub data_bytes: u64,
+    pub rlib_bytes: u64,
+    /// The cipher's own functions (its crate's symbols), largest first.
+    pub functions: Vec<Function>,
+    /// The round functions found as functions of their own.
+    pub rounds_out_of_line: Vec<String>,
+}
+
+/// One function of the cipher.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Function {
+    /// Demangled, with paths shortened to their last segment.
+    pub name: String,
+    pub bytes: u64,
+}
+
+/// Reads `so` (and the size of `rlib`). Functions are those whose demangled
+/// path starts in `crate_name`; `rounds` are looked for among them as
+/// `<module>::<variant>::<round>` (any variant module when `variant` is `None`).
+pub fn read(
+    so: &Path,
+    rlib: &Path,
+    crate_name: &str,
+    variant: Option<&str>,
+    rounds: &[&str],
+) -> Result<Artifact, String> {
+    let data = std::fs::read(so).map_err(|e| format!("{}: {e}", so.display()))?;
+    let file = object::File::parse(&*data).map_err(|e| format!("{}: {e}", so.display()))?;
+    let section = |name: &str| file.section_by_name(name).map_or(0, |s| s.size());
+    let mut seen = std::collections::HashSet::new();
+    let mut full_names = Vec::new();
+    let mut functions = Vec::new();
+    for sym in file.symbols() {
+        if sym.kind() != SymbolKind::Text || sym.size() == 0 || !seen.insert(sym.address()) {
+            continue;
+        }
+        let Ok(raw) = sym.name() else { continue };
+        let name = format!("{:#}", rustc_demangle::demangle(raw));
+        let bare = name.trim_start_matches('<');
+        if !bare.starts_with(&format!("{crate_name}::")) {
+            continue;
+        }
+        functions.push(Function {
+            name: shorten(&name),
+            bytes: sym.size(),
+        });
+        full_names.push(name.replace(['<', '>'], ""));
+    }
+    functions.sort_by(|a, b| b.bytes.cmp(&a.bytes).then(a.name.cmp(&b.name)));
+    let rounds_out_of_line = rounds
+        .iter()
+        .filter(|r| {
+            full_names.iter().any(|n| match variant {
+                Some(v) => n.ends_with(&format!("::{v}::{r}")),
+                None => n.ends_with(&format!("::{r}")),
+            })
+        })
+        .map(|r| r.to_string())
+        .collect();
+    Ok(Artifact {
+        path: so
+            .strip_prefix(crate::workspace::root())
+            .unwrap_or(so)
+            .display()
+            .to_string(),
+        so_bytes: data.len() as u64,
+        text_bytes: section(".text"),
+        rodata_bytes: section(".rodata"),
+        data_bytes: section(".data"),
+        rlib_bytes: std::fs::metadata(rlib).map_err(|e| format!("{}: {e}", rlib.display()))?.len(),
+        functions,
+        rounds_out_of_line,
+    })
+}
+
+/// Shortens every path in a demangled name to its last segment:
+/// `<variants::rfc2612::cast6::never::Cast6 as cipher::Trait>::f` becomes
+/// `<Cast6 as Trait>::f`.
+pub fn shorten(name: &str) -> String {
+    let mut out = String::new();
+    let mut token = String::new();
+    let flush = |token: &mut String, out: &mut String| {
+        if let Some(rest) = token.strip_prefix("::") {
+            out.push_str("::");
+            out.push_str(rest.rsplit("::").next().unwrap_or(rest));
+        } else {
+            out.push_str(token.rsplit("::").next().unwrap_or(token));
+        }
+        token.clear();
+    };
+    for ch in name.chars() {
+        if ch.is_alphanumeric() || ch == '_' || ch == ':' {
+            token.push(ch);
+        } else {
+            flush(&mut token, &mut out);
+            out.push(ch);
+        }
+    }
+    flush(&mut token, &mut out);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shorten;
+
+    #[test]
+    fn shortens_paths() {
+        let check = |full: &str, short: &str| assert_eq!(shorten(full), short);
+        check("variants::rfc2612::cast6::never::f1", "f1");
+        check(
+            "<variants::rfc2612::cast6::never::Cast6 as cipher::block::backends::BlockCipherEncBackend>::encrypt_block",
+            "<Cast6 as BlockCipherEncBackend>::encrypt_block",
+        );
+        check(
+            "<variants::rfc2612::cast6::never::Cast6>::key_schedule",
+            "<Cast6>::key_schedule",
+        );
+        check("cast6::forward_quad", "forward_quad");
+    }
+}

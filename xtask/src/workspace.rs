@@ -1,0 +1,147 @@
+//! Facts about the workspace and the machine: where things are, which
+//! artifact features exist, the toolchain, the commit, the CPU.
+
+use crate::error::{Error, Result};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The workspace root.
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("xtask sits in the workspace")
+        .to_path_buf()
+}
+
+/// The cargo that runs us, so that builds use the same toolchain.
+pub fn cargo() -> Command {
+    let mut cmd = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
+    cmd.current_dir(root());
+    cmd
+}
+
+/// What `cargo metadata` says that compare needs.
+pub struct Metadata {
+    pub target_dir: PathBuf,
+    /// The features of `inlinelab-artifact`: `cast6-never`, `peer-cast6`, ...
+    pub artifact_features: Vec<String>,
+}
+
+pub fn metadata() -> Result<Metadata> {
+    let out = cargo()
+        .args(["metadata", "--format-version", "1", "--no-deps", "--offline"])
+        .output()
+        .map_err(|e| Error::failed(format!("running cargo metadata: {e}")))?;
+    if !out.status.success() {
+        return Err(Error::failed(format!(
+            "cargo metadata failed: {}",
+            String::from_utf8_lossy(&out.stderr).lines().next().unwrap_or("")
+        )));
+    }
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout)
+        .map_err(|e| Error::failed(format!("cargo metadata output: {e}")))?;
+    let target_dir = PathBuf::from(v["target_directory"].as_str().unwrap_or("target"));
+    let artifact_features = v["packages"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|p| p["name"] == "inlinelab-artifact")
+        .and_then(|p| p["features"].as_object())
+        .map(|f| f.keys().cloned().collect())
+        .unwrap_or_default();
+    Ok(Metadata {
+        target_dir,
+        artifact_features,
+    })
+}
+
+/// The toolchain that builds the artifacts.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize, PartialEq)]
+pub struct Toolchain {
+    /// `rustc --version`.
+    pub rustc: String,
+    /// The host target triple, which the artifacts are built for.
+    pub target: String,
+    /// The cargo profile and what it sets.
+    pub profile: String,
+}
+
+pub fn toolchain() -> Toolchain {
+    let rustc = std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
+    let out = Command::new(rustc).arg("-vV").output().ok();
+    let text = out
+        .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
+        .unwrap_or_default();
+    let field = |name: &str| {
+        text.lines()
+            .find_map(|l| l.strip_prefix(name))
+            .unwrap_or("unknown")
+            .trim()
+            .to_string()
+    };
+    Toolchain {
+        rustc: text.lines().next().unwrap_or("rustc (unknown)").to_string(),
+        target: field("host:"),
+        profile: "artifact (release + panic=abort, codegen-units=1, no LTO, no_std cdylib)"
+            .to_string(),
+    }
+}
+
+/// The commit and whether the tree differs from it.
+pub fn git() -> (String, bool) {
+    let run = |args: &[&str]| {
+        Command::new("git")
+            .args(args)
+            .current_dir(root())
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+    };
+    let commit = run(&["rev-parse", "--short=12", "HEAD"]).unwrap_or_else(|| "unknown".into());
+    let dirty = run(&["status", "--porcelain", "--untracked-files=no"]).is_some_and(|s| !s.is_empty());
+    (commit, dirty)
+}
+
+/// The CPU's model name.
+pub fn cpu() -> String {
+    std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find_map(|l| l.strip_prefix("model name").map(|r| r.trim_start_matches([' ', '\t', ':']).to_string()))
+        })
+        .unwrap_or_else(|| std::env::consts::ARCH.to_string())
+}
+
+/// Today's date (UTC), from the system clock.
+pub fn today() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    // Days to civil date (Howard Hinnant's algorithm).
+    let z = (secs / 86_400) as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}-{m:02}-{d:02}")
+}
+
+/// Writes `bytes` to a temporary file beside `path` and renames it over
+/// `path`, so that an interrupted run leaves the previous file intact.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
+    let fail = |e: std::io::Error| Error::failed(format!("writing {}: {e}", path.display()));
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(fail)?;
+    }
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(format!(".tmp{}", std::process::id()));
+    std::fs::write(&tmp, bytes).map_err(fail)?;
+    std::fs::rename(&tmp, path).map_err(fail)
+}
