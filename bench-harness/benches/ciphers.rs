@@ -32,7 +32,11 @@ fn ciphers(c: &mut Criterion) {
                     let mut iv = vec![0xff; entry.block_size];
                     group.throughput(Throughput::Bytes(size as u64));
                     group.bench_function(BenchmarkId::new(name.as_str(), size), |b| {
-                        b.iter(|| engine.crypt(mode, dir, &mut iv, &mut buf).expect("whole blocks"))
+                        b.iter(|| {
+                            engine
+                                .crypt(mode, dir, &mut iv, &mut buf)
+                                .expect("whole blocks")
+                        })
                     });
                 }
             }

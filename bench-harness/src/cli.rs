@@ -154,7 +154,10 @@ pub fn plan(c: &Config) -> Result<Vec<Plan>, UsageError> {
     let algs: Vec<Alg> = if c.algs.iter().any(|a| a == "all") {
         registry::all()
     } else {
-        c.algs.iter().map(|a| registry::find(a)).collect::<Result<_, _>>()?
+        c.algs
+            .iter()
+            .map(|a| registry::find(a))
+            .collect::<Result<_, _>>()?
     };
     algs.into_iter().map(|alg| plan_one(c, alg)).collect()
 }
@@ -227,7 +230,9 @@ fn plan_one(c: &Config, alg: Alg) -> Result<Plan, UsageError> {
         }
         Alg::Hash(h) => {
             if c.so.is_some() {
-                return Err(UsageError(format!("--so artifacts are block ciphers, not {name}")));
+                return Err(UsageError(format!(
+                    "--so artifacts are block ciphers, not {name}"
+                )));
             }
             if c.keys.is_some() {
                 return Err(UsageError(format!("{name} is a hash and takes no --keys")));

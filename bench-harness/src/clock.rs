@@ -55,7 +55,12 @@ pub struct Counter {
 impl Counter {
     /// Measures the counter: about 0.2 s.
     pub fn calibrate() -> Counter {
-        let kind = if cfg!(target_arch = "x86_64") { "tsc" } else { "ns" }.to_string();
+        let kind = if cfg!(target_arch = "x86_64") {
+            "tsc"
+        } else {
+            "ns"
+        }
+        .to_string();
         let mut rates: Vec<f64> = (0..3).map(|_| rate(Duration::from_millis(50))).collect();
         rates.sort_by(f64::total_cmp);
         // Reference bursts spread over 100 ms, for the best rate a quiet

@@ -48,8 +48,12 @@ pub fn check_against(
     for &k in key_sizes {
         let key: Vec<u8> = (0..k).map(|_| next()).collect();
         for mode in [Mode::Ecb, Mode::Cbc] {
-            engine.set_key(mode, &key).map_err(|e| format!("set_key: {e}"))?;
-            oracle.set_key(mode, &key).map_err(|e| format!("oracle set_key: {e}"))?;
+            engine
+                .set_key(mode, &key)
+                .map_err(|e| format!("set_key: {e}"))?;
+            oracle
+                .set_key(mode, &key)
+                .map_err(|e| format!("oracle set_key: {e}"))?;
             for dir in Dir::BOTH {
                 for blocks in [1, 3, 64] {
                     let data: Vec<u8> = (0..bs * blocks).map(|_| next()).collect();
@@ -136,10 +140,10 @@ pub fn interleaved(
     };
     // Warm up and size the batches: double the count until a batch lasts.
     let mut counts = vec![vec![1u64; cases.len()]; n];
-    for e in 0..n {
-        for c in 0..cases.len() {
-            while run(e, c, counts[e][c], engines)? < batch && counts[e][c] < 1 << 30 {
-                counts[e][c] *= 2;
+    for (e, row) in counts.iter_mut().enumerate() {
+        for (c, count) in row.iter_mut().enumerate() {
+            while run(e, c, *count, engines)? < batch && *count < 1 << 30 {
+                *count *= 2;
             }
         }
     }
@@ -179,7 +183,8 @@ pub fn interleaved(
             ));
         }
         if round + 1 >= plan.rounds {
-            let end = *deadline.get_or_insert(clock::read() + (plan.patience_seconds * counter.hz) as u64);
+            let end = *deadline
+                .get_or_insert(clock::read() + (plan.patience_seconds * counter.hz) as u64);
             if quiet_rounds >= plan.rounds || clock::read() >= end {
                 break;
             }

@@ -78,7 +78,9 @@ pub enum EngineError {
 impl fmt::Display for EngineError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            EngineError::KeyLength(n) => write!(f, "a key of {n} bytes is not one this cipher takes"),
+            EngineError::KeyLength(n) => {
+                write!(f, "a key of {n} bytes is not one this cipher takes")
+            }
             EngineError::Length(e) => write!(f, "{e}"),
             EngineError::Unsupported(m) => write!(f, "mode {} is not available here", m.name()),
             EngineError::NotKeyed => write!(f, "no key set"),
@@ -105,7 +107,13 @@ pub trait Engine {
     fn set_key(&mut self, mode: Mode, key: &[u8]) -> Result<(), EngineError>;
     /// One operation: `buf` processed in place; `iv` is the IV, counter or
     /// tweak (one block), updated as the mode chains.
-    fn crypt(&mut self, mode: Mode, dir: Dir, iv: &mut [u8], buf: &mut [u8]) -> Result<(), EngineError>;
+    fn crypt(
+        &mut self,
+        mode: Mode,
+        dir: Dir,
+        iv: &mut [u8],
+        buf: &mut [u8],
+    ) -> Result<(), EngineError>;
 }
 
 /// A statically linked cipher type as an [`Engine`], over the shared mode
@@ -137,7 +145,7 @@ impl<C: KeyInit + BlockCipherEncrypt + BlockCipherDecrypt> Engine for StaticCiph
         let bad = |_| EngineError::KeyLength(key.len());
         self.keyed = None;
         self.keyed = Some(if mode == Mode::Xts {
-            if key.len() % 2 != 0 {
+            if !key.len().is_multiple_of(2) {
                 return Err(EngineError::KeyLength(key.len()));
             }
             let (k1, k2) = key.split_at(key.len() / 2);
@@ -152,7 +160,13 @@ impl<C: KeyInit + BlockCipherEncrypt + BlockCipherDecrypt> Engine for StaticCiph
     }
 
     #[inline]
-    fn crypt(&mut self, mode: Mode, dir: Dir, iv: &mut [u8], buf: &mut [u8]) -> Result<(), EngineError> {
+    fn crypt(
+        &mut self,
+        mode: Mode,
+        dir: Dir,
+        iv: &mut [u8],
+        buf: &mut [u8],
+    ) -> Result<(), EngineError> {
         let (c, c2) = self.keyed.as_ref().ok_or(EngineError::NotKeyed)?;
         match (mode, dir, c2) {
             (Mode::Ecb, Dir::Encrypt, _) => modes::ecb_encrypt(c, buf)?,

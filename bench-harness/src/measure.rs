@@ -493,14 +493,23 @@ pub fn interleaved_batches(
 /// reference loop's rate barely varies, while a shared core makes it jitter,
 /// so a spread of more than 3% means the whole run may have been contended.
 pub fn looks_uncontended(batches: &[Vec<Batch>]) -> bool {
-    let rates: Vec<f64> = batches.iter().flatten().filter(|b| b.quiet).map(|b| b.reference).collect();
+    let rates: Vec<f64> = batches
+        .iter()
+        .flatten()
+        .filter(|b| b.quiet)
+        .map(|b| b.reference)
+        .collect();
     stats::spread(&rates) <= 0.03
 }
 
 /// The quiet batches' values, or all of them when fewer than three are quiet
 /// (then the result is marked uncertain by the caller).
 pub fn quiet_values(batches: &[Batch]) -> (Vec<f64>, bool) {
-    let quiet: Vec<f64> = batches.iter().filter(|b| b.quiet).map(|b| b.per_op).collect();
+    let quiet: Vec<f64> = batches
+        .iter()
+        .filter(|b| b.quiet)
+        .map(|b| b.per_op)
+        .collect();
     if quiet.len() >= 3 {
         (quiet, true)
     } else {

@@ -2,8 +2,8 @@
 //! key-size templates and its RustCrypto peer. A new cipher in `variants` is
 //! one [`CipherEntry`] here; nothing else in the harness changes.
 
-use crate::engine::{Engine, HashEngine, Mode, StaticCipher, StaticHash};
 use crate::UsageError;
+use crate::engine::{Engine, HashEngine, Mode, StaticCipher, StaticHash};
 
 /// Makes a fresh, unkeyed engine.
 pub type MakeEngine = fn() -> Box<dyn Engine>;
@@ -215,6 +215,11 @@ mod tests {
     fn find_names_the_allowed_values() {
         assert_eq!(find("cbc(cast6)").unwrap().name(), "cbc(cast6)");
         let err = find("cbc(cast7)").err().unwrap().0;
-        assert!(err.starts_with("unknown algorithm `cbc(cast7)`; expected one of: ecb(cast6), cbc(cast6)"), "{err}");
+        assert!(
+            err.starts_with(
+                "unknown algorithm `cbc(cast7)`; expected one of: ecb(cast6), cbc(cast6)"
+            ),
+            "{err}"
+        );
     }
 }

@@ -42,7 +42,9 @@ impl SoCipher {
         // artifact is a no_std cdylib with no initialisers of its own.
         let lib = unsafe { Library::new(path) }.map_err(|e| {
             // libloading's Display omits the loader's own message; its source has it.
-            let detail = std::error::Error::source(&e).map(|s| format!(": {s}")).unwrap_or_default();
+            let detail = std::error::Error::source(&e)
+                .map(|s| format!(": {s}"))
+                .unwrap_or_default();
             fail(format!("{e}{detail}"))
         })?;
         // SAFETY: the symbol is looked up with the signature the artifact
@@ -66,14 +68,20 @@ impl SoCipher {
         let block_size = usize_fn(b"inlinelab_block_size")?;
         let size = usize_fn(b"inlinelab_ctx_size")?;
         let align = usize_fn(b"inlinelab_ctx_align")?;
-        let name_fn = unsafe { lib.get::<extern "C" fn() -> *const std::ffi::c_char>(b"inlinelab_name") }
-            .map_err(|e| fail(e.to_string()))?;
+        let name_fn =
+            unsafe { lib.get::<extern "C" fn() -> *const std::ffi::c_char>(b"inlinelab_name") }
+                .map_err(|e| fail(e.to_string()))?;
         // SAFETY: `inlinelab_name` returns a pointer to a NUL-terminated
         // static string inside the library, valid while it is loaded.
-        let name = unsafe { CStr::from_ptr(name_fn()) }.to_string_lossy().into_owned();
-        let set_key = *unsafe { lib.get::<SetKey>(b"inlinelab_set_key") }.map_err(|e| fail(e.to_string()))?;
-        let clear = *unsafe { lib.get::<Clear>(b"inlinelab_clear") }.map_err(|e| fail(e.to_string()))?;
-        let crypt = *unsafe { lib.get::<Crypt>(b"inlinelab_crypt") }.map_err(|e| fail(e.to_string()))?;
+        let name = unsafe { CStr::from_ptr(name_fn()) }
+            .to_string_lossy()
+            .into_owned();
+        let set_key =
+            *unsafe { lib.get::<SetKey>(b"inlinelab_set_key") }.map_err(|e| fail(e.to_string()))?;
+        let clear =
+            *unsafe { lib.get::<Clear>(b"inlinelab_clear") }.map_err(|e| fail(e.to_string()))?;
+        let crypt =
+            *unsafe { lib.get::<Crypt>(b"inlinelab_crypt") }.map_err(|e| fail(e.to_string()))?;
         let layout = Layout::from_size_align(size.max(1), align)
             .map_err(|e| fail(format!("context layout: {e}")))?;
         // SAFETY: `layout` has a non-zero size.
@@ -137,7 +145,13 @@ impl Engine for SoCipher {
     }
 
     #[inline]
-    fn crypt(&mut self, mode: Mode, dir: Dir, iv: &mut [u8], buf: &mut [u8]) -> Result<(), EngineError> {
+    fn crypt(
+        &mut self,
+        mode: Mode,
+        dir: Dir,
+        iv: &mut [u8],
+        buf: &mut [u8],
+    ) -> Result<(), EngineError> {
         if !self.keyed {
             return Err(EngineError::NotKeyed);
         }
@@ -158,10 +172,12 @@ impl Engine for SoCipher {
         // for CBC `iv` is exactly one block (checked above).
         match unsafe { (self.crypt)(self.ctx, op, iv.as_mut_ptr(), buf.as_mut_ptr(), buf.len()) } {
             0 => Ok(()),
-            -1 => Err(EngineError::Length(variants::modes::LengthError::PartialBlock {
-                len: buf.len(),
-                block: self.block_size,
-            })),
+            -1 => Err(EngineError::Length(
+                variants::modes::LengthError::PartialBlock {
+                    len: buf.len(),
+                    block: self.block_size,
+                },
+            )),
             code => Err(EngineError::Abi(code)),
         }
     }

@@ -19,32 +19,83 @@ fn check_usage(args: &[&str], expected: &str) {
     let mut lines = stderr.lines();
     let first = lines.next().unwrap_or_default();
     assert!(first.starts_with("tcrypt: "), "{args:?}: {stderr}");
-    assert!(first.contains(expected), "{args:?}: `{first}` lacks `{expected}`");
-    assert!(lines.next().unwrap_or_default().starts_with("hint: "), "{args:?}: {stderr}");
+    assert!(
+        first.contains(expected),
+        "{args:?}: `{first}` lacks `{expected}`"
+    );
+    assert!(
+        lines.next().unwrap_or_default().starts_with("hint: "),
+        "{args:?}: {stderr}"
+    );
     assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
 }
 
 #[test]
 fn bad_input() {
     let cases: &[(&[&str], &str)] = &[
-        (&["ecb(cast7)"], "unknown algorithm `ecb(cast7)`; expected one of: ecb(cast6), cbc(cast6)"),
-        (&["ecb(cast6)", "--variant", "sometimes"], "unknown variant `sometimes` of ecb(cast6); expected one of: always, never, hint, auto, rustcrypto"),
-        (&["ecb(cast6)", "--keys", "17"], "ecb(cast6) does not take a 17-byte key; it takes 16, 20, 24, 28, 32 bytes"),
-        (&["xts(cast6)", "--keys", "16"], "xts(cast6) does not take a 16-byte key; it takes 32, 40, 48, 56, 64 bytes"),
-        (&["ecb(cast6)", "--sizes", "0"], "--sizes takes positive whole numbers"),
-        (&["ecb(cast6)", "--sizes", "-16"], "--sizes takes positive whole numbers"),
-        (&["ecb(cast6)", "--sizes", "16,,64"], "--sizes takes positive whole numbers"),
-        (&["ecb(cast6)", "--keys", "sixteen"], "--keys takes positive whole numbers"),
-        (&["ecb(cast6)", "--sec", "0"], "--sec takes a positive number of seconds"),
-        (&["ecb(cast6)", "--sec", "-1"], "--sec takes a positive number of seconds"),
-        (&["ecb(cast6)", "--sec", "soon"], "--sec takes a positive number of seconds"),
+        (
+            &["ecb(cast7)"],
+            "unknown algorithm `ecb(cast7)`; expected one of: ecb(cast6), cbc(cast6)",
+        ),
+        (
+            &["ecb(cast6)", "--variant", "sometimes"],
+            "unknown variant `sometimes` of ecb(cast6); expected one of: always, never, hint, auto, rustcrypto",
+        ),
+        (
+            &["ecb(cast6)", "--keys", "17"],
+            "ecb(cast6) does not take a 17-byte key; it takes 16, 20, 24, 28, 32 bytes",
+        ),
+        (
+            &["xts(cast6)", "--keys", "16"],
+            "xts(cast6) does not take a 16-byte key; it takes 32, 40, 48, 56, 64 bytes",
+        ),
+        (
+            &["ecb(cast6)", "--sizes", "0"],
+            "--sizes takes positive whole numbers",
+        ),
+        (
+            &["ecb(cast6)", "--sizes", "-16"],
+            "--sizes takes positive whole numbers",
+        ),
+        (
+            &["ecb(cast6)", "--sizes", "16,,64"],
+            "--sizes takes positive whole numbers",
+        ),
+        (
+            &["ecb(cast6)", "--keys", "sixteen"],
+            "--keys takes positive whole numbers",
+        ),
+        (
+            &["ecb(cast6)", "--sec", "0"],
+            "--sec takes a positive number of seconds",
+        ),
+        (
+            &["ecb(cast6)", "--sec", "-1"],
+            "--sec takes a positive number of seconds",
+        ),
+        (
+            &["ecb(cast6)", "--sec", "soon"],
+            "--sec takes a positive number of seconds",
+        ),
         (&["ecb(cast6)", "--sec"], "--sec needs a value"),
-        (&["ecb(cast6)", "--sec", "1", "--precise"], "--sec and --precise are different modes"),
-        (&["ecb(cast6)", "--rounds", "2", "--precise"], "--rounds must be at least 3"),
+        (
+            &["ecb(cast6)", "--sec", "1", "--precise"],
+            "--sec and --precise are different modes",
+        ),
+        (
+            &["ecb(cast6)", "--rounds", "2", "--precise"],
+            "--rounds must be at least 3",
+        ),
         (&["ecb(cast6)", "--fast"], "unknown option `--fast`"),
         (&[], "no algorithm given"),
-        (&["digest_null", "--keys", "16"], "digest_null is a hash and takes no --keys"),
-        (&["ecb(cast6)", "--so", "/nonexistent/lib.so"], "/nonexistent/lib.so"),
+        (
+            &["digest_null", "--keys", "16"],
+            "digest_null is a hash and takes no --keys",
+        ),
+        (
+            &["ecb(cast6)", "--so", "/nonexistent/lib.so"],
+            "/nonexistent/lib.so",
+        ),
     ];
     for (args, expected) in cases {
         check_usage(args, expected);
@@ -58,7 +109,10 @@ fn cycles_mode_prints_tcrypt_lines() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     let lines: Vec<&str> = stdout.lines().collect();
     assert!(lines[0].starts_with("cycle counter: "), "{stdout}");
-    assert_eq!(lines[1], "testing speed of ecb(cast6) (cast6-never) encryption");
+    assert_eq!(
+        lines[1],
+        "testing speed of ecb(cast6) (cast6-never) encryption"
+    );
     // 20 rounds up to 32; numbering runs on across key sizes (16 and 32 bytes).
     let shapes = [
         "test 0 (128 bit key, 16 byte blocks): 1 operation in ",
@@ -70,7 +124,10 @@ fn cycles_mode_prints_tcrypt_lines() {
         assert!(line.starts_with(shape), "{line}");
         assert!(line.ends_with(" bytes)"), "{line}");
     }
-    assert_eq!(lines[6], "testing speed of ecb(cast6) (cast6-never) decryption");
+    assert_eq!(
+        lines[6],
+        "testing speed of ecb(cast6) (cast6-never) decryption"
+    );
     assert_eq!(lines.len(), 11, "{stdout}");
 }
 
@@ -89,7 +146,11 @@ fn json_holds_every_measurement() {
         "--json",
         path.to_str().unwrap(),
     ]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let json: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
     assert_eq!(json["schema_version"], 1);
     assert!(json["cycles_are"].as_str().unwrap().len() > 5);
@@ -97,7 +158,18 @@ fn json_holds_every_measurement() {
     // cipher_null: 2 directions x 1 key x 2 sizes; digest_null: 2 sizes.
     assert_eq!(ms.len(), 6);
     for m in ms {
-        for field in ["alg", "variant", "dir", "key_bits", "block_bytes", "operations", "seconds", "cycles", "bytes_per_sec", "cycles_per_byte"] {
+        for field in [
+            "alg",
+            "variant",
+            "dir",
+            "key_bits",
+            "block_bytes",
+            "operations",
+            "seconds",
+            "cycles",
+            "bytes_per_sec",
+            "cycles_per_byte",
+        ] {
             assert!(!m[field].is_null(), "{field} missing in {m}");
         }
         assert!(m["operations"].as_u64().unwrap() > 0);
@@ -112,8 +184,18 @@ fn list_names_every_algorithm() {
     let out = tcrypt(&["--list"]);
     assert!(out.status.success());
     let stdout = String::from_utf8_lossy(&out.stdout);
-    for alg in ["ecb(cast6)", "cbc(cast6)", "ctr(cast6)", "xts(cast6)", "ecb(cipher_null)", "digest_null"] {
-        assert!(stdout.lines().any(|l| l.starts_with(alg)), "{alg} missing:\n{stdout}");
+    for alg in [
+        "ecb(cast6)",
+        "cbc(cast6)",
+        "ctr(cast6)",
+        "xts(cast6)",
+        "ecb(cipher_null)",
+        "digest_null",
+    ] {
+        assert!(
+            stdout.lines().any(|l| l.starts_with(alg)),
+            "{alg} missing:\n{stdout}"
+        );
     }
     assert!(stdout.contains("xts(cast6)         variants: always, never, hint, auto; peer: rustcrypto; key bytes: 32, 64"));
 }

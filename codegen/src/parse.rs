@@ -8,10 +8,8 @@ use syn::{Attribute, Expr, ImplItem, Item, Lit, Meta, Token};
 
 /// Parses `always, never, ..., feature_gate = "prefix"`.
 pub(crate) fn args(tokens: TokenStream) -> syn::Result<Args> {
-    let metas = syn::parse::Parser::parse2(
-        Punctuated::<Meta, Token![,]>::parse_terminated,
-        tokens,
-    )?;
+    let metas =
+        syn::parse::Parser::parse2(Punctuated::<Meta, Token![,]>::parse_terminated, tokens)?;
     let mut variants: Vec<Variant> = Vec::new();
     let mut feature_gate = None;
     let mut errors = Errors::default();
@@ -99,7 +97,10 @@ pub(crate) fn module(tokens: TokenStream) -> syn::Result<Module> {
             ));
         }
     };
-    let items = shell.content.as_mut().map(|(_, items)| std::mem::take(items));
+    let items = shell
+        .content
+        .as_mut()
+        .map(|(_, items)| std::mem::take(items));
     let mut shared = Vec::new();
     let mut per_variant = Vec::new();
     let mut rounds = Vec::new();

@@ -70,7 +70,10 @@ fn always() {
 
 #[test]
 fn never() {
-    check(quote!(never), tiny(), expect![[r#"
+    check(
+        quote!(never),
+        tiny(),
+        expect![[r#"
         pub mod tiny {
             /// The variants of this module, in the order asked for; each names a child module.
             pub const VARIANTS: &[&str] = &["never"];
@@ -100,12 +103,16 @@ fn never() {
                 }
             }
         }
-    "#]]);
+    "#]],
+    );
 }
 
 #[test]
 fn hint() {
-    check(quote!(hint), tiny(), expect![[r#"
+    check(
+        quote!(hint),
+        tiny(),
+        expect![[r#"
         pub mod tiny {
             /// The variants of this module, in the order asked for; each names a child module.
             pub const VARIANTS: &[&str] = &["hint"];
@@ -135,12 +142,16 @@ fn hint() {
                 }
             }
         }
-    "#]]);
+    "#]],
+    );
 }
 
 #[test]
 fn auto() {
-    check(quote!(auto), tiny(), expect![[r#"
+    check(
+        quote!(auto),
+        tiny(),
+        expect![[r#"
         pub mod tiny {
             /// The variants of this module, in the order asked for; each names a child module.
             pub const VARIANTS: &[&str] = &["auto"];
@@ -168,7 +179,8 @@ fn auto() {
                 }
             }
         }
-    "#]]);
+    "#]],
+    );
 }
 
 #[test]

@@ -32,7 +32,10 @@ impl core::fmt::Display for LengthError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {
             LengthError::PartialBlock { len, block } => {
-                write!(f, "{len} bytes is not a whole number of {block}-byte blocks")
+                write!(
+                    f,
+                    "{len} bytes is not a whole number of {block}-byte blocks"
+                )
             }
             LengthError::Iv { len, block } => {
                 write!(f, "an IV of {len} bytes; this cipher needs {block}")
@@ -121,7 +124,10 @@ pub fn ctr_apply<C: BlockCipherEncrypt>(
     for chunk in buf.chunks_mut(C::block_size()) {
         keystream.copy_from_slice(counter);
         c.encrypt_block(&mut keystream);
-        chunk.iter_mut().zip(keystream.iter()).for_each(|(b, k)| *b ^= k);
+        chunk
+            .iter_mut()
+            .zip(keystream.iter())
+            .for_each(|(b, k)| *b ^= k);
         for byte in counter.iter_mut().rev() {
             *byte = byte.wrapping_add(1);
             if *byte != 0 {

@@ -91,8 +91,7 @@ pub mod cast6 {
     #[round]
     fn f2(d: u32, kr: u8, km: u32) -> u32 {
         let [ia, ib, ic, id] = (km ^ d).rotate_left(u32::from(kr)).to_be_bytes();
-        (S1[usize::from(ia)].wrapping_sub(S2[usize::from(ib)]))
-            .wrapping_add(S3[usize::from(ic)])
+        (S1[usize::from(ia)].wrapping_sub(S2[usize::from(ib)])).wrapping_add(S3[usize::from(ic)])
             ^ S4[usize::from(id)]
     }
 

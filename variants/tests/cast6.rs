@@ -55,12 +55,17 @@ fn against_rustcrypto_cast6() {
     let oracle: New = new::<::cast6::Cast6>;
     let check = |variant: &str, cipher: &dyn Dyn, reference: &dyn Dyn, case: usize| {
         let mut rng = fastrand::Rng::with_seed(case as u64);
-        let blocks = if case % 2 == 0 { 1 } else { rng.usize(2..=8) };
+        let blocks = if case.is_multiple_of(2) {
+            1
+        } else {
+            rng.usize(2..=8)
+        };
         let mut data = vec![0u8; 16 * blocks];
         let mut iv = [0u8; 16];
         rng.fill(&mut data);
         rng.fill(&mut iv);
-        let ops: [(&str, &dyn Fn(&dyn Dyn, &mut [u8])); 4] = [
+        type Op<'a> = &'a dyn Fn(&dyn Dyn, &mut [u8]);
+        let ops: [(&str, Op); 4] = [
             ("ecb encrypt", &|c, b| c.ecb_encrypt(b)),
             ("ecb decrypt", &|c, b| c.ecb_decrypt(b)),
             ("cbc encrypt", &|c, b| c.cbc_encrypt(&iv, b)),
@@ -79,12 +84,7 @@ fn against_rustcrypto_cast6() {
             let key_len = cast6::KEY_SIZES[case % cast6::KEY_SIZES.len()];
             let mut key = vec![0u8; key_len];
             rng.fill(&mut key);
-            check(
-                variant,
-                &*new(&key).unwrap(),
-                &*oracle(&key).unwrap(),
-                case,
-            );
+            check(variant, &*new(&key).unwrap(), &*oracle(&key).unwrap(), case);
         }
     }
 }
@@ -96,7 +96,11 @@ fn invalid_key_lengths() {
     for (variant, new) in registry() {
         for len in 0..=40 {
             let valid = cast6::KEY_SIZES.contains(&len);
-            assert_eq!(new(&vec![7u8; len]).is_ok(), valid, "{variant}: key of {len} bytes");
+            assert_eq!(
+                new(&vec![7u8; len]).is_ok(),
+                valid,
+                "{variant}: key of {len} bytes"
+            );
         }
     }
 }

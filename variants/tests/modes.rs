@@ -39,7 +39,6 @@ fn check(seed: u64, blocks: usize, tail: usize) {
     modes::cbc_decrypt(&c, &mut chained, &mut ours).unwrap();
     assert_eq!(ours, data, "cbc decrypt, seed {seed}");
 
-    let mut data = data;
     data.extend((0..tail).map(|i| i as u8));
     let (mut ours, mut theirs) = (data.clone(), data.clone());
     let mut counter = iv;
@@ -86,9 +85,18 @@ fn length_errors() {
     assert_eq!(modes::ecb_encrypt(&c, &mut [0u8; 17]), Err(partial));
     assert_eq!(modes::ecb_decrypt(&c, &mut [0u8; 17]), Err(partial));
     let bad_iv = LengthError::Iv { len: 8, block: 16 };
-    assert_eq!(modes::cbc_encrypt(&c, &mut [0u8; 8], &mut [0u8; 16]), Err(bad_iv));
-    assert_eq!(modes::cbc_decrypt(&c, &mut [0u8; 8], &mut [0u8; 16]), Err(bad_iv));
-    assert_eq!(modes::ctr_apply(&c, &mut [0u8; 8], &mut [0u8; 16]), Err(bad_iv));
+    assert_eq!(
+        modes::cbc_encrypt(&c, &mut [0u8; 8], &mut [0u8; 16]),
+        Err(bad_iv)
+    );
+    assert_eq!(
+        modes::cbc_decrypt(&c, &mut [0u8; 8], &mut [0u8; 16]),
+        Err(bad_iv)
+    );
+    assert_eq!(
+        modes::ctr_apply(&c, &mut [0u8; 8], &mut [0u8; 16]),
+        Err(bad_iv)
+    );
     assert_eq!(
         partial.to_string(),
         "17 bytes is not a whole number of 16-byte blocks"

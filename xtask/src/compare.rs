@@ -94,21 +94,34 @@ pub fn parse(args: &[String]) -> Result<Flags> {
             "--rounds" => {
                 let n = error::positive_list("--rounds", &value("--rounds")?)?[0];
                 if n < 3 {
-                    return Err(Error::usage("--rounds must be at least 3", "e.g. --rounds 5"));
+                    return Err(Error::usage(
+                        "--rounds must be at least 3",
+                        "e.g. --rounds 5",
+                    ));
                 }
                 f.rounds = Some(n);
             }
-            "--threshold" => f.threshold = error::positive_number("--threshold", &value("--threshold")?)? / 100.0,
+            "--threshold" => {
+                f.threshold = error::positive_number("--threshold", &value("--threshold")?)? / 100.0
+            }
             "--out" => f.out = PathBuf::from(value("--out")?),
             flag if flag.starts_with('-') => {
                 return Err(Error::usage(format!("unknown option `{flag}`"), hint()));
             }
             name if f.cipher.is_empty() => f.cipher = name.to_string(),
-            extra => return Err(Error::usage(format!("unexpected argument `{extra}`"), hint())),
+            extra => {
+                return Err(Error::usage(
+                    format!("unexpected argument `{extra}`"),
+                    hint(),
+                ));
+            }
         }
     }
     if f.cipher.is_empty() {
-        return Err(Error::usage("no cipher given", format!("e.g. cargo xtask compare cast6\n{OPTIONS}")));
+        return Err(Error::usage(
+            "no cipher given",
+            format!("e.g. cargo xtask compare cast6\n{OPTIONS}"),
+        ));
     }
     Ok(f)
 }
@@ -132,12 +145,22 @@ pub fn run(args: &[String]) -> Result<()> {
     let meta = workspace::metadata()?;
     let ciphers = comparable(&meta.artifact_features);
     let names: Vec<&str> = ciphers.iter().map(|c| c.name).collect();
-    let entry = *ciphers.iter().find(|c| c.name == flags.cipher).ok_or_else(|| {
-        Error::usage(
-            format!("unknown cipher `{}`; expected one of: {}", flags.cipher, names.join(", ")),
-            format!("e.g. cargo xtask compare {}", names.first().unwrap_or(&"cast6")),
-        )
-    })?;
+    let entry = *ciphers
+        .iter()
+        .find(|c| c.name == flags.cipher)
+        .ok_or_else(|| {
+            Error::usage(
+                format!(
+                    "unknown cipher `{}`; expected one of: {}",
+                    flags.cipher,
+                    names.join(", ")
+                ),
+                format!(
+                    "e.g. cargo xtask compare {}",
+                    names.first().unwrap_or(&"cast6")
+                ),
+            )
+        })?;
     let all: Vec<&str> = entry.variants.iter().map(|(v, _)| *v).collect();
     let chosen: Vec<&str> = match &flags.variants {
         None => all.clone(),
@@ -145,35 +168,63 @@ pub fn run(args: &[String]) -> Result<()> {
             for v in list {
                 if !all.contains(&v.as_str()) {
                     return Err(Error::usage(
-                        format!("unknown variant `{v}` of {}; expected one of: {}", entry.name, all.join(", ")),
+                        format!(
+                            "unknown variant `{v}` of {}; expected one of: {}",
+                            entry.name,
+                            all.join(", ")
+                        ),
                         "e.g. --variants never,auto",
                     ));
                 }
             }
-            all.iter().copied().filter(|v| list.iter().any(|l| l == v)).collect()
+            all.iter()
+                .copied()
+                .filter(|v| list.iter().any(|l| l == v))
+                .collect()
         }
     };
     if !chosen.contains(&flags.baseline.as_str()) {
         return Err(Error::usage(
-            format!("the baseline variant `{}` is not among those measured ({})", flags.baseline, chosen.join(", ")),
-            format!("add it to --variants, or name another with --baseline-variant ({})", chosen.join(", ")),
+            format!(
+                "the baseline variant `{}` is not among those measured ({})",
+                flags.baseline,
+                chosen.join(", ")
+            ),
+            format!(
+                "add it to --variants, or name another with --baseline-variant ({})",
+                chosen.join(", ")
+            ),
         ));
     }
     let report = compare(&flags, entry, &chosen, &meta.target_dir)?;
-    let failed: Vec<&str> = report.entries().filter(|e| e.status != "ok").map(|e| e.name.as_str()).collect();
+    let failed: Vec<&str> = report
+        .entries()
+        .filter(|e| e.status != "ok")
+        .map(|e| e.name.as_str())
+        .collect();
     write(&report, &flags.out)?;
     println!(
         "verdict: {}",
-        report.verdict.pick.as_deref().map_or("none".into(), |p| format!("use `{p}`"))
+        report
+            .verdict
+            .pick
+            .as_deref()
+            .map_or("none".into(), |p| format!("use `{p}`"))
     );
     for step in &report.verdict.steps {
         println!("  {step}");
     }
-    println!("report: {}", flags.out.join(format!("{}.md", entry.name)).display());
+    println!(
+        "report: {}",
+        flags.out.join(format!("{}.md", entry.name)).display()
+    );
     if failed.is_empty() {
         Ok(())
     } else {
-        Err(Error::failed(format!("{} failed: see the report", failed.join(", "))))
+        Err(Error::failed(format!(
+            "{} failed: see the report",
+            failed.join(", ")
+        )))
     }
 }
 
@@ -185,7 +236,10 @@ pub fn write(report: &Report, dir: &Path) -> Result<()> {
     if let Some(svg) = crate::chart::render(report) {
         workspace::write_atomically(&base.with_extension("svg"), svg.as_bytes())?;
     }
-    workspace::write_atomically(&base.with_extension("md"), report::render(report).as_bytes())
+    workspace::write_atomically(
+        &base.with_extension("md"),
+        report::render(report).as_bytes(),
+    )
 }
 
 /// The cases measured: ECB and CBC, both directions, the template's key
@@ -197,15 +251,28 @@ pub fn cases(entry: &CipherEntry, quick: bool, sizes: Option<&[usize]>) -> Vec<C
         .find(|(m, _)| *m == Mode::Ecb)
         .map_or(&[][..], |(_, k)| *k);
     let keys = if quick { &keys[..1] } else { keys };
-    let default: &[usize] = if quick { &[16, 8192] } else { &[16, 256, 1420, 8192] };
+    let default: &[usize] = if quick {
+        &[16, 8192]
+    } else {
+        &[16, 256, 1420, 8192]
+    };
     let bs = entry.block_size;
-    let sizes: Vec<usize> = sizes.unwrap_or(default).iter().map(|s| s.div_ceil(bs) * bs).collect();
+    let sizes: Vec<usize> = sizes
+        .unwrap_or(default)
+        .iter()
+        .map(|s| s.div_ceil(bs) * bs)
+        .collect();
     let mut out = Vec::new();
     for mode in [Mode::Ecb, Mode::Cbc] {
         for dir in Dir::BOTH {
             for &key_bytes in keys {
                 for &block_bytes in &sizes {
-                    out.push(Case { mode, dir, key_bytes, block_bytes });
+                    out.push(Case {
+                        mode,
+                        dir,
+                        key_bytes,
+                        block_bytes,
+                    });
                 }
             }
         }
@@ -224,6 +291,8 @@ struct Contender {
     artifact: Option<Artifact>,
     so: Option<PathBuf>,
     failure: Option<String>,
+    /// The fingerprint of the file the measuring process loaded.
+    measured: Option<String>,
 }
 
 fn compare(flags: &Flags, entry: &CipherEntry, chosen: &[&str], target: &Path) -> Result<Report> {
@@ -239,6 +308,7 @@ fn compare(flags: &Flags, entry: &CipherEntry, chosen: &[&str], target: &Path) -
             artifact: None,
             so: None,
             failure: None,
+            measured: None,
         })
         .collect();
     if let (Some(peer), false) = (&entry.peer, flags.no_peer) {
@@ -252,16 +322,41 @@ fn compare(flags: &Flags, entry: &CipherEntry, chosen: &[&str], target: &Path) -
             artifact: None,
             so: None,
             failure: None,
+            measured: None,
         });
     }
+    let fault = Fault::from_env();
     let steps = contenders.len() + 2;
     let dir = target.join("inlinelab").join(entry.name);
+    // One compare of a cipher at a time: the artifacts and the measuring
+    // process's files live here, and a second run would overwrite them.
+    std::fs::create_dir_all(&dir).map_err(|e| Error::failed(format!("{}: {e}", dir.display())))?;
+    let lock = std::fs::File::create(dir.join("lock"))
+        .map_err(|e| Error::failed(format!("{}: {e}", dir.display())))?;
+    if lock.try_lock().is_err() {
+        eprintln!(
+            "waiting for another compare of {} to finish ...",
+            entry.name
+        );
+        lock.lock()
+            .map_err(|e| Error::failed(format!("locking {}: {e}", dir.display())))?;
+    }
     for (i, c) in contenders.iter_mut().enumerate() {
         eprint!("[{}/{steps}] building and sizing {} ... ", i + 1, c.label);
         let dest = dir.join(format!("{}.so", c.name));
-        match artifacts::build(&c.feature, c.crate_name, &dest).and_then(|b| {
-            size::read(&b.so, &b.rlib, c.crate_name, c.variant.as_deref(), entry.rounds)
-                .map(|a| (b, a))
+        let feature = match &fault {
+            Some(Fault::Build(v)) if *v == c.name => format!("{}-fault-injected", c.feature),
+            _ => c.feature.clone(),
+        };
+        match artifacts::build(&feature, c.crate_name, &dest).and_then(|b| {
+            size::read(
+                &b.so,
+                &b.rlib,
+                c.crate_name,
+                c.variant.as_deref(),
+                entry.rounds,
+            )
+            .map(|a| (b, a))
         }) {
             Ok((built, artifact)) => {
                 eprintln!(
@@ -293,9 +388,11 @@ fn compare(flags: &Flags, entry: &CipherEntry, chosen: &[&str], target: &Path) -
         contenders.iter().filter(|c| c.so.is_some()).count(),
         cases.len()
     );
-    let (outcome, measured) = measure(entry, &mut contenders, &cases, plan, &dir)?;
+    let (outcome, measured) = measure(entry, &mut contenders, &cases, plan, &dir, &fault)?;
     eprintln!("[{steps}/{steps}] writing the report");
-    Ok(analyse(flags, entry, contenders, &cases, plan, outcome, &measured))
+    Ok(analyse(
+        flags, entry, contenders, &cases, plan, outcome, &measured,
+    ))
 }
 
 /// Runs the measuring child until it finishes, leaving out any artifact that
@@ -307,6 +404,7 @@ fn measure(
     cases: &[Case],
     plan: Plan,
     dir: &Path,
+    fault: &Option<Fault>,
 ) -> Result<(Option<Outcome>, Vec<usize>)> {
     let spec_path = dir.join("spec.json");
     let out_path = dir.join("outcome.json");
@@ -328,7 +426,12 @@ fn measure(
             cipher: entry.name.to_string(),
             engines: live
                 .iter()
-                .map(|&i| (contenders[i].name.clone(), contenders[i].so.clone().unwrap_or_default()))
+                .map(|&i| {
+                    (
+                        contenders[i].name.clone(),
+                        contenders[i].so.clone().unwrap_or_default(),
+                    )
+                })
                 .collect(),
             cases: cases.to_vec(),
             plan,
@@ -338,27 +441,35 @@ fn measure(
         workspace::write_atomically(&spec_path, &json)?;
         let _ = std::fs::remove_file(&out_path);
         let _ = std::fs::remove_file(&marker);
-        let exe = std::env::current_exe().map_err(|e| Error::failed(format!("finding xtask: {e}")))?;
-        let status = Command::new(exe)
+        let exe =
+            std::env::current_exe().map_err(|e| Error::failed(format!("finding xtask: {e}")))?;
+        let mut child = Command::new(exe);
+        if let Some(Fault::Crash(v)) = &fault
+            && let Some(k) = live.iter().position(|&i| contenders[i].name == *v)
+        {
+            child.env("INLINELAB_CRASH_ENGINE", k.to_string());
+        }
+        let status = child
             .arg("__measure")
             .args([&spec_path, &out_path, &marker])
             .status()
             .map_err(|e| Error::failed(format!("starting the measuring process: {e}")))?;
         if status.success() {
             let outcome: Outcome = serde_json::from_slice(
-                &std::fs::read(&out_path).map_err(|e| Error::failed(format!("{}: {e}", out_path.display())))?,
+                &std::fs::read(&out_path)
+                    .map_err(|e| Error::failed(format!("{}: {e}", out_path.display())))?,
             )
             .map_err(|e| Error::failed(format!("{}: {e}", out_path.display())))?;
             let mut measured = Vec::new();
-            for (k, (o, &i)) in outcome.engines.iter().zip(&live).enumerate() {
-                let _ = k;
+            for (o, &i) in outcome.engines.iter().zip(&live) {
                 let c = &mut contenders[i];
                 if let Some(why) = &o.failure {
                     c.failure = Some(why.clone());
                     continue;
                 }
                 // What was measured must be the file that was sized.
-                let sized = c.so.as_deref().and_then(|p| bench_harness::so::fingerprint(p).ok());
+                let sized = c.artifact.as_ref().map(|a| a.fingerprint.clone());
+                c.measured = o.loaded.clone();
                 if o.loaded.is_none() || o.loaded != sized {
                     c.failure = Some("the measured file differs from the sized one".into());
                 }
@@ -373,14 +484,40 @@ fn measure(
             .and_then(|k| live.get(k).copied());
         let how = match status.code() {
             Some(code) => format!("exit code {code}"),
-            None => format!("killed by a signal ({})", signal_of(&status)),
+            None => format!("killed by {}", signal_of(&status)),
         };
         match culprit {
             Some(i) => {
-                eprintln!("    {} crashed the measuring process ({how}); measuring the others again", contenders[i].label);
+                eprintln!(
+                    "    {} crashed the measuring process ({how}); measuring the others again",
+                    contenders[i].label
+                );
                 contenders[i].failure = Some(format!("crashed while measured ({how})"));
             }
-            None => return Err(Error::failed(format!("the measuring process failed ({how}) before any artifact ran"))),
+            None => {
+                return Err(Error::failed(format!(
+                    "the measuring process failed ({how}) before any artifact ran"
+                )));
+            }
+        }
+    }
+}
+
+/// A fault injected for tests through `INLINELAB_FAULT`: `build:V` makes
+/// variant V's build fail (an unknown feature), `crash:V` makes the
+/// measuring process abort while V runs. Nothing else reads it.
+enum Fault {
+    Build(String),
+    Crash(String),
+}
+
+impl Fault {
+    fn from_env() -> Option<Fault> {
+        let v = std::env::var("INLINELAB_FAULT").ok()?;
+        match v.split_once(':')? {
+            ("build", name) => Some(Fault::Build(name.into())),
+            ("crash", name) => Some(Fault::Crash(name.into())),
+            _ => None,
         }
     }
 }
@@ -389,7 +526,9 @@ fn signal_of(status: &std::process::ExitStatus) -> String {
     #[cfg(unix)]
     {
         use std::os::unix::process::ExitStatusExt;
-        status.signal().map_or("unknown".into(), |s| format!("signal {s}"))
+        status
+            .signal()
+            .map_or("unknown".into(), |s| format!("signal {s}"))
     }
     #[cfg(not(unix))]
     {
@@ -417,7 +556,11 @@ fn analyse(
     // Rounds used per case.
     let rounds_of: Vec<Vec<usize>> = (0..cases.len())
         .map(|c| {
-            let quiet = if samples.is_empty() { Vec::new() } else { quiet_rounds(samples, c) };
+            let quiet = if samples.is_empty() {
+                Vec::new()
+            } else {
+                quiet_rounds(samples, c)
+            };
             if quiet.len() >= 3 || samples.is_empty() {
                 quiet
             } else {
@@ -429,7 +572,15 @@ fn analyse(
         .iter()
         .enumerate()
         .filter(|(c, _)| !samples.is_empty() && quiet_rounds(samples, *c).len() < 3)
-        .map(|(_, k)| format!("{} {} {}-bit {} B", k.alg(entry.name), k.dir.name(), k.key_bytes * 8, k.block_bytes))
+        .map(|(_, k)| {
+            format!(
+                "{} {} {}-bit {} B",
+                k.alg(entry.name),
+                k.dir.name(),
+                k.key_bytes * 8,
+                k.block_bytes
+            )
+        })
         .collect();
     if !short.is_empty() {
         notes.push(format!(
@@ -440,8 +591,21 @@ fn analyse(
     let total_rounds: usize = (0..cases.len())
         .map(|c| samples.iter().map(|e| e[c].len()).min().unwrap_or(0))
         .sum();
-    let quiet_total: usize = (0..cases.len()).map(|c| if samples.is_empty() { 0 } else { quiet_rounds(samples, c).len() }).sum();
-    let ticks = |k: usize, c: usize| -> Vec<f64> { rounds_of[c].iter().map(|&r| samples[k][c][r].per_op).collect() };
+    let quiet_total: usize = (0..cases.len())
+        .map(|c| {
+            if samples.is_empty() {
+                0
+            } else {
+                quiet_rounds(samples, c).len()
+            }
+        })
+        .sum();
+    let ticks = |k: usize, c: usize| -> Vec<f64> {
+        rounds_of[c]
+            .iter()
+            .map(|&r| samples[k][c][r].per_op)
+            .collect()
+    };
     let sample_index = |i: usize| measured.iter().position(|&m| m == i);
     let base_k = contenders
         .iter()
@@ -458,7 +622,11 @@ fn analyse(
         let mut var_sum = 0.0;
         let mut min_n = usize::MAX;
         for c in 0..cases.len() {
-            let logs: Vec<f64> = ticks(a, c).iter().zip(ticks(b, c)).map(|(ta, tb)| (tb / ta).ln()).collect();
+            let logs: Vec<f64> = ticks(a, c)
+                .iter()
+                .zip(ticks(b, c))
+                .map(|(ta, tb)| (tb / ta).ln())
+                .collect();
             let n = logs.len();
             if n < 2 {
                 return None;
@@ -475,7 +643,11 @@ fn analyse(
         }
         let mean = means.iter().sum::<f64>() / m;
         let half = stats::t_975(min_n - 1) * var_sum.sqrt() / m;
-        Some(Ratio { ratio: mean.exp(), low: (mean - half).exp(), high: (mean + half).exp() })
+        Some(Ratio {
+            ratio: mean.exp(),
+            low: (mean - half).exp(),
+            high: (mean + half).exp(),
+        })
     };
     let mut variants = Vec::new();
     let mut peers = Vec::new();
@@ -505,30 +677,58 @@ fn analyse(
             None => Vec::new(),
         };
         if let Some(k) = k {
-            raw.push_str(&raw_lines(entry, cases, &c.label, |ci| stats::median(&ticks(k, ci))));
+            raw.push_str(&raw_lines(entry, cases, &c.label, |ci| {
+                stats::median(&ticks(k, ci))
+            }));
         }
         let e = Entry {
             name: c.name.clone(),
             label: c.label.clone(),
-            status: if k.is_some() { "ok".into() } else { "failed".into() },
-            reason: if k.is_some() { None } else { Some(c.failure.clone().unwrap_or_else(|| "not measured".into())) },
+            status: if k.is_some() {
+                "ok".into()
+            } else {
+                "failed".into()
+            },
+            reason: if k.is_some() {
+                None
+            } else {
+                Some(c.failure.clone().unwrap_or_else(|| "not measured".into()))
+            },
             artifact: c.artifact.clone(),
+            measured_fingerprint: c.measured.clone(),
             speed,
             overall: k.and_then(|k| base_k.filter(|&b| b != k).and_then(|b| overall(k, b))),
         };
-        if c.peer { peers.push(e) } else { variants.push(e) }
+        if c.peer {
+            peers.push(e)
+        } else {
+            variants.push(e)
+        }
     }
     let candidate = |e: &Entry| -> Option<Candidate> {
         let a = e.artifact.as_ref()?;
         if e.status != "ok" {
             return None;
         }
-        let speed = if e.name == flags.baseline { 1.0 } else { e.overall.as_ref()?.ratio };
-        Some(Candidate { name: e.name.clone(), size: a.text_bytes, speed })
+        let speed = if e.name == flags.baseline {
+            1.0
+        } else {
+            e.overall.as_ref()?.ratio
+        };
+        Some(Candidate {
+            name: e.name.clone(),
+            size: a.text_bytes,
+            speed,
+        })
     };
     let vc: Vec<Candidate> = variants.iter().filter_map(candidate).collect();
     let pc: Vec<Candidate> = peers.iter().filter_map(candidate).collect();
-    let index_of = |name: &str| contenders.iter().position(|c| c.name == name).and_then(sample_index);
+    let index_of = |name: &str| {
+        contenders
+            .iter()
+            .position(|c| c.name == name)
+            .and_then(sample_index)
+    };
     let faster = |a: &str, b: &str| overall(index_of(a)?, index_of(b)?);
     let verdict = verdict::decide(&vc, &pc, &faster, flags.threshold);
     let (commit, dirty) = workspace::git();
@@ -557,7 +757,11 @@ fn analyse(
             batch_seconds: plan.batch_seconds,
             baseline_variant: flags.baseline.clone(),
             threshold: flags.threshold,
-            quiet_share: if total_rounds == 0 { 0.0 } else { quiet_total as f64 / total_rounds as f64 },
+            quiet_share: if total_rounds == 0 {
+                0.0
+            } else {
+                quiet_total as f64 / total_rounds as f64
+            },
             notes,
         },
         variants,
@@ -568,18 +772,32 @@ fn analyse(
 }
 
 /// tcrypt's cycles-mode lines for one engine from per-case median ticks.
-fn raw_lines(entry: &CipherEntry, cases: &[Case], driver: &str, median: impl Fn(usize) -> f64) -> String {
+fn raw_lines(
+    entry: &CipherEntry,
+    cases: &[Case],
+    driver: &str,
+    median: impl Fn(usize) -> f64,
+) -> String {
     let mut out = String::new();
     let mut last: Option<(Mode, Dir)> = None;
     let mut test = 0;
     for (ci, c) in cases.iter().enumerate() {
         if last != Some((c.mode, c.dir)) {
-            out.push_str(&bench_harness::format::cipher_header(&c.alg(entry.name), driver, c.dir));
+            out.push_str(&bench_harness::format::cipher_header(
+                &c.alg(entry.name),
+                driver,
+                c.dir,
+            ));
             out.push('\n');
             last = Some((c.mode, c.dir));
             test = 0;
         }
-        out.push_str(&bench_harness::format::cipher_cycles(test, c.key_bytes, c.block_bytes, median(ci).round() as u64));
+        out.push_str(&bench_harness::format::cipher_cycles(
+            test,
+            c.key_bytes,
+            c.block_bytes,
+            median(ci).round() as u64,
+        ));
         out.push('\n');
         test += 1;
     }

@@ -12,6 +12,9 @@ mod size;
 mod verdict;
 mod workspace;
 
+#[cfg(test)]
+mod tests;
+
 use error::Error;
 use std::process::ExitCode;
 
@@ -21,7 +24,7 @@ usage: cargo xtask COMMAND [ARGS]
 commands:
   compare CIPHER [OPTIONS]  build, size and time every variant of CIPHER;
                             write reports/CIPHER.md, .json, .svg
-  bloat CIPHER [--variant V]  cargo-bloat's per-function table of each variant
+  bloat CIPHER [--variant V] cargo-bloat's per-function table of each variant
   gate                      not built yet (the gate issue)
   baseline                  not built yet (the gate issue)
   help                      this text; `cargo xtask compare --help` for options";

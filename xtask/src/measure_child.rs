@@ -60,8 +60,15 @@ pub fn run(args: &[String]) -> Result<()> {
 }
 
 fn measure(spec: &Spec, marker: &Path) -> Result<Outcome> {
+    // The test hook of `INLINELAB_FAULT=crash:V` (see compare.rs).
+    let crash: Option<usize> = std::env::var("INLINELAB_CRASH_ENGINE")
+        .ok()
+        .and_then(|s| s.parse().ok());
     let mark = |i: usize| {
         let _ = std::fs::write(marker, i.to_string());
+        if crash == Some(i) {
+            std::process::abort();
+        }
     };
     let entry = registry::cipher(&spec.cipher).map_err(|e| Error::failed(e.0))?;
     let counter = Counter::calibrate();
@@ -95,7 +102,14 @@ fn measure(spec: &Spec, marker: &Path) -> Result<Outcome> {
             std::mem::take(&mut loaded).into_iter().unzip();
         let mut marker_fn = |k: usize| mark(indices[k]);
         let mut progress = |line: &str| eprintln!("    {line}");
-        match compare::interleaved(&mut engines, &spec.cases, spec.plan, &counter, &mut marker_fn, &mut progress) {
+        match compare::interleaved(
+            &mut engines,
+            &spec.cases,
+            spec.plan,
+            &counter,
+            &mut marker_fn,
+            &mut progress,
+        ) {
             Ok(samples) => {
                 return Ok(Outcome {
                     counter,
@@ -106,7 +120,11 @@ fn measure(spec: &Spec, marker: &Path) -> Result<Outcome> {
             Err((k, err)) => {
                 let bad = indices[k];
                 outcomes[bad].failure = Some(format!("failed while measured: {err}"));
-                loaded = indices.into_iter().zip(engines).filter(|(i, _)| *i != bad).collect();
+                loaded = indices
+                    .into_iter()
+                    .zip(engines)
+                    .filter(|(i, _)| *i != bad)
+                    .collect();
             }
         }
     }

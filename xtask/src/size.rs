@@ -10,6 +10,8 @@ use std::path::Path;
 pub struct Artifact {
     /// Where the `.so` was, relative to the workspace root.
     pub path: String,
+    /// Length and hash of the `.so` that was sized.
+    pub fingerprint: String,
     pub so_bytes: u64,
     pub text_bytes: u64,
     pub rodata_bytes: u64,
@@ -78,11 +80,15 @@ pub fn read(
             .unwrap_or(so)
             .display()
             .to_string(),
+        fingerprint: bench_harness::so::fingerprint(so)
+            .map_err(|e| format!("{}: {e}", so.display()))?,
         so_bytes: data.len() as u64,
         text_bytes: section(".text"),
         rodata_bytes: section(".rodata"),
         data_bytes: section(".data"),
-        rlib_bytes: std::fs::metadata(rlib).map_err(|e| format!("{}: {e}", rlib.display()))?.len(),
+        rlib_bytes: std::fs::metadata(rlib)
+            .map_err(|e| format!("{}: {e}", rlib.display()))?
+            .len(),
         functions,
         rounds_out_of_line,
     })

@@ -45,14 +45,20 @@ pub fn decide(
     let mut pick: Option<&Candidate> = None;
     for c in by_size {
         let Some(p) = pick else {
-            steps.push(format!("`{}` is the smallest ({} bytes of .text).", c.name, c.size));
+            steps.push(format!(
+                "`{}` is the smallest ({} bytes of .text).",
+                c.name, c.size
+            ));
             pick = Some(c);
             continue;
         };
         let larger = if p.size == 0 {
             String::new()
         } else {
-            format!("{:+.1}% larger", (c.size as f64 / p.size as f64 - 1.0) * 100.0)
+            format!(
+                "{:+.1}% larger",
+                (c.size as f64 / p.size as f64 - 1.0) * 100.0
+            )
         };
         match faster(&c.name, &p.name) {
             Some(r) if r.low > 1.0 && r.ratio - 1.0 > threshold => {
@@ -141,16 +147,36 @@ mod tests {
     #[test]
     fn the_rule() {
         // cast6 2008: no evidence the inlined one is faster: the small one.
-        check(&[("never", 8704, 1.00, 0.01), ("always", 17216, 1.01, 0.02)], "never", &["never", "always"]);
+        check(
+            &[("never", 8704, 1.00, 0.01), ("always", 17216, 1.01, 0.02)],
+            "never",
+            &["never", "always"],
+        );
         // Clearly faster, beyond the threshold and the noise: the larger one.
-        check(&[("never", 1000, 1.00, 0.01), ("always", 2000, 1.10, 0.01)], "always", &["never", "always"]);
+        check(
+            &[("never", 1000, 1.00, 0.01), ("always", 2000, 1.10, 0.01)],
+            "always",
+            &["never", "always"],
+        );
         // Faster by more than 2% but the interval reaches below no gain.
-        check(&[("never", 1000, 1.00, 0.05), ("always", 2000, 1.03, 0.05)], "never", &["never", "always"]);
+        check(
+            &[("never", 1000, 1.00, 0.05), ("always", 2000, 1.03, 0.05)],
+            "never",
+            &["never", "always"],
+        );
         // Larger and slower: never picked, not Pareto-optimal.
-        check(&[("never", 1000, 1.00, 0.01), ("always", 2000, 0.90, 0.01)], "never", &["never"]);
+        check(
+            &[("never", 1000, 1.00, 0.01), ("always", 2000, 0.90, 0.01)],
+            "never",
+            &["never"],
+        );
         // The pick moves in steps: each larger variant must beat the current pick.
         check(
-            &[("a", 100, 1.00, 0.01), ("b", 200, 1.10, 0.01), ("c", 300, 1.11, 0.01)],
+            &[
+                ("a", 100, 1.00, 0.01),
+                ("b", 200, 1.10, 0.01),
+                ("c", 300, 1.11, 0.01),
+            ],
             "b",
             &["a", "b", "c"],
         );

@@ -29,13 +29,22 @@ pub struct Metadata {
 
 pub fn metadata() -> Result<Metadata> {
     let out = cargo()
-        .args(["metadata", "--format-version", "1", "--no-deps", "--offline"])
+        .args([
+            "metadata",
+            "--format-version",
+            "1",
+            "--no-deps",
+            "--offline",
+        ])
         .output()
         .map_err(|e| Error::failed(format!("running cargo metadata: {e}")))?;
     if !out.status.success() {
         return Err(Error::failed(format!(
             "cargo metadata failed: {}",
-            String::from_utf8_lossy(&out.stderr).lines().next().unwrap_or("")
+            String::from_utf8_lossy(&out.stderr)
+                .lines()
+                .next()
+                .unwrap_or("")
         )));
     }
     let v: serde_json::Value = serde_json::from_slice(&out.stdout)
@@ -99,7 +108,8 @@ pub fn git() -> (String, bool) {
             .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
     };
     let commit = run(&["rev-parse", "--short=12", "HEAD"]).unwrap_or_else(|| "unknown".into());
-    let dirty = run(&["status", "--porcelain", "--untracked-files=no"]).is_some_and(|s| !s.is_empty());
+    let dirty =
+        run(&["status", "--porcelain", "--untracked-files=no"]).is_some_and(|s| !s.is_empty());
     (commit, dirty)
 }
 
@@ -108,8 +118,10 @@ pub fn cpu() -> String {
     std::fs::read_to_string("/proc/cpuinfo")
         .ok()
         .and_then(|s| {
-            s.lines()
-                .find_map(|l| l.strip_prefix("model name").map(|r| r.trim_start_matches([' ', '\t', ':']).to_string()))
+            s.lines().find_map(|l| {
+                l.strip_prefix("model name")
+                    .map(|r| r.trim_start_matches([' ', '\t', ':']).to_string())
+            })
         })
         .unwrap_or_else(|| std::env::consts::ARCH.to_string())
 }

@@ -50,8 +50,8 @@ fn real_main(args: &[String]) -> Result<(), Failure> {
         let _ = writeln!(lock, "{line}");
         let _ = lock.flush();
     };
-    let (measurements, fits) =
-        cli::run(&config, &mut plans, &counter, &mut print).map_err(|e| Failure::Run(e.to_string()))?;
+    let (measurements, fits) = cli::run(&config, &mut plans, &counter, &mut print)
+        .map_err(|e| Failure::Run(e.to_string()))?;
     if let Some(path) = &config.json {
         let report = cli::Report {
             schema_version: 1,
@@ -65,10 +65,15 @@ fn real_main(args: &[String]) -> Result<(), Failure> {
             measurements: &measurements,
             fits: &fits,
         };
-        let json = serde_json::to_string_pretty(&report).map_err(|e| Failure::Run(e.to_string()))?;
+        let json =
+            serde_json::to_string_pretty(&report).map_err(|e| Failure::Run(e.to_string()))?;
         write_atomically(path, json.as_bytes())
             .map_err(|e| Failure::Run(format!("writing {}: {e}", path.display())))?;
-        eprintln!("tcrypt: wrote {} measurements to {}", measurements.len(), path.display());
+        eprintln!(
+            "tcrypt: wrote {} measurements to {}",
+            measurements.len(),
+            path.display()
+        );
     }
     Ok(())
 }

@@ -3,8 +3,8 @@
 
 #![allow(dead_code)] // each test binary uses part of it
 
-use cipher::{BlockCipherDecrypt, BlockCipherEncrypt, BlockModeDecrypt, BlockModeEncrypt};
 use cipher::common::InnerInit;
+use cipher::{BlockCipherDecrypt, BlockCipherEncrypt, BlockModeDecrypt, BlockModeEncrypt};
 use cipher::{InnerIvInit, KeyInit};
 
 /// A keyed block cipher, whatever its type; modes go through RustCrypto's
@@ -69,7 +69,7 @@ pub fn new<C: KeyInit + BlockCipherEncrypt + BlockCipherDecrypt + Clone + 'stati
 }
 
 pub fn hex(s: &str) -> Vec<u8> {
-    assert!(s.len() % 2 == 0, "odd hex length: {s}");
+    assert!(s.len().is_multiple_of(2), "odd hex length: {s}");
     (0..s.len())
         .step_by(2)
         .map(|i| u8::from_str_radix(&s[i..i + 2], 16).expect("hex digit"))

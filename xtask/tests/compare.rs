@@ -1,0 +1,237 @@
+//! `cargo xtask compare` from the outside: bad input, an end-to-end run on
+//! real artifacts (which also checks, in a release build, that the variants
+//! differ in machine code), and injected faults.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn xtask(args: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_xtask"));
+    cmd.args(args);
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    cmd.output().expect("xtask runs")
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("xtask-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Bad input: exit 2, a first line naming what is allowed, a hint, no panic.
+fn check_usage(args: &[&str], expected: &str) {
+    let out = xtask(args, &[]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+    let first = stderr.lines().next().unwrap_or_default();
+    assert!(
+        first.contains(expected),
+        "{args:?}: `{first}` lacks `{expected}`"
+    );
+    assert!(
+        stderr
+            .lines()
+            .nth(1)
+            .is_some_and(|l| l.starts_with("hint: ")),
+        "{args:?}: {stderr}"
+    );
+    assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+}
+
+#[test]
+fn bad_input() {
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["compare", "cast7"],
+            "unknown cipher `cast7`; expected one of: cast6",
+        ),
+        (
+            &["compare", "cast6", "--variants", "never,sometimes"],
+            "unknown variant `sometimes` of cast6; expected one of: always, never, hint, auto",
+        ),
+        (
+            &["compare", "cast6", "--variants", "never"],
+            "the baseline variant `auto` is not among those measured (never)",
+        ),
+        (
+            &["compare", "cast6", "--sizes", "0"],
+            "--sizes takes positive whole numbers",
+        ),
+        (
+            &["compare", "cast6", "--sec", "-1"],
+            "--sec takes a positive number",
+        ),
+        (
+            &["compare", "cast6", "--rounds", "2"],
+            "--rounds must be at least 3",
+        ),
+        (&["compare", "cast6", "--fast"], "unknown option `--fast`"),
+        (&["compare"], "no cipher given"),
+        (
+            &["compare", "cast6", "cast5"],
+            "unexpected argument `cast5`",
+        ),
+        (&["frobnicate"], "unknown command `frobnicate`"),
+    ];
+    for (args, expected) in cases {
+        check_usage(args, expected);
+    }
+}
+
+fn read_json(dir: &Path) -> serde_json::Value {
+    serde_json::from_slice(&std::fs::read(dir.join("cast6.json")).expect("cast6.json"))
+        .expect("JSON")
+}
+
+fn entry<'a>(json: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
+    json["variants"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|v| v["name"] == name)
+        .unwrap_or_else(|| panic!("{name} in report"))
+}
+
+/// One small real run: three variants and the peer, built in release, sized,
+/// timed, reported.
+#[test]
+fn end_to_end() {
+    let out_dir = scratch("e2e");
+    let out = xtask(
+        &[
+            "compare",
+            "cast6",
+            "--quick",
+            "--variants",
+            "always,never,auto",
+            "--sizes",
+            "16",
+            "--rounds",
+            "3",
+            "--sec",
+            "0.003",
+            "--out",
+            out_dir.to_str().unwrap(),
+        ],
+        &[],
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("[1/6] building and sizing cast6-always"),
+        "progress lines: {stderr}"
+    );
+    let json = read_json(&out_dir);
+    assert_eq!(json["schema_version"], 1);
+    assert_eq!(json["cipher"], "cast6");
+    assert_eq!(json["run"]["quick"], true);
+
+    // Release build, symbols read from the artifacts: `never` keeps every
+    // round function out of line, `always` none.
+    let rounds: Vec<&str> = json_strs(&entry(&json, "never")["artifact"]["rounds_out_of_line"]);
+    assert_eq!(rounds, ["f1", "f2", "f3", "q", "qbar", "w"]);
+    assert!(json_strs(&entry(&json, "always")["artifact"]["rounds_out_of_line"]).is_empty());
+
+    // What was timed is the file that was sized.
+    for name in ["always", "never", "auto"] {
+        let e = entry(&json, name);
+        assert_eq!(e["status"], "ok", "{name}: {e}");
+        let path = workspace_root().join(e["artifact"]["path"].as_str().unwrap());
+        let on_disk = bench_harness::so::fingerprint(&path).unwrap();
+        assert_eq!(
+            e["artifact"]["fingerprint"],
+            on_disk.as_str(),
+            "{name}: sized file"
+        );
+        assert_eq!(
+            e["measured_fingerprint"],
+            on_disk.as_str(),
+            "{name}: measured file"
+        );
+        assert!(e["artifact"]["text_bytes"].as_u64().unwrap() > 1000);
+        let speed = &e["speed"][0];
+        assert!(speed["bytes_per_sec"].as_f64().unwrap() > 0.0);
+        assert_eq!(speed["block_bytes"], 16);
+    }
+    assert_eq!(json["peers"][0]["name"], "rustcrypto");
+    assert!(json["verdict"]["pick"].is_string());
+    let md = std::fs::read_to_string(out_dir.join("cast6.md")).unwrap();
+    assert!(md.starts_with("<!-- Generated by `cargo xtask compare cast6 --quick`"));
+    assert!(md.contains("**Verdict: use `"));
+    assert!(
+        std::fs::read_to_string(out_dir.join("cast6.svg"))
+            .unwrap()
+            .contains("<svg")
+    );
+    // No temporary file is left behind.
+    let leftovers: Vec<_> = std::fs::read_dir(&out_dir)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().contains(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty());
+    std::fs::remove_dir_all(&out_dir).unwrap();
+}
+
+/// A variant that fails to build, and one that crashes the measuring
+/// process: each is marked failed with its reason, the others are still
+/// measured, and the exit code is 1.
+#[test]
+fn faults_are_reported() {
+    for (fault, reason) in [
+        ("build:never", "build failed"),
+        ("crash:never", "crashed while measured"),
+    ] {
+        let out_dir = scratch("fault");
+        let out = xtask(
+            &[
+                "compare",
+                "cast6",
+                "--quick",
+                "--variants",
+                "never,auto",
+                "--no-peer",
+                "--sizes",
+                "16",
+                "--rounds",
+                "3",
+                "--sec",
+                "0.003",
+                "--out",
+                out_dir.to_str().unwrap(),
+            ],
+            &[("INLINELAB_FAULT", fault)],
+        );
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{fault}: {stderr}");
+        let json = read_json(&out_dir);
+        let never = entry(&json, "never");
+        assert_eq!(never["status"], "failed", "{fault}");
+        assert!(
+            never["reason"].as_str().unwrap().contains(reason),
+            "{fault}: {never}"
+        );
+        assert_eq!(entry(&json, "auto")["status"], "ok", "{fault}");
+        let md = std::fs::read_to_string(out_dir.join("cast6.md")).unwrap();
+        assert!(md.contains("**`never` failed:**"), "{fault}");
+        std::fs::remove_dir_all(&out_dir).unwrap();
+    }
+}
+
+fn json_strs(v: &serde_json::Value) -> Vec<&str> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_str().unwrap())
+        .collect()
+}
+
+fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
+}
