@@ -71,11 +71,14 @@ impl Counter {
             reference_best = reference_best.max(reference_rate().unwrap_or(1.0));
             std::thread::sleep(Duration::from_micros(200));
         }
+        let hz = rates[1];
         Counter {
             kind,
-            hz: rates[1],
+            hz,
             read_overhead: read_overhead(),
-            core_hz: core_hz(),
+            // At full capacity the reference loop runs one iteration per core
+            // cycle, so its best rate per tick gives the core clock.
+            core_hz: core_hz().map(|loop_hz| loop_hz.max(reference_best * hz)),
             reference_best,
         }
     }

@@ -43,6 +43,9 @@ pub struct Flags {
     pub rounds: Option<usize>,
     /// `--threshold PCT`: the gain a larger variant must show (default 2).
     pub threshold: f64,
+    /// `--patience SECS`: how long the run may go on past its rounds to
+    /// collect rounds on a quiet core (default 3 with --quick, 10).
+    pub patience: Option<f64>,
     /// `--out DIR`: where the report goes (default `reports/`).
     pub out: PathBuf,
     /// `--no-peer`: leave out the RustCrypto peer.
@@ -57,6 +60,8 @@ pub const OPTIONS: &str = "\
   --sizes LIST           block sizes in bytes (default 16,256,1420,8192)
   --rounds N             quiet rounds wanted per case (default 5 quick, 11 full)
   --threshold PCT        gain a larger variant must show to win (default 2)
+  --patience SECS        how long to go on collecting rounds on a quiet core
+                         (default 3 with --quick, 10)
   --out DIR              where the report goes (default reports/)
   --no-peer              leave out the RustCrypto peer";
 
@@ -71,6 +76,7 @@ pub fn parse(args: &[String]) -> Result<Flags> {
         sizes: None,
         rounds: None,
         threshold: 0.02,
+        patience: None,
         out: workspace::root().join("reports"),
         no_peer: false,
     };
@@ -105,6 +111,9 @@ pub fn parse(args: &[String]) -> Result<Flags> {
                 f.threshold = error::positive_number("--threshold", &value("--threshold")?)? / 100.0
             }
             "--out" => f.out = PathBuf::from(value("--out")?),
+            "--patience" => {
+                f.patience = Some(error::positive_number("--patience", &value("--patience")?)?)
+            }
             flag if flag.starts_with('-') => {
                 return Err(Error::usage(format!("unknown option `{flag}`"), hint()));
             }
@@ -379,7 +388,9 @@ fn compare(flags: &Flags, entry: &CipherEntry, chosen: &[&str], target: &Path) -
     let plan = Plan {
         rounds,
         batch_seconds: sec / rounds as f64,
-        patience_seconds: if flags.quick { 3.0 } else { 10.0 },
+        patience_seconds: flags
+            .patience
+            .unwrap_or(if flags.quick { 3.0 } else { 10.0 }),
         quiet: 0.9,
     };
     eprintln!(
@@ -584,8 +595,10 @@ fn analyse(
         .collect();
     if !short.is_empty() {
         notes.push(format!(
-            "the core was contended in most rounds of {}; those figures use every round and are uncertain",
-            short.join(", ")
+            "the machine's core was shared (running below full capacity) in most rounds of {} of {} cases, so their medians come from every round and are uncertain; the ratios pair each round's batches, which ran milliseconds apart, and are less affected. Uncertain: {}.",
+            short.len(),
+            cases.len(),
+            short.join("; ")
         ));
     }
     let total_rounds: usize = (0..cases.len())
