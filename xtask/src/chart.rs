@@ -1,5 +1,6 @@
 //! The report's chart: code size (x) against throughput at the headline case
-//! (y), one labelled point per variant and peer, the Pareto frontier drawn.
+//! (y), one labelled point per variant and peer, and the Pareto frontier of
+//! those points (which may differ from the verdict's, taken over every case).
 //! SVG only: labels are `<text>` elements, so no font is needed to draw it.
 
 use crate::report::Report;
@@ -42,11 +43,18 @@ pub fn render(r: &Report) -> Option<String> {
             .configure_mesh()
             .x_desc(".text bytes")
             .y_desc("MB/s")
+            .x_label_formatter(&|x| format!("{x:.0}"))
+            .y_label_formatter(&|y| format!("{y:.0}"))
             .draw()
             .ok()?;
+        // Points no other point beats on both axes.
         let mut frontier: Vec<(f64, f64)> = points
             .iter()
-            .filter(|p| r.verdict.pareto.contains(&p.0))
+            .filter(|p| {
+                !points
+                    .iter()
+                    .any(|q| q.1 <= p.1 && q.2 >= p.2 && (q.1 < p.1 || q.2 > p.2))
+            })
             .map(|p| (p.1, p.2))
             .collect();
         frontier.sort_by(|a, b| a.0.total_cmp(&b.0));

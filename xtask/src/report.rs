@@ -171,7 +171,7 @@ pub fn render(r: &Report) -> String {
     if let Some((alg, key, block)) = r.headline() {
         let _ = writeln!(
             w,
-            "Code size (.text) against {alg} encryption throughput ({key}-bit key, {block}-byte blocks); the line joins the Pareto-optimal points.\n"
+            "Code size (.text) against {alg} encryption throughput ({key}-bit key, {block}-byte blocks); the line joins the points no other beats on both (at this one case; the verdict's Pareto set is over every case).\n"
         );
     }
     let _ = writeln!(w, "![{cipher}: size against speed]({cipher}.svg)\n");
