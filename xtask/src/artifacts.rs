@@ -17,13 +17,32 @@ pub struct Built {
     pub seconds: f64,
 }
 
-/// Builds the artifact with `feature` and copies its `.so` to `dest`.
-/// `rlib_crate` is the crate whose `.rlib` to report. The error is the
-/// compiler's first error line.
-pub fn build(feature: &str, rlib_crate: &str, dest: &Path) -> Result<Built, String> {
+/// Where to build from: a workspace and the target directory to use.
+#[derive(Clone, Debug)]
+pub struct Tree {
+    pub root: PathBuf,
+    /// `None`: the workspace's own.
+    pub target_dir: Option<PathBuf>,
+}
+
+impl Tree {
+    /// This workspace.
+    pub fn here() -> Tree {
+        Tree {
+            root: workspace::root(),
+            target_dir: None,
+        }
+    }
+}
+
+/// Builds the artifact with `feature` in `tree` and copies its `.so` to
+/// `dest`. `rlib_crate` is the crate whose `.rlib` to report. The error is
+/// the compiler's first error line.
+pub fn build(tree: &Tree, feature: &str, rlib_crate: &str, dest: &Path) -> Result<Built, String> {
     let start = Instant::now();
-    let out = workspace::cargo()
-        .args([
+    let mut cmd = workspace::cargo();
+    cmd.current_dir(&tree.root);
+    cmd.args([
             "build",
             "--profile",
             "artifact",
@@ -33,7 +52,13 @@ pub fn build(feature: &str, rlib_crate: &str, dest: &Path) -> Result<Built, Stri
             "--features",
             feature,
             "--message-format=json-render-diagnostics",
+            "--manifest-path",
         ])
+        .arg(tree.root.join("Cargo.toml"));
+    if let Some(dir) = &tree.target_dir {
+        cmd.arg("--target-dir").arg(dir);
+    }
+    let out = cmd
         .output()
         .map_err(|e| format!("running cargo: {e}"))?;
     let mut so = None;

@@ -2,14 +2,14 @@
 //! peer) as its own `.so`, sizes each, times those same files interleaved,
 //! and writes `reports/CIPHER.{md,json,svg}`.
 
-use crate::artifacts;
+use crate::artifacts::{self, Tree};
 use crate::error::{self, Error, Result};
 use crate::measure_child::{Outcome, Spec};
 use crate::report::{self, Entry, Machine, Report, Run, Speed};
 use crate::size::{self, Artifact};
 use crate::verdict::{self, Candidate};
 use crate::workspace;
-use bench_harness::compare::{Case, Plan, Samples, quiet_rounds};
+use bench_harness::compare::{Case, Plan, quiet_rounds};
 use bench_harness::engine::{Dir, Mode};
 use bench_harness::registry::{self, CipherEntry};
 use bench_harness::stats::{self, Ratio};
@@ -289,89 +289,94 @@ pub fn cases(entry: &CipherEntry, quick: bool, sizes: Option<&[usize]>) -> Vec<C
     out
 }
 
-struct Contender {
-    name: String,
-    label: String,
-    /// The crate whose symbols are the cipher's, and the feature.
-    crate_name: &'static str,
-    feature: String,
-    variant: Option<String>,
-    peer: bool,
-    artifact: Option<Artifact>,
-    so: Option<PathBuf>,
-    failure: Option<String>,
+/// One thing built, sized and timed: a variant or the peer, from this tree
+/// or from another (`gate --against`).
+pub struct Contender {
+    /// Unique in a run: `never`, `rustcrypto`, `never@main`.
+    pub name: String,
+    pub label: String,
+    /// The crate whose symbols are the cipher's.
+    pub crate_name: &'static str,
+    /// The artifact feature that selects it.
+    pub feature: String,
+    pub variant: Option<String>,
+    pub peer: bool,
+    pub tree: Tree,
+    pub artifact: Option<Artifact>,
+    pub so: Option<PathBuf>,
+    pub failure: Option<String>,
     /// The fingerprint of the file the measuring process loaded.
-    measured: Option<String>,
+    pub measured: Option<String>,
 }
 
-fn compare(flags: &Flags, entry: &CipherEntry, chosen: &[&str], target: &Path) -> Result<Report> {
-    let mut contenders: Vec<Contender> = chosen
+/// The variants `chosen` (and the peer, unless `no_peer`) of `entry`, from
+/// `tree`, their names suffixed with `suffix`.
+pub fn contenders(entry: &CipherEntry, chosen: &[&str], no_peer: bool, tree: &Tree, suffix: &str) -> Vec<Contender> {
+    let mut out: Vec<Contender> = chosen
         .iter()
         .map(|v| Contender {
-            name: v.to_string(),
-            label: format!("{}-{v}", entry.name),
+            name: format!("{v}{suffix}"),
+            label: format!("{}-{v}{suffix}", entry.name),
             crate_name: "variants",
             feature: format!("{}-{v}", entry.name),
             variant: Some(v.to_string()),
             peer: false,
+            tree: tree.clone(),
             artifact: None,
             so: None,
             failure: None,
             measured: None,
         })
         .collect();
-    if let (Some(peer), false) = (&entry.peer, flags.no_peer) {
-        contenders.push(Contender {
-            name: "rustcrypto".into(),
-            label: peer.label.into(),
+    if let (Some(peer), false) = (&entry.peer, no_peer) {
+        out.push(Contender {
+            name: format!("rustcrypto{suffix}"),
+            label: format!("{}{suffix}", peer.label),
             crate_name: peer.crate_name,
             feature: format!("peer-{}", entry.name),
             variant: None,
             peer: true,
+            tree: tree.clone(),
             artifact: None,
             so: None,
             failure: None,
             measured: None,
         });
     }
-    let fault = Fault::from_env();
-    let steps = contenders.len() + 2;
-    let dir = target.join("inlinelab").join(entry.name);
-    // One compare of a cipher at a time: the artifacts and the measuring
-    // process's files live here, and a second run would overwrite them.
+    out
+}
+
+/// The directory of a cipher's artifacts and measuring files, locked: one
+/// compare (or gate) of a cipher at a time, since a second would overwrite
+/// them. The lock lasts as long as the returned file.
+pub fn work_dir(target: &Path, cipher: &str) -> Result<(PathBuf, std::fs::File)> {
+    let dir = target.join("inlinelab").join(cipher);
     std::fs::create_dir_all(&dir).map_err(|e| Error::failed(format!("{}: {e}", dir.display())))?;
-    let lock = std::fs::File::create(dir.join("lock"))
-        .map_err(|e| Error::failed(format!("{}: {e}", dir.display())))?;
+    let lock = std::fs::File::create(dir.join("lock")).map_err(|e| Error::failed(format!("{}: {e}", dir.display())))?;
     if lock.try_lock().is_err() {
-        eprintln!(
-            "waiting for another compare of {} to finish ...",
-            entry.name
-        );
-        lock.lock()
-            .map_err(|e| Error::failed(format!("locking {}: {e}", dir.display())))?;
+        eprintln!("waiting for another compare of {cipher} to finish ...");
+        lock.lock().map_err(|e| Error::failed(format!("locking {}: {e}", dir.display())))?;
     }
+    Ok((dir, lock))
+}
+
+/// Builds and sizes each contender, printing a progress line per step.
+pub fn build_and_size(entry: &CipherEntry, contenders: &mut [Contender], dir: &Path, steps: usize) {
+    let fault = Fault::from_env();
     for (i, c) in contenders.iter_mut().enumerate() {
         eprint!("[{}/{steps}] building and sizing {} ... ", i + 1, c.label);
         let dest = dir.join(format!("{}.so", c.name));
         let feature = match &fault {
             Some(Fault::Build(v)) if *v == c.name => format!("{}-fault-injected", c.feature),
+            Some(Fault::Regress(v)) if *v == c.name => format!("{},fault-extra-block", c.feature),
             _ => c.feature.clone(),
         };
-        match artifacts::build(&feature, c.crate_name, &dest).and_then(|b| {
-            size::read(
-                &b.so,
-                &b.rlib,
-                c.crate_name,
-                c.variant.as_deref(),
-                entry.rounds,
-            )
-            .map(|a| (b, a))
-        }) {
+        let built = artifacts::build(&c.tree, &feature, c.crate_name, &dest).and_then(|b| {
+            size::read(&b.so, &b.rlib, c.crate_name, c.variant.as_deref(), entry.rounds).map(|a| (b, a))
+        });
+        match built {
             Ok((built, artifact)) => {
-                eprintln!(
-                    "{:.1}s, .text {} bytes, .so {} bytes",
-                    built.seconds, artifact.text_bytes, artifact.so_bytes
-                );
+                eprintln!("{:.1}s, .text {} bytes, .so {} bytes", built.seconds, artifact.text_bytes, artifact.so_bytes);
                 c.so = Some(built.so);
                 c.artifact = Some(artifact);
             }
@@ -382,41 +387,49 @@ fn compare(flags: &Flags, entry: &CipherEntry, chosen: &[&str], target: &Path) -
             }
         }
     }
-    let cases = cases(entry, flags.quick, flags.sizes.as_deref());
+}
+
+/// How long to time, from the flags.
+pub fn plan(flags: &Flags) -> Plan {
     let rounds = flags.rounds.unwrap_or(if flags.quick { 5 } else { 11 });
     let sec = flags.sec.unwrap_or(if flags.quick { 0.01 } else { 0.044 });
-    let plan = Plan {
+    Plan {
         rounds,
         batch_seconds: sec / rounds as f64,
-        patience_seconds: flags
-            .patience
-            .unwrap_or(if flags.quick { 3.0 } else { 10.0 }),
+        patience_seconds: flags.patience.unwrap_or(if flags.quick { 3.0 } else { 10.0 }),
         quiet: 0.9,
-    };
+    }
+}
+
+fn compare(flags: &Flags, entry: &CipherEntry, chosen: &[&str], target: &Path) -> Result<Report> {
+    let mut contenders = contenders(entry, chosen, flags.no_peer, &Tree::here(), "");
+    let steps = contenders.len() + 2;
+    let (dir, _lock) = work_dir(target, entry.name)?;
+    build_and_size(entry, &mut contenders, &dir, steps);
+    let cases = cases(entry, flags.quick, flags.sizes.as_deref());
+    let plan = plan(flags);
     eprintln!(
-        "[{}/{steps}] timing {} artifacts on {} cases, interleaved, {rounds} quiet rounds wanted",
+        "[{}/{steps}] timing {} artifacts on {} cases, interleaved, {} quiet rounds wanted",
         steps - 1,
         contenders.iter().filter(|c| c.so.is_some()).count(),
-        cases.len()
+        cases.len(),
+        plan.rounds
     );
-    let (outcome, measured) = measure(entry, &mut contenders, &cases, plan, &dir, &fault)?;
+    let timings = measure(entry, &mut contenders, &cases, plan, &dir)?;
     eprintln!("[{steps}/{steps}] writing the report");
-    Ok(analyse(
-        flags, entry, contenders, &cases, plan, outcome, &measured,
-    ))
+    Ok(analyse(flags, entry, &contenders, &cases, plan, &timings))
 }
 
 /// Runs the measuring child until it finishes, leaving out any artifact that
-/// crashes it. Returns the outcome and the contender index of each measured
-/// engine, in sample order.
-fn measure(
+/// crashes it.
+pub fn measure(
     entry: &CipherEntry,
     contenders: &mut [Contender],
     cases: &[Case],
     plan: Plan,
     dir: &Path,
-    fault: &Option<Fault>,
-) -> Result<(Option<Outcome>, Vec<usize>)> {
+) -> Result<Timings> {
+    let fault = Fault::from_env();
     let spec_path = dir.join("spec.json");
     let out_path = dir.join("outcome.json");
     let marker = dir.join("marker");
@@ -431,18 +444,13 @@ fn measure(
             .filter(|&i| contenders[i].so.is_some() && contenders[i].failure.is_none())
             .collect();
         if live.is_empty() {
-            return Ok((None, live));
+            return Ok(Timings::empty(cases.len()));
         }
         let spec = Spec {
             cipher: entry.name.to_string(),
             engines: live
                 .iter()
-                .map(|&i| {
-                    (
-                        contenders[i].name.clone(),
-                        contenders[i].so.clone().unwrap_or_default(),
-                    )
-                })
+                .map(|&i| (contenders[i].name.clone(), contenders[i].so.clone().unwrap_or_default()))
                 .collect(),
             cases: cases.to_vec(),
             plan,
@@ -452,8 +460,7 @@ fn measure(
         workspace::write_atomically(&spec_path, &json)?;
         let _ = std::fs::remove_file(&out_path);
         let _ = std::fs::remove_file(&marker);
-        let exe =
-            std::env::current_exe().map_err(|e| Error::failed(format!("finding xtask: {e}")))?;
+        let exe = std::env::current_exe().map_err(|e| Error::failed(format!("finding xtask: {e}")))?;
         let mut child = Command::new(exe);
         if let Some(Fault::Crash(v)) = &fault
             && let Some(k) = live.iter().position(|&i| contenders[i].name == *v)
@@ -467,8 +474,7 @@ fn measure(
             .map_err(|e| Error::failed(format!("starting the measuring process: {e}")))?;
         if status.success() {
             let outcome: Outcome = serde_json::from_slice(
-                &std::fs::read(&out_path)
-                    .map_err(|e| Error::failed(format!("{}: {e}", out_path.display())))?,
+                &std::fs::read(&out_path).map_err(|e| Error::failed(format!("{}: {e}", out_path.display())))?,
             )
             .map_err(|e| Error::failed(format!("{}: {e}", out_path.display())))?;
             let mut measured = Vec::new();
@@ -486,7 +492,7 @@ fn measure(
                 }
                 measured.push(i);
             }
-            return Ok((Some(outcome), measured));
+            return Ok(Timings::new(outcome, measured, cases.len()));
         }
         // The child died: the marker names the artifact it was running.
         let culprit = std::fs::read_to_string(&marker)
@@ -499,147 +505,99 @@ fn measure(
         };
         match culprit {
             Some(i) => {
-                eprintln!(
-                    "    {} crashed the measuring process ({how}); measuring the others again",
-                    contenders[i].label
-                );
+                eprintln!("    {} crashed the measuring process ({how}); measuring the others again", contenders[i].label);
                 contenders[i].failure = Some(format!("crashed while measured ({how})"));
             }
-            None => {
-                return Err(Error::failed(format!(
-                    "the measuring process failed ({how}) before any artifact ran"
-                )));
-            }
+            None => return Err(Error::failed(format!("the measuring process failed ({how}) before any artifact ran"))),
         }
     }
 }
 
-/// A fault injected for tests through `INLINELAB_FAULT`: `build:V` makes
-/// variant V's build fail (an unknown feature), `crash:V` makes the
-/// measuring process abort while V runs. Nothing else reads it.
-enum Fault {
-    Build(String),
-    Crash(String),
+/// The samples of a run and the statistics over them: medians over the
+/// rounds in which every engine ran quiet (all rounds when fewer than three
+/// did), and ratios from the same rounds, paired.
+pub struct Timings {
+    pub outcome: Option<Outcome>,
+    /// The contender index of each measured engine, in sample order.
+    pub measured: Vec<usize>,
+    /// The rounds used, per case.
+    pub rounds_of: Vec<Vec<usize>>,
+    /// Cases with fewer than three quiet rounds.
+    pub uncertain: Vec<usize>,
+    /// Rounds in every case, and quiet ones.
+    pub total_rounds: usize,
+    pub quiet_total: usize,
 }
 
-impl Fault {
-    fn from_env() -> Option<Fault> {
-        let v = std::env::var("INLINELAB_FAULT").ok()?;
-        match v.split_once(':')? {
-            ("build", name) => Some(Fault::Build(name.into())),
-            ("crash", name) => Some(Fault::Crash(name.into())),
-            _ => None,
+impl Timings {
+    fn empty(cases: usize) -> Timings {
+        Timings {
+            outcome: None,
+            measured: Vec::new(),
+            rounds_of: vec![Vec::new(); cases],
+            uncertain: Vec::new(),
+            total_rounds: 0,
+            quiet_total: 0,
         }
     }
-}
 
-fn signal_of(status: &std::process::ExitStatus) -> String {
-    #[cfg(unix)]
-    {
-        use std::os::unix::process::ExitStatusExt;
-        status
-            .signal()
-            .map_or("unknown".into(), |s| format!("signal {s}"))
+    /// Timings for a run that timed nothing (`gate --no-time`): every
+    /// contender that built counts as measured, with no samples.
+    pub fn unmeasured(contenders: &[Contender], cases: usize) -> Timings {
+        let mut t = Timings::empty(cases);
+        t.measured = (0..contenders.len()).filter(|&i| contenders[i].failure.is_none() && contenders[i].so.is_some()).collect();
+        t
     }
-    #[cfg(not(unix))]
-    {
-        let _ = status;
-        "unknown".into()
-    }
-}
 
-/// Figures from the samples: medians over the rounds in which every engine
-/// ran quiet (all rounds, with a note, when fewer than three were), ratios
-/// against the baseline from the same rounds, the verdict.
-fn analyse(
-    flags: &Flags,
-    entry: &CipherEntry,
-    contenders: Vec<Contender>,
-    cases: &[Case],
-    plan: Plan,
-    outcome: Option<Outcome>,
-    measured: &[usize],
-) -> Report {
-    let mut notes = Vec::new();
-    let empty: Samples = Vec::new();
-    let samples = outcome.as_ref().map_or(&empty, |o| &o.samples);
-    let hz = outcome.as_ref().map_or(1.0, |o| o.counter.hz);
-    // Rounds used per case.
-    let rounds_of: Vec<Vec<usize>> = (0..cases.len())
-        .map(|c| {
-            let quiet = if samples.is_empty() {
-                Vec::new()
-            } else {
-                quiet_rounds(samples, c)
-            };
-            if quiet.len() >= 3 || samples.is_empty() {
+    fn new(outcome: Outcome, measured: Vec<usize>, cases: usize) -> Timings {
+        let samples = &outcome.samples;
+        let mut t = Timings::empty(cases);
+        for c in 0..cases {
+            let all = samples.iter().map(|e| e[c].len()).min().unwrap_or(0);
+            let quiet = quiet_rounds(samples, c);
+            t.total_rounds += all;
+            t.quiet_total += quiet.len();
+            t.rounds_of[c] = if quiet.len() >= 3 {
                 quiet
             } else {
-                (0..samples.iter().map(|e| e[c].len()).min().unwrap_or(0)).collect()
-            }
-        })
-        .collect();
-    let short: Vec<String> = cases
-        .iter()
-        .enumerate()
-        .filter(|(c, _)| !samples.is_empty() && quiet_rounds(samples, *c).len() < 3)
-        .map(|(_, k)| {
-            format!(
-                "{} {} {}-bit {} B",
-                k.alg(entry.name),
-                k.dir.name(),
-                k.key_bytes * 8,
-                k.block_bytes
-            )
-        })
-        .collect();
-    if !short.is_empty() {
-        notes.push(format!(
-            "the machine's core was shared (running below full capacity) in most rounds of {} of {} cases, so their medians come from every round and are uncertain; the ratios pair each round's batches, which ran milliseconds apart, and are less affected. Uncertain: {}.",
-            short.len(),
-            cases.len(),
-            short.join("; ")
-        ));
+                t.uncertain.push(c);
+                (0..all).collect()
+            };
+        }
+        t.outcome = Some(outcome);
+        t.measured = measured;
+        t
     }
-    let total_rounds: usize = (0..cases.len())
-        .map(|c| samples.iter().map(|e| e[c].len()).min().unwrap_or(0))
-        .sum();
-    let quiet_total: usize = (0..cases.len())
-        .map(|c| {
-            if samples.is_empty() {
-                0
-            } else {
-                quiet_rounds(samples, c).len()
-            }
-        })
-        .sum();
-    let ticks = |k: usize, c: usize| -> Vec<f64> {
-        rounds_of[c]
-            .iter()
-            .map(|&r| samples[k][c][r].per_op)
-            .collect()
-    };
-    let sample_index = |i: usize| measured.iter().position(|&m| m == i);
-    let base_k = contenders
-        .iter()
-        .position(|c| c.name == flags.baseline)
-        .and_then(sample_index);
-    // Speed of engine a over engine b in case c, paired by round.
-    let ratio = |a: usize, b: usize, c: usize| -> Option<Ratio> {
-        let speed = |k: usize| ticks(k, c).iter().map(|t| 1.0 / t).collect::<Vec<f64>>();
+
+    /// The sample index of contender `i`, if it was measured.
+    pub fn index(&self, i: usize) -> Option<usize> {
+        self.measured.iter().position(|&m| m == i)
+    }
+
+    pub fn hz(&self) -> f64 {
+        self.outcome.as_ref().map_or(1.0, |o| o.counter.hz)
+    }
+
+    /// Ticks per operation of engine `k` in case `c`, over the rounds used.
+    pub fn ticks(&self, k: usize, c: usize) -> Vec<f64> {
+        let Some(o) = &self.outcome else { return Vec::new() };
+        self.rounds_of[c].iter().map(|&r| o.samples[k][c][r].per_op).collect()
+    }
+
+    /// Speed of engine `a` over engine `b` in case `c`.
+    pub fn ratio(&self, a: usize, b: usize, c: usize) -> Option<Ratio> {
+        let speed = |k: usize| self.ticks(k, c).iter().map(|t| 1.0 / t).collect::<Vec<f64>>();
         stats::paired_ratio(&speed(b), &speed(a))
-    };
-    // Over every case: the mean of the per-case mean log ratios.
-    let overall = |a: usize, b: usize| -> Option<Ratio> {
+    }
+
+    /// Speed of engine `a` over engine `b` over every case: the mean of the
+    /// per-case mean log ratios, with a t interval.
+    pub fn overall(&self, a: usize, b: usize) -> Option<Ratio> {
         let mut means = Vec::new();
         let mut var_sum = 0.0;
         let mut min_n = usize::MAX;
-        for c in 0..cases.len() {
-            let logs: Vec<f64> = ticks(a, c)
-                .iter()
-                .zip(ticks(b, c))
-                .map(|(ta, tb)| (tb / ta).ln())
-                .collect();
+        for c in 0..self.rounds_of.len() {
+            let logs: Vec<f64> = self.ticks(a, c).iter().zip(self.ticks(b, c)).map(|(ta, tb)| (tb / ta).ln()).collect();
             let n = logs.len();
             if n < 2 {
                 return None;
@@ -656,61 +614,77 @@ fn analyse(
         }
         let mean = means.iter().sum::<f64>() / m;
         let half = stats::t_975(min_n - 1) * var_sum.sqrt() / m;
-        Some(Ratio {
-            ratio: mean.exp(),
-            low: (mean - half).exp(),
-            high: (mean + half).exp(),
-        })
-    };
+        Some(Ratio { ratio: mean.exp(), low: (mean - half).exp(), high: (mean + half).exp() })
+    }
+}
+
+/// The report from the contenders and their timings.
+pub fn analyse(
+    flags: &Flags,
+    entry: &CipherEntry,
+    contenders: &[Contender],
+    cases: &[Case],
+    plan: Plan,
+    t: &Timings,
+) -> Report {
+    let mut notes = Vec::new();
+    if !t.uncertain.is_empty() {
+        let short: Vec<String> = t
+            .uncertain
+            .iter()
+            .map(|&c| {
+                let k = &cases[c];
+                format!("{} {} {}-bit {} B", k.alg(entry.name), k.dir.name(), k.key_bytes * 8, k.block_bytes)
+            })
+            .collect();
+        notes.push(format!(
+            "the machine's core was shared (running below full capacity) in most rounds of {} of {} cases, so their medians come from every round and are uncertain; the ratios pair each round's batches, which ran milliseconds apart, and are less affected. Uncertain: {}.",
+            short.len(),
+            cases.len(),
+            short.join("; ")
+        ));
+    }
+    let base_k = contenders.iter().position(|c| c.name == flags.baseline).and_then(|i| t.index(i));
     let mut variants = Vec::new();
     let mut peers = Vec::new();
     let mut raw = String::new();
     for (i, c) in contenders.iter().enumerate() {
-        let k = sample_index(i).filter(|_| c.failure.is_none());
-        let speed: Vec<Speed> = match k {
+        let k = t.index(i).filter(|_| c.failure.is_none());
+        let speed: Vec<Speed> = match k.filter(|_| t.outcome.is_some()) {
             Some(k) => cases
                 .iter()
                 .enumerate()
                 .map(|(ci, case)| {
-                    let t = ticks(k, ci);
-                    let median = stats::median(&t);
+                    let ticks = t.ticks(k, ci);
+                    let median = stats::median(&ticks);
                     Speed {
                         alg: case.alg(entry.name),
                         dir: case.dir.name().into(),
                         key_bits: case.key_bytes * 8,
                         block_bytes: case.block_bytes,
-                        bytes_per_sec: case.block_bytes as f64 * hz / median,
+                        bytes_per_sec: case.block_bytes as f64 * t.hz() / median,
                         cycles_per_byte: median / case.block_bytes as f64,
-                        spread: stats::spread(&t),
-                        ratio: base_k.filter(|&b| b != k).and_then(|b| ratio(k, b, ci)),
-                        rounds: t.len(),
+                        spread: stats::spread(&ticks),
+                        ratio: base_k.filter(|&b| b != k).and_then(|b| t.ratio(k, b, ci)),
+                        rounds: ticks.len(),
+                        instructions: None,
                     }
                 })
                 .collect(),
             None => Vec::new(),
         };
-        if let Some(k) = k {
-            raw.push_str(&raw_lines(entry, cases, &c.label, |ci| {
-                stats::median(&ticks(k, ci))
-            }));
+        if let Some(k) = k.filter(|_| t.outcome.is_some()) {
+            raw.push_str(&raw_lines(entry, cases, &c.label, |ci| stats::median(&t.ticks(k, ci))));
         }
         let e = Entry {
             name: c.name.clone(),
             label: c.label.clone(),
-            status: if k.is_some() {
-                "ok".into()
-            } else {
-                "failed".into()
-            },
-            reason: if k.is_some() {
-                None
-            } else {
-                Some(c.failure.clone().unwrap_or_else(|| "not measured".into()))
-            },
+            status: if k.is_some() { "ok".into() } else { "failed".into() },
+            reason: if k.is_some() { None } else { Some(c.failure.clone().unwrap_or_else(|| "not measured".into())) },
             artifact: c.artifact.clone(),
             measured_fingerprint: c.measured.clone(),
             speed,
-            overall: k.and_then(|k| base_k.filter(|&b| b != k).and_then(|b| overall(k, b))),
+            overall: k.and_then(|k| base_k.filter(|&b| b != k).and_then(|b| t.overall(k, b))),
         };
         if c.peer {
             peers.push(e)
@@ -723,29 +697,16 @@ fn analyse(
         if e.status != "ok" {
             return None;
         }
-        let speed = if e.name == flags.baseline {
-            1.0
-        } else {
-            e.overall.as_ref()?.ratio
-        };
-        Some(Candidate {
-            name: e.name.clone(),
-            size: a.text_bytes,
-            speed,
-        })
+        let speed = if e.name == flags.baseline { 1.0 } else { e.overall.as_ref()?.ratio };
+        Some(Candidate { name: e.name.clone(), size: a.text_bytes, speed })
     };
     let vc: Vec<Candidate> = variants.iter().filter_map(candidate).collect();
     let pc: Vec<Candidate> = peers.iter().filter_map(candidate).collect();
-    let index_of = |name: &str| {
-        contenders
-            .iter()
-            .position(|c| c.name == name)
-            .and_then(sample_index)
-    };
-    let faster = |a: &str, b: &str| overall(index_of(a)?, index_of(b)?);
+    let index_of = |name: &str| contenders.iter().position(|c| c.name == name).and_then(|i| t.index(i));
+    let faster = |a: &str, b: &str| t.overall(index_of(a)?, index_of(b)?);
     let verdict = verdict::decide(&vc, &pc, &faster, flags.threshold);
     let (commit, dirty) = workspace::git();
-    let counter = outcome.as_ref().map(|o| o.counter.clone());
+    let counter = t.outcome.as_ref().map(|o| o.counter.clone());
     let mut generated_by = format!("cargo xtask compare {}", entry.name);
     if flags.quick {
         generated_by.push_str(" --quick");
@@ -770,17 +731,51 @@ fn analyse(
             batch_seconds: plan.batch_seconds,
             baseline_variant: flags.baseline.clone(),
             threshold: flags.threshold,
-            quiet_share: if total_rounds == 0 {
-                0.0
-            } else {
-                quiet_total as f64 / total_rounds as f64
-            },
+            quiet_share: if t.total_rounds == 0 { 0.0 } else { t.quiet_total as f64 / t.total_rounds as f64 },
             notes,
         },
         variants,
         peers,
         verdict,
         raw,
+    }
+}
+
+/// A fault injected for tests through `INLINELAB_FAULT`: `build:V` makes
+/// variant V's build fail (an unknown feature), `crash:V` makes the
+/// measuring process abort while V runs, `regress:V` builds V with one extra
+/// block of work per call (a real change to the generated code, which the
+/// gate must catch). Nothing else reads it.
+enum Fault {
+    Build(String),
+    Crash(String),
+    Regress(String),
+}
+
+impl Fault {
+    fn from_env() -> Option<Fault> {
+        let v = std::env::var("INLINELAB_FAULT").ok()?;
+        match v.split_once(':')? {
+            ("build", name) => Some(Fault::Build(name.into())),
+            ("crash", name) => Some(Fault::Crash(name.into())),
+            ("regress", name) => Some(Fault::Regress(name.into())),
+            _ => None,
+        }
+    }
+}
+
+fn signal_of(status: &std::process::ExitStatus) -> String {
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        status
+            .signal()
+            .map_or("unknown".into(), |s| format!("signal {s}"))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = status;
+        "unknown".into()
     }
 }
 

@@ -3,9 +3,11 @@
 
 mod artifacts;
 mod bloat;
+mod callgrind;
 mod chart;
 mod compare;
 mod error;
+mod gate;
 mod measure_child;
 mod report;
 mod size;
@@ -25,8 +27,9 @@ commands:
   compare CIPHER [OPTIONS]  build, size and time every variant of CIPHER;
                             write reports/CIPHER.md, .json, .svg
   bloat CIPHER [--variant V] cargo-bloat's per-function table of each variant
-  gate                      not built yet (the gate issue)
-  baseline                  not built yet (the gate issue)
+  gate [CIPHER|all] [OPTIONS]  fail a change that makes a variant bigger or
+                            slower than the baseline (see gate --help)
+  baseline [CIPHER|all]     measure and write reports/baseline/CIPHER.json
   help                      this text; `cargo xtask compare --help` for options";
 
 fn main() -> ExitCode {
@@ -44,10 +47,14 @@ fn main() -> ExitCode {
         Some("compare") => compare::run(rest),
         Some("bloat") => bloat::run(rest),
         Some("__measure") => measure_child::run(rest),
-        Some(cmd @ ("gate" | "baseline")) => Err(Error::usage(
-            format!("`cargo xtask {cmd}` is not built yet"),
-            "cargo xtask lists the commands that are",
-        )),
+        Some("__count") => measure_child::count(rest),
+        Some("__instructions") => gate::instructions(rest),
+        Some("gate") if rest.iter().any(|a| a == "-h" || a == "--help") => {
+            println!("{}", gate::USAGE);
+            Ok(())
+        }
+        Some("gate") => gate::run(rest),
+        Some("baseline") => gate::baseline(rest),
         Some(other) => Err(Error::usage(
             format!("unknown command `{other}`"),
             format!("the commands are:\n{COMMANDS}"),

@@ -102,6 +102,10 @@ pub struct Speed {
     pub ratio: Option<Ratio>,
     /// Rounds the figures come from.
     pub rounds: usize,
+    /// Instructions per operation inside the artifact, counted by callgrind
+    /// (baselines and gate runs only).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub instructions: Option<f64>,
 }
 
 impl Report {

@@ -25,6 +25,7 @@ fn entry(name: &str, text: u64, mb_s: [f64; 2], gain: Option<f64>) -> Entry {
                 high: 1.0 + g + 0.01,
             }),
             rounds: 5,
+            instructions: None,
         })
         .collect();
     Entry {

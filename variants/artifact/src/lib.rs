@@ -136,6 +136,12 @@ pub unsafe extern "C" fn inlinelab_crypt(
         // SAFETY: for CBC ops the caller guarantees one block at `iv`.
         unsafe { core::slice::from_raw_parts_mut(iv, Cipher::block_size()) }
     };
+    #[cfg(feature = "fault-extra-block")]
+    {
+        let mut scratch = [0u8; 64];
+        let _ = modes::ecb_encrypt(cipher, &mut scratch[..Cipher::block_size()]);
+        core::hint::black_box(&scratch);
+    }
     let result = match op {
         OP_ECB_ENCRYPT => modes::ecb_encrypt(cipher, buf),
         OP_ECB_DECRYPT => modes::ecb_decrypt(cipher, buf),
