@@ -43,24 +43,22 @@ pub fn build(tree: &Tree, feature: &str, rlib_crate: &str, dest: &Path) -> Resul
     let mut cmd = workspace::cargo();
     cmd.current_dir(&tree.root);
     cmd.args([
-            "build",
-            "--profile",
-            "artifact",
-            "--package",
-            "inlinelab-artifact",
-            "--no-default-features",
-            "--features",
-            feature,
-            "--message-format=json-render-diagnostics",
-            "--manifest-path",
-        ])
-        .arg(tree.root.join("Cargo.toml"));
+        "build",
+        "--profile",
+        "artifact",
+        "--package",
+        "inlinelab-artifact",
+        "--no-default-features",
+        "--features",
+        feature,
+        "--message-format=json-render-diagnostics",
+        "--manifest-path",
+    ])
+    .arg(tree.root.join("Cargo.toml"));
     if let Some(dir) = &tree.target_dir {
         cmd.arg("--target-dir").arg(dir);
     }
-    let out = cmd
-        .output()
-        .map_err(|e| format!("running cargo: {e}"))?;
+    let out = cmd.output().map_err(|e| format!("running cargo: {e}"))?;
     let mut so = None;
     let mut rlib = None;
     for line in String::from_utf8_lossy(&out.stdout).lines() {

@@ -35,11 +35,18 @@ pub fn count(so: &Path, cases: &[Case], dir: &Path) -> std::result::Result<Vec<f
         cases: cases.iter().map(|c| (*c, ops_for(c.block_bytes))).collect(),
     };
     let spec_path = dir.join("count.json");
-    std::fs::write(&spec_path, serde_json::to_vec(&spec).map_err(|e| e.to_string())?)
-        .map_err(|e| format!("{}: {e}", spec_path.display()))?;
+    std::fs::write(
+        &spec_path,
+        serde_json::to_vec(&spec).map_err(|e| e.to_string())?,
+    )
+    .map_err(|e| format!("{}: {e}", spec_path.display()))?;
     let out = dir.join("callgrind.out");
     for old in std::fs::read_dir(dir).map_err(|e| e.to_string())?.flatten() {
-        if old.file_name().to_string_lossy().starts_with("callgrind.out") {
+        if old
+            .file_name()
+            .to_string_lossy()
+            .starts_with("callgrind.out")
+        {
             let _ = std::fs::remove_file(old.path());
         }
     }
@@ -68,10 +75,14 @@ pub fn count(so: &Path, cases: &[Case], dir: &Path) -> std::result::Result<Vec<f
         .enumerate()
         .map(|(k, c)| {
             let part = dir.join(format!("callgrind.out.{}", k + 2));
-            let text = std::fs::read_to_string(&part).map_err(|e| format!("{}: {e}", part.display()))?;
+            let text =
+                std::fs::read_to_string(&part).map_err(|e| format!("{}: {e}", part.display()))?;
             let total: u64 = text
                 .lines()
-                .find_map(|l| l.strip_prefix("totals:").or_else(|| l.strip_prefix("summary:")))
+                .find_map(|l| {
+                    l.strip_prefix("totals:")
+                        .or_else(|| l.strip_prefix("summary:"))
+                })
                 .and_then(|v| v.split_whitespace().next()?.parse().ok())
                 .ok_or_else(|| format!("{}: no totals line", part.display()))?;
             Ok(total as f64 / ops_for(c.block_bytes) as f64)

@@ -311,7 +311,13 @@ pub struct Contender {
 
 /// The variants `chosen` (and the peer, unless `no_peer`) of `entry`, from
 /// `tree`, their names suffixed with `suffix`.
-pub fn contenders(entry: &CipherEntry, chosen: &[&str], no_peer: bool, tree: &Tree, suffix: &str) -> Vec<Contender> {
+pub fn contenders(
+    entry: &CipherEntry,
+    chosen: &[&str],
+    no_peer: bool,
+    tree: &Tree,
+    suffix: &str,
+) -> Vec<Contender> {
     let mut out: Vec<Contender> = chosen
         .iter()
         .map(|v| Contender {
@@ -352,10 +358,12 @@ pub fn contenders(entry: &CipherEntry, chosen: &[&str], no_peer: bool, tree: &Tr
 pub fn work_dir(target: &Path, cipher: &str) -> Result<(PathBuf, std::fs::File)> {
     let dir = target.join("inlinelab").join(cipher);
     std::fs::create_dir_all(&dir).map_err(|e| Error::failed(format!("{}: {e}", dir.display())))?;
-    let lock = std::fs::File::create(dir.join("lock")).map_err(|e| Error::failed(format!("{}: {e}", dir.display())))?;
+    let lock = std::fs::File::create(dir.join("lock"))
+        .map_err(|e| Error::failed(format!("{}: {e}", dir.display())))?;
     if lock.try_lock().is_err() {
         eprintln!("waiting for another compare of {cipher} to finish ...");
-        lock.lock().map_err(|e| Error::failed(format!("locking {}: {e}", dir.display())))?;
+        lock.lock()
+            .map_err(|e| Error::failed(format!("locking {}: {e}", dir.display())))?;
     }
     Ok((dir, lock))
 }
@@ -372,11 +380,21 @@ pub fn build_and_size(entry: &CipherEntry, contenders: &mut [Contender], dir: &P
             _ => c.feature.clone(),
         };
         let built = artifacts::build(&c.tree, &feature, c.crate_name, &dest).and_then(|b| {
-            size::read(&b.so, &b.rlib, c.crate_name, c.variant.as_deref(), entry.rounds).map(|a| (b, a))
+            size::read(
+                &b.so,
+                &b.rlib,
+                c.crate_name,
+                c.variant.as_deref(),
+                entry.rounds,
+            )
+            .map(|a| (b, a))
         });
         match built {
             Ok((built, artifact)) => {
-                eprintln!("{:.1}s, .text {} bytes, .so {} bytes", built.seconds, artifact.text_bytes, artifact.so_bytes);
+                eprintln!(
+                    "{:.1}s, .text {} bytes, .so {} bytes",
+                    built.seconds, artifact.text_bytes, artifact.so_bytes
+                );
                 c.so = Some(built.so);
                 c.artifact = Some(artifact);
             }
@@ -396,7 +414,9 @@ pub fn plan(flags: &Flags) -> Plan {
     Plan {
         rounds,
         batch_seconds: sec / rounds as f64,
-        patience_seconds: flags.patience.unwrap_or(if flags.quick { 3.0 } else { 10.0 }),
+        patience_seconds: flags
+            .patience
+            .unwrap_or(if flags.quick { 3.0 } else { 10.0 }),
         quiet: 0.9,
     }
 }
@@ -450,7 +470,12 @@ pub fn measure(
             cipher: entry.name.to_string(),
             engines: live
                 .iter()
-                .map(|&i| (contenders[i].name.clone(), contenders[i].so.clone().unwrap_or_default()))
+                .map(|&i| {
+                    (
+                        contenders[i].name.clone(),
+                        contenders[i].so.clone().unwrap_or_default(),
+                    )
+                })
                 .collect(),
             cases: cases.to_vec(),
             plan,
@@ -460,7 +485,8 @@ pub fn measure(
         workspace::write_atomically(&spec_path, &json)?;
         let _ = std::fs::remove_file(&out_path);
         let _ = std::fs::remove_file(&marker);
-        let exe = std::env::current_exe().map_err(|e| Error::failed(format!("finding xtask: {e}")))?;
+        let exe =
+            std::env::current_exe().map_err(|e| Error::failed(format!("finding xtask: {e}")))?;
         let mut child = Command::new(exe);
         if let Some(Fault::Crash(v)) = &fault
             && let Some(k) = live.iter().position(|&i| contenders[i].name == *v)
@@ -474,7 +500,8 @@ pub fn measure(
             .map_err(|e| Error::failed(format!("starting the measuring process: {e}")))?;
         if status.success() {
             let outcome: Outcome = serde_json::from_slice(
-                &std::fs::read(&out_path).map_err(|e| Error::failed(format!("{}: {e}", out_path.display())))?,
+                &std::fs::read(&out_path)
+                    .map_err(|e| Error::failed(format!("{}: {e}", out_path.display())))?,
             )
             .map_err(|e| Error::failed(format!("{}: {e}", out_path.display())))?;
             let mut measured = Vec::new();
@@ -505,10 +532,17 @@ pub fn measure(
         };
         match culprit {
             Some(i) => {
-                eprintln!("    {} crashed the measuring process ({how}); measuring the others again", contenders[i].label);
+                eprintln!(
+                    "    {} crashed the measuring process ({how}); measuring the others again",
+                    contenders[i].label
+                );
                 contenders[i].failure = Some(format!("crashed while measured ({how})"));
             }
-            None => return Err(Error::failed(format!("the measuring process failed ({how}) before any artifact ran"))),
+            None => {
+                return Err(Error::failed(format!(
+                    "the measuring process failed ({how}) before any artifact ran"
+                )));
+            }
         }
     }
 }
@@ -545,7 +579,9 @@ impl Timings {
     /// contender that built counts as measured, with no samples.
     pub fn unmeasured(contenders: &[Contender], cases: usize) -> Timings {
         let mut t = Timings::empty(cases);
-        t.measured = (0..contenders.len()).filter(|&i| contenders[i].failure.is_none() && contenders[i].so.is_some()).collect();
+        t.measured = (0..contenders.len())
+            .filter(|&i| contenders[i].failure.is_none() && contenders[i].so.is_some())
+            .collect();
         t
     }
 
@@ -580,13 +616,23 @@ impl Timings {
 
     /// Ticks per operation of engine `k` in case `c`, over the rounds used.
     pub fn ticks(&self, k: usize, c: usize) -> Vec<f64> {
-        let Some(o) = &self.outcome else { return Vec::new() };
-        self.rounds_of[c].iter().map(|&r| o.samples[k][c][r].per_op).collect()
+        let Some(o) = &self.outcome else {
+            return Vec::new();
+        };
+        self.rounds_of[c]
+            .iter()
+            .map(|&r| o.samples[k][c][r].per_op)
+            .collect()
     }
 
     /// Speed of engine `a` over engine `b` in case `c`.
     pub fn ratio(&self, a: usize, b: usize, c: usize) -> Option<Ratio> {
-        let speed = |k: usize| self.ticks(k, c).iter().map(|t| 1.0 / t).collect::<Vec<f64>>();
+        let speed = |k: usize| {
+            self.ticks(k, c)
+                .iter()
+                .map(|t| 1.0 / t)
+                .collect::<Vec<f64>>()
+        };
         stats::paired_ratio(&speed(b), &speed(a))
     }
 
@@ -597,7 +643,12 @@ impl Timings {
         let mut var_sum = 0.0;
         let mut min_n = usize::MAX;
         for c in 0..self.rounds_of.len() {
-            let logs: Vec<f64> = self.ticks(a, c).iter().zip(self.ticks(b, c)).map(|(ta, tb)| (tb / ta).ln()).collect();
+            let logs: Vec<f64> = self
+                .ticks(a, c)
+                .iter()
+                .zip(self.ticks(b, c))
+                .map(|(ta, tb)| (tb / ta).ln())
+                .collect();
             let n = logs.len();
             if n < 2 {
                 return None;
@@ -614,7 +665,11 @@ impl Timings {
         }
         let mean = means.iter().sum::<f64>() / m;
         let half = stats::t_975(min_n - 1) * var_sum.sqrt() / m;
-        Some(Ratio { ratio: mean.exp(), low: (mean - half).exp(), high: (mean + half).exp() })
+        Some(Ratio {
+            ratio: mean.exp(),
+            low: (mean - half).exp(),
+            high: (mean + half).exp(),
+        })
     }
 }
 
@@ -634,7 +689,13 @@ pub fn analyse(
             .iter()
             .map(|&c| {
                 let k = &cases[c];
-                format!("{} {} {}-bit {} B", k.alg(entry.name), k.dir.name(), k.key_bytes * 8, k.block_bytes)
+                format!(
+                    "{} {} {}-bit {} B",
+                    k.alg(entry.name),
+                    k.dir.name(),
+                    k.key_bytes * 8,
+                    k.block_bytes
+                )
             })
             .collect();
         notes.push(format!(
@@ -644,7 +705,10 @@ pub fn analyse(
             short.join("; ")
         ));
     }
-    let base_k = contenders.iter().position(|c| c.name == flags.baseline).and_then(|i| t.index(i));
+    let base_k = contenders
+        .iter()
+        .position(|c| c.name == flags.baseline)
+        .and_then(|i| t.index(i));
     let mut variants = Vec::new();
     let mut peers = Vec::new();
     let mut raw = String::new();
@@ -674,13 +738,23 @@ pub fn analyse(
             None => Vec::new(),
         };
         if let Some(k) = k.filter(|_| t.outcome.is_some()) {
-            raw.push_str(&raw_lines(entry, cases, &c.label, |ci| stats::median(&t.ticks(k, ci))));
+            raw.push_str(&raw_lines(entry, cases, &c.label, |ci| {
+                stats::median(&t.ticks(k, ci))
+            }));
         }
         let e = Entry {
             name: c.name.clone(),
             label: c.label.clone(),
-            status: if k.is_some() { "ok".into() } else { "failed".into() },
-            reason: if k.is_some() { None } else { Some(c.failure.clone().unwrap_or_else(|| "not measured".into())) },
+            status: if k.is_some() {
+                "ok".into()
+            } else {
+                "failed".into()
+            },
+            reason: if k.is_some() {
+                None
+            } else {
+                Some(c.failure.clone().unwrap_or_else(|| "not measured".into()))
+            },
             artifact: c.artifact.clone(),
             measured_fingerprint: c.measured.clone(),
             speed,
@@ -697,12 +771,25 @@ pub fn analyse(
         if e.status != "ok" {
             return None;
         }
-        let speed = if e.name == flags.baseline { 1.0 } else { e.overall.as_ref()?.ratio };
-        Some(Candidate { name: e.name.clone(), size: a.text_bytes, speed })
+        let speed = if e.name == flags.baseline {
+            1.0
+        } else {
+            e.overall.as_ref()?.ratio
+        };
+        Some(Candidate {
+            name: e.name.clone(),
+            size: a.text_bytes,
+            speed,
+        })
     };
     let vc: Vec<Candidate> = variants.iter().filter_map(candidate).collect();
     let pc: Vec<Candidate> = peers.iter().filter_map(candidate).collect();
-    let index_of = |name: &str| contenders.iter().position(|c| c.name == name).and_then(|i| t.index(i));
+    let index_of = |name: &str| {
+        contenders
+            .iter()
+            .position(|c| c.name == name)
+            .and_then(|i| t.index(i))
+    };
     let faster = |a: &str, b: &str| t.overall(index_of(a)?, index_of(b)?);
     let verdict = verdict::decide(&vc, &pc, &faster, flags.threshold);
     let (commit, dirty) = workspace::git();
@@ -731,7 +818,11 @@ pub fn analyse(
             batch_seconds: plan.batch_seconds,
             baseline_variant: flags.baseline.clone(),
             threshold: flags.threshold,
-            quiet_share: if t.total_rounds == 0 { 0.0 } else { t.quiet_total as f64 / t.total_rounds as f64 },
+            quiet_share: if t.total_rounds == 0 {
+                0.0
+            } else {
+                t.quiet_total as f64 / t.total_rounds as f64
+            },
             notes,
         },
         variants,

@@ -101,14 +101,22 @@ pub fn parse(args: &[String]) -> Result<GateFlags> {
                 return Err(Error::usage(format!("unknown option `{flag}`"), USAGE));
             }
             name if f.cipher.is_empty() => f.cipher = name.to_string(),
-            extra => return Err(Error::usage(format!("unexpected argument `{extra}`"), USAGE)),
+            extra => {
+                return Err(Error::usage(
+                    format!("unexpected argument `{extra}`"),
+                    USAGE,
+                ));
+            }
         }
     }
     if f.cipher.is_empty() {
         f.cipher = "all".into();
     }
     if f.baseline.is_some() && f.against.is_some() {
-        return Err(Error::usage("--baseline and --against are two ways to get a baseline; give one", USAGE));
+        return Err(Error::usage(
+            "--baseline and --against are two ways to get a baseline; give one",
+            USAGE,
+        ));
     }
     Ok(f)
 }
@@ -121,26 +129,42 @@ pub fn ciphers(name: &str) -> Result<Vec<&'static CipherEntry>> {
         return Ok(all);
     }
     let names: Vec<&str> = all.iter().map(|c| c.name).collect();
-    all.iter().find(|c| c.name == name).map(|c| vec![*c]).ok_or_else(|| {
-        Error::usage(
-            format!("unknown cipher `{name}`; expected one of: {}, all", names.join(", ")),
-            USAGE,
-        )
-    })
+    all.iter()
+        .find(|c| c.name == name)
+        .map(|c| vec![*c])
+        .ok_or_else(|| {
+            Error::usage(
+                format!(
+                    "unknown cipher `{name}`; expected one of: {}, all",
+                    names.join(", ")
+                ),
+                USAGE,
+            )
+        })
 }
 
 pub fn baseline_path(cipher: &str) -> PathBuf {
-    workspace::root().join("reports").join("baseline").join(format!("{cipher}.json"))
+    workspace::root()
+        .join("reports")
+        .join("baseline")
+        .join(format!("{cipher}.json"))
 }
 
 /// Reads and checks a baseline: exit 2 for a missing, truncated, foreign or
 /// other-schema file.
 pub fn load_baseline(path: &Path, cipher: &str) -> Result<Report> {
     let hint = format!("create it with: cargo xtask baseline {cipher}");
-    let bytes = std::fs::read(path)
-        .map_err(|e| Error::usage(format!("no baseline at {}: {e}", path.display()), hint.clone()))?;
+    let bytes = std::fs::read(path).map_err(|e| {
+        Error::usage(
+            format!("no baseline at {}: {e}", path.display()),
+            hint.clone(),
+        )
+    })?;
     let value: serde_json::Value = serde_json::from_slice(&bytes).map_err(|e| {
-        Error::usage(format!("{} is not valid JSON (truncated?): {e}", path.display()), hint.clone())
+        Error::usage(
+            format!("{} is not valid JSON (truncated?): {e}", path.display()),
+            hint.clone(),
+        )
     })?;
     let version = value["schema_version"].as_u64();
     if version != Some(u64::from(crate::report::SCHEMA_VERSION)) {
@@ -154,17 +178,33 @@ pub fn load_baseline(path: &Path, cipher: &str) -> Result<Report> {
             hint,
         ));
     }
-    let report: Report = serde_json::from_value(value)
-        .map_err(|e| Error::usage(format!("{} is not a baseline: {e}", path.display()), hint.clone()))?;
+    let report: Report = serde_json::from_value(value).map_err(|e| {
+        Error::usage(
+            format!("{} is not a baseline: {e}", path.display()),
+            hint.clone(),
+        )
+    })?;
     if report.cipher != cipher {
         return Err(Error::usage(
-            format!("{} is a baseline for {}, not {cipher}", path.display(), report.cipher),
+            format!(
+                "{} is a baseline for {}, not {cipher}",
+                path.display(),
+                report.cipher
+            ),
             hint,
         ));
     }
-    if !report.variants.iter().flat_map(|e| &e.speed).any(|s| s.instructions.is_some()) {
+    if !report
+        .variants
+        .iter()
+        .flat_map(|e| &e.speed)
+        .any(|s| s.instructions.is_some())
+    {
         return Err(Error::usage(
-            format!("{} has no instruction counts: a compare report, not a baseline", path.display()),
+            format!(
+                "{} has no instruction counts: a compare report, not a baseline",
+                path.display()
+            ),
             hint,
         ));
     }
@@ -177,7 +217,8 @@ fn gate_cases(entry: &CipherEntry) -> Vec<Case> {
 }
 
 fn gate_flags(cipher: &str) -> Flags {
-    let mut flags = compare::parse(&[cipher.to_string(), "--quick".into()]).expect("fixed flags parse");
+    let mut flags =
+        compare::parse(&[cipher.to_string(), "--quick".into()]).expect("fixed flags parse");
     // Ratios against the peer, a reference measured in the same run.
     flags.baseline = "rustcrypto".into();
     flags
@@ -200,7 +241,10 @@ fn measure_all(
     let timings = if no_time {
         None
     } else {
-        eprintln!("[{}/{steps}] timing, interleaved (wall clock, advisory)", steps - 1);
+        eprintln!(
+            "[{}/{steps}] timing, interleaved (wall clock, advisory)",
+            steps - 1
+        );
         Some(compare::measure(entry, contenders, &cases, plan, dir)?)
     };
     eprintln!("[{steps}/{steps}] counting instructions with callgrind");
@@ -221,14 +265,16 @@ fn measure_all(
     let timings = timings.unwrap_or_else(|| Timings::unmeasured(contenders, cases.len()));
     let mut report = compare::analyse(&flags, entry, contenders, &cases, plan, &timings);
     report.generated_by = generated_by.to_string();
-    for (e, n) in report.variants.iter_mut().chain(report.peers.iter_mut()).zip_names(contenders, &counts) {
-        if let Some(n) = n {
-            if e.speed.is_empty() {
-                e.speed = cases.iter().map(|c| blank_speed(entry, c)).collect();
-            }
-            for (s, &count) in e.speed.iter_mut().zip(n) {
-                s.instructions = Some(count);
-            }
+    for e in report.variants.iter_mut().chain(report.peers.iter_mut()) {
+        let position = contenders.iter().position(|c| c.name == e.name);
+        let Some(n) = position.and_then(|i| counts[i].as_ref()) else {
+            continue;
+        };
+        if e.speed.is_empty() {
+            e.speed = cases.iter().map(|c| blank_speed(entry, c)).collect();
+        }
+        for (s, &count) in e.speed.iter_mut().zip(n) {
+            s.instructions = Some(count);
         }
     }
     Ok((report, timings))
@@ -249,29 +295,17 @@ fn blank_speed(entry: &CipherEntry, c: &Case) -> crate::report::Speed {
     }
 }
 
-/// Pairs report entries with their contenders' instruction counts by name.
-trait ZipNames<'a> {
-    fn zip_names(self, contenders: &[Contender], counts: &'a [Option<Vec<f64>>]) -> Vec<(&'a mut Entry, Option<&'a Vec<f64>>)>
-    where
-        Self: Sized;
-}
-
-impl<'a, I: Iterator<Item = &'a mut Entry>> ZipNames<'a> for I {
-    fn zip_names(self, contenders: &[Contender], counts: &'a [Option<Vec<f64>>]) -> Vec<(&'a mut Entry, Option<&'a Vec<f64>>)> {
-        self.map(|e| {
-            let n = contenders.iter().position(|c| c.name == e.name).and_then(|i| counts[i].as_ref());
-            (e, n)
-        })
-        .collect()
-    }
-}
-
 /// `cargo xtask baseline [CIPHER|all]`.
 pub fn baseline(args: &[String]) -> Result<()> {
     let name = match args {
         [] => "all".to_string(),
         [name] if !name.starts_with('-') => name.clone(),
-        _ => return Err(Error::usage("usage: cargo xtask baseline [CIPHER|all]", "e.g. cargo xtask baseline cast6")),
+        _ => {
+            return Err(Error::usage(
+                "usage: cargo xtask baseline [CIPHER|all]",
+                "e.g. cargo xtask baseline cast6",
+            ));
+        }
     };
     let ciphers = ciphers(&name)?;
     callgrind::check()?;
@@ -280,7 +314,13 @@ pub fn baseline(args: &[String]) -> Result<()> {
         let (dir, _lock) = compare::work_dir(&target, entry.name)?;
         let all: Vec<&str> = entry.variants.iter().map(|(v, _)| *v).collect();
         let mut contenders = compare::contenders(entry, &all, false, &Tree::here(), "");
-        let (report, _) = measure_all(entry, &mut contenders, &dir, false, &format!("cargo xtask baseline {}", entry.name))?;
+        let (report, _) = measure_all(
+            entry,
+            &mut contenders,
+            &dir,
+            false,
+            &format!("cargo xtask baseline {}", entry.name),
+        )?;
         if let Some(bad) = report.variants.iter().find(|e| e.status != "ok") {
             return Err(Error::failed(format!(
                 "{} failed ({}); no baseline written",
@@ -289,7 +329,8 @@ pub fn baseline(args: &[String]) -> Result<()> {
             )));
         }
         let path = baseline_path(entry.name);
-        let json = serde_json::to_string_pretty(&report).map_err(|e| Error::failed(e.to_string()))? + "\n";
+        let json =
+            serde_json::to_string_pretty(&report).map_err(|e| Error::failed(e.to_string()))? + "\n";
         workspace::write_atomically(&path, json.as_bytes())?;
         println!("baseline: {}", path.display());
     }
@@ -300,7 +341,10 @@ pub fn baseline(args: &[String]) -> Result<()> {
 /// counts of one artifact, one line per case.
 pub fn instructions(args: &[String]) -> Result<()> {
     let [cipher, so] = args else {
-        return Err(Error::usage("__instructions is internal: __instructions CIPHER SO", USAGE));
+        return Err(Error::usage(
+            "__instructions is internal: __instructions CIPHER SO",
+            USAGE,
+        ));
     };
     let entry = ciphers(cipher)?[0];
     callgrind::check()?;
@@ -336,14 +380,20 @@ pub fn run(args: &[String]) -> Result<()> {
     let flags = parse(args)?;
     let ciphers = ciphers(&flags.cipher)?;
     if flags.baseline.is_some() && ciphers.len() > 1 {
-        return Err(Error::usage("--baseline names one file: give one cipher", "e.g. cargo xtask gate cast6 --baseline PATH"));
+        return Err(Error::usage(
+            "--baseline names one file: give one cipher",
+            "e.g. cargo xtask gate cast6 --baseline PATH",
+        ));
     }
     callgrind::check()?;
     let mut md = String::new();
     let mut regressions = 0;
     for entry in ciphers {
         let rows = gate_one(&flags, entry)?;
-        regressions += rows.iter().filter(|r| r.verdict == Verdict::Regression).count();
+        regressions += rows
+            .iter()
+            .filter(|r| r.verdict == Verdict::Regression)
+            .count();
         md.push_str(&render(entry.name, &flags, &rows));
     }
     print!("{md}");
@@ -351,7 +401,9 @@ pub fn run(args: &[String]) -> Result<()> {
         workspace::write_atomically(path, md.as_bytes())?;
     }
     if regressions > 0 {
-        Err(Error::failed(format!("{regressions} regression(s); see the table above")))
+        Err(Error::failed(format!(
+            "{regressions} regression(s); see the table above"
+        )))
     } else {
         Ok(())
     }
@@ -363,14 +415,21 @@ fn gate_one(flags: &GateFlags, entry: &'static CipherEntry) -> Result<Vec<Row>> 
     let current_toolchain = workspace::toolchain();
     let stored = match &flags.against {
         None => {
-            let path = flags.baseline.clone().unwrap_or_else(|| baseline_path(entry.name));
+            let path = flags
+                .baseline
+                .clone()
+                .unwrap_or_else(|| baseline_path(entry.name));
             let base = load_baseline(&path, entry.name)?;
             if base.toolchain != current_toolchain {
                 return Err(Error::usage(
                     format!(
                         "the baseline was measured with {} for {} ({}), this tree builds with {} for {} ({}): sizes and instruction counts would differ for that alone, so there is no verdict",
-                        base.toolchain.rustc, base.toolchain.target, base.toolchain.profile,
-                        current_toolchain.rustc, current_toolchain.target, current_toolchain.profile
+                        base.toolchain.rustc,
+                        base.toolchain.target,
+                        base.toolchain.profile,
+                        current_toolchain.rustc,
+                        current_toolchain.target,
+                        current_toolchain.profile
                     ),
                     format!("rebuild the baseline: cargo xtask baseline {}", entry.name),
                 ));
@@ -384,25 +443,64 @@ fn gate_one(flags: &GateFlags, entry: &'static CipherEntry) -> Result<Vec<Row>> 
     let worktree = match &flags.against {
         Some(rev) => {
             let wt = Worktree::add(&target, rev)?;
-            let tree = Tree { root: wt.path.clone(), target_dir: Some(target.join("against")) };
+            let tree = Tree {
+                root: wt.path.clone(),
+                target_dir: Some(target.join("against")),
+            };
             contenders.extend(compare::contenders(entry, &all, true, &tree, "@base"));
             Some(wt)
         }
         None => None,
     };
-    let (now, timings) = measure_all(entry, &mut contenders, &dir, flags.no_time, &format!("cargo xtask gate {}", entry.name))?;
+    let (now, timings) = measure_all(
+        entry,
+        &mut contenders,
+        &dir,
+        flags.no_time,
+        &format!("cargo xtask gate {}", entry.name),
+    )?;
     drop(worktree);
+    if let Some(rev) = &flags.against
+        && !now
+            .variants
+            .iter()
+            .any(|e| e.name.ends_with("@base") && e.artifact.is_some())
+    {
+        let why = now
+            .variants
+            .iter()
+            .find_map(|e| e.reason.clone().filter(|_| e.name.ends_with("@base")))
+            .unwrap_or_default();
+        return Err(Error::usage(
+            format!(
+                "no variant of `{rev}` could be built, so there is nothing to compare with: {why}"
+            ),
+            "compare against a revision that has the inlinelab-artifact crate, or use the committed baseline",
+        ));
+    }
     let mut rows = Vec::new();
     let base_entries: Vec<Entry> = match &stored {
         Some(base) => base.variants.clone(),
-        None => now.variants.iter().filter(|e| e.name.ends_with("@base")).cloned().map(|mut e| {
-            e.name = e.name.trim_end_matches("@base").to_string();
-            e
-        }).collect(),
+        None => now
+            .variants
+            .iter()
+            .filter(|e| e.name.ends_with("@base"))
+            .cloned()
+            .map(|mut e| {
+                e.name = e.name.trim_end_matches("@base").to_string();
+                e
+            })
+            .collect(),
     };
     for base in base_entries.iter().filter(|e| e.status == "ok") {
         let Some(cur) = now.variants.iter().find(|e| e.name == base.name) else {
-            rows.push(Row { metric: format!("`{}`", base.name), baseline: "measured".into(), now: "missing".into(), change: String::new(), verdict: Verdict::Regression });
+            rows.push(Row {
+                metric: format!("`{}`", base.name),
+                baseline: "measured".into(),
+                now: "missing".into(),
+                change: String::new(),
+                verdict: Verdict::Regression,
+            });
             continue;
         };
         let wall = if flags.no_time {
@@ -410,12 +508,23 @@ fn gate_one(flags: &GateFlags, entry: &'static CipherEntry) -> Result<Vec<Row>> 
         } else if stored.is_some() {
             // Both against the peer of their own run.
             match (&base.overall, &cur.overall) {
-                (Some(b), Some(c)) => Some(Ratio { ratio: c.ratio / b.ratio, low: c.low / b.ratio, high: c.high / b.ratio }),
+                (Some(b), Some(c)) => Some(Ratio {
+                    ratio: c.ratio / b.ratio,
+                    low: c.low / b.ratio,
+                    high: c.high / b.ratio,
+                }),
                 _ => None,
             }
         } else {
-            let index = |name: &str| contenders.iter().position(|c| c.name == name).and_then(|i| timings.index(i));
-            index(&cur.name).zip(index(&format!("{}@base", cur.name))).and_then(|(a, b)| timings.overall(a, b))
+            let index = |name: &str| {
+                contenders
+                    .iter()
+                    .position(|c| c.name == name)
+                    .and_then(|i| timings.index(i))
+            };
+            index(&cur.name)
+                .zip(index(&format!("{}@base", cur.name)))
+                .and_then(|(a, b)| timings.overall(a, b))
         };
         rows.extend(compare_entries(base, cur, wall, flags));
     }
@@ -424,7 +533,12 @@ fn gate_one(flags: &GateFlags, entry: &'static CipherEntry) -> Result<Vec<Row>> 
 }
 
 /// The rows for one variant: sizes, instructions per case, wall clock.
-pub fn compare_entries(base: &Entry, cur: &Entry, wall: Option<Ratio>, flags: &GateFlags) -> Vec<Row> {
+pub fn compare_entries(
+    base: &Entry,
+    cur: &Entry,
+    wall: Option<Ratio>,
+    flags: &GateFlags,
+) -> Vec<Row> {
     let name = &base.name;
     let mut rows = Vec::new();
     let (Some(ba), Some(ca)) = (&base.artifact, &cur.artifact) else {
@@ -453,7 +567,11 @@ pub fn compare_entries(base: &Entry, cur: &Entry, wall: Option<Ratio>, flags: &G
             baseline: format!("{b:.0}{unit}"),
             now: format!("{c:.0}{unit}"),
             change: format!("{:+.2}%", change * 100.0),
-            verdict: if change > limit { Verdict::Regression } else { Verdict::Ok },
+            verdict: if change > limit {
+                Verdict::Regression
+            } else {
+                Verdict::Ok
+            },
         }
     };
     for (what, b, c) in [
@@ -461,15 +579,35 @@ pub fn compare_entries(base: &Entry, cur: &Entry, wall: Option<Ratio>, flags: &G
         (".rodata bytes", ba.rodata_bytes, ca.rodata_bytes),
         (".so bytes", ba.so_bytes, ca.so_bytes),
     ] {
-        rows.push(grow(format!("`{name}` {what}"), b as f64, c as f64, flags.size_threshold, ""));
+        rows.push(grow(
+            format!("`{name}` {what}"),
+            b as f64,
+            c as f64,
+            flags.size_threshold,
+            "",
+        ));
     }
     for bs in &base.speed {
         let Some(b) = bs.instructions else { continue };
-        let found = cur.speed.iter().find(|s| s.alg == bs.alg && s.dir == bs.dir && s.key_bits == bs.key_bits && s.block_bytes == bs.block_bytes);
-        let metric = format!("`{name}` {} {} {}-bit {} B, instructions/op", bs.alg, bs.dir, bs.key_bits, bs.block_bytes);
+        let found = cur.speed.iter().find(|s| {
+            s.alg == bs.alg
+                && s.dir == bs.dir
+                && s.key_bits == bs.key_bits
+                && s.block_bytes == bs.block_bytes
+        });
+        let metric = format!(
+            "`{name}` {} {} {}-bit {} B, instructions/op",
+            bs.alg, bs.dir, bs.key_bits, bs.block_bytes
+        );
         match found.and_then(|s| s.instructions) {
             Some(c) => rows.push(grow(metric, b, c, flags.speed_threshold, "")),
-            None => rows.push(Row { metric, baseline: format!("{b:.0}"), now: "not counted".into(), change: String::new(), verdict: Verdict::Regression }),
+            None => rows.push(Row {
+                metric,
+                baseline: format!("{b:.0}"),
+                now: "not counted".into(),
+                change: String::new(),
+                verdict: Verdict::Regression,
+            }),
         }
     }
     if let Some(w) = wall {
@@ -492,30 +630,56 @@ pub fn compare_entries(base: &Entry, cur: &Entry, wall: Option<Ratio>, flags: &G
 /// The summary, fit for a pull-request comment.
 pub fn render(cipher: &str, flags: &GateFlags, rows: &[Row]) -> String {
     let mut md = String::new();
-    let regressions = rows.iter().filter(|r| r.verdict == Verdict::Regression).count();
-    let advisories = rows.iter().filter(|r| r.verdict == Verdict::Advisory).count();
+    let regressions = rows
+        .iter()
+        .filter(|r| r.verdict == Verdict::Regression)
+        .count();
+    let advisories = rows
+        .iter()
+        .filter(|r| r.verdict == Verdict::Advisory)
+        .count();
     let against = match &flags.against {
         Some(rev) => format!("`{rev}`, built and measured in the same run"),
         None => format!(
             "the committed baseline `{}`",
-            flags.baseline.as_ref().map_or(format!("reports/baseline/{cipher}.json"), |p| p.display().to_string())
+            flags
+                .baseline
+                .as_ref()
+                .map_or(format!("reports/baseline/{cipher}.json"), |p| p
+                    .display()
+                    .to_string())
         ),
     };
     let _ = writeln!(md, "## inlinelab gate: {cipher}\n");
     let _ = writeln!(
         md,
         "{} against {against}.{}\n",
-        if regressions == 0 { "**No regression**".to_string() } else { format!("**{regressions} regression(s)**") },
-        if advisories > 0 { format!(" {advisories} wall-clock slowdown(s) flagged as advisory.") } else { String::new() }
+        if regressions == 0 {
+            "**No regression**".to_string()
+        } else {
+            format!("**{regressions} regression(s)**")
+        },
+        if advisories > 0 {
+            format!(" {advisories} wall-clock slowdown(s) flagged as advisory.")
+        } else {
+            String::new()
+        }
     );
-    let _ = writeln!(md, "| metric | baseline | now | change | verdict |\n|---|---:|---:|---:|---|");
+    let _ = writeln!(
+        md,
+        "| metric | baseline | now | change | verdict |\n|---|---:|---:|---:|---|"
+    );
     for r in rows {
         let verdict = match r.verdict {
             Verdict::Regression => "**regression**",
             Verdict::Advisory => "slower (advisory)",
             Verdict::Ok => "ok",
         };
-        let _ = writeln!(md, "| {} | {} | {} | {} | {verdict} |", r.metric, r.baseline, r.now, r.change);
+        let _ = writeln!(
+            md,
+            "| {} | {} | {} | {} | {verdict} |",
+            r.metric, r.baseline, r.now, r.change
+        );
     }
     let _ = writeln!(
         md,
@@ -523,8 +687,16 @@ pub fn render(cipher: &str, flags: &GateFlags, rows: &[Row]) -> String {
         flags.size_threshold * 100.0,
         flags.speed_threshold * 100.0,
         flags.time_threshold * 100.0,
-        if flags.strict_time { "counts, --strict-time" } else { "advisory" },
-        if flags.against.is_some() { "the base tree's same variant, paired by round" } else { "the RustCrypto peer timed in the same run, then to the baseline's ratio" }
+        if flags.strict_time {
+            "counts, --strict-time"
+        } else {
+            "advisory"
+        },
+        if flags.against.is_some() {
+            "the base tree's same variant, paired by round"
+        } else {
+            "the RustCrypto peer timed in the same run, then to the baseline's ratio"
+        }
     );
     md
 }
@@ -544,10 +716,22 @@ impl Worktree {
             .ok()
             .filter(|o| o.status.success())
             .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
-            .ok_or_else(|| Error::usage(format!("`{rev}` is not a revision of this repository"), "e.g. --against origin/main or --against HEAD~1"))?;
-        let path = target.join("inlinelab").join("worktrees").join(&commit[..12]);
+            .ok_or_else(|| {
+                Error::usage(
+                    format!("`{rev}` is not a revision of this repository"),
+                    "e.g. --against origin/main or --against HEAD~1",
+                )
+            })?;
+        let path = target
+            .join("inlinelab")
+            .join("worktrees")
+            .join(&commit[..12]);
         if path.exists() {
-            let _ = Command::new("git").args(["worktree", "remove", "--force"]).arg(&path).current_dir(workspace::root()).status();
+            let _ = Command::new("git")
+                .args(["worktree", "remove", "--force"])
+                .arg(&path)
+                .current_dir(workspace::root())
+                .status();
             let _ = std::fs::remove_dir_all(&path);
         }
         let ok = Command::new("git")
@@ -558,9 +742,16 @@ impl Worktree {
             .status()
             .is_ok_and(|s| s.success());
         if !ok {
-            return Err(Error::failed(format!("git worktree add {} {commit} failed", path.display())));
+            return Err(Error::failed(format!(
+                "git worktree add {} {commit} failed",
+                path.display()
+            )));
         }
-        eprintln!("base {rev} ({}) checked out in {}", &commit[..12], path.display());
+        eprintln!(
+            "base {rev} ({}) checked out in {}",
+            &commit[..12],
+            path.display()
+        );
         Ok(Worktree { path })
     }
 }
@@ -574,4 +765,3 @@ impl Drop for Worktree {
             .status();
     }
 }
-

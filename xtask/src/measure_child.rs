@@ -148,18 +148,27 @@ pub extern "C" fn inlinelab_count_boundary(case: usize) {
 /// `__count SPEC` (internal): run by `callgrind.rs` under valgrind.
 pub fn count(args: &[String]) -> Result<()> {
     let [spec] = args else {
-        return Err(Error::usage("__count is internal: __count SPEC", "run cargo xtask gate instead"));
+        return Err(Error::usage(
+            "__count is internal: __count SPEC",
+            "run cargo xtask gate instead",
+        ));
     };
-    let spec: CountSpec = serde_json::from_slice(&std::fs::read(spec).map_err(|e| Error::failed(format!("{spec}: {e}")))?)
-        .map_err(|e| Error::failed(format!("{spec}: {e}")))?;
+    let spec: CountSpec = serde_json::from_slice(
+        &std::fs::read(spec).map_err(|e| Error::failed(format!("{spec}: {e}")))?,
+    )
+    .map_err(|e| Error::failed(format!("{spec}: {e}")))?;
     let mut engine = SoCipher::load(&spec.so).map_err(|e| Error::failed(e.to_string()))?;
     for (k, (case, ops)) in spec.cases.iter().enumerate() {
-        engine.set_key(case.mode, &vec![0xff; case.key_bytes]).map_err(|e| Error::failed(e.to_string()))?;
+        engine
+            .set_key(case.mode, &vec![0xff; case.key_bytes])
+            .map_err(|e| Error::failed(e.to_string()))?;
         let mut buf = vec![0xff; case.block_bytes];
         let mut iv = vec![0xff; engine.block_size()];
         inlinelab_count_boundary(k);
         for _ in 0..*ops {
-            engine.crypt(case.mode, case.dir, &mut iv, &mut buf).map_err(|e| Error::failed(e.to_string()))?;
+            engine
+                .crypt(case.mode, case.dir, &mut iv, &mut buf)
+                .map_err(|e| Error::failed(e.to_string()))?;
         }
     }
     inlinelab_count_boundary(spec.cases.len());

@@ -16,7 +16,10 @@ fn xtask(args: &[&str], env: &[(&str, &str)]) -> Output {
 }
 
 fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
 }
 
 fn committed_baseline() -> serde_json::Value {
@@ -34,7 +37,16 @@ fn scratch_baseline(name: &str, contents: &[u8]) -> PathBuf {
 }
 
 fn gate(baseline: &Path, env: &[(&str, &str)]) -> (Option<i32>, String, String) {
-    let out = xtask(&["gate", "cast6", "--no-time", "--baseline", baseline.to_str().unwrap()], env);
+    let out = xtask(
+        &[
+            "gate",
+            "cast6",
+            "--no-time",
+            "--baseline",
+            baseline.to_str().unwrap(),
+        ],
+        env,
+    );
     (
         out.status.code(),
         String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -61,8 +73,16 @@ fn tampered_baseline_fails() {
     assert_eq!(code, Some(1), "{stdout}{stderr}");
     assert!(stdout.contains("| `never` .text bytes |"), "{stdout}");
     let first = stdout.lines().find(|l| l.starts_with("| `")).unwrap();
-    assert!(first.ends_with("| **regression** |"), "regressions come first: {first}");
-    assert!(stdout.lines().any(|l| l.contains("instructions/op") && l.ends_with("| **regression** |")), "{stdout}");
+    assert!(
+        first.ends_with("| **regression** |"),
+        "regressions come first: {first}"
+    );
+    assert!(
+        stdout
+            .lines()
+            .any(|l| l.contains("instructions/op") && l.ends_with("| **regression** |")),
+        "{stdout}"
+    );
     assert!(stdout.contains("+11.11%"), "{stdout}");
 }
 
@@ -70,15 +90,34 @@ fn tampered_baseline_fails() {
 /// `never`): the 16-byte cases' instruction counts exceed the threshold.
 #[test]
 fn real_regression_fails() {
-    let path = scratch_baseline("regress", &std::fs::read(root().join("reports/baseline/cast6.json")).unwrap());
+    let path = scratch_baseline(
+        "regress",
+        &std::fs::read(root().join("reports/baseline/cast6.json")).unwrap(),
+    );
     let (code, stdout, stderr) = gate(&path, &[("INLINELAB_FAULT", "regress:never")]);
     assert_eq!(code, Some(1), "{stdout}{stderr}");
-    let regressions: Vec<&str> = stdout.lines().filter(|l| l.ends_with("| **regression** |")).collect();
-    assert!(regressions.iter().all(|l| l.starts_with("| `never`")), "{stdout}");
-    assert!(regressions.iter().any(|l| l.contains("16 B, instructions/op")), "{stdout}");
+    let regressions: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.ends_with("| **regression** |"))
+        .collect();
+    assert!(
+        regressions.iter().all(|l| l.starts_with("| `never`")),
+        "{stdout}"
+    );
+    assert!(
+        regressions
+            .iter()
+            .any(|l| l.contains("16 B, instructions/op")),
+        "{stdout}"
+    );
     // The other variants are unchanged.
     assert!(stdout.contains("| `auto` ecb(cast6) encrypt 128-bit 16 B, instructions/op |"));
-    assert!(!stdout.lines().any(|l| l.starts_with("| `auto`") && l.contains("regression")), "{stdout}");
+    assert!(
+        !stdout
+            .lines()
+            .any(|l| l.starts_with("| `auto`") && l.contains("regression")),
+        "{stdout}"
+    );
 }
 
 /// Unchanged code: the same artifact counts the same instructions ten runs
@@ -86,7 +125,10 @@ fn real_regression_fails() {
 #[test]
 fn instruction_counts_repeat_exactly() {
     // Build the artifacts (and check the gate passes on unchanged code).
-    let path = scratch_baseline("repeat", &std::fs::read(root().join("reports/baseline/cast6.json")).unwrap());
+    let path = scratch_baseline(
+        "repeat",
+        &std::fs::read(root().join("reports/baseline/cast6.json")).unwrap(),
+    );
     let (code, stdout, stderr) = gate(&path, &[]);
     assert_eq!(code, Some(0), "{stdout}{stderr}");
     let so = root().join("target/inlinelab/cast6/never.so");
@@ -95,7 +137,11 @@ fn instruction_counts_repeat_exactly() {
     let runs: Vec<String> = (0..10)
         .map(|_| {
             let out = xtask(&["__instructions", "cast6", copy.to_str().unwrap()], &[]);
-            assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
             String::from_utf8_lossy(&out.stdout).into_owned()
         })
         .collect();
@@ -115,30 +161,81 @@ fn bad_baselines_are_setup_errors() {
     let mut other_rustc = committed_baseline();
     other_rustc["toolchain"]["rustc"] = serde_json::json!("rustc 1.0.0");
     let cases: Vec<(&str, Vec<u8>, &str)> = vec![
-        ("truncated", good[..good.len() / 2].to_vec(), "is not valid JSON (truncated?)"),
-        ("schema", serde_json::to_vec(&other_schema).unwrap(), "has schema version 99, but this gate reads version 1"),
-        ("cipher", serde_json::to_vec(&other_cipher).unwrap(), "is a baseline for cast5, not cast6"),
-        ("toolchain", serde_json::to_vec(&other_rustc).unwrap(), "the baseline was measured with rustc 1.0.0"),
+        (
+            "truncated",
+            good[..good.len() / 2].to_vec(),
+            "is not valid JSON (truncated?)",
+        ),
+        (
+            "schema",
+            serde_json::to_vec(&other_schema).unwrap(),
+            "has schema version 99, but this gate reads version 1",
+        ),
+        (
+            "cipher",
+            serde_json::to_vec(&other_cipher).unwrap(),
+            "is a baseline for cast5, not cast6",
+        ),
+        (
+            "toolchain",
+            serde_json::to_vec(&other_rustc).unwrap(),
+            "the baseline was measured with rustc 1.0.0",
+        ),
     ];
     for (name, bytes, expected) in cases {
         let path = scratch_baseline(name, &bytes);
         let (code, _, stderr) = gate(&path, &[]);
         assert_eq!(code, Some(2), "{name}: {stderr}");
-        assert!(stderr.lines().next().unwrap_or("").contains(expected), "{name}: {stderr}");
-        assert!(stderr.lines().nth(1).unwrap_or("").starts_with("hint: "), "{name}: {stderr}");
-        assert_eq!(std::fs::read(&path).unwrap(), bytes, "{name}: the baseline was changed");
+        assert!(
+            stderr.lines().next().unwrap_or("").contains(expected),
+            "{name}: {stderr}"
+        );
+        assert!(
+            stderr.lines().nth(1).unwrap_or("").starts_with("hint: "),
+            "{name}: {stderr}"
+        );
+        assert_eq!(
+            std::fs::read(&path).unwrap(),
+            bytes,
+            "{name}: the baseline was changed"
+        );
     }
-    let toolchain = gate(&scratch_baseline("toolchain2", &serde_json::to_vec(&other_rustc).unwrap()), &[]).2;
-    assert!(toolchain.contains("hint: rebuild the baseline: cargo xtask baseline cast6"), "{toolchain}");
+    let toolchain = gate(
+        &scratch_baseline("toolchain2", &serde_json::to_vec(&other_rustc).unwrap()),
+        &[],
+    )
+    .2;
+    assert!(
+        toolchain.contains("hint: rebuild the baseline: cargo xtask baseline cast6"),
+        "{toolchain}"
+    );
     let (code, _, stderr) = gate(Path::new("/nonexistent/cast6.json"), &[]);
     assert_eq!(code, Some(2));
-    assert!(stderr.contains("no baseline at /nonexistent/cast6.json"), "{stderr}");
-    assert!(stderr.contains("create it with: cargo xtask baseline cast6"), "{stderr}");
+    assert!(
+        stderr.contains("no baseline at /nonexistent/cast6.json"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("create it with: cargo xtask baseline cast6"),
+        "{stderr}"
+    );
     for (args, expected) in [
-        (&["gate", "cast6", "--size-threshold", "-3"][..], "--size-threshold takes a percentage of 0 or more, not `-3`"),
-        (&["gate", "cast7"][..], "unknown cipher `cast7`; expected one of: cast6, all"),
-        (&["gate", "cast6", "--against", "no-such-rev-xyz", "--no-time"][..], "`no-such-rev-xyz` is not a revision"),
-        (&["gate", "cast6", "--baseline", "x", "--against", "HEAD"][..], "--baseline and --against are two ways"),
+        (
+            &["gate", "cast6", "--size-threshold", "-3"][..],
+            "--size-threshold takes a percentage of 0 or more, not `-3`",
+        ),
+        (
+            &["gate", "cast7"][..],
+            "unknown cipher `cast7`; expected one of: cast6, all",
+        ),
+        (
+            &["gate", "cast6", "--against", "no-such-rev-xyz", "--no-time"][..],
+            "`no-such-rev-xyz` is not a revision",
+        ),
+        (
+            &["gate", "cast6", "--baseline", "x", "--against", "HEAD"][..],
+            "--baseline and --against are two ways",
+        ),
     ] {
         let out = xtask(args, &[]);
         let stderr = String::from_utf8_lossy(&out.stderr);
