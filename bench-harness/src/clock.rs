@@ -140,16 +140,7 @@ pub fn reference_rate() -> Option<f64> {
     {
         let iterations: u64 = 20_000;
         let t0 = read();
-        // SAFETY: as in `core_hz`: a register countdown, no memory touched.
-        unsafe {
-            core::arch::asm!(
-                "2:",
-                "dec {n}",
-                "jnz 2b",
-                n = inout(reg) iterations => _,
-                options(nomem, nostack),
-            );
-        }
+        countdown(iterations);
         Some(iterations as f64 / (read() - t0).max(1) as f64)
     }
     #[cfg(not(target_arch = "x86_64"))]
@@ -168,17 +159,7 @@ fn core_hz() -> Option<f64> {
         let mut best = f64::INFINITY;
         for _ in 0..3 {
             let t0 = Instant::now();
-            // SAFETY: the loop only decrements a register it owns until zero;
-            // it touches no memory and no other register.
-            unsafe {
-                core::arch::asm!(
-                    "2:",
-                    "dec {n}",
-                    "jnz 2b",
-                    n = inout(reg) iterations => _,
-                    options(nomem, nostack),
-                );
-            }
+            countdown(iterations);
             best = best.min(t0.elapsed().as_secs_f64());
         }
         Some(iterations as f64 / best)
@@ -186,5 +167,23 @@ fn core_hz() -> Option<f64> {
     #[cfg(not(target_arch = "x86_64"))]
     {
         None
+    }
+}
+
+/// The reference loop: `iterations` times a decrement and a macro-fused
+/// branch back, which a core at full capacity retires at one per cycle.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn countdown(iterations: u64) {
+    // SAFETY: the loop only decrements a register it owns until zero; it
+    // touches no memory and no other register.
+    unsafe {
+        core::arch::asm!(
+            "2:",
+            "dec {n}",
+            "jnz 2b",
+            n = inout(reg) iterations => _,
+            options(nomem, nostack),
+        );
     }
 }

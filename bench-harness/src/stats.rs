@@ -95,6 +95,23 @@ pub struct Ratio {
 /// the geometric mean of the per-round ratios, with a t interval on their
 /// logarithms. Pairing cancels drift that hits both in a round alike.
 pub fn paired_ratio(base: &[f64], other: &[f64]) -> Option<Ratio> {
+    let l = log_ratios(base, other)?;
+    Some(Ratio::from_log(
+        l.mean,
+        t_975(l.n - 1) * (l.var / l.n as f64).sqrt(),
+    ))
+}
+
+/// The logarithms of paired ratios `other[i] / base[i]`: their mean, sample
+/// variance and count (at least two).
+#[derive(Clone, Copy, Debug)]
+pub struct LogRatios {
+    pub mean: f64,
+    pub var: f64,
+    pub n: usize,
+}
+
+pub fn log_ratios(base: &[f64], other: &[f64]) -> Option<LogRatios> {
     let logs: Vec<f64> = base
         .iter()
         .zip(other)
@@ -107,12 +124,18 @@ pub fn paired_ratio(base: &[f64], other: &[f64]) -> Option<Ratio> {
     }
     let mean = logs.iter().sum::<f64>() / n as f64;
     let var = logs.iter().map(|l| (l - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
-    let half = t_975(n - 1) * (var / n as f64).sqrt();
-    Some(Ratio {
-        ratio: mean.exp(),
-        low: (mean - half).exp(),
-        high: (mean + half).exp(),
-    })
+    Some(LogRatios { mean, var, n })
+}
+
+impl Ratio {
+    /// The ratio `exp(mean)` with the interval `exp(mean ± half)`.
+    pub fn from_log(mean: f64, half: f64) -> Ratio {
+        Ratio {
+            ratio: mean.exp(),
+            low: (mean - half).exp(),
+            high: (mean + half).exp(),
+        }
+    }
 }
 
 #[cfg(test)]

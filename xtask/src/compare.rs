@@ -639,37 +639,23 @@ impl Timings {
     /// Speed of engine `a` over engine `b` over every case: the mean of the
     /// per-case mean log ratios, with a t interval.
     pub fn overall(&self, a: usize, b: usize) -> Option<Ratio> {
-        let mut means = Vec::new();
-        let mut var_sum = 0.0;
-        let mut min_n = usize::MAX;
-        for c in 0..self.rounds_of.len() {
-            let logs: Vec<f64> = self
-                .ticks(a, c)
+        let speeds = |k: usize, c: usize| {
+            self.ticks(k, c)
                 .iter()
-                .zip(self.ticks(b, c))
-                .map(|(ta, tb)| (tb / ta).ln())
-                .collect();
-            let n = logs.len();
-            if n < 2 {
-                return None;
-            }
-            let mean = logs.iter().sum::<f64>() / n as f64;
-            let var = logs.iter().map(|l| (l - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
-            means.push(mean);
-            var_sum += var / n as f64;
-            min_n = min_n.min(n);
-        }
-        let m = means.len() as f64;
-        if m == 0.0 {
-            return None;
-        }
-        let mean = means.iter().sum::<f64>() / m;
-        let half = stats::t_975(min_n - 1) * var_sum.sqrt() / m;
-        Some(Ratio {
-            ratio: mean.exp(),
-            low: (mean - half).exp(),
-            high: (mean + half).exp(),
-        })
+                .map(|t| 1.0 / t)
+                .collect::<Vec<f64>>()
+        };
+        let per_case: Vec<stats::LogRatios> = (0..self.rounds_of.len())
+            .map(|c| stats::log_ratios(&speeds(b, c), &speeds(a, c)))
+            .collect::<Option<_>>()?;
+        let m = per_case.len() as f64;
+        let min_n = per_case.iter().map(|l| l.n).min()?;
+        let mean = per_case.iter().map(|l| l.mean).sum::<f64>() / m;
+        let var_sum: f64 = per_case.iter().map(|l| l.var / l.n as f64).sum();
+        Some(Ratio::from_log(
+            mean,
+            stats::t_975(min_n - 1) * var_sum.sqrt() / m,
+        ))
     }
 }
 

@@ -108,6 +108,15 @@ pub struct Speed {
     pub instructions: Option<f64>,
 }
 
+impl Entry {
+    /// The speed of one case.
+    pub fn speed_at(&self, alg: &str, dir: &str, key_bits: usize, block: usize) -> Option<&Speed> {
+        self.speed.iter().find(|s| {
+            s.alg == alg && s.dir == dir && s.key_bits == key_bits && s.block_bytes == block
+        })
+    }
+}
+
 impl Report {
     /// Variants and peers, in report order.
     pub fn entries(&self) -> impl Iterator<Item = &Entry> {
@@ -131,11 +140,7 @@ impl Report {
 
     pub fn headline_speed(&self, e: &Entry) -> Option<f64> {
         let (alg, key, block) = self.headline()?;
-        e.speed
-            .iter()
-            .find(|s| {
-                s.alg == alg && s.key_bits == key && s.block_bytes == block && s.dir == "encrypt"
-            })
+        e.speed_at(&alg, "encrypt", key, block)
             .map(|s| s.bytes_per_sec)
     }
 }
@@ -355,14 +360,7 @@ fn render_speed(w: &mut String, r: &Report) {
             let cells: Vec<String> = blocks
                 .iter()
                 .map(|b| {
-                    e.speed
-                        .iter()
-                        .find(|s| {
-                            &s.alg == alg
-                                && &s.dir == dir
-                                && s.key_bits == *key
-                                && s.block_bytes == *b
-                        })
+                    e.speed_at(alg, dir, *key, *b)
                         .map(|s| {
                             format!(
                                 "{:.1} MB/s, {:.2} c/B",
@@ -404,14 +402,7 @@ fn render_ratios(w: &mut String, r: &Report) {
             let cells: Vec<String> = others
                 .iter()
                 .map(|e| {
-                    e.speed
-                        .iter()
-                        .find(|s| {
-                            &s.alg == alg
-                                && &s.dir == dir
-                                && s.key_bits == *key
-                                && s.block_bytes == *b
-                        })
+                    e.speed_at(alg, dir, *key, *b)
                         .and_then(|s| s.ratio.as_ref())
                         .map(pct)
                         .unwrap_or_else(|| "n/a".into())
