@@ -238,6 +238,15 @@ impl<'a> Session<'a> {
         op: &mut dyn FnMut(usize) -> Result<(), EngineError>,
     ) -> Result<Vec<Timed>, EngineError> {
         let overhead = self.counter.read_overhead;
+        if self.timing == Timing::Cycles && n > 0 {
+            // Outside tcrypt's protocol (4 warm-up operations per test): 2 ms
+            // of the first test's operation, so that the first test of a run
+            // does not pay for cold caches and predictors the others do not.
+            let end = clock::read() + (0.002 * self.counter.hz) as u64;
+            while clock::read() < end {
+                op(0)?;
+            }
+        }
         let single = |ticks: f64, ops: u64| Timed {
             ticks,
             ops,
