@@ -26,7 +26,10 @@ fn try_expand(args: TokenStream, input: TokenStream) -> syn::Result<TokenStream>
     let args = parse::args(args);
     let module = parse::module(input).and_then(|m| validate::module(&m).map(|()| m));
     match (args, module) {
-        (Ok(args), Ok(module)) => Ok(expand(&args, module)),
+        (Ok(args), Ok(module)) => {
+            validate::args_against(&args, &module)?;
+            expand(&args, module)
+        }
         (Err(mut a), Err(m)) => {
             a.combine(m);
             Err(a)
@@ -35,12 +38,13 @@ fn try_expand(args: TokenStream, input: TokenStream) -> syn::Result<TokenStream>
     }
 }
 
-fn expand(args: &Args, module: Module) -> TokenStream {
+fn expand(args: &Args, module: Module) -> syn::Result<TokenStream> {
     let Module {
         mut shell,
         shared,
         per_variant,
         rounds,
+        shapes: _,
     } = module;
     let names: Vec<String> = args.variants.iter().map(|v| v.name.to_string()).collect();
     let mut items: Vec<Item> = vec![
@@ -54,34 +58,47 @@ fn expand(args: &Args, module: Module) -> TokenStream {
         },
     ];
     items.extend(shared);
+    let mut errors = parse::Errors::default();
     for variant in &args.variants {
-        items.push(child(variant, &per_variant, args.feature_gate.as_deref()));
+        match child(variant, &per_variant, args.feature_gate.as_deref()) {
+            Ok(item) => items.push(item),
+            Err(e) => errors.push(e),
+        }
     }
+    errors.finish()?;
     if let Some((_, content)) = &mut shell.content {
         *content = items;
     }
-    shell.into_token_stream()
+    Ok(shell.into_token_stream())
 }
 
 /// The child module of one variant.
-fn child(variant: &Variant, items: &[Item], feature_gate: Option<&str>) -> Item {
-    let Variant { name, policy } = variant;
-    let doc = format!(
-        " Variant `{name}`: every `#[round]` function has {}.",
+fn child(variant: &Variant, items: &[Item], feature_gate: Option<&str>) -> syn::Result<Item> {
+    let Variant { name, policy, form } = variant;
+    let mut doc = format!(
+        " Variant `{name}`: every `#[round]` function has {}",
         policy.describe()
     );
+    match form {
+        Some(f) => doc.push_str(&format!("; `#[shape]` functions have {}.", f.describe())),
+        None => doc.push('.'),
+    }
     let gate = feature_gate.map(|prefix| {
         let feature = format!("{prefix}-{name}");
         quote!(#[cfg(any(feature = "all-variants", feature = #feature))])
     });
     let name_str = name.to_string();
-    let items = items.iter().map(|item| {
-        let mut item = item.clone();
-        strip_round_markers(&mut item, Some(*policy));
-        item
-    });
+    let items = items
+        .iter()
+        .map(|item| {
+            let mut item = item.clone();
+            strip_round_markers(&mut item, Some(*policy));
+            shape(&mut item, *form)?;
+            Ok(item)
+        })
+        .collect::<syn::Result<Vec<Item>>>()?;
     let ident = format_ident!("{}", name);
-    syn::parse_quote! {
+    Ok(syn::parse_quote! {
         #[doc = #doc]
         #gate
         pub mod #ident {
@@ -91,6 +108,32 @@ fn child(variant: &Variant, items: &[Item], feature_gate: Option<&str>) -> Item 
             pub const VARIANT: &str = #name_str;
             #(#items)*
         }
+    })
+}
+
+/// Removes `#[shape]` from the functions it marks and, with a form, rewrites
+/// their bodies.
+fn shape(item: &mut Item, form: Option<crate::forms::Form>) -> syn::Result<()> {
+    let one = |attrs: &mut Vec<syn::Attribute>, block: &mut syn::Block| {
+        if attrs.iter().any(parse::is_shape) {
+            attrs.retain(|a| !parse::is_shape(a));
+            if let Some(form) = form {
+                return form.apply(block);
+            }
+        }
+        Ok(())
+    };
+    match item {
+        Item::Fn(f) => one(&mut f.attrs, &mut f.block),
+        Item::Impl(imp) => {
+            for ii in &mut imp.items {
+                if let ImplItem::Fn(f) = ii {
+                    one(&mut f.attrs, &mut f.block)?;
+                }
+            }
+            Ok(())
+        }
+        _ => Ok(()),
     }
 }
 
@@ -131,10 +174,16 @@ fn without_markers(input: TokenStream) -> TokenStream {
     {
         for item in items.iter_mut() {
             strip_round_markers(item, None);
+            let _ = shape(item, None);
             if let Some(attrs) = parse::item_attrs_mut(item) {
-                attrs.retain(|a| !parse::is_round(a));
+                attrs.retain(|a| !parse::is_round(a) && !parse::is_shape(a));
             }
         }
     }
     item.into_token_stream()
+}
+
+/// Removes `#[shape]` from the functions where it is allowed.
+pub(crate) fn strip_shape_markers(item: &mut Item) {
+    let _ = shape(item, None);
 }

@@ -22,6 +22,13 @@
 //!   `never` -> `#[inline(never)]`, `hint` -> `#[inline]`, `auto` -> none; and
 //!   `pub const VARIANT: &str`, the variant's own name.
 //!
+//! A variant name may add a branch form after an underscore,
+//! `never_factored` or `never_duplicated`: the functions marked `#[shape]`
+//! then have their `if`/`else` rewritten (see `forms.rs`): `factored` hoists
+//! the statements every branch shares, `duplicated` moves the statements
+//! around an `if` into every branch. Either refuses (or leaves alone) what
+//! it cannot move without changing what the function computes.
+//!
 //! `feature_gate = "cast6"` compiles the child `v` only when the crate's
 //! feature `all-variants` or `cast6-v` is on, so that a build can hold exactly
 //! one variant.
@@ -31,6 +38,7 @@
 //! bury the crate under follow-on errors.
 
 mod expand;
+mod forms;
 mod model;
 mod parse;
 mod validate;

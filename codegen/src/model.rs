@@ -52,10 +52,12 @@ impl Policy {
     }
 }
 
-/// One requested variant: its name (a child module's name) and its policy.
+/// One requested variant: its name (a child module's name), its policy and
+/// its branch form (`never_factored`: `never`, `factored`).
 pub(crate) struct Variant {
     pub(crate) name: Ident,
     pub(crate) policy: Policy,
+    pub(crate) form: Option<crate::forms::Form>,
 }
 
 /// The macro's arguments.
@@ -75,4 +77,6 @@ pub(crate) struct Module {
     pub(crate) per_variant: Vec<syn::Item>,
     /// Names of the round functions (methods as `Type::method`).
     pub(crate) rounds: Vec<String>,
+    /// Names of the `#[shape]` functions, which branch forms rewrite.
+    pub(crate) shapes: Vec<String>,
 }

@@ -1,6 +1,7 @@
 //! Token streams in, model out. Every error is spanned at the tokens it is
 //! about; errors found together are reported together.
 
+use crate::forms::Form;
 use crate::model::{Args, Module, Policy, Variant};
 use proc_macro2::{Span, TokenStream};
 use syn::punctuated::Punctuated;
@@ -23,12 +24,20 @@ pub(crate) fn args(tokens: TokenStream) -> syn::Result<Args> {
                     ));
                     continue;
                 };
-                let Some(policy) = Policy::from_name(&name.to_string()) else {
+                let text = name.to_string();
+                let parsed = match text.split_once('_') {
+                    None => Policy::from_name(&text).map(|p| (p, None)),
+                    Some((p, f)) => Policy::from_name(p)
+                        .zip(Form::from_name(f))
+                        .map(|(p, f)| (p, Some(f))),
+                };
+                let Some((policy, form)) = parsed else {
                     errors.push(syn::Error::new_spanned(
                         name,
                         format!(
-                            "unknown variant `{name}`: expected one of {}",
-                            Policy::allowed()
+                            "unknown variant `{name}`: expected a policy ({}), optionally followed by `_` and a branch form ({}), e.g. `never` or `never_factored`",
+                            Policy::allowed(),
+                            Form::allowed()
                         ),
                     ));
                     continue;
@@ -43,6 +52,7 @@ pub(crate) fn args(tokens: TokenStream) -> syn::Result<Args> {
                 variants.push(Variant {
                     name: name.clone(),
                     policy,
+                    form,
                 });
             }
             Meta::NameValue(nv) if nv.path.is_ident("feature_gate") => match &nv.value {
@@ -104,28 +114,45 @@ pub(crate) fn module(tokens: TokenStream) -> syn::Result<Module> {
     let mut shared = Vec::new();
     let mut per_variant = Vec::new();
     let mut rounds = Vec::new();
+    let mut shapes = Vec::new();
     let mut errors = Errors::default();
     for item in items.unwrap_or_default() {
         if is_shared(&item) {
-            if let Some(attr) = item_attrs(&item).iter().find(|a| is_round(a)) {
+            if let Some(attr) = item_attrs(&item)
+                .iter()
+                .find(|a| is_round(a) || is_shape(a))
+            {
                 errors.push(syn::Error::new_spanned(
                     attr,
-                    "`#[round]` goes on a function; `use`, `static`, `const` and macro items are shared by all variants",
+                    "`#[round]` and `#[shape]` go on a function; `use`, `static`, `const` and macro items are shared by all variants",
                 ));
             }
             shared.push(item);
             continue;
         }
         match &item {
-            Item::Fn(f) if f.attrs.iter().any(is_round) => rounds.push(f.sig.ident.to_string()),
+            Item::Fn(f) => {
+                if f.attrs.iter().any(is_round) {
+                    rounds.push(f.sig.ident.to_string());
+                }
+                if f.attrs.iter().any(is_shape) {
+                    shapes.push(f.sig.ident.to_string());
+                }
+            }
             Item::Impl(imp) => {
                 for ii in &imp.items {
-                    if let ImplItem::Fn(f) = ii
-                        && f.attrs.iter().any(is_round)
-                    {
-                        let ty = &imp.self_ty;
-                        let ty = quote::quote!(#ty).to_string().replace(' ', "");
-                        rounds.push(format!("{ty}::{}", f.sig.ident));
+                    let ImplItem::Fn(f) = ii else { continue };
+                    let ty = &imp.self_ty;
+                    let name = format!(
+                        "{}::{}",
+                        quote::quote!(#ty).to_string().replace(' ', ""),
+                        f.sig.ident
+                    );
+                    if f.attrs.iter().any(is_round) {
+                        rounds.push(name.clone());
+                    }
+                    if f.attrs.iter().any(is_shape) {
+                        shapes.push(name);
                     }
                 }
             }
@@ -139,6 +166,7 @@ pub(crate) fn module(tokens: TokenStream) -> syn::Result<Module> {
         shared,
         per_variant,
         rounds,
+        shapes,
     })
 }
 
@@ -153,6 +181,11 @@ fn is_shared(item: &Item) -> bool {
 
 pub(crate) fn is_round(attr: &Attribute) -> bool {
     attr.path().is_ident("round")
+}
+
+/// `#[shape]`: the function's `if`/`else` is what branch forms rewrite.
+pub(crate) fn is_shape(attr: &Attribute) -> bool {
+    attr.path().is_ident("shape")
 }
 
 pub(crate) fn item_attrs(item: &Item) -> &[Attribute] {

@@ -228,7 +228,305 @@ fn error_keeps_input_without_markers() {
                 fn f() {}
             }
             ::core::compile_error! {
-                "unknown variant `sometimes`: expected one of always, never, hint, auto"
+                "unknown variant `sometimes`: expected a policy (always, never, hint, auto), optionally followed by `_` and a branch form (factored, duplicated), e.g. `never` or `never_factored`"
+            }
+        "#]],
+    );
+}
+
+/// Applies `form` to the body of `input` (a function) and compares the
+/// pretty-printed function, or the error message, with `expected`.
+fn check_form(form: crate::forms::Form, input: proc_macro2::TokenStream, expected: Expect) {
+    let mut f: syn::ItemFn = syn::parse2(input).expect("a function");
+    let out = match form.apply(&mut f.block) {
+        Ok(()) => prettyplease::unparse(&syn::File {
+            shebang: None,
+            attrs: Vec::new(),
+            items: vec![syn::Item::Fn(f)],
+        }),
+        Err(e) => format!("error: {e}\n"),
+    };
+    expected.assert_eq(&out);
+}
+
+use crate::forms::Form::{Duplicated, Factored};
+
+#[test]
+fn factored_shared_prefix_and_suffix() {
+    check_form(
+        Factored,
+        quote! {
+            fn f(&self, l: &mut u32, r: &mut u32) {
+                if self.rounds == 12 {
+                    *l ^= g(*r, 0);
+                    *r ^= g(*l, 1);
+                    out(l, r);
+                } else {
+                    *l ^= g(*r, 0);
+                    *r ^= g(*l, 1);
+                    *l ^= g(*r, 2);
+                    out(l, r);
+                }
+            }
+        },
+        expect![[r#"
+            fn f(&self, l: &mut u32, r: &mut u32) {
+                *l ^= g(*r, 0);
+                *r ^= g(*l, 1);
+                if self.rounds == 12 {} else {
+                    *l ^= g(*r, 2);
+                };
+                out(l, r);
+            }
+        "#]],
+    );
+}
+
+#[test]
+fn factored_refuses_a_condition_with_side_effects() {
+    check_form(
+        Factored,
+        quote! {
+            fn f() {
+                if next() { a(); b(); } else { a(); c(); }
+            }
+        },
+        expect![[r#"
+            error: cannot hoist the statements every branch starts with above this condition: it may have side effects (a call, macro or assignment), which must not be reordered with the moved statements
+        "#]],
+    );
+}
+
+#[test]
+fn factored_refuses_a_condition_the_prefix_changes() {
+    check_form(
+        Factored,
+        quote! {
+            fn f(mut n: u32) {
+                if n > 3 { n += 1; b(); } else { n += 1; c(); }
+            }
+        },
+        expect![[r#"
+            error: cannot hoist the statements every branch starts with above this condition: it reads `n`, which the moved statements change or bind
+        "#]],
+    );
+}
+
+#[test]
+fn factored_refuses_a_suffix_using_branch_bindings() {
+    check_form(
+        Factored,
+        quote! {
+            fn f(c: bool) {
+                if c { let x = 1; use_it(x); } else { let x = 2; use_it(x); }
+            }
+        },
+        expect![[r#"
+            error: cannot hoist the statements every branch ends with below the `if`: they use `x`, which a branch binds
+        "#]],
+    );
+}
+
+#[test]
+fn factored_nested_and_without_else() {
+    check_form(
+        Factored,
+        quote! {
+            fn f(a: bool, b: bool) {
+                if a {
+                    if b { x(); z(); } else { y(); z(); }
+                } else {
+                    w();
+                }
+                if a { only(); }
+            }
+        },
+        expect![[r#"
+            fn f(a: bool, b: bool) {
+                if a {
+                    if b {
+                        x();
+                    } else {
+                        y();
+                    };
+                    z();
+                } else {
+                    w();
+                }
+                if a {
+                    only();
+                }
+            }
+        "#]],
+    );
+}
+
+#[test]
+fn duplicated_moves_following_and_preceding() {
+    check_form(
+        Duplicated,
+        quote! {
+            fn f(&self, l: &mut u32, r: &mut u32) -> u32 {
+                *l ^= g(*r, 0);
+                *r ^= g(*l, 1);
+                if self.rounds == 16 {
+                    *l ^= g(*r, 2);
+                }
+                out(l, r);
+                *l
+            }
+        },
+        expect![[r#"
+            fn f(&self, l: &mut u32, r: &mut u32) -> u32 {
+                if self.rounds == 16 {
+                    *l ^= g(*r, 0);
+                    *r ^= g(*l, 1);
+                    *l ^= g(*r, 2);
+                    out(l, r);
+                    *l
+                } else {
+                    *l ^= g(*r, 0);
+                    *r ^= g(*l, 1);
+                    out(l, r);
+                    *l
+                }
+            }
+        "#]],
+    );
+}
+
+#[test]
+fn duplicated_keeps_side_effects_in_place() {
+    check_form(
+        Duplicated,
+        quote! {
+            fn f() {
+                a();
+                if next() { b(); } else { c(); }
+                d();
+            }
+        },
+        expect![[r#"
+            fn f() {
+                a();
+                if next() {
+                    b();
+                    d();
+                } else {
+                    c();
+                    d();
+                };
+            }
+        "#]],
+    );
+}
+
+#[test]
+fn duplicated_nested_ifs() {
+    check_form(
+        Duplicated,
+        quote! {
+            fn f(a: bool, b: bool) {
+                if a { x(); }
+                if b { y(); }
+                z();
+            }
+        },
+        expect![[r#"
+            fn f(a: bool, b: bool) {
+                if a {
+                    if b {
+                        x();
+                        y();
+                        z();
+                    } else {
+                        x();
+                        z();
+                    };
+                } else {
+                    if b {
+                        y();
+                        z();
+                    } else {
+                        z();
+                    };
+                };
+            }
+        "#]],
+    );
+}
+
+#[test]
+fn duplicated_refuses_a_shadowing_branch() {
+    check_form(
+        Duplicated,
+        quote! {
+            fn f(c: bool, x: u32) {
+                if c { let x = 1; use_it(x); }
+                use_it(x);
+            }
+        },
+        expect![[r#"
+            error: cannot move these statements into the branches of the `if` before them: they use `x`, which a branch binds
+        "#]],
+    );
+}
+
+#[test]
+fn macro_with_a_form() {
+    check(
+        quote!(never_factored, auto_duplicated),
+        quote! {
+            mod tiny {
+                #[round]
+                fn g(x: u32) -> u32 { x }
+                #[shape]
+                fn f(c: bool, x: &mut u32) {
+                    if c { *x = g(*x); *x += 1; } else { *x = g(*x); }
+                }
+            }
+        },
+        expect![[r#"
+            mod tiny {
+                /// The variants of this module, in the order asked for; each names a child module.
+                pub const VARIANTS: &[&str] = &["never_factored", "auto_duplicated"];
+                /// The `#[round]` functions, whose inline attribute differs between variants.
+                pub const ROUNDS: &[&str] = &["g"];
+                /// Variant `never_factored`: every `#[round]` function has `#[inline(never)]`; `#[shape]` functions have statements shared by every branch hoisted out (factored).
+                pub mod never_factored {
+                    #![allow(unused_imports)]
+                    use super::*;
+                    /// This variant's name, as listed in `VARIANTS`.
+                    pub const VARIANT: &str = "never_factored";
+                    #[inline(never)]
+                    fn g(x: u32) -> u32 {
+                        x
+                    }
+                    fn f(c: bool, x: &mut u32) {
+                        *x = g(*x);
+                        if c {
+                            *x += 1;
+                        } else {}
+                    }
+                }
+                /// Variant `auto_duplicated`: every `#[round]` function has no inline attribute (the compiler decides); `#[shape]` functions have statements around each `if` moved into every branch (duplicated).
+                pub mod auto_duplicated {
+                    #![allow(unused_imports)]
+                    use super::*;
+                    /// This variant's name, as listed in `VARIANTS`.
+                    pub const VARIANT: &str = "auto_duplicated";
+                    fn g(x: u32) -> u32 {
+                        x
+                    }
+                    fn f(c: bool, x: &mut u32) {
+                        if c {
+                            *x = g(*x);
+                            *x += 1;
+                        } else {
+                            *x = g(*x);
+                        }
+                    }
+                }
             }
         "#]],
     );

@@ -3,10 +3,24 @@
 //! meaning, no path whose meaning the extra module level would change.
 
 use crate::expand::strip_round_markers;
-use crate::model::Module;
-use crate::parse::{Errors, is_round};
+use crate::model::{Args, Module};
+use crate::parse::{Errors, is_round, is_shape};
 use syn::visit::Visit;
 use syn::{ImplItem, Item};
+
+/// Checks that need both the arguments and the module.
+pub(crate) fn args_against(args: &Args, m: &Module) -> syn::Result<()> {
+    let mut errors = Errors::default();
+    if m.shapes.is_empty() {
+        for v in args.variants.iter().filter(|v| v.form.is_some()) {
+            errors.push(syn::Error::new_spanned(
+                &v.name,
+                format!("variant `{}` asks for a branch form, but no function of the module is marked `#[shape]` for it to rewrite", v.name),
+            ));
+        }
+    }
+    errors.finish()
+}
 
 pub(crate) fn module(m: &Module) -> syn::Result<()> {
     let mut errors = Errors::default();
@@ -27,6 +41,7 @@ pub(crate) fn module(m: &Module) -> syn::Result<()> {
         }
         let mut stripped = item.clone();
         strip_round_markers(&mut stripped, None);
+        crate::expand::strip_shape_markers(&mut stripped);
         let mut finder = Finder(&mut errors);
         finder.visit_item(&stripped);
     }
@@ -54,10 +69,10 @@ struct Finder<'a>(&'a mut Errors);
 
 impl<'ast> Visit<'ast> for Finder<'_> {
     fn visit_attribute(&mut self, attr: &'ast syn::Attribute) {
-        if is_round(attr) {
+        if is_round(attr) || is_shape(attr) {
             self.0.push(syn::Error::new_spanned(
                 attr,
-                "`#[round]` goes on a function at the top level of the module or on a method of an `impl` block in it",
+                "`#[round]` and `#[shape]` go on a function at the top level of the module or on a method of an `impl` block in it",
             ));
         }
     }

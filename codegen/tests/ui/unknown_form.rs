@@ -1,0 +1,7 @@
+#[codegen::variants(never_folded)]
+mod m {
+    #[round]
+    fn f() {}
+}
+
+fn main() {}
