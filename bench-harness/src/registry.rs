@@ -25,6 +25,8 @@ pub struct CipherEntry {
     pub rounds: &'static [&'static str],
     /// The RustCrypto crate people use today, measured beside the variants.
     pub peer: Option<Peer>,
+    /// The variant `compare` takes ratios against unless told otherwise.
+    pub baseline: &'static str,
 }
 
 /// A peer implementation: a crate, not one of ours.
@@ -59,6 +61,36 @@ macro_rules! cipher_variants {
 /// The ciphers, in `--list` order.
 pub static CIPHERS: &[CipherEntry] = &[
     CipherEntry {
+        name: "cast5",
+        block_size: 8,
+        // tcrypt speed mode 209.
+        modes: &[
+            (Mode::Ecb, &[8, 16]),
+            (Mode::Cbc, &[8, 16]),
+            (Mode::Ctr, &[8, 16]),
+        ],
+        variants: cipher_variants!(
+            cast5::Cast5,
+            [
+                always_factored,
+                always_duplicated,
+                never_factored,
+                never_duplicated,
+                auto_factored,
+                auto_duplicated
+            ]
+        ),
+        declared: variants::cast5::VARIANTS,
+        rounds: variants::cast5::ROUNDS,
+        peer: Some(Peer {
+            label: "cast5 0.12 (RustCrypto)",
+            crate_name: "cast5",
+            driver: "cast5-rustcrypto",
+            make: || Box::new(StaticCipher::<cast5::Cast5>::new("cast5-rustcrypto")),
+        }),
+        baseline: "auto_factored",
+    },
+    CipherEntry {
         name: "cast6",
         block_size: 16,
         // tcrypt speed mode 210.
@@ -77,6 +109,7 @@ pub static CIPHERS: &[CipherEntry] = &[
             driver: "cast6-rustcrypto",
             make: || Box::new(StaticCipher::<cast6::Cast6>::new("cast6-rustcrypto")),
         }),
+        baseline: "auto",
     },
     CipherEntry {
         name: "cipher_null",
@@ -86,6 +119,7 @@ pub static CIPHERS: &[CipherEntry] = &[
         declared: variants::null::VARIANTS,
         rounds: variants::null::ROUNDS,
         peer: None,
+        baseline: "auto",
     },
 ];
 
@@ -217,7 +251,7 @@ mod tests {
         let err = find("cbc(cast7)").err().unwrap().0;
         assert!(
             err.starts_with(
-                "unknown algorithm `cbc(cast7)`; expected one of: ecb(cast6), cbc(cast6)"
+                "unknown algorithm `cbc(cast7)`; expected one of: ecb(cast5), cbc(cast5), ctr(cast5), ecb(cast6)"
             ),
             "{err}"
         );

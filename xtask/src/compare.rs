@@ -28,7 +28,8 @@ pub struct Flags {
     pub cipher: String,
     /// `--variants a,b`: only these variants (default: every one).
     pub variants: Option<Vec<String>>,
-    /// `--baseline-variant V`: ratios are against V (default `auto`).
+    /// `--baseline-variant V`: ratios are against V (default: the cipher's,
+    /// `auto` for cast6, `auto_factored` for cast5).
     pub baseline: String,
     /// `--quick`: the first key size, blocks of 16 and 8192 bytes, 5 rounds;
     /// for CI and a first look. The report says so.
@@ -54,7 +55,7 @@ pub struct Flags {
 
 pub const OPTIONS: &str = "\
   --variants a,b         only these variants (default: every one)
-  --baseline-variant V   ratios are against V (default auto)
+  --baseline-variant V   ratios are against V (default auto; auto_factored for cast5)
   --quick                first key size, blocks of 16 and 8192 bytes, 5 rounds
   --sec N                seconds of timing per variant and case, over the rounds
   --sizes LIST           block sizes in bytes (default 16,256,1420,8192)
@@ -70,7 +71,7 @@ pub fn parse(args: &[String]) -> Result<Flags> {
     let mut f = Flags {
         cipher: String::new(),
         variants: None,
-        baseline: "auto".into(),
+        baseline: String::new(),
         quick: false,
         sec: None,
         sizes: None,
@@ -150,17 +151,55 @@ pub fn comparable(features: &[String]) -> Vec<&'static CipherEntry> {
 }
 
 pub fn run(args: &[String]) -> Result<()> {
-    let flags = parse(args)?;
+    let mut flags = parse(args)?;
     let meta = workspace::metadata()?;
     let ciphers = comparable(&meta.artifact_features);
     let names: Vec<&str> = ciphers.iter().map(|c| c.name).collect();
+    if flags.cipher == "all" {
+        if flags.variants.is_some() || !flags.baseline.is_empty() {
+            return Err(Error::usage(
+                "--variants and --baseline-variant name one cipher's variants, not all ciphers'",
+                "give one cipher, e.g. cargo xtask compare cast6 --variants never,auto",
+            ));
+        }
+        let mut failed = Vec::new();
+        for entry in &ciphers {
+            eprintln!("== {}", entry.name);
+            let mut one = parse(&[entry.name.to_string()])?;
+            one.quick = flags.quick;
+            one.sec = flags.sec;
+            one.sizes.clone_from(&flags.sizes);
+            one.rounds = flags.rounds;
+            one.threshold = flags.threshold;
+            one.patience = flags.patience;
+            one.out.clone_from(&flags.out);
+            one.no_peer = flags.no_peer;
+            if let Err(e) = run_one(&mut one, entry, &meta.target_dir) {
+                failed.push(format!(
+                    "{}: {}",
+                    entry.name,
+                    match e {
+                        Error::Failed(m) => m,
+                        Error::Usage { cause, .. } => cause,
+                    }
+                ));
+            }
+        }
+        write_index(&flags.out)?;
+        println!("index: {}", flags.out.join("README.md").display());
+        return if failed.is_empty() {
+            Ok(())
+        } else {
+            Err(Error::failed(failed.join("; ")))
+        };
+    }
     let entry = *ciphers
         .iter()
         .find(|c| c.name == flags.cipher)
         .ok_or_else(|| {
             Error::usage(
                 format!(
-                    "unknown cipher `{}`; expected one of: {}",
+                    "unknown cipher `{}`; expected one of: {}, all",
                     flags.cipher,
                     names.join(", ")
                 ),
@@ -170,6 +209,18 @@ pub fn run(args: &[String]) -> Result<()> {
                 ),
             )
         })?;
+    let result = run_one(&mut flags, entry, &meta.target_dir);
+    if flags.out.join("README.md").exists() {
+        write_index(&flags.out)?;
+    }
+    result
+}
+
+/// Compares one cipher and writes its report.
+fn run_one(flags: &mut Flags, entry: &'static CipherEntry, target: &Path) -> Result<()> {
+    if flags.baseline.is_empty() {
+        flags.baseline = entry.baseline.to_string();
+    }
     let all: Vec<&str> = entry.variants.iter().map(|(v, _)| *v).collect();
     let chosen: Vec<&str> = match &flags.variants {
         None => all.clone(),
@@ -205,7 +256,7 @@ pub fn run(args: &[String]) -> Result<()> {
             ),
         ));
     }
-    let report = compare(&flags, entry, &chosen, &meta.target_dir)?;
+    let report = compare(flags, entry, &chosen, target)?;
     let failed: Vec<&str> = report
         .entries()
         .filter(|e| e.status != "ok")
@@ -235,6 +286,28 @@ pub fn run(args: &[String]) -> Result<()> {
             failed.join(", ")
         )))
     }
+}
+
+/// `reports/README.md`: every report in `dir`, with its verdict in a line,
+/// rendered from the JSON files there.
+pub fn write_index(dir: &Path) -> Result<()> {
+    let mut reports = Vec::new();
+    let entries =
+        std::fs::read_dir(dir).map_err(|e| Error::failed(format!("{}: {e}", dir.display())))?;
+    for path in entries.flatten().map(|e| e.path()) {
+        if path.extension().is_some_and(|e| e == "json") {
+            let bytes = std::fs::read(&path)
+                .map_err(|e| Error::failed(format!("{}: {e}", path.display())))?;
+            let r: Report = serde_json::from_slice(&bytes)
+                .map_err(|e| Error::failed(format!("{}: {e}", path.display())))?;
+            reports.push(r);
+        }
+    }
+    reports.sort_by(|a, b| a.cipher.cmp(&b.cipher));
+    workspace::write_atomically(
+        &dir.join("README.md"),
+        report::render_index(&reports).as_bytes(),
+    )
 }
 
 /// Writes the three files, each atomically.

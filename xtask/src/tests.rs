@@ -158,6 +158,7 @@ fn json_round_trips() {
 fn committed_reports_are_fresh() {
     let dir = workspace::root().join("reports");
     let mut checked = 0;
+    let mut reports = Vec::new();
     for entry in std::fs::read_dir(&dir).expect("reports/") {
         let path = entry.unwrap().path();
         if path.extension().is_none_or(|e| e != "json") || path.parent() != Some(dir.as_path()) {
@@ -180,6 +181,13 @@ fn committed_reports_are_fresh() {
             r.generated_by
         );
         checked += 1;
+        reports.push(r);
     }
     assert!(checked > 0, "no committed report in reports/");
+    reports.sort_by(|a, b| a.cipher.cmp(&b.cipher));
+    let index = std::fs::read_to_string(dir.join("README.md")).expect("reports/README.md");
+    assert!(
+        index == report::render_index(&reports),
+        "reports/README.md is stale: run `cargo xtask compare all`"
+    );
 }

@@ -55,6 +55,13 @@ select! {
     "cast6-auto" => variants::cast6::auto::Cast6;
     "null-auto" => variants::null::auto::CipherNull;
     "peer-cast6" => cast6::Cast6;
+    "cast5-always_factored" => variants::cast5::always_factored::Cast5;
+    "cast5-always_duplicated" => variants::cast5::always_duplicated::Cast5;
+    "cast5-never_factored" => variants::cast5::never_factored::Cast5;
+    "cast5-never_duplicated" => variants::cast5::never_duplicated::Cast5;
+    "cast5-auto_factored" => variants::cast5::auto_factored::Cast5;
+    "cast5-auto_duplicated" => variants::cast5::auto_duplicated::Cast5;
+    "peer-cast5" => cast5::Cast5;
 }
 
 use cipher::{BlockSizeUser, KeyInit};

@@ -1,0 +1,137 @@
+//! CAST5: every variant (each inline policy in each branch form) against
+//! RFC 2144's vectors and against RustCrypto's `cast5` crate.
+
+mod common;
+
+use cipher::{BlockCipherEncrypt, KeyInit};
+use common::{Dyn, New, hex, new, to_hex};
+use variants::cast5;
+
+/// Every variant of `cast5`, by name; `registry_is_complete` checks it.
+fn registry() -> Vec<(&'static str, New)> {
+    macro_rules! registry {
+        ($($v:ident),*) => { vec![$((stringify!($v), new::<cast5::$v::Cast5> as New)),*] };
+    }
+    registry!(
+        always_factored,
+        always_duplicated,
+        never_factored,
+        never_duplicated,
+        auto_factored,
+        auto_duplicated
+    )
+}
+
+#[test]
+fn registry_is_complete() {
+    let names: Vec<&str> = registry().iter().map(|(n, _)| *n).collect();
+    assert_eq!(names, cast5::VARIANTS);
+}
+
+/// RFC 2144 Appendix B.1: 128-, 80- and 40-bit keys (16 and 12 rounds).
+#[test]
+fn rfc2144_b1() {
+    let check = |key: &str, ciphertext: &str| {
+        for (variant, new) in registry() {
+            let cipher = new(&hex(key)).unwrap();
+            let mut block = hex("0123456789abcdef");
+            cipher.encrypt_block(&mut block);
+            assert_eq!(to_hex(&block), ciphertext, "{variant}: encrypt, key {key}");
+            cipher.decrypt_block(&mut block);
+            assert_eq!(
+                to_hex(&block),
+                "0123456789abcdef",
+                "{variant}: decrypt, key {key}"
+            );
+        }
+    };
+    check("0123456712345678234567893456789a", "238b4fe5847e44b2");
+    check("01234567123456782345", "eb6a711a2c02271b");
+    check("0123456712", "7ac816d16e9b302e");
+}
+
+/// RFC 2144 Appendix B.2, the full maintenance test (1,000,000
+/// iterations), for one variant of each branch form.
+#[test]
+fn rfc2144_b2_maintenance() {
+    fn run<C: KeyInit + BlockCipherEncrypt>() -> (String, String) {
+        let mut a = hex("0123456712345678234567893456789a");
+        let mut b = a.clone();
+        for _ in 0..1_000_000 {
+            let kb = C::new_from_slice(&b).unwrap();
+            let (al, ar) = a.split_at_mut(8);
+            kb.encrypt_block(al.try_into().unwrap());
+            kb.encrypt_block(ar.try_into().unwrap());
+            let ka = C::new_from_slice(&a).unwrap();
+            let (bl, br) = b.split_at_mut(8);
+            ka.encrypt_block(bl.try_into().unwrap());
+            ka.encrypt_block(br.try_into().unwrap());
+        }
+        (to_hex(&a), to_hex(&b))
+    }
+    let want = (
+        "eea9d0a249fd3ba6b3436fb89d6dca92".to_string(),
+        "b2c95eb00c31ad7180ac05b8e83d696e".to_string(),
+    );
+    assert_eq!(
+        run::<cast5::never_factored::Cast5>(),
+        want,
+        "never_factored"
+    );
+    assert_eq!(
+        run::<cast5::never_duplicated::Cast5>(),
+        want,
+        "never_duplicated"
+    );
+}
+
+/// Seeded cases over every key length 5..=16, one block to eight, in ECB and
+/// CBC both ways, compared with RustCrypto `cast5` 0.12.
+#[test]
+fn against_rustcrypto_cast5() {
+    let oracle: New = new::<::cast5::Cast5>;
+    for (variant, new) in registry() {
+        for case in 0..2_400u64 {
+            let mut rng = fastrand::Rng::with_seed(case);
+            let key_len = 5 + (case as usize % 12);
+            let mut key = vec![0u8; key_len];
+            let blocks = rng.usize(1..=8);
+            let mut data = vec![0u8; 8 * blocks];
+            let mut iv = [0u8; 8];
+            rng.fill(&mut key);
+            rng.fill(&mut data);
+            rng.fill(&mut iv);
+            let (c, o) = (new(&key).unwrap(), oracle(&key).unwrap());
+            type Op<'a> = &'a dyn Fn(&dyn Dyn, &mut [u8]);
+            let ops: [(&str, Op); 4] = [
+                ("ecb encrypt", &|c, b| c.ecb_encrypt(b)),
+                ("ecb decrypt", &|c, b| c.ecb_decrypt(b)),
+                ("cbc encrypt", &|c, b| c.cbc_encrypt(&iv, b)),
+                ("cbc decrypt", &|c, b| c.cbc_decrypt(&iv, b)),
+            ];
+            for (op, run) in ops {
+                let (mut got, mut want) = (data.clone(), data.clone());
+                run(&*c, &mut got);
+                run(&*o, &mut want);
+                assert_eq!(
+                    got, want,
+                    "{variant}: {op}, {key_len}-byte key, case {case}"
+                );
+            }
+        }
+    }
+}
+
+/// Every key length 0..=40 outside 5..=16 is `InvalidLength`.
+#[test]
+fn invalid_key_lengths() {
+    for (variant, new) in registry() {
+        for len in 0..=40 {
+            assert_eq!(
+                new(&vec![7u8; len]).is_ok(),
+                (5..=16).contains(&len),
+                "{variant}: {len} bytes"
+            );
+        }
+    }
+}
