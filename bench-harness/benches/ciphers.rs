@@ -21,8 +21,10 @@ fn ciphers(c: &mut Criterion) {
                 .iter()
                 .map(|(v, make)| (v.to_string(), make()))
                 .collect();
-            if let Some(peer) = &entry.peer {
-                engines.push(("rustcrypto".into(), (peer.make)()));
+            for peer in entry.peers {
+                if let Some(make) = peer.make {
+                    engines.push((peer.name.to_string(), make()));
+                }
             }
             for (name, engine) in &mut engines {
                 engine.set_key(mode, &key).expect("template key");

@@ -178,16 +178,17 @@ fn plan_one(c: &Config, alg: Alg) -> Result<Plan, UsageError> {
                 engines.push((variant, EngineKind::Cipher(Box::new(so))));
             } else {
                 let mut names: Vec<&str> = entry.variants.iter().map(|(n, _)| *n).collect();
-                if entry.peer.is_some() {
-                    names.push("rustcrypto");
-                }
                 for (v, make) in entry.variants {
                     if c.variant.as_deref().is_none_or(|w| w == *v) {
                         engines.push((v.to_string(), EngineKind::Cipher(make())));
                     }
                 }
-                if let (Some("rustcrypto"), Some(peer)) = (c.variant.as_deref(), &entry.peer) {
-                    engines.push(("rustcrypto".into(), EngineKind::Cipher((peer.make)())));
+                for peer in entry.peers {
+                    let Some(make) = peer.make else { continue };
+                    names.push(peer.name);
+                    if c.variant.as_deref() == Some(peer.name) {
+                        engines.push((peer.name.into(), EngineKind::Cipher(make())));
+                    }
                 }
                 if engines.is_empty() {
                     return Err(UsageError(format!(
@@ -269,8 +270,14 @@ pub fn list() -> Vec<String> {
             let mut variants = alg.variant_names().join(", ");
             match alg {
                 Alg::Cipher { keys, entry, .. } => {
-                    if entry.peer.is_some() {
-                        variants.push_str("; peer: rustcrypto");
+                    let peers: Vec<&str> = entry
+                        .peers
+                        .iter()
+                        .filter(|p| p.make.is_some())
+                        .map(|p| p.name)
+                        .collect();
+                    if !peers.is_empty() {
+                        variants.push_str(&format!("; peer: {}", peers.join(", ")));
                     }
                     let keys: Vec<String> = keys.iter().map(|k| k.to_string()).collect();
                     format!(

@@ -182,6 +182,71 @@ impl<C: KeyInit + BlockCipherEncrypt + BlockCipherDecrypt> Engine for StaticCiph
     }
 }
 
+/// Makes a fresh, unkeyed engine.
+pub type MakeEngine = fn() -> Box<dyn Engine>;
+
+/// An engine made per key length, for a peer whose types each take one key
+/// size (RustCrypto's `Aes128`, `Aes192`, `Aes256`). For XTS the key is two
+/// keys, so half its length picks.
+pub struct ByKeyLength {
+    name: String,
+    choices: &'static [(usize, MakeEngine)],
+    current: Option<Box<dyn Engine>>,
+}
+
+impl ByKeyLength {
+    pub fn new(name: &str, choices: &'static [(usize, MakeEngine)]) -> Self {
+        ByKeyLength {
+            name: name.to_string(),
+            choices,
+            current: None,
+        }
+    }
+}
+
+impl Engine for ByKeyLength {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn block_size(&self) -> usize {
+        self.choices
+            .first()
+            .map_or(16, |(_, make)| make().block_size())
+    }
+
+    fn set_key(&mut self, mode: Mode, key: &[u8]) -> Result<(), EngineError> {
+        let one = if mode == Mode::Xts {
+            key.len() / 2
+        } else {
+            key.len()
+        };
+        let (_, make) = self
+            .choices
+            .iter()
+            .find(|(n, _)| *n == one)
+            .ok_or(EngineError::KeyLength(key.len()))?;
+        let mut engine = make();
+        engine.set_key(mode, key)?;
+        self.current = Some(engine);
+        Ok(())
+    }
+
+    #[inline]
+    fn crypt(
+        &mut self,
+        mode: Mode,
+        dir: Dir,
+        iv: &mut [u8],
+        buf: &mut [u8],
+    ) -> Result<(), EngineError> {
+        self.current
+            .as_mut()
+            .ok_or(EngineError::NotKeyed)?
+            .crypt(mode, dir, iv, buf)
+    }
+}
+
 /// A hash whose state is a `u32` (CRC32C, `digest_null`), as three functions.
 pub trait HashEngine {
     fn name(&self) -> &str;

@@ -5,8 +5,7 @@
 use crate::UsageError;
 use crate::engine::{Engine, HashEngine, Mode, StaticCipher, StaticHash};
 
-/// Makes a fresh, unkeyed engine.
-pub type MakeEngine = fn() -> Box<dyn Engine>;
+pub use crate::engine::MakeEngine;
 /// Makes a fresh hash engine.
 pub type MakeHash = fn() -> Box<dyn HashEngine>;
 
@@ -23,21 +22,31 @@ pub struct CipherEntry {
     pub declared: &'static [&'static str],
     /// `ROUNDS` of the cipher's module: the functions whose inlining differs.
     pub rounds: &'static [&'static str],
-    /// The RustCrypto crate people use today, measured beside the variants.
-    pub peer: Option<Peer>,
+    /// The RustCrypto crates people use today, measured beside the variants;
+    /// the first one with a static engine is the oracle.
+    pub peers: &'static [Peer],
     /// The variant `compare` takes ratios against unless told otherwise.
     pub baseline: &'static str,
 }
 
 /// A peer implementation: a crate, not one of ours.
 pub struct Peer {
+    /// Its name among the variants: `rustcrypto`, `rustcrypto-soft`.
+    pub name: &'static str,
     /// Shown in reports, e.g. `cast6 0.2 (RustCrypto)`.
     pub label: &'static str,
     /// The crate's name, which prefixes its symbols: `cast6`.
     pub crate_name: &'static str,
     /// The driver name, e.g. `cast6-rustcrypto`.
     pub driver: &'static str,
-    pub make: MakeEngine,
+    /// A statically linked engine, where this binary can hold one (a peer
+    /// that needs other compiler flags exists only as an artifact).
+    pub make: Option<MakeEngine>,
+    /// The `inlinelab-artifact` feature that builds it.
+    pub feature: &'static str,
+    /// `RUSTFLAGS` its artifact build needs (built in a target directory of
+    /// its own, so that the flags do not force other builds to start over).
+    pub rustflags: Option<&'static str>,
 }
 
 /// A hash with a `u32` state, measured with the kernel's hash template.
@@ -61,6 +70,43 @@ macro_rules! cipher_variants {
 /// The ciphers, in `--list` order.
 pub static CIPHERS: &[CipherEntry] = &[
     CipherEntry {
+        name: "aes",
+        block_size: 16,
+        // tcrypt speed mode 200.
+        modes: &[
+            (Mode::Ecb, &[16, 24, 32]),
+            (Mode::Cbc, &[16, 24, 32]),
+            (Mode::Ctr, &[16, 24, 32]),
+            (Mode::Xts, &[32, 64]),
+        ],
+        variants: cipher_variants!(aes::Aes, [always, never, hint, auto]),
+        declared: variants::aes::VARIANTS,
+        rounds: variants::aes::ROUNDS,
+        peers: &[
+            Peer {
+                name: "rustcrypto",
+                label: "aes 0.9 (RustCrypto, AES-NI where the CPU has it)",
+                crate_name: "aes",
+                driver: "aes-rustcrypto",
+                make: Some(|| {
+                    Box::new(crate::engine::ByKeyLength::new("aes-rustcrypto", AES_PEER))
+                }),
+                feature: "peer-aes",
+                rustflags: None,
+            },
+            Peer {
+                name: "rustcrypto-soft",
+                label: "aes 0.9 (RustCrypto, software backend)",
+                crate_name: "aes",
+                driver: "aes-rustcrypto-soft",
+                make: None,
+                feature: "peer-aes",
+                rustflags: Some("--cfg aes_backend=\"soft\""),
+            },
+        ],
+        baseline: "auto",
+    },
+    CipherEntry {
         name: "cast5",
         block_size: 8,
         // tcrypt speed mode 209.
@@ -82,12 +128,15 @@ pub static CIPHERS: &[CipherEntry] = &[
         ),
         declared: variants::cast5::VARIANTS,
         rounds: variants::cast5::ROUNDS,
-        peer: Some(Peer {
+        peers: &[Peer {
+            name: "rustcrypto",
             label: "cast5 0.12 (RustCrypto)",
             crate_name: "cast5",
             driver: "cast5-rustcrypto",
-            make: || Box::new(StaticCipher::<cast5::Cast5>::new("cast5-rustcrypto")),
-        }),
+            make: Some(|| Box::new(StaticCipher::<cast5::Cast5>::new("cast5-rustcrypto"))),
+            feature: "peer-cast5",
+            rustflags: None,
+        }],
         baseline: "auto_factored",
     },
     CipherEntry {
@@ -103,12 +152,15 @@ pub static CIPHERS: &[CipherEntry] = &[
         variants: cipher_variants!(cast6::Cast6, [always, never, hint, auto]),
         declared: variants::cast6::VARIANTS,
         rounds: variants::cast6::ROUNDS,
-        peer: Some(Peer {
+        peers: &[Peer {
+            name: "rustcrypto",
             label: "cast6 0.2 (RustCrypto)",
             crate_name: "cast6",
             driver: "cast6-rustcrypto",
-            make: || Box::new(StaticCipher::<cast6::Cast6>::new("cast6-rustcrypto")),
-        }),
+            make: Some(|| Box::new(StaticCipher::<cast6::Cast6>::new("cast6-rustcrypto"))),
+            feature: "peer-cast6",
+            rustflags: None,
+        }],
         baseline: "auto",
     },
     CipherEntry {
@@ -118,9 +170,22 @@ pub static CIPHERS: &[CipherEntry] = &[
         variants: cipher_variants!(null::CipherNull, [auto]),
         declared: variants::null::VARIANTS,
         rounds: variants::null::ROUNDS,
-        peer: None,
+        peers: &[],
         baseline: "auto",
     },
+];
+
+/// RustCrypto's AES types, by key length.
+static AES_PEER: &[(usize, MakeEngine)] = &[
+    (16, || {
+        Box::new(StaticCipher::<aes::Aes128>::new("aes-rustcrypto"))
+    }),
+    (24, || {
+        Box::new(StaticCipher::<aes::Aes192>::new("aes-rustcrypto"))
+    }),
+    (32, || {
+        Box::new(StaticCipher::<aes::Aes256>::new("aes-rustcrypto"))
+    }),
 ];
 
 /// The hashes, in `--list` order.
@@ -251,7 +316,7 @@ mod tests {
         let err = find("cbc(cast7)").err().unwrap().0;
         assert!(
             err.starts_with(
-                "unknown algorithm `cbc(cast7)`; expected one of: ecb(cast5), cbc(cast5), ctr(cast5), ecb(cast6)"
+                "unknown algorithm `cbc(cast7)`; expected one of: ecb(aes), cbc(aes), ctr(aes), xts(aes), ecb(cast5)"
             ),
             "{err}"
         );

@@ -4,7 +4,7 @@
 //! (`ecb`, `cbc`, `ctr`, `xts-mode`).
 //!
 //! Source files are named after the specification they implement:
-//! `rfc2612.rs` is CAST-256 (`cast6`), `rfc2144.rs` CAST-128 (`cast5`); `null.rs` holds `ecb(cipher_null)` and
+//! `rfc2612.rs` is CAST-256 (`cast6`), `rfc2144.rs` CAST-128 (`cast5`), `fips197.rs` AES; `null.rs` holds `ecb(cipher_null)` and
 //! `digest_null`, which do no work and measure the harness itself.
 //! `modes.rs` holds the block-mode loops that the harness and the built
 //! artifacts share.
@@ -14,6 +14,8 @@
 #![warn(missing_docs)]
 
 mod consts;
+#[cfg(feature = "aes")]
+mod fips197;
 pub mod modes;
 #[cfg(feature = "null")]
 mod null_def;
@@ -22,6 +24,8 @@ mod rfc2144;
 #[cfg(feature = "cast6")]
 mod rfc2612;
 
+#[cfg(feature = "aes")]
+pub use fips197::aes;
 #[cfg(feature = "null")]
 pub use null_def::null;
 #[cfg(feature = "cast5")]

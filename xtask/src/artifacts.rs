@@ -23,6 +23,8 @@ pub struct Tree {
     pub root: PathBuf,
     /// `None`: the workspace's own.
     pub target_dir: Option<PathBuf>,
+    /// `RUSTFLAGS` for the build, if any.
+    pub rustflags: Option<String>,
 }
 
 impl Tree {
@@ -31,6 +33,7 @@ impl Tree {
         Tree {
             root: workspace::root(),
             target_dir: None,
+            rustflags: None,
         }
     }
 }
@@ -57,6 +60,9 @@ pub fn build(tree: &Tree, feature: &str, rlib_crate: &str, dest: &Path) -> Resul
     .arg(tree.root.join("Cargo.toml"));
     if let Some(dir) = &tree.target_dir {
         cmd.arg("--target-dir").arg(dir);
+    }
+    if let Some(flags) = &tree.rustflags {
+        cmd.env("RUSTFLAGS", flags);
     }
     let out = cmd.output().map_err(|e| format!("running cargo: {e}"))?;
     let mut so = None;

@@ -142,7 +142,7 @@ pub fn comparable(features: &[String]) -> Vec<&'static CipherEntry> {
     registry::CIPHERS
         .iter()
         .filter(|c| {
-            c.peer.is_some()
+            !c.peers.is_empty()
                 && c.variants
                     .iter()
                     .all(|(v, _)| features.contains(&format!("{}-{v}", c.name)))
@@ -407,15 +407,26 @@ pub fn contenders(
             measured: None,
         })
         .collect();
-    if let (Some(peer), false) = (&entry.peer, no_peer) {
+    for peer in entry.peers.iter().filter(|_| !no_peer) {
+        let mut tree = tree.clone();
+        if let Some(flags) = peer.rustflags {
+            // A target directory of its own: other flags would make every
+            // other artifact build start over.
+            let base = tree
+                .target_dir
+                .clone()
+                .unwrap_or_else(workspace::target_dir_default);
+            tree.target_dir = Some(base.join(format!("flags-{}", peer.name)));
+            tree.rustflags = Some(flags.to_string());
+        }
         out.push(Contender {
-            name: format!("rustcrypto{suffix}"),
+            name: format!("{}{suffix}", peer.name),
             label: format!("{}{suffix}", peer.label),
             crate_name: peer.crate_name,
-            feature: format!("peer-{}", entry.name),
+            feature: peer.feature.to_string(),
             variant: None,
             peer: true,
-            tree: tree.clone(),
+            tree,
             artifact: None,
             so: None,
             failure: None,

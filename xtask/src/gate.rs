@@ -446,6 +446,7 @@ fn gate_one(flags: &GateFlags, entry: &'static CipherEntry) -> Result<Vec<Row>> 
             let tree = Tree {
                 root: wt.path.clone(),
                 target_dir: Some(target.join("against")),
+                rustflags: None,
             };
             contenders.extend(compare::contenders(entry, &all, true, &tree, "@base"));
             Some(wt)

@@ -84,8 +84,8 @@ fn measure(spec: &Spec, marker: &Path) -> Result<Outcome> {
         };
         match SoCipher::load(path) {
             Ok(mut engine) => {
-                let mut oracle = match &entry.peer {
-                    Some(peer) => (peer.make)(),
+                let mut oracle = match entry.peers.iter().find_map(|p| p.make) {
+                    Some(make) => make(),
                     None => (entry.variants[0].1)(),
                 };
                 match compare::check_against(&mut engine, oracle.as_mut(), &spec.check_keys) {

@@ -64,6 +64,14 @@ pub fn metadata() -> Result<Metadata> {
     })
 }
 
+/// The workspace's target directory when `cargo metadata` is not at hand:
+/// `CARGO_TARGET_DIR` or `target/`.
+pub fn target_dir_default() -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root().join("target"))
+}
+
 /// The toolchain that builds the artifacts.
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize, PartialEq)]
 pub struct Toolchain {

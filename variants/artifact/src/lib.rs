@@ -62,6 +62,11 @@ select! {
     "cast5-auto_factored" => variants::cast5::auto_factored::Cast5;
     "cast5-auto_duplicated" => variants::cast5::auto_duplicated::Cast5;
     "peer-cast5" => cast5::Cast5;
+    "aes-always" => variants::aes::always::Aes;
+    "aes-never" => variants::aes::never::Aes;
+    "aes-hint" => variants::aes::hint::Aes;
+    "aes-auto" => variants::aes::auto::Aes;
+    "peer-aes" => peer_aes::AnyAes;
 }
 
 use cipher::{BlockSizeUser, KeyInit};
@@ -179,3 +184,63 @@ fn panic(_: &core::panic::PanicInfo<'_>) -> ! {
 #[cfg(panic = "abort")]
 #[unsafe(no_mangle)]
 pub extern "C" fn rust_eh_personality() {}
+
+/// RustCrypto's AES as one type that takes any of its key sizes, as the
+/// harness sets keys: `Aes128`, `Aes192` or `Aes256` by the key's length.
+#[cfg(feature = "peer-aes")]
+mod peer_aes {
+    use aes::{Aes128, Aes192, Aes256};
+    use cipher::consts::{U16, U32};
+    use cipher::{
+        BlockCipherDecClosure, BlockCipherDecrypt, BlockCipherEncClosure, BlockCipherEncrypt,
+        BlockSizeUser, InvalidLength, Key, KeyInit, KeySizeUser,
+    };
+
+    pub enum AnyAes {
+        A128(Aes128),
+        A192(Aes192),
+        A256(Aes256),
+    }
+
+    impl KeySizeUser for AnyAes {
+        type KeySize = U32;
+    }
+
+    impl KeyInit for AnyAes {
+        fn new(key: &Key<Self>) -> Self {
+            AnyAes::A256(Aes256::new(key))
+        }
+
+        fn new_from_slice(key: &[u8]) -> Result<Self, InvalidLength> {
+            Ok(match key.len() {
+                16 => AnyAes::A128(Aes128::new_from_slice(key)?),
+                24 => AnyAes::A192(Aes192::new_from_slice(key)?),
+                _ => AnyAes::A256(Aes256::new_from_slice(key)?),
+            })
+        }
+    }
+
+    impl BlockSizeUser for AnyAes {
+        type BlockSize = U16;
+    }
+
+    impl BlockCipherEncrypt for AnyAes {
+        fn encrypt_with_backend(&self, f: impl BlockCipherEncClosure<BlockSize = U16>) {
+            match self {
+                AnyAes::A128(c) => c.encrypt_with_backend(f),
+                AnyAes::A192(c) => c.encrypt_with_backend(f),
+                AnyAes::A256(c) => c.encrypt_with_backend(f),
+            }
+        }
+    }
+
+    impl BlockCipherDecrypt for AnyAes {
+        fn decrypt_with_backend(&self, f: impl BlockCipherDecClosure<BlockSize = U16>) {
+            match self {
+                AnyAes::A128(c) => c.decrypt_with_backend(f),
+                AnyAes::A192(c) => c.decrypt_with_backend(f),
+                AnyAes::A256(c) => c.decrypt_with_backend(f),
+            }
+        }
+    }
+}

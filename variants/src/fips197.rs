@@ -1,0 +1,445 @@
+//! AES, the generic table-driven way: [FIPS-197] with "T-tables", the classic
+//! software design the kernel's `aes_generic` uses. Every table is computed
+//! at compile time from the standard's definitions (section 5.1.1 for the
+//! S-box, 4.2 for multiplication in GF(2^8)), so none is typed in by hand.
+//!
+//! [FIPS-197]: https://csrc.nist.gov/pubs/fips/197/final
+
+/// Multiplication by `x` in GF(2^8) modulo x^8 + x^4 + x^3 + x + 1
+/// (FIPS-197 section 4.2.1, `xtime`).
+const fn xtime(b: u8) -> u8 {
+    (b << 1) ^ if b & 0x80 != 0 { 0x1b } else { 0 }
+}
+
+/// Multiplication in GF(2^8) (FIPS-197 section 4.2).
+const fn gmul(mut a: u8, mut b: u8) -> u8 {
+    let mut p = 0;
+    while b != 0 {
+        if b & 1 != 0 {
+            p ^= a;
+        }
+        a = xtime(a);
+        b >>= 1;
+    }
+    p
+}
+
+/// FIPS-197 section 5.1.1: the S-box is the multiplicative inverse in
+/// GF(2^8) (0 maps to 0) followed by the affine transformation
+/// `b'_i = b_i ^ b_(i+4) ^ b_(i+5) ^ b_(i+6) ^ b_(i+7) ^ c_i`, c = 0x63.
+/// The inverses are found by walking the powers of the generator 3 and of
+/// its inverse together.
+const fn sbox() -> [u8; 256] {
+    let mut s = [0u8; 256];
+    let (mut p, mut q) = (1u8, 1u8);
+    loop {
+        p = p ^ xtime(p); // p * 3
+        q ^= q << 1; // q / 3
+        q ^= q << 2;
+        q ^= q << 4;
+        if q & 0x80 != 0 {
+            q ^= 0x09;
+        }
+        let affine = q ^ q.rotate_left(1) ^ q.rotate_left(2) ^ q.rotate_left(3) ^ q.rotate_left(4);
+        s[p as usize] = affine ^ 0x63;
+        if p == 1 {
+            break;
+        }
+    }
+    s[0] = 0x63;
+    s
+}
+
+const fn inverse(s: &[u8; 256]) -> [u8; 256] {
+    let mut inv = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        inv[s[i] as usize] = i as u8;
+        i += 1;
+    }
+    inv
+}
+
+/// A T-table: for each byte, `box` applied and the column `coefficients`
+/// multiplied in, as a big-endian word, rotated right by `rot` bytes.
+const fn table(sbox: &[u8; 256], coefficients: [u8; 4], rot: u32) -> [u32; 256] {
+    let mut t = [0u32; 256];
+    let mut i = 0;
+    while i < 256 {
+        let s = sbox[i];
+        let w = u32::from_be_bytes([
+            gmul(s, coefficients[0]),
+            gmul(s, coefficients[1]),
+            gmul(s, coefficients[2]),
+            gmul(s, coefficients[3]),
+        ]);
+        t[i] = w.rotate_right(8 * rot);
+        i += 1;
+    }
+    t
+}
+
+/// FIPS-197 Figure 7, the S-box.
+static SBOX: [u8; 256] = sbox();
+/// FIPS-197 Figure 14, the inverse S-box.
+static INV_SBOX: [u8; 256] = inverse(&sbox());
+/// SubBytes and MixColumns (section 5.1.3, column {02, 01, 01, 03}) in one
+/// lookup per byte: Te0..Te3.
+static TE: [[u32; 256]; 4] = {
+    let c = [2, 1, 1, 3];
+    [
+        table(&SBOX, c, 0),
+        table(&SBOX, c, 1),
+        table(&SBOX, c, 2),
+        table(&SBOX, c, 3),
+    ]
+};
+/// InvSubBytes and InvMixColumns (section 5.3.3, column {0e, 09, 0d, 0b}):
+/// Td0..Td3.
+static TD: [[u32; 256]; 4] = {
+    let c = [0x0e, 0x09, 0x0d, 0x0b];
+    let s = inverse(&sbox());
+    [
+        table(&s, c, 0),
+        table(&s, c, 1),
+        table(&s, c, 2),
+        table(&s, c, 3),
+    ]
+};
+
+/// AES in every inlining variant: `aes::never::{Aes, Aes128, Aes192, Aes256}`.
+/// The round functions (a full round and the last round, each way) carry
+/// the variant's attribute.
+#[codegen::variants(always, never, hint, auto, feature_gate = "aes")]
+pub mod aes {
+    use super::{INV_SBOX, SBOX, TD, TE, xtime};
+    use cipher::consts::{U1, U16, U24, U32};
+    use cipher::{
+        AlgorithmName, Block, BlockCipherDecBackend, BlockCipherDecClosure, BlockCipherDecrypt,
+        BlockCipherEncBackend, BlockCipherEncClosure, BlockCipherEncrypt, BlockSizeUser, InOut,
+        InvalidLength, Key, KeyInit, KeySizeUser, ParBlocksSizeUser,
+    };
+    use core::fmt;
+    use zeroize::{Zeroize, ZeroizeOnDrop};
+
+    /// Key sizes FIPS-197 defines, in bytes (AES-128, AES-192, AES-256).
+    pub const KEY_SIZES: [usize; 3] = [16, 24, 32];
+
+    fn byte(w: u32, n: u32) -> usize {
+        ((w >> (24 - 8 * n)) & 0xff) as usize
+    }
+
+    /// One round (FIPS-197 section 5.1): SubBytes, ShiftRows, MixColumns and
+    /// AddRoundKey, a T-table lookup per byte:
+    ///
+    /// ```text
+    /// t_c = Te0[s_c >> 24] ^ Te1[s_(c+1) >> 16] ^ Te2[s_(c+2) >> 8] ^ Te3[s_(c+3)] ^ rk_c
+    /// ```
+    #[round]
+    fn round(s: [u32; 4], rk: &[u32; 4]) -> [u32; 4] {
+        core::array::from_fn(|c| {
+            TE[0][byte(s[c], 0)]
+                ^ TE[1][byte(s[(c + 1) % 4], 1)]
+                ^ TE[2][byte(s[(c + 2) % 4], 2)]
+                ^ TE[3][byte(s[(c + 3) % 4], 3)]
+                ^ rk[c]
+        })
+    }
+
+    /// The last round (section 5.1): SubBytes, ShiftRows, AddRoundKey; no
+    /// MixColumns.
+    #[round]
+    fn last_round(s: [u32; 4], rk: &[u32; 4]) -> [u32; 4] {
+        core::array::from_fn(|c| {
+            u32::from_be_bytes([
+                SBOX[byte(s[c], 0)],
+                SBOX[byte(s[(c + 1) % 4], 1)],
+                SBOX[byte(s[(c + 2) % 4], 2)],
+                SBOX[byte(s[(c + 3) % 4], 3)],
+            ]) ^ rk[c]
+        })
+    }
+
+    /// One round of the equivalent inverse cipher (section 5.3.5):
+    /// InvSubBytes, InvShiftRows, InvMixColumns and AddRoundKey with a
+    /// decryption key:
+    ///
+    /// ```text
+    /// t_c = Td0[s_c >> 24] ^ Td1[s_(c+3) >> 16] ^ Td2[s_(c+2) >> 8] ^ Td3[s_(c+1)] ^ dk_c
+    /// ```
+    #[round]
+    fn inv_round(s: [u32; 4], dk: &[u32; 4]) -> [u32; 4] {
+        core::array::from_fn(|c| {
+            TD[0][byte(s[c], 0)]
+                ^ TD[1][byte(s[(c + 3) % 4], 1)]
+                ^ TD[2][byte(s[(c + 2) % 4], 2)]
+                ^ TD[3][byte(s[(c + 1) % 4], 3)]
+                ^ dk[c]
+        })
+    }
+
+    /// The last round of the inverse cipher: InvSubBytes, InvShiftRows,
+    /// AddRoundKey.
+    #[round]
+    fn inv_last_round(s: [u32; 4], dk: &[u32; 4]) -> [u32; 4] {
+        core::array::from_fn(|c| {
+            u32::from_be_bytes([
+                INV_SBOX[byte(s[c], 0)],
+                INV_SBOX[byte(s[(c + 3) % 4], 1)],
+                INV_SBOX[byte(s[(c + 2) % 4], 2)],
+                INV_SBOX[byte(s[(c + 1) % 4], 3)],
+            ]) ^ dk[c]
+        })
+    }
+
+    /// AES with the key size chosen at run time, like the kernel's generic
+    /// AES: a key of 16, 24 or 32 bytes. The key schedule is zeroized when
+    /// the value is dropped.
+    #[derive(Clone)]
+    pub struct Aes {
+        /// Encryption round keys, `Nr + 1` of them used.
+        ek: [[u32; 4]; 15],
+        /// Decryption round keys of the equivalent inverse cipher.
+        dk: [[u32; 4]; 15],
+        /// Nr: 10, 12 or 14.
+        rounds: usize,
+    }
+
+    impl Aes {
+        /// FIPS-197 section 5.2, KeyExpansion, and section 5.3.5 for the
+        /// equivalent inverse cipher's keys:
+        ///
+        /// ```text
+        /// w[i] = key word i, for i < Nk
+        /// for i = Nk .. 4*(Nr+1)-1:
+        ///     temp = w[i-1]
+        ///     if i mod Nk = 0:            temp = SubWord(RotWord(temp)) xor Rcon[i/Nk]
+        ///     else if Nk > 6, i mod Nk = 4: temp = SubWord(temp)
+        ///     w[i] = w[i-Nk] xor temp
+        /// dw: the round keys in reverse order, InvMixColumns applied to
+        ///     all but the first and last
+        /// ```
+        fn expand(key: &[u8]) -> Option<Aes> {
+            let nk = key.len() / 4;
+            if !KEY_SIZES.contains(&key.len()) {
+                return None;
+            }
+            let rounds = nk + 6;
+            let mut w = [0u32; 60];
+            for (i, chunk) in key.chunks_exact(4).enumerate() {
+                w[i] = u32::from_be_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]);
+            }
+            let sub_word = |x: u32| {
+                let [a, b, c, d] = x.to_be_bytes();
+                u32::from_be_bytes([
+                    SBOX[usize::from(a)],
+                    SBOX[usize::from(b)],
+                    SBOX[usize::from(c)],
+                    SBOX[usize::from(d)],
+                ])
+            };
+            let mut rcon = 1u8;
+            for i in nk..4 * (rounds + 1) {
+                let mut temp = w[i - 1];
+                if i % nk == 0 {
+                    temp = sub_word(temp.rotate_left(8)) ^ (u32::from(rcon) << 24);
+                    rcon = xtime(rcon);
+                } else if nk > 6 && i % nk == 4 {
+                    temp = sub_word(temp);
+                }
+                w[i] = w[i - nk] ^ temp;
+            }
+            let mut ek = [[0u32; 4]; 15];
+            for (r, rk) in ek.iter_mut().enumerate().take(rounds + 1) {
+                rk.copy_from_slice(&w[4 * r..4 * r + 4]);
+            }
+            // InvMixColumns of a word: Td[k][S[b]] undoes the S-box inside Td.
+            let inv_mix = |x: u32| {
+                let [a, b, c, d] = x.to_be_bytes();
+                TD[0][usize::from(SBOX[usize::from(a)])]
+                    ^ TD[1][usize::from(SBOX[usize::from(b)])]
+                    ^ TD[2][usize::from(SBOX[usize::from(c)])]
+                    ^ TD[3][usize::from(SBOX[usize::from(d)])]
+            };
+            let mut dk = [[0u32; 4]; 15];
+            for r in 0..=rounds {
+                let src = ek[rounds - r];
+                dk[r] = if r == 0 || r == rounds {
+                    src
+                } else {
+                    src.map(inv_mix)
+                };
+            }
+            w.zeroize();
+            Some(Aes { ek, dk, rounds })
+        }
+
+        /// FIPS-197 section 5.1, Cipher().
+        fn encrypt(&self, block: &mut [u8; 16]) {
+            let mut s = load(block);
+            for (x, k) in s.iter_mut().zip(&self.ek[0]) {
+                *x ^= k;
+            }
+            for rk in &self.ek[1..self.rounds] {
+                s = round(s, rk);
+            }
+            store(&last_round(s, &self.ek[self.rounds]), block);
+        }
+
+        /// FIPS-197 section 5.3.5, EqInvCipher().
+        fn decrypt(&self, block: &mut [u8; 16]) {
+            let mut s = load(block);
+            for (x, k) in s.iter_mut().zip(&self.dk[0]) {
+                *x ^= k;
+            }
+            for dk in &self.dk[1..self.rounds] {
+                s = inv_round(s, dk);
+            }
+            store(&inv_last_round(s, &self.dk[self.rounds]), block);
+        }
+    }
+
+    fn load(block: &[u8; 16]) -> [u32; 4] {
+        core::array::from_fn(|c| {
+            u32::from_be_bytes([
+                block[4 * c],
+                block[4 * c + 1],
+                block[4 * c + 2],
+                block[4 * c + 3],
+            ])
+        })
+    }
+
+    fn store(s: &[u32; 4], block: &mut [u8; 16]) {
+        for (bytes, word) in block.chunks_exact_mut(4).zip(s) {
+            bytes.copy_from_slice(&word.to_be_bytes());
+        }
+    }
+
+    impl Drop for Aes {
+        fn drop(&mut self) {
+            self.ek.zeroize();
+            self.dk.zeroize();
+        }
+    }
+
+    impl ZeroizeOnDrop for Aes {}
+
+    impl fmt::Debug for Aes {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("Aes { ... }")
+        }
+    }
+
+    /// `cipher` traits for an AES type: `$ty(Aes)` takes `$keys` bytes (a
+    /// nominal `$size`), or `Aes` itself takes any of the key sizes.
+    macro_rules! aes_cipher {
+        ($ty:ident, $size:ty, $name:literal, |$k:ident| $new:expr, |$s:ident| $inner:expr) => {
+            impl KeySizeUser for $ty {
+                type KeySize = $size;
+            }
+
+            impl KeyInit for $ty {
+                fn new(key: &Key<Self>) -> Self {
+                    let $k: &[u8] = key.as_ref();
+                    $new.unwrap_or_else(|| unreachable!("the nominal key size is valid"))
+                }
+
+                fn new_from_slice($k: &[u8]) -> Result<Self, InvalidLength> {
+                    $new.ok_or(InvalidLength)
+                }
+            }
+
+            impl BlockSizeUser for $ty {
+                type BlockSize = U16;
+            }
+
+            impl ParBlocksSizeUser for $ty {
+                type ParBlocksSize = U1;
+            }
+
+            impl BlockCipherEncrypt for $ty {
+                #[inline]
+                fn encrypt_with_backend(&self, f: impl BlockCipherEncClosure<BlockSize = U16>) {
+                    f.call(self)
+                }
+            }
+
+            impl BlockCipherEncBackend for $ty {
+                fn encrypt_block(&self, mut block: InOut<'_, '_, Block<Self>>) {
+                    let $s = self;
+                    let mut b: [u8; 16] = *block.get_in().as_ref();
+                    $inner.encrypt(&mut b);
+                    *block.get_out() = b.into();
+                }
+            }
+
+            impl BlockCipherDecrypt for $ty {
+                #[inline]
+                fn decrypt_with_backend(&self, f: impl BlockCipherDecClosure<BlockSize = U16>) {
+                    f.call(self)
+                }
+            }
+
+            impl BlockCipherDecBackend for $ty {
+                fn decrypt_block(&self, mut block: InOut<'_, '_, Block<Self>>) {
+                    let $s = self;
+                    let mut b: [u8; 16] = *block.get_in().as_ref();
+                    $inner.decrypt(&mut b);
+                    *block.get_out() = b.into();
+                }
+            }
+
+            impl AlgorithmName for $ty {
+                fn write_alg_name(f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                    f.write_str($name)?;
+                    f.write_str(self::VARIANT)
+                }
+            }
+        };
+    }
+
+    aes_cipher!(Aes, U32, "aes-", |key| Aes::expand(key), |s| s);
+
+    /// AES-128: a 16-byte key, 10 rounds.
+    #[derive(Clone, Debug)]
+    pub struct Aes128(Aes);
+    aes_cipher!(
+        Aes128,
+        U16,
+        "aes128-",
+        |key| (key.len() == 16)
+            .then(|| Aes::expand(key))
+            .flatten()
+            .map(Aes128),
+        |s| s.0
+    );
+
+    /// AES-192: a 24-byte key, 12 rounds.
+    #[derive(Clone, Debug)]
+    pub struct Aes192(Aes);
+    aes_cipher!(
+        Aes192,
+        U24,
+        "aes192-",
+        |key| (key.len() == 24)
+            .then(|| Aes::expand(key))
+            .flatten()
+            .map(Aes192),
+        |s| s.0
+    );
+
+    /// AES-256: a 32-byte key, 14 rounds.
+    #[derive(Clone, Debug)]
+    pub struct Aes256(Aes);
+    aes_cipher!(
+        Aes256,
+        U32,
+        "aes256-",
+        |key| (key.len() == 32)
+            .then(|| Aes::expand(key))
+            .flatten()
+            .map(Aes256),
+        |s| s.0
+    );
+}

@@ -1,0 +1,139 @@
+//! AES: every variant against FIPS-197's vectors and RustCrypto's `aes`.
+
+mod common;
+
+use common::{Dyn, New, hex, new, to_hex};
+use variants::aes;
+
+/// Every variant's runtime-key-size `Aes`, by name.
+fn registry() -> Vec<(&'static str, New)> {
+    macro_rules! registry {
+        ($($v:ident),*) => { vec![$((stringify!($v), new::<aes::$v::Aes> as New)),*] };
+    }
+    registry!(always, never, hint, auto)
+}
+
+/// Every variant's fixed-size types: (variant, key bytes, constructor).
+fn fixed() -> Vec<(&'static str, usize, New)> {
+    macro_rules! fixed {
+        ($($v:ident),*) => { vec![$(
+            (stringify!($v), 16, new::<aes::$v::Aes128> as New),
+            (stringify!($v), 24, new::<aes::$v::Aes192> as New),
+            (stringify!($v), 32, new::<aes::$v::Aes256> as New),
+        )*] };
+    }
+    fixed!(always, never, hint, auto)
+}
+
+#[test]
+fn registry_is_complete() {
+    let names: Vec<&str> = registry().iter().map(|(n, _)| *n).collect();
+    assert_eq!(names, aes::VARIANTS);
+}
+
+/// FIPS-197 Appendix C.1, C.2, C.3: the same plaintext under 128-, 192- and
+/// 256-bit keys, through `Aes` and through `Aes128`/`Aes192`/`Aes256`.
+#[test]
+fn fips197_appendix_c() {
+    let pt = "00112233445566778899aabbccddeeff";
+    let vectors = [
+        (
+            "000102030405060708090a0b0c0d0e0f",
+            "69c4e0d86a7b0430d8cdb78070b4c55a",
+        ),
+        (
+            "000102030405060708090a0b0c0d0e0f1011121314151617",
+            "dda97ca4864cdfe06eaf70a0ec0d7191",
+        ),
+        (
+            "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f",
+            "8ea2b7ca516745bfeafc49904b496089",
+        ),
+    ];
+    let check = |name: &str, cipher: &dyn Dyn, key: &str, ct: &str| {
+        let mut block = hex(pt);
+        cipher.encrypt_block(&mut block);
+        assert_eq!(to_hex(&block), ct, "{name}: encrypt, key {key}");
+        cipher.decrypt_block(&mut block);
+        assert_eq!(to_hex(&block), pt, "{name}: decrypt, key {key}");
+    };
+    for (key, ct) in vectors {
+        for (variant, new) in registry() {
+            check(variant, &*new(&hex(key)).unwrap(), key, ct);
+        }
+        for (variant, bytes, new) in fixed() {
+            if bytes * 2 == key.len() {
+                check(variant, &*new(&hex(key)).unwrap(), key, ct);
+            }
+        }
+    }
+}
+
+/// Seeded cases under every key size, in ECB and CBC both ways, compared
+/// with RustCrypto `aes` 0.9 (whichever backend it picks here).
+#[test]
+fn against_rustcrypto_aes() {
+    for (variant, new) in registry() {
+        for case in 0..1_500u64 {
+            let mut rng = fastrand::Rng::with_seed(case);
+            let key_len = aes::KEY_SIZES[case as usize % 3];
+            let mut key = vec![0u8; key_len];
+            let mut data = vec![0u8; 16 * rng.usize(1..=8)];
+            let mut iv = [0u8; 16];
+            rng.fill(&mut key);
+            rng.fill(&mut data);
+            rng.fill(&mut iv);
+            let oracle: Box<dyn Dyn> = match key_len {
+                16 => new_peer::<::aes::Aes128>(&key),
+                24 => new_peer::<::aes::Aes192>(&key),
+                _ => new_peer::<::aes::Aes256>(&key),
+            };
+            let c = new(&key).unwrap();
+            type Op<'a> = &'a dyn Fn(&dyn Dyn, &mut [u8]);
+            let ops: [(&str, Op); 4] = [
+                ("ecb encrypt", &|c, b| c.ecb_encrypt(b)),
+                ("ecb decrypt", &|c, b| c.ecb_decrypt(b)),
+                ("cbc encrypt", &|c, b| c.cbc_encrypt(&iv, b)),
+                ("cbc decrypt", &|c, b| c.cbc_decrypt(&iv, b)),
+            ];
+            for (op, run) in ops {
+                let (mut got, mut want) = (data.clone(), data.clone());
+                run(&*c, &mut got);
+                run(&*oracle, &mut want);
+                assert_eq!(
+                    got, want,
+                    "{variant}: {op}, {key_len}-byte key, case {case}"
+                );
+            }
+        }
+    }
+}
+
+fn new_peer<C>(key: &[u8]) -> Box<dyn Dyn>
+where
+    C: cipher::KeyInit + cipher::BlockCipherEncrypt + cipher::BlockCipherDecrypt + Clone + 'static,
+{
+    new::<C>(key).expect("a valid key")
+}
+
+/// Every key length 0..=40 other than 16, 24 and 32 is `InvalidLength` for
+/// `Aes`; each fixed type takes its one size only.
+#[test]
+fn invalid_key_lengths() {
+    for len in 0..=40 {
+        for (variant, new) in registry() {
+            assert_eq!(
+                new(&vec![7u8; len]).is_ok(),
+                aes::KEY_SIZES.contains(&len),
+                "{variant}: {len} bytes"
+            );
+        }
+        for (variant, bytes, new) in fixed() {
+            assert_eq!(
+                new(&vec![7u8; len]).is_ok(),
+                len == bytes,
+                "{variant} {bytes}: {len} bytes"
+            );
+        }
+    }
+}
