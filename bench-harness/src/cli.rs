@@ -329,6 +329,12 @@ pub fn run(
                         session.cipher(&test, e.as_mut(), mode, dir, &plan.keys, &plan.sizes)?;
                     }
                 }
+                (EngineKind::Hash(h), _) if !h.available() => {
+                    session.say(&format!(
+                        "{}: unavailable on this CPU, not measured",
+                        h.name()
+                    ));
+                }
                 (EngineKind::Hash(h), _) => {
                     let template: Vec<(usize, usize)> = if plan.sizes.is_empty() {
                         HASH_TEMPLATE.to_vec()

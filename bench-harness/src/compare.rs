@@ -17,18 +17,28 @@ pub struct Case {
 }
 
 impl Case {
-    /// `ecb(cast6)` for this case's mode.
+    /// `ecb(cast6)` for this case's mode (`crc32c` for a digest).
     pub fn alg(&self, cipher: &str) -> String {
-        format!("{}({cipher})", self.mode.name())
+        self.mode.alg(cipher)
+    }
+
+    /// `encrypt`, `decrypt`, or `digest`.
+    pub fn dir_name(&self) -> &'static str {
+        match self.mode {
+            Mode::Digest => "digest",
+            _ => self.dir.name(),
+        }
     }
 }
 
-/// Checks `engine` against `oracle` in ECB and CBC, both directions, on
-/// seeded data under each key size; the first difference is the error.
+/// Checks `engine` against `oracle` in each of `modes` (ECB and CBC for a
+/// cipher, digest for a checksum), both directions, on seeded data under
+/// each key size; the first difference is the error.
 pub fn check_against(
     engine: &mut dyn Engine,
     oracle: &mut dyn Engine,
     key_sizes: &[usize],
+    modes: &[Mode],
 ) -> Result<(), String> {
     let bs = oracle.block_size();
     if engine.block_size() != bs {
@@ -47,7 +57,7 @@ pub fn check_against(
     };
     for &k in key_sizes {
         let key: Vec<u8> = (0..k).map(|_| next()).collect();
-        for mode in [Mode::Ecb, Mode::Cbc] {
+        for &mode in modes {
             engine
                 .set_key(mode, &key)
                 .map_err(|e| format!("set_key: {e}"))?;
@@ -55,7 +65,7 @@ pub fn check_against(
                 .set_key(mode, &key)
                 .map_err(|e| format!("oracle set_key: {e}"))?;
             for dir in Dir::BOTH {
-                for blocks in [1, 3, 64] {
+                for blocks in [1, 3, 64, 1027] {
                     let data: Vec<u8> = (0..bs * blocks).map(|_| next()).collect();
                     let iv: Vec<u8> = (0..bs).map(|_| next()).collect();
                     let (mut got, mut want) = (data.clone(), data);

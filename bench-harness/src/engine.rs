@@ -16,10 +16,14 @@ pub enum Mode {
     Cbc,
     Ctr,
     Xts,
+    /// A checksum over the whole buffer (CRC32C): the result is XORed into
+    /// the buffer's first bytes, so that it can be compared and is not
+    /// optimised away.
+    Digest,
 }
 
 impl Mode {
-    pub const ALL: [Mode; 4] = [Mode::Ecb, Mode::Cbc, Mode::Ctr, Mode::Xts];
+    pub const ALL: [Mode; 5] = [Mode::Ecb, Mode::Cbc, Mode::Ctr, Mode::Xts, Mode::Digest];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -27,6 +31,15 @@ impl Mode {
             Mode::Cbc => "cbc",
             Mode::Ctr => "ctr",
             Mode::Xts => "xts",
+            Mode::Digest => "digest",
+        }
+    }
+
+    /// The kernel name of `cipher` in this mode: `ecb(cast6)`, or `crc32c`.
+    pub fn alg(self, cipher: &str) -> String {
+        match self {
+            Mode::Digest => cipher.to_string(),
+            m => format!("{}({cipher})", m.name()),
         }
     }
 }
@@ -73,6 +86,8 @@ pub enum EngineError {
     Load(String),
     /// A `.so` returned an error code the ABI does not define.
     Abi(i32),
+    /// The implementation needs a CPU feature this machine lacks.
+    Unavailable(String),
 }
 
 impl fmt::Display for EngineError {
@@ -86,6 +101,7 @@ impl fmt::Display for EngineError {
             EngineError::NotKeyed => write!(f, "no key set"),
             EngineError::Load(why) => write!(f, "{why}"),
             EngineError::Abi(code) => write!(f, "the artifact returned error code {code}"),
+            EngineError::Unavailable(why) => write!(f, "unavailable on this CPU: {why}"),
         }
     }
 }
@@ -177,6 +193,7 @@ impl<C: KeyInit + BlockCipherEncrypt + BlockCipherDecrypt> Engine for StaticCiph
             (Mode::Xts, Dir::Encrypt, Some(c2)) => modes::xts_encrypt(c, c2, iv, buf)?,
             (Mode::Xts, Dir::Decrypt, Some(c2)) => modes::xts_decrypt(c, c2, iv, buf)?,
             (Mode::Xts, _, None) => return Err(EngineError::NotKeyed),
+            (Mode::Digest, _, _) => return Err(EngineError::Unsupported(mode)),
         }
         Ok(())
     }
@@ -247,9 +264,80 @@ impl Engine for ByKeyLength {
     }
 }
 
+/// A checksum function as an [`Engine`] in [`Mode::Digest`]: no key, 1-byte
+/// blocks, the checksum XORed into the buffer's first four bytes.
+pub struct DigestEngine {
+    name: String,
+    digest: fn(&[u8]) -> u32,
+    available: fn() -> bool,
+}
+
+impl DigestEngine {
+    pub fn new(name: &str, digest: fn(&[u8]) -> u32, available: fn() -> bool) -> Self {
+        DigestEngine {
+            name: name.to_string(),
+            digest,
+            available,
+        }
+    }
+}
+
+/// What [`Mode::Digest`] leaves in the buffer: the checksum XORed into its
+/// first (up to four) bytes. The artifacts do the same.
+pub fn fold_digest(buf: &mut [u8], digest: u32) {
+    buf.iter_mut()
+        .zip(digest.to_le_bytes())
+        .for_each(|(b, d)| *b ^= d);
+}
+
+impl Engine for DigestEngine {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn block_size(&self) -> usize {
+        1
+    }
+
+    fn set_key(&mut self, mode: Mode, key: &[u8]) -> Result<(), EngineError> {
+        if !(self.available)() {
+            return Err(EngineError::Unavailable(format!(
+                "{} needs SSE4.2",
+                self.name
+            )));
+        }
+        match (mode, key.len()) {
+            (Mode::Digest, 0) => Ok(()),
+            (Mode::Digest, n) => Err(EngineError::KeyLength(n)),
+            (m, _) => Err(EngineError::Unsupported(m)),
+        }
+    }
+
+    #[inline]
+    fn crypt(
+        &mut self,
+        mode: Mode,
+        _: Dir,
+        _: &mut [u8],
+        buf: &mut [u8],
+    ) -> Result<(), EngineError> {
+        if mode != Mode::Digest {
+            return Err(EngineError::Unsupported(mode));
+        }
+        let d = (self.digest)(buf);
+        fold_digest(buf, d);
+        Ok(())
+    }
+}
+
 /// A hash whose state is a `u32` (CRC32C, `digest_null`), as three functions.
 pub trait HashEngine {
     fn name(&self) -> &str;
+    /// Whether this CPU can run it; an engine that cannot is reported as
+    /// unavailable, never replaced by another.
+    fn available(&self) -> bool {
+        true
+    }
     fn init(&mut self);
     fn update(&mut self, data: &[u8]);
     fn finish(&mut self) -> u32;
@@ -268,11 +356,17 @@ pub struct StaticHash {
     pub update: fn(u32, &[u8]) -> u32,
     pub finish: fn(u32) -> u32,
     pub state: u32,
+    /// Whether this CPU can run it (CRC32C's SSE4.2 variants).
+    pub available: fn() -> bool,
 }
 
 impl HashEngine for StaticHash {
     fn name(&self) -> &str {
         &self.name
+    }
+
+    fn available(&self) -> bool {
+        (self.available)()
     }
 
     fn init(&mut self) {

@@ -152,6 +152,11 @@ impl<'a> Session<'a> {
         }
     }
 
+    /// Prints a line of the session's output.
+    pub fn say(&mut self, line: &str) {
+        (self.out)(line);
+    }
+
     /// Every key size and block size of one cipher algorithm in one
     /// direction, numbered as tcrypt numbers them (not reset per key).
     pub fn cipher(

@@ -3,7 +3,7 @@
 //! one [`CipherEntry`] here; nothing else in the harness changes.
 
 use crate::UsageError;
-use crate::engine::{Engine, HashEngine, Mode, StaticCipher, StaticHash};
+use crate::engine::{DigestEngine, Engine, HashEngine, Mode, StaticCipher, StaticHash};
 
 pub use crate::engine::MakeEngine;
 /// Makes a fresh hash engine.
@@ -67,6 +67,33 @@ macro_rules! cipher_variants {
     };
 }
 
+/// `(name, make)` for each CRC32C variant, as a digest engine.
+macro_rules! crc_variants {
+    ([$($v:ident),* $(,)?]) => {
+        &[$((stringify!($v), || -> Box<dyn Engine> {
+            use variants::crc32c::$v as m;
+            Box::new(DigestEngine::new(concat!("crc32c-", stringify!($v)), m::crc32c, m::available))
+        })),*]
+    };
+}
+
+/// `(name, make)` for each CRC32C variant, as a hash (tcrypt's template).
+macro_rules! crc_hashes {
+    ([$($v:ident),* $(,)?]) => {
+        &[$((stringify!($v), || -> Box<dyn HashEngine> {
+            use variants::crc32c::$v as m;
+            Box::new(StaticHash {
+                name: concat!("crc32c-", stringify!($v)).into(),
+                init: || 0,
+                update: m::crc32c_append,
+                finish: |s| s,
+                state: 0,
+                available: m::available,
+            })
+        })),*]
+    };
+}
+
 /// The ciphers, in `--list` order.
 pub static CIPHERS: &[CipherEntry] = &[
     CipherEntry {
@@ -105,6 +132,35 @@ pub static CIPHERS: &[CipherEntry] = &[
             },
         ],
         baseline: "auto",
+    },
+    CipherEntry {
+        name: "crc32c",
+        block_size: 1,
+        // Measured by `compare` as one digest of the whole buffer; tcrypt
+        // measures it with the hash template (see HASHES).
+        modes: &[(Mode::Digest, &[0])],
+        variants: crc_variants!([
+            bytewise_always,
+            bytewise_never,
+            bytewise_auto,
+            slice8_always,
+            slice8_never,
+            slice8_auto,
+            sse42_never,
+            sse42_auto
+        ]),
+        declared: variants::crc32c::VARIANTS,
+        rounds: variants::crc32c::ROUNDS,
+        peers: &[Peer {
+            name: "crate",
+            label: "crc32c 0.6 (the crc32c crate: SSE4.2 where the CPU has it)",
+            crate_name: "crc32c",
+            driver: "crc32c-crate",
+            make: Some(|| Box::new(DigestEngine::new("crc32c-crate", crc32c::crc32c, || true))),
+            feature: "peer-crc32c",
+            rustflags: None,
+        }],
+        baseline: "slice8_auto",
     },
     CipherEntry {
         name: "cast5",
@@ -189,20 +245,37 @@ static AES_PEER: &[(usize, MakeEngine)] = &[
 ];
 
 /// The hashes, in `--list` order.
-pub static HASHES: &[HashEntry] = &[HashEntry {
-    name: "digest_null",
-    variants: &[("auto", || {
-        use variants::null::auto as n;
-        Box::new(StaticHash {
-            name: "digest_null-auto".into(),
-            init: n::digest_null_init,
-            update: n::digest_null_update,
-            finish: n::digest_null_final,
-            state: 0,
-        })
-    })],
-    declared: variants::null::VARIANTS,
-}];
+pub static HASHES: &[HashEntry] = &[
+    HashEntry {
+        name: "crc32c",
+        variants: crc_hashes!([
+            bytewise_always,
+            bytewise_never,
+            bytewise_auto,
+            slice8_always,
+            slice8_never,
+            slice8_auto,
+            sse42_never,
+            sse42_auto
+        ]),
+        declared: variants::crc32c::VARIANTS,
+    },
+    HashEntry {
+        name: "digest_null",
+        variants: &[("auto", || {
+            use variants::null::auto as n;
+            Box::new(StaticHash {
+                name: "digest_null-auto".into(),
+                init: n::digest_null_init,
+                update: n::digest_null_update,
+                finish: n::digest_null_final,
+                state: 0,
+                available: || true,
+            })
+        })],
+        declared: variants::null::VARIANTS,
+    },
+];
 
 /// An algorithm named as the kernel names it.
 #[derive(Clone, Copy)]
@@ -244,12 +317,14 @@ impl Alg {
     }
 }
 
-/// Every algorithm, in `--list` order.
+/// Every algorithm, in `--list` order. Checksums appear once, as hashes
+/// (their digest mode is `compare`'s).
 pub fn all() -> Vec<Alg> {
     let ciphers = CIPHERS.iter().flat_map(|entry| {
         entry
             .modes
             .iter()
+            .filter(|(mode, _)| *mode != Mode::Digest)
             .map(move |&(mode, keys)| Alg::Cipher { mode, entry, keys })
     });
     ciphers.chain(HASHES.iter().map(Alg::Hash)).collect()

@@ -9,11 +9,12 @@ use std::ffi::CStr;
 use std::path::{Path, PathBuf};
 
 /// The artifact ABI version this harness speaks (`inlinelab_abi_version`).
-pub const ABI_VERSION: u32 = 1;
+pub const ABI_VERSION: u32 = 2;
 const OP_ECB_ENCRYPT: u32 = 0;
 const OP_ECB_DECRYPT: u32 = 1;
 const OP_CBC_ENCRYPT: u32 = 2;
 const OP_CBC_DECRYPT: u32 = 3;
+const OP_DIGEST: u32 = 4;
 
 type SetKey = unsafe extern "C" fn(*mut u8, *const u8, usize) -> i32;
 type Clear = unsafe extern "C" fn(*mut u8);
@@ -127,7 +128,7 @@ impl Engine for SoCipher {
     }
 
     fn set_key(&mut self, mode: Mode, key: &[u8]) -> Result<(), EngineError> {
-        if !matches!(mode, Mode::Ecb | Mode::Cbc) {
+        if !matches!(mode, Mode::Ecb | Mode::Cbc | Mode::Digest) {
             return Err(EngineError::Unsupported(mode));
         }
         self.unkey();
@@ -160,6 +161,7 @@ impl Engine for SoCipher {
             (Mode::Ecb, Dir::Decrypt) => OP_ECB_DECRYPT,
             (Mode::Cbc, Dir::Encrypt) => OP_CBC_ENCRYPT,
             (Mode::Cbc, Dir::Decrypt) => OP_CBC_DECRYPT,
+            (Mode::Digest, _) => OP_DIGEST,
             (other, _) => return Err(EngineError::Unsupported(other)),
         };
         if mode == Mode::Cbc && iv.len() != self.block_size {

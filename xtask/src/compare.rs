@@ -324,15 +324,9 @@ pub fn write(report: &Report, dir: &Path) -> Result<()> {
     )
 }
 
-/// The cases measured: ECB and CBC, both directions, the template's key
-/// sizes, the block sizes.
+/// The cases measured: ECB and CBC (or a checksum's digest), both
+/// directions, the template's key sizes, the block sizes.
 pub fn cases(entry: &CipherEntry, quick: bool, sizes: Option<&[usize]>) -> Vec<Case> {
-    let keys = entry
-        .modes
-        .iter()
-        .find(|(m, _)| *m == Mode::Ecb)
-        .map_or(&[][..], |(_, k)| *k);
-    let keys = if quick { &keys[..1] } else { keys };
     let default: &[usize] = if quick {
         &[16, 8192]
     } else {
@@ -345,8 +339,18 @@ pub fn cases(entry: &CipherEntry, quick: bool, sizes: Option<&[usize]>) -> Vec<C
         .map(|s| s.div_ceil(bs) * bs)
         .collect();
     let mut out = Vec::new();
-    for mode in [Mode::Ecb, Mode::Cbc] {
-        for dir in Dir::BOTH {
+    for &(mode, keys) in entry
+        .modes
+        .iter()
+        .filter(|(m, _)| matches!(m, Mode::Ecb | Mode::Cbc | Mode::Digest))
+    {
+        let keys = if quick { &keys[..1] } else { keys };
+        let dirs: &[Dir] = if mode == Mode::Digest {
+            &[Dir::Encrypt]
+        } else {
+            &Dir::BOTH
+        };
+        for &dir in dirs {
             for &key_bytes in keys {
                 for &block_bytes in &sizes {
                     out.push(Case {
@@ -762,7 +766,7 @@ pub fn analyse(
                 format!(
                     "{} {} {}-bit {} B",
                     k.alg(entry.name),
-                    k.dir.name(),
+                    k.dir_name(),
                     k.key_bytes * 8,
                     k.block_bytes
                 )
@@ -793,7 +797,7 @@ pub fn analyse(
                     let median = stats::median(&ticks);
                     Speed {
                         alg: case.alg(entry.name),
-                        dir: case.dir.name().into(),
+                        dir: case.dir_name().into(),
                         key_bits: case.key_bytes * 8,
                         block_bytes: case.block_bytes,
                         bytes_per_sec: case.block_bytes as f64 * t.hz() / median,
@@ -940,33 +944,40 @@ fn signal_of(status: &std::process::ExitStatus) -> String {
     }
 }
 
-/// tcrypt's cycles-mode lines for one engine from per-case median ticks.
+/// tcrypt's cycles-mode lines for one engine from per-case median ticks
+/// (the hash lines for a digest).
 fn raw_lines(
     entry: &CipherEntry,
     cases: &[Case],
     driver: &str,
     median: impl Fn(usize) -> f64,
 ) -> String {
+    use bench_harness::format;
     let mut out = String::new();
     let mut last: Option<(Mode, Dir)> = None;
     let mut test = 0;
     for (ci, c) in cases.iter().enumerate() {
         if last != Some((c.mode, c.dir)) {
-            out.push_str(&bench_harness::format::cipher_header(
-                &c.alg(entry.name),
-                driver,
-                c.dir,
-            ));
+            let header = match c.mode {
+                Mode::Digest => format::hash_header(&c.alg(entry.name), driver),
+                _ => format::cipher_header(&c.alg(entry.name), driver, c.dir),
+            };
+            out.push_str(&header);
             out.push('\n');
             last = Some((c.mode, c.dir));
             test = 0;
         }
-        out.push_str(&bench_harness::format::cipher_cycles(
-            test,
-            c.key_bytes,
-            c.block_bytes,
-            median(ci).round() as u64,
-        ));
+        let ticks = median(ci);
+        let line = match c.mode {
+            Mode::Digest => format::hash_cycles(
+                test,
+                c.block_bytes,
+                c.block_bytes,
+                (ticks * 8.0).round() as u64,
+            ),
+            _ => format::cipher_cycles(test, c.key_bytes, c.block_bytes, ticks.round() as u64),
+        };
+        out.push_str(&line);
         out.push('\n');
         test += 1;
     }

@@ -283,7 +283,7 @@ fn measure_all(
 fn blank_speed(entry: &CipherEntry, c: &Case) -> crate::report::Speed {
     crate::report::Speed {
         alg: c.alg(entry.name),
-        dir: c.dir.name().into(),
+        dir: c.dir_name().into(),
         key_bits: c.key_bytes * 8,
         block_bytes: c.block_bytes,
         bytes_per_sec: 0.0,

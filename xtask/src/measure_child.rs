@@ -88,7 +88,18 @@ fn measure(spec: &Spec, marker: &Path) -> Result<Outcome> {
                     Some(make) => make(),
                     None => (entry.variants[0].1)(),
                 };
-                match compare::check_against(&mut engine, oracle.as_mut(), &spec.check_keys) {
+                let modes: Vec<bench_harness::engine::Mode> = spec
+                    .cases
+                    .iter()
+                    .map(|c| c.mode)
+                    .fold(Vec::new(), |mut v, m| {
+                        if !v.contains(&m) {
+                            v.push(m);
+                        }
+                        v
+                    });
+                match compare::check_against(&mut engine, oracle.as_mut(), &spec.check_keys, &modes)
+                {
                     Ok(()) => loaded.push((i, Box::new(engine))),
                     Err(why) => outcome.failure = Some(why),
                 }

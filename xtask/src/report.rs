@@ -352,7 +352,12 @@ fn render_speed(w: &mut String, r: &Report) {
         "MB/s (10^6 bytes per second), then counter cycles per byte; medians over the quiet rounds.\n"
     );
     for (alg, dir, key) in &groups {
-        let _ = writeln!(w, "### {alg} {dir}, {key}-bit key\n");
+        let key_label = if *key == 0 {
+            String::new()
+        } else {
+            format!(", {key}-bit key")
+        };
+        let _ = writeln!(w, "### {alg} {dir}{key_label}\n");
         let head: Vec<String> = blocks.iter().map(|b| format!("{b} B")).collect();
         let _ = writeln!(w, "| variant | {} |", head.join(" | "));
         let _ = writeln!(w, "|---|{}", "---:|".repeat(blocks.len()));
@@ -408,7 +413,16 @@ fn render_ratios(w: &mut String, r: &Report) {
                         .unwrap_or_else(|| "n/a".into())
                 })
                 .collect();
-            let _ = writeln!(w, "| {alg} {dir} {key}-bit {b} B | {} |", cells.join(" | "));
+            let key_label = if *key == 0 {
+                String::new()
+            } else {
+                format!(" {key}-bit")
+            };
+            let _ = writeln!(
+                w,
+                "| {alg} {dir}{key_label} {b} B | {} |",
+                cells.join(" | ")
+            );
         }
     }
     let _ = writeln!(w);

@@ -68,7 +68,13 @@ pub fn read(
         .iter()
         .filter(|r| {
             full_names.iter().any(|n| match variant {
-                Some(v) => n.ends_with(&format!("::{v}::{r}")),
+                // A variant module is `never`, or `never_factored`; a
+                // gathered one (`crc32c::slice8_never`) lives in
+                // `slice8::never`.
+                Some(v) => {
+                    n.ends_with(&format!("::{v}::{r}"))
+                        || n.ends_with(&format!("::{}::{r}", v.replacen('_', "::", 1)))
+                }
                 None => n.ends_with(&format!("::{r}")),
             })
         })

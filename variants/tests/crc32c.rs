@@ -1,0 +1,95 @@
+//! CRC32C: every variant against the check value and vectors, and against
+//! the `crc32c` crate at every length and every split point.
+
+use variants::crc32c;
+
+type Crc = fn(&[u8]) -> u32;
+type Append = fn(u32, &[u8]) -> u32;
+
+/// Every variant that this CPU can run, by name.
+fn registry() -> Vec<(&'static str, Crc, Append)> {
+    macro_rules! registry {
+        ($($v:ident),*) => {
+            vec![$((stringify!($v), crc32c::$v::crc32c as Crc, crc32c::$v::crc32c_append as Append, crc32c::$v::available())),*]
+        };
+    }
+    let all = registry!(
+        bytewise_always,
+        bytewise_never,
+        bytewise_auto,
+        slice8_always,
+        slice8_never,
+        slice8_auto,
+        sse42_never,
+        sse42_auto
+    );
+    assert_eq!(
+        all.iter().map(|v| v.0).collect::<Vec<_>>(),
+        crc32c::VARIANTS
+    );
+    all.into_iter()
+        .filter(|(name, .., available)| {
+            *available || {
+                eprintln!("{name}: unavailable on this CPU");
+                false
+            }
+        })
+        .map(|(n, c, a, _)| (n, c, a))
+        .collect()
+}
+
+/// The check value of "123456789" and the vectors of RFC 3720 B.4.
+#[test]
+fn check_values() {
+    for (variant, crc, _) in registry() {
+        assert_eq!(crc(b"123456789"), 0xe306_9283, "{variant}");
+        assert_eq!(crc(&[0u8; 32]), 0x8a91_36aa, "{variant}: 32 zero bytes");
+        assert_eq!(
+            crc(&[0xffu8; 32]),
+            0x62a8_ab43,
+            "{variant}: 32 bytes of 0xff"
+        );
+        assert_eq!(crc(b""), 0, "{variant}: empty");
+    }
+}
+
+/// The `crc32c` crate's answer at every length 0..=1024 of seeded data.
+#[test]
+fn every_length_against_the_crate() {
+    let mut data = vec![0u8; 1024];
+    fastrand::Rng::with_seed(3720).fill(&mut data);
+    for (variant, crc, _) in registry() {
+        for len in 0..=1024 {
+            assert_eq!(
+                crc(&data[..len]),
+                ::crc32c::crc32c(&data[..len]),
+                "{variant}: {len} bytes"
+            );
+        }
+    }
+}
+
+/// Appending: every split point of a 300-byte input gives the whole's CRC.
+#[test]
+fn every_split_point() {
+    let mut data = vec![0u8; 300];
+    fastrand::Rng::with_seed(300).fill(&mut data);
+    let whole = ::crc32c::crc32c(&data);
+    for (variant, crc, append) in registry() {
+        for split in 0..=300 {
+            let (a, b) = data.split_at(split);
+            assert_eq!(append(crc(a), b), whole, "{variant}: split at {split}");
+        }
+    }
+}
+
+/// The SSE4.2 variants say whether the CPU can run them, as CPUID does.
+#[test]
+fn sse42_availability_is_the_cpus() {
+    #[cfg(target_arch = "x86_64")]
+    let has = std::arch::is_x86_feature_detected!("sse4.2");
+    #[cfg(not(target_arch = "x86_64"))]
+    let has = false;
+    assert_eq!(crc32c::sse42_never::available(), has);
+    assert_eq!(crc32c::sse42_auto::available(), has);
+}
