@@ -8,7 +8,7 @@ use plotters::prelude::*;
 
 /// The SVG, or `None` when nothing was measured.
 pub fn render(r: &Report) -> Option<String> {
-    let (alg, key, block) = r.headline()?;
+    let headline = r.headline()?;
     let points: Vec<(String, f64, f64, bool)> = r
         .entries()
         .filter_map(|e| {
@@ -21,27 +21,32 @@ pub fn render(r: &Report) -> Option<String> {
     if points.is_empty() {
         return None;
     }
-    let (xmax, ymax) = points
+    let (xmin, xmax, ymax) = points
         .iter()
-        .fold((0f64, 0f64), |(x, y), p| (x.max(p.1), y.max(p.2)));
+        .fold((f64::INFINITY, 0f64, 0f64), |(lo, hi, y), p| {
+            (lo.min(p.1), hi.max(p.1), y.max(p.2))
+        });
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (760, 460)).into_drawing_area();
         root.fill(&WHITE).ok()?;
         let caption = format!(
-            "{}: .text bytes against {alg} encryption MB/s ({key}-bit key, {block} B)",
-            r.cipher
+            "{}: .text bytes against MB/s of {}",
+            r.cipher,
+            headline.describe()
         );
+        // Sizes can span orders of magnitude (a peer that links std), so the
+        // size axis is logarithmic.
         let mut chart = ChartBuilder::on(&root)
             .caption(caption, ("sans-serif", 16))
             .margin(16)
             .x_label_area_size(40)
             .y_label_area_size(56)
-            .build_cartesian_2d(0f64..xmax * 1.2, 0f64..ymax * 1.2)
+            .build_cartesian_2d((xmin / 1.5..xmax * 1.5).log_scale(), 0f64..ymax * 1.2)
             .ok()?;
         chart
             .configure_mesh()
-            .x_desc(".text bytes")
+            .x_desc(".text bytes (log scale)")
             .y_desc("MB/s")
             .x_label_formatter(&|x| format!("{x:.0}"))
             .y_label_formatter(&|y| format!("{y:.0}"))
@@ -61,13 +66,21 @@ pub fn render(r: &Report) -> Option<String> {
         chart
             .draw_series(LineSeries::new(frontier, BLUE.mix(0.5).stroke_width(2)))
             .ok()?;
+        let mut placed: Vec<(f64, f64)> = Vec::new();
         for (name, x, y, peer) in &points {
             let color = if *peer { RED } else { BLUE };
+            // Labels of points that (nearly) coincide go one under another.
+            let near = placed
+                .iter()
+                .filter(|(px, py)| (px / x).ln().abs() < 0.08 && (py - y).abs() < 0.04 * ymax)
+                .count();
+            placed.push((*x, *y));
+            let dy = -14 + 14 * near as i32;
             chart
                 .draw_series(std::iter::once(
                     EmptyElement::at((*x, *y))
                         + Circle::new((0, 0), 5, color.filled())
-                        + Text::new(name.clone(), (8, -14), ("sans-serif", 13)),
+                        + Text::new(name.clone(), (8, dy), ("sans-serif", 13)),
                 ))
                 .ok()?;
         }

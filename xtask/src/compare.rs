@@ -310,6 +310,39 @@ pub fn write_index(dir: &Path) -> Result<()> {
     )
 }
 
+/// `cargo xtask render [DIR]`: renders every report's markdown and chart,
+/// and the index, again from the JSON in DIR (default `reports/`), for a
+/// change to the renderer; nothing is measured.
+pub fn render(args: &[String]) -> Result<()> {
+    let dir = match args {
+        [] => workspace::root().join("reports"),
+        [d] if !d.starts_with('-') => PathBuf::from(d),
+        _ => {
+            return Err(Error::usage(
+                "usage: cargo xtask render [DIR]",
+                "e.g. cargo xtask render reports",
+            ));
+        }
+    };
+    let entries = std::fs::read_dir(&dir).map_err(|e| {
+        Error::usage(
+            format!("{}: {e}", dir.display()),
+            "give the reports directory",
+        )
+    })?;
+    for path in entries.flatten().map(|e| e.path()) {
+        if path.extension().is_some_and(|e| e == "json") {
+            let bytes = std::fs::read(&path)
+                .map_err(|e| Error::failed(format!("{}: {e}", path.display())))?;
+            let r: Report = serde_json::from_slice(&bytes)
+                .map_err(|e| Error::failed(format!("{}: {e}", path.display())))?;
+            write(&r, &dir)?;
+            println!("rendered {}", path.with_extension("md").display());
+        }
+    }
+    write_index(&dir)
+}
+
 /// Writes the three files, each atomically.
 pub fn write(report: &Report, dir: &Path) -> Result<()> {
     let base = dir.join(&report.cipher);

@@ -216,11 +216,15 @@ fn gate_cases(entry: &CipherEntry) -> Vec<Case> {
     compare::cases(entry, true, None)
 }
 
-fn gate_flags(cipher: &str) -> Flags {
+fn gate_flags(entry: &CipherEntry) -> Flags {
     let mut flags =
-        compare::parse(&[cipher.to_string(), "--quick".into()]).expect("fixed flags parse");
-    // Ratios against the peer, a reference measured in the same run.
-    flags.baseline = "rustcrypto".into();
+        compare::parse(&[entry.name.to_string(), "--quick".into()]).expect("fixed flags parse");
+    // Ratios against the (first) peer, a reference measured in the same run.
+    flags.baseline = entry
+        .peers
+        .first()
+        .map_or(entry.baseline, |p| p.name)
+        .to_string();
     flags
 }
 
@@ -236,7 +240,7 @@ fn measure_all(
     let cases = gate_cases(entry);
     let steps = contenders.len() + 2;
     compare::build_and_size(entry, contenders, dir, steps);
-    let flags = gate_flags(entry.name);
+    let flags = gate_flags(entry);
     let plan = compare::plan(&flags);
     let timings = if no_time {
         None

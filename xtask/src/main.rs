@@ -27,6 +27,8 @@ commands:
   compare CIPHER [OPTIONS]  build, size and time every variant of CIPHER;
                             write reports/CIPHER.md, .json, .svg
   bloat CIPHER [--variant V] cargo-bloat's per-function table of each variant
+  render [DIR]              render the reports again from their JSON (after a
+                            change to the renderer; measures nothing)
   gate [CIPHER|all] [OPTIONS]  fail a change that makes a variant bigger or
                             slower than the baseline (see gate --help)
   baseline [CIPHER|all]     measure and write reports/baseline/CIPHER.json
@@ -46,6 +48,7 @@ fn main() -> ExitCode {
         }
         Some("compare") => compare::run(rest),
         Some("bloat") => bloat::run(rest),
+        Some("render") => compare::render(rest),
         Some("__measure") => measure_child::run(rest),
         Some("__count") => measure_child::count(rest),
         Some("__instructions") => gate::instructions(rest),

@@ -125,23 +125,54 @@ impl Report {
 
     /// The case the chart plots: the first mode and key at the largest block
     /// (8192 bytes in the default set), encryption.
-    pub fn headline(&self) -> Option<(String, usize, usize)> {
+    pub fn headline(&self) -> Option<Headline> {
         let s = self
             .entries()
             .flat_map(|e| &e.speed)
-            .find(|s| s.dir == "encrypt")?;
+            .find(|s| s.dir == "encrypt" || s.dir == "digest")?;
         let block = self
             .entries()
             .flat_map(|e| &e.speed)
             .map(|s| s.block_bytes)
             .max()?;
-        Some((s.alg.clone(), s.key_bits, block))
+        Some(Headline {
+            alg: s.alg.clone(),
+            dir: s.dir.clone(),
+            key_bits: s.key_bits,
+            block,
+        })
     }
 
     pub fn headline_speed(&self, e: &Entry) -> Option<f64> {
-        let (alg, key, block) = self.headline()?;
-        e.speed_at(&alg, "encrypt", key, block)
+        let h = self.headline()?;
+        e.speed_at(&h.alg, &h.dir, h.key_bits, h.block)
             .map(|s| s.bytes_per_sec)
+    }
+}
+
+/// The case the chart plots.
+pub struct Headline {
+    pub alg: String,
+    /// `encrypt`, or `digest` for a checksum.
+    pub dir: String,
+    pub key_bits: usize,
+    pub block: usize,
+}
+
+impl Headline {
+    /// `ecb(cast6) encryption, 128-bit key, 8192-byte blocks`.
+    pub fn describe(&self) -> String {
+        let what = if self.dir == "digest" {
+            "digest"
+        } else {
+            "encryption"
+        };
+        let key = if self.key_bits == 0 {
+            String::new()
+        } else {
+            format!(", {}-bit key", self.key_bits)
+        };
+        format!("{} {what}{key}, {}-byte blocks", self.alg, self.block)
     }
 }
 
@@ -177,10 +208,11 @@ pub fn render(r: &Report) -> String {
     render_speed(w, r);
     render_ratios(w, r);
     let _ = writeln!(w, "## Chart\n");
-    if let Some((alg, key, block)) = r.headline() {
+    if let Some(h) = r.headline() {
         let _ = writeln!(
             w,
-            "Code size (.text) against {alg} encryption throughput ({key}-bit key, {block}-byte blocks); the line joins the points no other beats on both (at this one case; the verdict's Pareto set is over every case).\n"
+            "Code size (.text) against throughput of {}; the line joins the points no other beats on both (at this one case; the verdict's Pareto set is over every case).\n",
+            h.describe()
         );
     }
     let _ = writeln!(w, "![{cipher}: size against speed]({cipher}.svg)\n");

@@ -169,14 +169,14 @@ fn committed_reports_are_fresh() {
         let md = std::fs::read_to_string(path.with_extension("md")).unwrap();
         assert!(
             md == report::render(&r),
-            "{} is stale: run `{}`",
+            "{} is stale: run `cargo xtask render` (or `{}` to measure again)",
             path.with_extension("md").display(),
             r.generated_by
         );
         let svg = std::fs::read_to_string(path.with_extension("svg")).unwrap();
         assert!(
             Some(svg) == crate::chart::render(&r),
-            "{} is stale: run `{}`",
+            "{} is stale: run `cargo xtask render` (or `{}` to measure again)",
             path.with_extension("svg").display(),
             r.generated_by
         );
