@@ -197,6 +197,7 @@ fn list_names_every_algorithm() {
         "ctr(cast6)",
         "xts(cast6)",
         "ecb(cipher_null)",
+        "crc32c",
         "digest_null",
     ] {
         assert!(
@@ -205,4 +206,30 @@ fn list_names_every_algorithm() {
         );
     }
     assert!(stdout.contains("xts(cast6)         variants: always, never, hint, auto; peer: rustcrypto; key bytes: 32, 64"));
+}
+
+/// CRC32C through the kernel's hash template: one header per variant, a
+/// line per template entry in tcrypt's hash format.
+#[test]
+fn crc32c_uses_the_hash_template() {
+    let out = tcrypt(&["crc32c", "--variant", "slice8_auto", "--sec", "0.01"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines[1], "testing speed of crc32c (crc32c-slice8_auto)");
+    // The 22 entries of the template, 16/16 to 8192/8192.
+    assert_eq!(lines.len(), 2 + 22, "{stdout}");
+    assert!(
+        lines[2].starts_with("test  0 (   16 byte blocks,   16 bytes per update,   1 updates): "),
+        "{stdout}"
+    );
+    assert!(
+        lines[23].starts_with("test 21 ( 8192 byte blocks, 8192 bytes per update,   1 updates): "),
+        "{stdout}"
+    );
+    assert!(lines[23].ends_with(" bytes/sec"), "{stdout}");
 }

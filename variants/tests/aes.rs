@@ -89,22 +89,13 @@ fn against_rustcrypto_aes() {
                 _ => new_peer::<::aes::Aes256>(&key),
             };
             let c = new(&key).unwrap();
-            type Op<'a> = &'a dyn Fn(&dyn Dyn, &mut [u8]);
-            let ops: [(&str, Op); 4] = [
-                ("ecb encrypt", &|c, b| c.ecb_encrypt(b)),
-                ("ecb decrypt", &|c, b| c.ecb_decrypt(b)),
-                ("cbc encrypt", &|c, b| c.cbc_encrypt(&iv, b)),
-                ("cbc decrypt", &|c, b| c.cbc_decrypt(&iv, b)),
-            ];
-            for (op, run) in ops {
-                let (mut got, mut want) = (data.clone(), data.clone());
-                run(&*c, &mut got);
-                run(&*oracle, &mut want);
-                assert_eq!(
-                    got, want,
-                    "{variant}: {op}, {key_len}-byte key, case {case}"
-                );
-            }
+            common::check_modes(
+                &format!("{variant}: {key_len}-byte key, case {case}"),
+                &*c,
+                &*oracle,
+                &iv,
+                &data,
+            );
         }
     }
 }

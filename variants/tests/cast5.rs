@@ -4,7 +4,7 @@
 mod common;
 
 use cipher::{BlockCipherEncrypt, KeyInit};
-use common::{Dyn, New, hex, new, to_hex};
+use common::{New, hex, new, to_hex};
 use variants::cast5;
 
 /// Every variant of `cast5`, by name; `registry_is_complete` checks it.
@@ -102,22 +102,13 @@ fn against_rustcrypto_cast5() {
             rng.fill(&mut data);
             rng.fill(&mut iv);
             let (c, o) = (new(&key).unwrap(), oracle(&key).unwrap());
-            type Op<'a> = &'a dyn Fn(&dyn Dyn, &mut [u8]);
-            let ops: [(&str, Op); 4] = [
-                ("ecb encrypt", &|c, b| c.ecb_encrypt(b)),
-                ("ecb decrypt", &|c, b| c.ecb_decrypt(b)),
-                ("cbc encrypt", &|c, b| c.cbc_encrypt(&iv, b)),
-                ("cbc decrypt", &|c, b| c.cbc_decrypt(&iv, b)),
-            ];
-            for (op, run) in ops {
-                let (mut got, mut want) = (data.clone(), data.clone());
-                run(&*c, &mut got);
-                run(&*o, &mut want);
-                assert_eq!(
-                    got, want,
-                    "{variant}: {op}, {key_len}-byte key, case {case}"
-                );
-            }
+            common::check_modes(
+                &format!("{variant}: {key_len}-byte key, case {case}"),
+                &*c,
+                &*o,
+                &iv,
+                &data,
+            );
         }
     }
 }

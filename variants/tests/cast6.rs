@@ -64,19 +64,13 @@ fn against_rustcrypto_cast6() {
         let mut iv = [0u8; 16];
         rng.fill(&mut data);
         rng.fill(&mut iv);
-        type Op<'a> = &'a dyn Fn(&dyn Dyn, &mut [u8]);
-        let ops: [(&str, Op); 4] = [
-            ("ecb encrypt", &|c, b| c.ecb_encrypt(b)),
-            ("ecb decrypt", &|c, b| c.ecb_decrypt(b)),
-            ("cbc encrypt", &|c, b| c.cbc_encrypt(&iv, b)),
-            ("cbc decrypt", &|c, b| c.cbc_decrypt(&iv, b)),
-        ];
-        for (op, run) in ops {
-            let (mut got, mut want) = (data.clone(), data.clone());
-            run(cipher, &mut got);
-            run(reference, &mut want);
-            assert_eq!(got, want, "{variant}: {op}, case {case}");
-        }
+        common::check_modes(
+            &format!("{variant}, case {case}"),
+            cipher,
+            reference,
+            &iv,
+            &data,
+        );
     };
     for (variant, new) in registry() {
         for case in 0..10_000 {

@@ -288,22 +288,30 @@ fn run_one(flags: &mut Flags, entry: &'static CipherEntry, target: &Path) -> Res
     }
 }
 
-/// `reports/README.md`: every report in `dir`, with its verdict in a line,
-/// rendered from the JSON files there.
-pub fn write_index(dir: &Path) -> Result<()> {
+/// Every report whose JSON is in `dir`, by cipher name.
+fn read_reports(dir: &Path) -> Result<Vec<Report>> {
+    let entries = std::fs::read_dir(dir).map_err(|e| {
+        Error::usage(
+            format!("{}: {e}", dir.display()),
+            "give the reports directory",
+        )
+    })?;
     let mut reports = Vec::new();
-    let entries =
-        std::fs::read_dir(dir).map_err(|e| Error::failed(format!("{}: {e}", dir.display())))?;
     for path in entries.flatten().map(|e| e.path()) {
         if path.extension().is_some_and(|e| e == "json") {
-            let bytes = std::fs::read(&path)
-                .map_err(|e| Error::failed(format!("{}: {e}", path.display())))?;
-            let r: Report = serde_json::from_slice(&bytes)
-                .map_err(|e| Error::failed(format!("{}: {e}", path.display())))?;
-            reports.push(r);
+            let fail =
+                |e: &dyn std::fmt::Display| Error::failed(format!("{}: {e}", path.display()));
+            let bytes = std::fs::read(&path).map_err(|e| fail(&e))?;
+            reports.push(serde_json::from_slice::<Report>(&bytes).map_err(|e| fail(&e))?);
         }
     }
     reports.sort_by(|a, b| a.cipher.cmp(&b.cipher));
+    Ok(reports)
+}
+
+/// `reports/README.md`: every report in `dir`, with its verdict in a line.
+pub fn write_index(dir: &Path) -> Result<()> {
+    let reports = read_reports(dir)?;
     workspace::write_atomically(
         &dir.join("README.md"),
         report::render_index(&reports).as_bytes(),
@@ -324,23 +332,18 @@ pub fn render(args: &[String]) -> Result<()> {
             ));
         }
     };
-    let entries = std::fs::read_dir(&dir).map_err(|e| {
-        Error::usage(
-            format!("{}: {e}", dir.display()),
-            "give the reports directory",
-        )
-    })?;
-    for path in entries.flatten().map(|e| e.path()) {
-        if path.extension().is_some_and(|e| e == "json") {
-            let bytes = std::fs::read(&path)
-                .map_err(|e| Error::failed(format!("{}: {e}", path.display())))?;
-            let r: Report = serde_json::from_slice(&bytes)
-                .map_err(|e| Error::failed(format!("{}: {e}", path.display())))?;
-            write(&r, &dir)?;
-            println!("rendered {}", path.with_extension("md").display());
-        }
+    let reports = read_reports(&dir)?;
+    for r in &reports {
+        write(r, &dir)?;
+        println!(
+            "rendered {}",
+            dir.join(format!("{}.md", r.cipher)).display()
+        );
     }
-    write_index(&dir)
+    workspace::write_atomically(
+        &dir.join("README.md"),
+        report::render_index(&reports).as_bytes(),
+    )
 }
 
 /// Writes the three files, each atomically.

@@ -79,3 +79,21 @@ pub fn hex(s: &str) -> Vec<u8> {
 pub fn to_hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
+
+/// ECB and CBC, both directions, of `data` under `cipher` and `oracle`:
+/// the first difference fails the test, naming `what`.
+pub fn check_modes(what: &str, cipher: &dyn Dyn, oracle: &dyn Dyn, iv: &[u8], data: &[u8]) {
+    type Op<'a> = &'a dyn Fn(&dyn Dyn, &mut [u8]);
+    let ops: [(&str, Op); 4] = [
+        ("ecb encrypt", &|c, b| c.ecb_encrypt(b)),
+        ("ecb decrypt", &|c, b| c.ecb_decrypt(b)),
+        ("cbc encrypt", &|c, b| c.cbc_encrypt(iv, b)),
+        ("cbc decrypt", &|c, b| c.cbc_decrypt(iv, b)),
+    ];
+    for (op, run) in ops {
+        let (mut got, mut want) = (data.to_vec(), data.to_vec());
+        run(cipher, &mut got);
+        run(oracle, &mut want);
+        assert_eq!(got, want, "{what}: {op}");
+    }
+}
