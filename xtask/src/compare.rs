@@ -17,11 +17,11 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 pub const USAGE: &str = "\
-usage: cargo xtask compare CIPHER [OPTIONS]
+usage: cargo xtask compare CIPHER|all [OPTIONS]
 
-Builds every variant of CIPHER (and its RustCrypto peer) as its own no_std
-.so, sizes each, times those same files interleaved, and writes
-reports/CIPHER.md, .json and .svg.";
+Builds every variant of CIPHER (and its peers) as its own no_std .so, sizes
+each, times those same files interleaved, and writes reports/CIPHER.md,
+.json and .svg; `all` does every cipher and writes reports/README.md.";
 
 /// The flags of `compare`.
 pub struct Flags {
@@ -53,9 +53,9 @@ pub struct Flags {
     pub no_peer: bool,
 }
 
-pub const OPTIONS: &str = "\
-  --variants a,b         only these variants (default: every one)
-  --baseline-variant V   ratios are against V (default auto; auto_factored for cast5)
+pub const OPTIONS: &str = "  --variants a,b         only these variants (default: every one)
+  --baseline-variant V   ratios are against V (default: the cipher's: auto;
+                         auto_factored for cast5, slice8_auto for crc32c)
   --quick                first key size, blocks of 16 and 8192 bytes, 5 rounds
   --sec N                seconds of timing per variant and case, over the rounds
   --sizes LIST           block sizes in bytes (default 16,256,1420,8192)
@@ -64,7 +64,7 @@ pub const OPTIONS: &str = "\
   --patience SECS        how long to go on collecting rounds on a quiet core
                          (default 3 with --quick, 10)
   --out DIR              where the report goes (default reports/)
-  --no-peer              leave out the RustCrypto peer";
+  --no-peer              leave out the peers (RustCrypto's crates, crc32c)";
 
 pub fn parse(args: &[String]) -> Result<Flags> {
     let hint = || format!("{USAGE}\n{OPTIONS}");

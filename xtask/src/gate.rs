@@ -700,7 +700,7 @@ pub fn render(cipher: &str, flags: &GateFlags, rows: &[Row]) -> String {
         if flags.against.is_some() {
             "the base tree's same variant, paired by round"
         } else {
-            "the RustCrypto peer timed in the same run, then to the baseline's ratio"
+            "the peer (RustCrypto's crate, or the crc32c crate) timed in the same run, then to the baseline's ratio"
         }
     );
     md

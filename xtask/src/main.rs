@@ -24,7 +24,8 @@ const COMMANDS: &str = "\
 usage: cargo xtask COMMAND [ARGS]
 
 commands:
-  compare CIPHER [OPTIONS]  build, size and time every variant of CIPHER;
+  compare CIPHER|all [OPTIONS]  build, size and time every variant of
+                            CIPHER (aes, crc32c, cast5, cast6, or all);
                             write reports/CIPHER.md, .json, .svg
   bloat CIPHER [--variant V] cargo-bloat's per-function table of each variant
   render [DIR]              render the reports again from their JSON (after a
