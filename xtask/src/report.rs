@@ -66,7 +66,8 @@ pub struct Entry {
     pub name: String,
     /// `cast6-never`, or `cast6 0.2 (RustCrypto)`.
     pub label: String,
-    /// `ok` or `failed`.
+    /// `ok`, `failed`, or `unavailable` (this CPU cannot run it, e.g. SSE4.2
+    /// CRC32C on a CPU without SSE4.2; never replaced by another method).
     pub status: String,
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub reason: Option<String>,
@@ -252,8 +253,13 @@ fn render_verdict(w: &mut String, r: &Report) {
     for e in r.entries().filter(|e| e.status != "ok") {
         let _ = writeln!(
             w,
-            "**`{}` failed:** {}\n",
+            "**`{}` {}:** {}\n",
             e.name,
+            if e.status == "unavailable" {
+                "unavailable"
+            } else {
+                "failed"
+            },
             e.reason.as_deref().unwrap_or("no reason recorded")
         );
     }
@@ -335,7 +341,7 @@ fn render_sizes(w: &mut String, r: &Report) {
                 );
             }
             None => {
-                let _ = writeln!(w, "| {} | failed | | | | | |", e.label);
+                let _ = writeln!(w, "| {} | {} | | | | | |", e.label, e.status);
             }
         }
     }

@@ -68,6 +68,11 @@ fn fixture() -> Report {
     failed.reason = Some("build failed: error[E0000]: example".into());
     failed.artifact = None;
     failed.speed.clear();
+    let mut unavailable = entry("sse", 0, [0.0, 0.0], None);
+    unavailable.status = "unavailable".into();
+    unavailable.reason = Some("load: unavailable on this CPU: needs SSE4.2".into());
+    unavailable.artifact = None;
+    unavailable.speed.clear();
     Report {
         schema_version: report::SCHEMA_VERSION,
         generated_by: "cargo xtask compare tiny".into(),
@@ -90,7 +95,7 @@ fn fixture() -> Report {
             quiet_share: 0.75,
             notes: vec!["an example note".into()],
         },
-        variants: vec![entry("never", 1_000, [50.0, 100.0], Some(-0.05)), entry("auto", 1_200, [60.0, 105.0], None), failed],
+        variants: vec![entry("never", 1_000, [50.0, 100.0], Some(-0.05)), entry("auto", 1_200, [60.0, 105.0], None), failed, unavailable],
         peers: vec![entry("rustcrypto", 1_500, [55.0, 110.0], Some(0.04))],
         verdict: Verdict {
             pick: Some("never".into()),
