@@ -4,7 +4,7 @@
 
 use crate::clock::{self, Counter};
 use crate::engine::{Dir, Engine, EngineError, Mode};
-use crate::measure::Batch;
+use crate::measure::{Batch, batch_count, bracketed};
 use serde::{Deserialize, Serialize};
 
 /// One measured configuration.
@@ -148,13 +148,10 @@ pub fn interleaved(
         }
         Ok::<u64, (usize, EngineError)>((clock::read() - t0).saturating_sub(counter.read_overhead))
     };
-    // Warm up and size the batches: double the count until a batch lasts.
     let mut counts = vec![vec![1u64; cases.len()]; n];
     for (e, row) in counts.iter_mut().enumerate() {
         for (c, count) in row.iter_mut().enumerate() {
-            while run(e, c, *count, engines)? < batch && *count < 1 << 30 {
-                *count *= 2;
-            }
+            *count = batch_count(batch, |k| run(e, c, k, engines))?;
         }
     }
     let mut best = counter.reference_best;
@@ -165,16 +162,8 @@ pub fn interleaved(
         for c in 0..cases.len() {
             for k in 0..n {
                 let e = (k + round) % n;
-                let before = clock::reference_rate().unwrap_or(1.0);
-                let ticks = run(e, c, counts[e][c], engines)?;
-                let after = clock::reference_rate().unwrap_or(1.0);
-                best = best.max(before).max(after);
-                out[e][c].push(Batch {
-                    per_op: ticks as f64 / counts[e][c] as f64,
-                    ops: counts[e][c],
-                    reference: before.min(after),
-                    quiet: false,
-                });
+                let batch = bracketed(counts[e][c], &mut best, |k| run(e, c, k, engines))?;
+                out[e][c].push(batch);
             }
         }
         for b in out.iter_mut().flatten().flatten() {

@@ -449,43 +449,23 @@ pub fn interleaved_batches(
     s: Schedule,
     op: &mut dyn FnMut(usize) -> Result<(), EngineError>,
 ) -> Result<Vec<Vec<Batch>>, EngineError> {
-    // Warm up and size each batch: double the count until one batch lasts.
-    let mut counts = Vec::with_capacity(n);
-    for i in 0..n {
-        let mut count = 1u64;
-        loop {
-            let t0 = clock::read();
-            for _ in 0..count {
-                op(i)?;
-            }
-            if clock::read() - t0 >= s.batch || count >= 1 << 30 {
-                break;
-            }
-            count *= 2;
+    let mut timed = |i: usize, count: u64| -> Result<u64, EngineError> {
+        let t0 = clock::read();
+        for _ in 0..count {
+            op(i)?;
         }
-        counts.push(count);
-    }
+        Ok((clock::read() - t0).saturating_sub(s.overhead))
+    };
+    let counts = (0..n)
+        .map(|i| batch_count(s.batch, |count| timed(i, count)))
+        .collect::<Result<Vec<u64>, _>>()?;
     let mut best = s.reference_best;
     let mut out: Vec<Vec<Batch>> = (0..n).map(|_| Vec::new()).collect();
     let mut deadline = None;
     for round in 0.. {
         for k in 0..n {
             let i = (k + round) % n;
-            let before = clock::reference_rate().unwrap_or(1.0);
-            let t0 = clock::read();
-            for _ in 0..counts[i] {
-                op(i)?;
-            }
-            let ticks = (clock::read() - t0).saturating_sub(s.overhead);
-            let after = clock::reference_rate().unwrap_or(1.0);
-            best = best.max(before).max(after);
-            let reference = before.min(after);
-            out[i].push(Batch {
-                per_op: ticks as f64 / counts[i] as f64,
-                ops: counts[i],
-                reference,
-                quiet: false,
-            });
+            out[i].push(bracketed(counts[i], &mut best, |count| timed(i, count))?);
         }
         for b in out.iter_mut().flatten() {
             b.quiet = b.reference >= QUIET * best;
@@ -501,6 +481,37 @@ pub fn interleaved_batches(
         }
     }
     Ok(out)
+}
+
+/// Warms up and sizes a batch: doubles the count from one until `run(count)`
+/// (the ticks that many operations took) lasts at least `batch` ticks.
+pub fn batch_count<E>(batch: u64, mut run: impl FnMut(u64) -> Result<u64, E>) -> Result<u64, E> {
+    let mut count = 1u64;
+    while run(count)? < batch && count < 1 << 30 {
+        count *= 2;
+    }
+    Ok(count)
+}
+
+/// One batch of `count` operations (`run` returns its ticks) between two
+/// reference bursts (see [`clock::reference_rate`]): the slower burst is the
+/// batch's reference rate, and `best` keeps the best rate seen. Whether the
+/// batch was quiet is decided once the run's best is known.
+pub fn bracketed<E>(
+    count: u64,
+    best: &mut f64,
+    run: impl FnOnce(u64) -> Result<u64, E>,
+) -> Result<Batch, E> {
+    let before = clock::reference_rate().unwrap_or(1.0);
+    let ticks = run(count)?;
+    let after = clock::reference_rate().unwrap_or(1.0);
+    *best = best.max(before).max(after);
+    Ok(Batch {
+        per_op: ticks as f64 / count as f64,
+        ops: count,
+        reference: before.min(after),
+        quiet: false,
+    })
 }
 
 /// Whether a run's quiet batches look uncontended: at full capacity the
