@@ -13,20 +13,23 @@ pub type MakeHash = fn() -> Box<dyn HashEngine>;
 pub struct CipherEntry {
     /// The kernel's cipher name, e.g. `cast6`.
     pub name: &'static str,
+    /// The module of `variants` that declares it, e.g. `cast6` (`null` for
+    /// `cipher_null`).
+    pub module: &'static str,
     pub block_size: usize,
     /// The modes measured, with the kernel template's key sizes (bytes).
     pub modes: &'static [(Mode, &'static [usize])],
-    /// The variants, by name, in `VARIANTS` order.
+    /// The variants, by name, in `VARIANTS` order: derived from the
+    /// cipher's module with `variants::<cipher>_variants!(cipher_engines)`.
     pub variants: &'static [(&'static str, MakeEngine)],
-    /// `VARIANTS` of the cipher's module, to check `variants` against.
-    pub declared: &'static [&'static str],
     /// `ROUNDS` of the cipher's module: the functions whose inlining differs.
     pub rounds: &'static [&'static str],
     /// The RustCrypto crates people use today, measured beside the variants;
     /// the first one with a static engine is the oracle.
     pub peers: &'static [Peer],
-    /// The variant `compare` takes ratios against unless told otherwise.
-    pub baseline: &'static str,
+    /// The reference variant: the one `compare` takes ratios against unless
+    /// told otherwise (`REFERENCE` of the cipher's module).
+    pub reference: &'static str,
 }
 
 /// A peer implementation: a crate, not one of ours.
@@ -52,38 +55,40 @@ pub struct Peer {
 /// A hash with a `u32` state, measured with the kernel's hash template.
 pub struct HashEntry {
     pub name: &'static str,
+    /// The module of `variants` that declares it.
+    pub module: &'static str,
     pub variants: &'static [(&'static str, MakeHash)],
-    pub declared: &'static [&'static str],
 }
 
-/// `(name, make)` for each variant `v` of `variants::$cipher::v::$ty`.
-macro_rules! cipher_variants {
-    ($cipher:ident :: $ty:ident, [$($v:ident),* $(,)?]) => {
+/// `(name, make)` for each variant of a cipher, from its module's
+/// `variants::<cipher>_variants!` callback.
+macro_rules! cipher_engines {
+    (cipher: $c:ident, kind: cipher($ty:ident), variants: [$($v:ident)*]) => {
         &[$((stringify!($v), || -> Box<dyn Engine> {
-            Box::new(StaticCipher::<variants::$cipher::$v::$ty>::new(
-                concat!(stringify!($cipher), "-", stringify!($v)),
+            Box::new(StaticCipher::<variants::$c::$v::$ty>::new(
+                concat!(stringify!($c), "-", stringify!($v)),
             ))
         })),*]
     };
 }
 
-/// `(name, make)` for each CRC32C variant, as a digest engine.
-macro_rules! crc_variants {
-    ([$($v:ident),* $(,)?]) => {
+/// `(name, make)` for each variant of a checksum, as a digest engine.
+macro_rules! digest_engines {
+    (cipher: $c:ident, kind: checksum, variants: [$($v:ident)*]) => {
         &[$((stringify!($v), || -> Box<dyn Engine> {
-            use variants::crc32c::$v as m;
-            Box::new(DigestEngine::new(concat!("crc32c-", stringify!($v)), m::crc32c, m::available))
+            use variants::$c::$v as m;
+            Box::new(DigestEngine::new(concat!(stringify!($c), "-", stringify!($v)), m::crc32c, m::available))
         })),*]
     };
 }
 
-/// `(name, make)` for each CRC32C variant, as a hash (tcrypt's template).
-macro_rules! crc_hashes {
-    ([$($v:ident),* $(,)?]) => {
+/// `(name, make)` for each variant of a checksum, as a hash (tcrypt's template).
+macro_rules! hash_engines {
+    (cipher: $c:ident, kind: checksum, variants: [$($v:ident)*]) => {
         &[$((stringify!($v), || -> Box<dyn HashEngine> {
-            use variants::crc32c::$v as m;
+            use variants::$c::$v as m;
             Box::new(StaticHash {
-                name: concat!("crc32c-", stringify!($v)).into(),
+                name: concat!(stringify!($c), "-", stringify!($v)).into(),
                 init: || 0,
                 update: m::crc32c_append,
                 finish: |s| s,
@@ -98,6 +103,7 @@ macro_rules! crc_hashes {
 pub static CIPHERS: &[CipherEntry] = &[
     CipherEntry {
         name: "aes",
+        module: "aes",
         block_size: 16,
         // tcrypt speed mode 200.
         modes: &[
@@ -106,8 +112,7 @@ pub static CIPHERS: &[CipherEntry] = &[
             (Mode::Ctr, &[16, 24, 32]),
             (Mode::Xts, &[32, 64]),
         ],
-        variants: cipher_variants!(aes::Aes, [always, never, hint, auto]),
-        declared: variants::aes::VARIANTS,
+        variants: variants::aes_variants!(cipher_engines),
         rounds: variants::aes::ROUNDS,
         peers: &[
             Peer {
@@ -131,25 +136,16 @@ pub static CIPHERS: &[CipherEntry] = &[
                 rustflags: Some("--cfg aes_backend=\"soft\""),
             },
         ],
-        baseline: "auto",
+        reference: variants::aes::REFERENCE,
     },
     CipherEntry {
         name: "crc32c",
+        module: "crc32c",
         block_size: 1,
         // Measured by `compare` as one digest of the whole buffer; tcrypt
         // measures it with the hash template (see HASHES).
         modes: &[(Mode::Digest, &[0])],
-        variants: crc_variants!([
-            bytewise_always,
-            bytewise_never,
-            bytewise_auto,
-            slice8_always,
-            slice8_never,
-            slice8_auto,
-            sse42_never,
-            sse42_auto
-        ]),
-        declared: variants::crc32c::VARIANTS,
+        variants: variants::crc32c_variants!(digest_engines),
         rounds: variants::crc32c::ROUNDS,
         peers: &[Peer {
             name: "crate",
@@ -160,10 +156,11 @@ pub static CIPHERS: &[CipherEntry] = &[
             feature: "peer-crc32c",
             rustflags: None,
         }],
-        baseline: "slice8_auto",
+        reference: variants::crc32c::REFERENCE,
     },
     CipherEntry {
         name: "cast5",
+        module: "cast5",
         block_size: 8,
         // tcrypt speed mode 209.
         modes: &[
@@ -171,18 +168,7 @@ pub static CIPHERS: &[CipherEntry] = &[
             (Mode::Cbc, &[8, 16]),
             (Mode::Ctr, &[8, 16]),
         ],
-        variants: cipher_variants!(
-            cast5::Cast5,
-            [
-                always_factored,
-                always_duplicated,
-                never_factored,
-                never_duplicated,
-                auto_factored,
-                auto_duplicated
-            ]
-        ),
-        declared: variants::cast5::VARIANTS,
+        variants: variants::cast5_variants!(cipher_engines),
         rounds: variants::cast5::ROUNDS,
         peers: &[Peer {
             name: "rustcrypto",
@@ -193,10 +179,11 @@ pub static CIPHERS: &[CipherEntry] = &[
             feature: "peer-cast5",
             rustflags: None,
         }],
-        baseline: "auto_factored",
+        reference: variants::cast5::REFERENCE,
     },
     CipherEntry {
         name: "cast6",
+        module: "cast6",
         block_size: 16,
         // tcrypt speed mode 210.
         modes: &[
@@ -205,8 +192,7 @@ pub static CIPHERS: &[CipherEntry] = &[
             (Mode::Ctr, &[16, 32]),
             (Mode::Xts, &[32, 64]),
         ],
-        variants: cipher_variants!(cast6::Cast6, [always, never, hint, auto]),
-        declared: variants::cast6::VARIANTS,
+        variants: variants::cast6_variants!(cipher_engines),
         rounds: variants::cast6::ROUNDS,
         peers: &[Peer {
             name: "rustcrypto",
@@ -217,17 +203,17 @@ pub static CIPHERS: &[CipherEntry] = &[
             feature: "peer-cast6",
             rustflags: None,
         }],
-        baseline: "auto",
+        reference: variants::cast6::REFERENCE,
     },
     CipherEntry {
         name: "cipher_null",
+        module: "null",
         block_size: 1,
         modes: &[(Mode::Ecb, &[16])],
-        variants: cipher_variants!(null::CipherNull, [auto]),
-        declared: variants::null::VARIANTS,
+        variants: variants::null_variants!(cipher_engines),
         rounds: variants::null::ROUNDS,
         peers: &[],
-        baseline: "auto",
+        reference: variants::null::REFERENCE,
     },
 ];
 
@@ -248,20 +234,12 @@ static AES_PEER: &[(usize, MakeEngine)] = &[
 pub static HASHES: &[HashEntry] = &[
     HashEntry {
         name: "crc32c",
-        variants: crc_hashes!([
-            bytewise_always,
-            bytewise_never,
-            bytewise_auto,
-            slice8_always,
-            slice8_never,
-            slice8_auto,
-            sse42_never,
-            sse42_auto
-        ]),
-        declared: variants::crc32c::VARIANTS,
+        module: "crc32c",
+        variants: variants::crc32c_variants!(hash_engines),
     },
     HashEntry {
         name: "digest_null",
+        module: "null",
         variants: &[("auto", || {
             use variants::null::auto as n;
             Box::new(StaticHash {
@@ -273,7 +251,6 @@ pub static HASHES: &[HashEntry] = &[
                 available: || true,
             })
         })],
-        declared: variants::null::VARIANTS,
     },
 ];
 
@@ -356,16 +333,37 @@ pub fn cipher(name: &str) -> Result<&'static CipherEntry, UsageError> {
 mod tests {
     use super::*;
 
-    /// The registry lists exactly the variants each module declares.
+    /// The registry lists exactly the variants each module declares, and
+    /// every declared algorithm has an entry.
     #[test]
     fn variants_match_declarations() {
-        for c in CIPHERS {
-            let names: Vec<&str> = c.variants.iter().map(|(n, _)| *n).collect();
-            assert_eq!(names, c.declared, "{}", c.name);
+        let listed = CIPHERS
+            .iter()
+            .map(|c| {
+                (
+                    c.name,
+                    c.module,
+                    c.variants.iter().map(|(n, _)| *n).collect(),
+                )
+            })
+            .chain(HASHES.iter().map(|h| {
+                (
+                    h.name,
+                    h.module,
+                    h.variants.iter().map(|(n, _)| *n).collect(),
+                )
+            }));
+        for (name, module, names) in listed {
+            let declared = variants::DECLARED.iter().find(|(m, _)| *m == module);
+            let Some((_, declared)) = declared else {
+                panic!("{name}: no module `{module}` among variants::DECLARED");
+            };
+            assert_eq!(&names, declared, "{name}");
         }
-        for h in HASHES {
-            let names: Vec<&str> = h.variants.iter().map(|(n, _)| *n).collect();
-            assert_eq!(names, h.declared, "{}", h.name);
+        for (module, _) in variants::DECLARED {
+            let found = CIPHERS.iter().any(|c| c.module == *module)
+                || HASHES.iter().any(|h| h.module == *module);
+            assert!(found, "variants::{module} has no registry entry");
         }
     }
 

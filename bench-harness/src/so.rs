@@ -3,18 +3,11 @@
 //! it times.
 
 use crate::engine::{Dir, Engine, EngineError, Mode};
+use abi::Op;
 use libloading::Library;
 use std::alloc::Layout;
 use std::ffi::CStr;
 use std::path::{Path, PathBuf};
-
-/// The artifact ABI version this harness speaks (`inlinelab_abi_version`).
-pub const ABI_VERSION: u32 = 2;
-const OP_ECB_ENCRYPT: u32 = 0;
-const OP_ECB_DECRYPT: u32 = 1;
-const OP_CBC_ENCRYPT: u32 = 2;
-const OP_CBC_DECRYPT: u32 = 3;
-const OP_DIGEST: u32 = 4;
 
 type SetKey = unsafe extern "C" fn(*mut u8, *const u8, usize) -> i32;
 type Clear = unsafe extern "C" fn(*mut u8);
@@ -52,13 +45,25 @@ impl SoCipher {
         // crate exports it with (`extern "C" fn() -> u32`).
         let version = unsafe { lib.get::<extern "C" fn() -> u32>(b"inlinelab_abi_version") }
             .map_err(|_| fail("not an inlinelab artifact (no inlinelab_abi_version)".into()))?;
-        if version() != ABI_VERSION {
+        if version() != abi::VERSION {
             return Err(fail(format!(
-                "artifact ABI version {} but this harness speaks {ABI_VERSION}; rebuild it with cargo xtask compare",
-                version()
+                "artifact ABI version {} but this harness speaks {}; rebuild it with cargo xtask compare",
+                version(),
+                abi::VERSION
             )));
         }
-        // SAFETY (for each `get` below): ABI version 1 exports these symbols
+        // SAFETY: the symbol is looked up with the signature the ABI gives
+        // it (`extern "C" fn() -> i32`); it is asked before anything else, so
+        // that code this CPU cannot run is never entered.
+        let available = unsafe { lib.get::<extern "C" fn() -> i32>(b"inlinelab_available") }
+            .map_err(|e| fail(e.to_string()))?;
+        if available() == 0 {
+            return Err(EngineError::Unavailable(format!(
+                "{}: the artifact says this CPU cannot run it",
+                path.display()
+            )));
+        }
+        // SAFETY (for each `get` below): this ABI version exports these symbols
         // with exactly these signatures; the copies of the function pointers
         // live no longer than `lib`, which the struct owns.
         let usize_fn = |sym: &[u8]| -> Result<usize, EngineError> {
@@ -136,11 +141,11 @@ impl Engine for SoCipher {
         // alignment and holds no keyed cipher (just cleared); `key` is a
         // valid slice.
         match unsafe { (self.set_key)(self.ctx, key.as_ptr(), key.len()) } {
-            0 => {
+            abi::OK => {
                 self.keyed = true;
                 Ok(())
             }
-            -1 => Err(EngineError::KeyLength(key.len())),
+            abi::ERR_LENGTH => Err(EngineError::KeyLength(key.len())),
             code => Err(EngineError::Abi(code)),
         }
     }
@@ -157,13 +162,13 @@ impl Engine for SoCipher {
             return Err(EngineError::NotKeyed);
         }
         let op = match (mode, dir) {
-            (Mode::Ecb, Dir::Encrypt) => OP_ECB_ENCRYPT,
-            (Mode::Ecb, Dir::Decrypt) => OP_ECB_DECRYPT,
-            (Mode::Cbc, Dir::Encrypt) => OP_CBC_ENCRYPT,
-            (Mode::Cbc, Dir::Decrypt) => OP_CBC_DECRYPT,
-            (Mode::Digest, _) => OP_DIGEST,
+            (Mode::Ecb, Dir::Encrypt) => Op::EcbEncrypt,
+            (Mode::Ecb, Dir::Decrypt) => Op::EcbDecrypt,
+            (Mode::Cbc, Dir::Encrypt) => Op::CbcEncrypt,
+            (Mode::Cbc, Dir::Decrypt) => Op::CbcDecrypt,
+            (Mode::Digest, _) => Op::Digest,
             (other, _) => return Err(EngineError::Unsupported(other)),
-        };
+        } as u32;
         if mode == Mode::Cbc && iv.len() != self.block_size {
             return Err(EngineError::Length(variants::modes::LengthError::Iv {
                 len: iv.len(),
@@ -173,8 +178,8 @@ impl Engine for SoCipher {
         // SAFETY: `ctx` holds a keyed cipher; `buf` is valid for its length;
         // for CBC `iv` is exactly one block (checked above).
         match unsafe { (self.crypt)(self.ctx, op, iv.as_mut_ptr(), buf.as_mut_ptr(), buf.len()) } {
-            0 => Ok(()),
-            -1 => Err(EngineError::Length(
+            abi::OK => Ok(()),
+            abi::ERR_LENGTH => Err(EngineError::Length(
                 variants::modes::LengthError::PartialBlock {
                     len: buf.len(),
                     block: self.block_size,

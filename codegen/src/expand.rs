@@ -1,7 +1,7 @@
 //! Model out, tokens in: the parent module with its shared items and one child
 //! module per variant.
 
-use crate::model::{Args, Module, Policy, Variant};
+use crate::model::{Args, Kind, Module, Policy, Variant};
 use crate::{parse, validate};
 use proc_macro2::TokenStream;
 use quote::{ToTokens, format_ident, quote};
@@ -39,15 +39,16 @@ fn try_expand(args: TokenStream, input: TokenStream) -> syn::Result<TokenStream>
 }
 
 fn expand(args: &Args, module: Module) -> syn::Result<TokenStream> {
-    let Module {
-        mut shell,
-        shared,
-        per_variant,
-        rounds,
-        shapes: _,
-    } = module;
-    let names: Vec<String> = args.variants.iter().map(|v| v.name.to_string()).collect();
+    let cipher = module.shell.ident.to_string();
+    let variants = module.variants(args);
+    let names: Vec<String> = variants.iter().map(|v| v.name.to_string()).collect();
+    let rounds = &module.rounds;
+    let reference = module.reference(args).map(|r| r.to_string());
     let mut items: Vec<Item> = vec![
+        syn::parse_quote! {
+            /// The variant ratios are taken against unless told otherwise.
+            pub const REFERENCE: &str = #reference;
+        },
         syn::parse_quote! {
             /// The variants of this module, in the order asked for; each names a child module.
             pub const VARIANTS: &[&str] = &[#(#names),*];
@@ -57,24 +58,82 @@ fn expand(args: &Args, module: Module) -> syn::Result<TokenStream> {
             pub const ROUNDS: &[&str] = &[#(#rounds),*];
         },
     ];
-    items.extend(shared);
+    items.extend(module.shared.iter().cloned());
     let mut errors = parse::Errors::default();
-    for variant in &args.variants {
-        match child(variant, &per_variant, args.feature_gate.as_deref()) {
+    for variant in &variants {
+        let own = variant
+            .method
+            .map_or(&[][..], |i| &module.methods[i].items[..]);
+        let copied = module.per_variant.iter().chain(own);
+        match child(&cipher, variant, copied) {
             Ok(item) => items.push(item),
             Err(e) => errors.push(e),
         }
     }
     errors.finish()?;
+    let mut shell = module.shell.clone();
     if let Some((_, content)) = &mut shell.content {
         *content = items;
     }
-    Ok(shell.into_token_stream())
+    // A build that selects one variant (`inlinelab_one`) keeps this module
+    // only if the variant is one of its own.
+    shell.attrs.push(syn::parse_quote! {
+        #[cfg(any(not(inlinelab_one), inlinelab_cipher = #cipher))]
+    });
+    let macros = args
+        .kind
+        .as_ref()
+        .map(|kind| callbacks(&cipher, kind, &variants));
+    Ok(quote!(#shell #macros))
 }
 
-/// The child module of one variant.
-fn child(variant: &Variant, items: &[Item], feature_gate: Option<&str>) -> syn::Result<Item> {
-    let Variant { name, policy, form } = variant;
+/// The callback macros other crates derive their lists from, exported at
+/// the crate root: `<cipher>_variants!(cb)` calls
+/// `cb! { cipher: NAME, kind: cipher(Type) | checksum, variants: [a b ...] }`;
+/// `selected!(cb)`, defined only in a build that selects one of this
+/// module's variants, calls `cb! { cipher: NAME, kind: ..., variant: v }`.
+fn callbacks(cipher: &str, kind: &Kind, variants: &[&Variant]) -> TokenStream {
+    let module = format_ident!("{}", cipher);
+    let each = format_ident!("{}_variants", cipher);
+    let kind = match kind {
+        Kind::Cipher(ty) => quote!(cipher(#ty)),
+        Kind::Checksum => quote!(checksum),
+    };
+    let names: Vec<&syn::Ident> = variants.iter().map(|v| &v.name).collect();
+    let each_doc = format!(
+        " Calls `$cb! {{ cipher: {cipher}, kind: ..., variants: [...] }}` with every variant of `{cipher}`."
+    );
+    let selected = variants.iter().map(|v| {
+        let name = &v.name;
+        let cfg = format!("{cipher}::{name}");
+        quote! {
+            /// Calls `$cb! { cipher, kind, variant }` with the one variant this build selected.
+            #[cfg(inlinelab_variant = #cfg)]
+            #[macro_export]
+            macro_rules! selected {
+                ($cb:ident) => { $cb! { cipher: #module, kind: #kind, variant: #name } };
+            }
+        }
+    });
+    quote! {
+        #[doc = #each_doc]
+        #[macro_export]
+        macro_rules! #each {
+            ($cb:ident) => { $cb! { cipher: #module, kind: #kind, variants: [#(#names)*] } };
+        }
+        #(#selected)*
+    }
+}
+
+/// The child module of one variant, holding `items`.
+fn child<'a>(
+    cipher: &str,
+    variant: &Variant,
+    items: impl Iterator<Item = &'a Item>,
+) -> syn::Result<Item> {
+    let Variant {
+        name, policy, form, ..
+    } = variant;
     let mut doc = format!(
         " Variant `{name}`: every `#[round]` function has {}",
         policy.describe()
@@ -83,13 +142,9 @@ fn child(variant: &Variant, items: &[Item], feature_gate: Option<&str>) -> syn::
         Some(f) => doc.push_str(&format!("; `#[shape]` functions have {}.", f.describe())),
         None => doc.push('.'),
     }
-    let gate = feature_gate.map(|prefix| {
-        let feature = format!("{prefix}-{name}");
-        quote!(#[cfg(any(feature = "all-variants", feature = #feature))])
-    });
+    let selector = format!("{cipher}::{name}");
     let name_str = name.to_string();
     let items = items
-        .iter()
         .map(|item| {
             let mut item = item.clone();
             strip_round_markers(&mut item, Some(*policy));
@@ -97,11 +152,10 @@ fn child(variant: &Variant, items: &[Item], feature_gate: Option<&str>) -> syn::
             Ok(item)
         })
         .collect::<syn::Result<Vec<Item>>>()?;
-    let ident = format_ident!("{}", name);
     Ok(syn::parse_quote! {
         #[doc = #doc]
-        #gate
-        pub mod #ident {
+        #[cfg(any(not(inlinelab_one), inlinelab_variant = #selector))]
+        pub mod #name {
             #![allow(unused_imports)]
             use super::*;
             /// This variant's name, as listed in `VARIANTS`.
@@ -172,15 +226,26 @@ fn without_markers(input: TokenStream) -> TokenStream {
     if let Item::Mod(m) = &mut item
         && let Some((_, items)) = &mut m.content
     {
-        for item in items.iter_mut() {
-            strip_round_markers(item, None);
-            let _ = shape(item, None);
-            if let Some(attrs) = parse::item_attrs_mut(item) {
-                attrs.retain(|a| !parse::is_round(a) && !parse::is_shape(a));
-            }
-        }
+        strip_all_markers(items);
     }
     item.into_token_stream()
+}
+
+/// Removes every `#[round]`, `#[shape]` and `#[method]` from `items`, inside
+/// `#[method]` modules too.
+fn strip_all_markers(items: &mut [Item]) {
+    for item in items.iter_mut() {
+        strip_round_markers(item, None);
+        let _ = shape(item, None);
+        if let Item::Mod(m) = item
+            && let Some((_, inner)) = &mut m.content
+        {
+            strip_all_markers(inner);
+        }
+        if let Some(attrs) = parse::item_attrs_mut(item) {
+            attrs.retain(|a| !parse::is_round(a) && !parse::is_shape(a) && !parse::is_method(a));
+        }
+    }
 }
 
 /// Removes `#[shape]` from the functions where it is allowed.

@@ -52,19 +52,47 @@ impl Policy {
     }
 }
 
-/// One requested variant: its name (a child module's name), its policy and
-/// its branch form (`never_factored`: `never`, `factored`).
+/// One requested variant: its name (a child module's name), its policy, its
+/// branch form and, in a module with `#[method]` modules, its method. The
+/// name is the axes joined by `_`, outermost first: `[method_]policy[_form]`
+/// (`never`, `never_factored`, `slice8_never`).
 pub(crate) struct Variant {
     pub(crate) name: Ident,
     pub(crate) policy: Policy,
     pub(crate) form: Option<crate::forms::Form>,
+    /// Index into [`Module::methods`].
+    pub(crate) method: Option<usize>,
+}
+
+/// What each variant module exports, for the callback macros other crates
+/// derive their lists from.
+pub(crate) enum Kind {
+    /// `cipher = Type`: each variant holds a block cipher type of that name.
+    Cipher(Ident),
+    /// `checksum`: each variant holds `crc32c`-style functions.
+    Checksum,
 }
 
 /// The macro's arguments.
 pub(crate) struct Args {
+    /// The variants named in the arguments (none when the module has
+    /// `#[method]` modules, which name their own).
     pub(crate) variants: Vec<Variant>,
-    /// Feature prefix that gates each child module, if asked for.
-    pub(crate) feature_gate: Option<String>,
+    pub(crate) kind: Option<Kind>,
+    /// `reference = v`: the variant ratios are taken against by default.
+    pub(crate) reference: Option<Ident>,
+}
+
+/// One `#[method(...)] mod name { ... }` of the module: another way to
+/// compute the same function, with the variants asked for it.
+pub(crate) struct Method {
+    pub(crate) ident: Ident,
+    /// Its items, copied into each of its variants (after the parent's
+    /// per-variant items); round functions still carry `#[round]`.
+    pub(crate) items: Vec<syn::Item>,
+    /// Its variants, named `<method>_<policy>[_<form>]`.
+    pub(crate) variants: Vec<Variant>,
+    pub(crate) shapes: Vec<String>,
 }
 
 /// The annotated module, split by what the variants do with each item.
@@ -75,8 +103,38 @@ pub(crate) struct Module {
     pub(crate) shared: Vec<syn::Item>,
     /// Items every variant copies; round functions still carry `#[round]`.
     pub(crate) per_variant: Vec<syn::Item>,
-    /// Names of the round functions (methods as `Type::method`).
+    /// The `#[method]` modules, in source order.
+    pub(crate) methods: Vec<Method>,
+    /// Names of the round functions (methods as `Type::method`), of the
+    /// module and of every method, each once.
     pub(crate) rounds: Vec<String>,
-    /// Names of the `#[shape]` functions, which branch forms rewrite.
+    /// Names of the `#[shape]` functions outside method modules, which
+    /// branch forms rewrite.
     pub(crate) shapes: Vec<String>,
+}
+
+impl Module {
+    /// Every variant, in the order asked for: the arguments' or, with
+    /// `#[method]` modules, each method's in turn.
+    pub(crate) fn variants<'a>(&'a self, args: &'a Args) -> Vec<&'a Variant> {
+        if self.methods.is_empty() {
+            args.variants.iter().collect()
+        } else {
+            self.methods.iter().flat_map(|m| &m.variants).collect()
+        }
+    }
+
+    /// The reference variant: the one named by `reference = v`, else the
+    /// first with the `auto` policy (the code as written, no inline
+    /// attribute), else the first.
+    pub(crate) fn reference<'a>(&'a self, args: &'a Args) -> Option<&'a Ident> {
+        let variants = self.variants(args);
+        args.reference.as_ref().or_else(|| {
+            variants
+                .iter()
+                .find(|v| v.policy == Policy::Auto)
+                .or(variants.first())
+                .map(|v| &v.name)
+        })
+    }
 }

@@ -2,90 +2,112 @@
 //! about; errors found together are reported together.
 
 use crate::forms::Form;
-use crate::model::{Args, Module, Policy, Variant};
-use proc_macro2::{Span, TokenStream};
+use crate::model::{Args, Kind, Method, Module, Policy, Variant};
+use proc_macro2::{Ident, TokenStream};
 use syn::punctuated::Punctuated;
-use syn::{Attribute, Expr, ImplItem, Item, Lit, Meta, Token};
+use syn::{Attribute, Expr, ImplItem, Item, Meta, Token};
 
-/// Parses `always, never, ..., feature_gate = "prefix"`.
+/// Parses `always, never, ..., cipher = Type` (or `checksum`).
 pub(crate) fn args(tokens: TokenStream) -> syn::Result<Args> {
     let metas =
         syn::parse::Parser::parse2(Punctuated::<Meta, Token![,]>::parse_terminated, tokens)?;
     let mut variants: Vec<Variant> = Vec::new();
-    let mut feature_gate = None;
+    let mut kind = None;
+    let mut reference = None;
     let mut errors = Errors::default();
     for meta in metas {
         match meta {
+            Meta::Path(path) if path.is_ident("checksum") => kind = Some(Kind::Checksum),
             Meta::Path(path) => {
-                let Some(name) = path.get_ident() else {
-                    errors.push(syn::Error::new_spanned(
-                        &path,
-                        format!("expected a variant name: {}", Policy::allowed()),
-                    ));
-                    continue;
-                };
-                let text = name.to_string();
-                let parsed = match text.split_once('_') {
-                    None => Policy::from_name(&text).map(|p| (p, None)),
-                    Some((p, f)) => Policy::from_name(p)
-                        .zip(Form::from_name(f))
-                        .map(|(p, f)| (p, Some(f))),
-                };
-                let Some((policy, form)) = parsed else {
-                    errors.push(syn::Error::new_spanned(
-                        name,
-                        format!(
-                            "unknown variant `{name}`: expected a policy ({}), optionally followed by `_` and a branch form ({}), e.g. `never` or `never_factored`",
-                            Policy::allowed(),
-                            Form::allowed()
-                        ),
-                    ));
-                    continue;
-                };
-                if variants.iter().any(|v| v.name == *name) {
-                    errors.push(syn::Error::new_spanned(
-                        name,
-                        format!("duplicate variant `{name}`: each variant is asked for once"),
-                    ));
-                    continue;
+                let seen: Vec<&Variant> = variants.iter().collect();
+                if let Some(v) = variant(&path, None, &seen, &mut errors) {
+                    variants.push(v);
                 }
-                variants.push(Variant {
-                    name: name.clone(),
-                    policy,
-                    form,
-                });
             }
-            Meta::NameValue(nv) if nv.path.is_ident("feature_gate") => match &nv.value {
-                Expr::Lit(syn::ExprLit {
-                    lit: Lit::Str(s), ..
-                }) if !s.value().is_empty() => feature_gate = Some(s.value()),
+            Meta::NameValue(nv) if nv.path.is_ident("cipher") => match &nv.value {
+                Expr::Path(p) if p.path.get_ident().is_some() => {
+                    kind = p.path.get_ident().cloned().map(Kind::Cipher);
+                }
                 other => errors.push(syn::Error::new_spanned(
                     other,
-                    "`feature_gate` takes a non-empty string, e.g. `feature_gate = \"cast6\"`",
+                    "`cipher` takes the name of the type each variant defines, e.g. `cipher = Cast6`",
+                )),
+            },
+            Meta::NameValue(nv) if nv.path.is_ident("reference") => match &nv.value {
+                Expr::Path(p) if p.path.get_ident().is_some() => {
+                    reference = p.path.get_ident().cloned();
+                }
+                other => errors.push(syn::Error::new_spanned(
+                    other,
+                    "`reference` takes the name of one of the variants, e.g. `reference = auto`",
                 )),
             },
             other => errors.push(syn::Error::new_spanned(
                 &other,
                 format!(
-                    "expected a variant name ({}) or `feature_gate = \"...\"`",
+                    "expected a variant name ({}), `cipher = Type`, `checksum` or `reference = variant`",
                     Policy::allowed()
                 ),
             )),
         }
     }
     errors.finish()?;
-    if variants.is_empty() {
-        return Err(syn::Error::new(
-            Span::call_site(),
-            format!(
-                "expected at least one variant: {}, e.g. `#[codegen::variants(always, never)]`",
-                Policy::allowed()
-            ),
-        ));
-    }
     Ok(Args {
         variants,
-        feature_gate,
+        kind,
+        reference,
+    })
+}
+
+/// Parses a variant name, `policy[_form]`, as the variant of `method` (its
+/// index and name) if given; `None` after pushing the error.
+fn variant(
+    path: &syn::Path,
+    method: Option<(usize, &Ident)>,
+    seen: &[&Variant],
+    errors: &mut Errors,
+) -> Option<Variant> {
+    let Some(name) = path.get_ident() else {
+        errors.push(syn::Error::new_spanned(
+            path,
+            format!("expected a variant name: {}", Policy::allowed()),
+        ));
+        return None;
+    };
+    let text = name.to_string();
+    let parsed = match text.split_once('_') {
+        None => Policy::from_name(&text).map(|p| (p, None)),
+        Some((p, f)) => Policy::from_name(p)
+            .zip(Form::from_name(f))
+            .map(|(p, f)| (p, Some(f))),
+    };
+    let Some((policy, form)) = parsed else {
+        errors.push(syn::Error::new_spanned(
+            name,
+            format!(
+                "unknown variant `{name}`: expected a policy ({}), optionally followed by `_` and a branch form ({}), e.g. `never` or `never_factored`",
+                Policy::allowed(),
+                Form::allowed()
+            ),
+        ));
+        return None;
+    };
+    let full = match method {
+        Some((_, m)) => Ident::new(&format!("{m}_{name}"), name.span()),
+        None => name.clone(),
+    };
+    if seen.iter().any(|v| v.name == full) {
+        errors.push(syn::Error::new_spanned(
+            name,
+            format!("duplicate variant `{name}`: each variant is asked for once"),
+        ));
+        return None;
+    }
+    Some(Variant {
+        name: full,
+        policy,
+        form,
+        method: method.map(|(i, _)| i),
     })
 }
 
@@ -113,10 +135,19 @@ pub(crate) fn module(tokens: TokenStream) -> syn::Result<Module> {
         .map(|(_, items)| std::mem::take(items));
     let mut shared = Vec::new();
     let mut per_variant = Vec::new();
-    let mut rounds = Vec::new();
-    let mut shapes = Vec::new();
+    let mut methods = Vec::new();
+    let mut names = Names::default();
     let mut errors = Errors::default();
     for item in items.unwrap_or_default() {
+        if let Item::Mod(m) = &item
+            && let Some(attr) = m.attrs.iter().find(|a| is_method(a))
+        {
+            let index = methods.len();
+            if let Some(method) = method(m, attr, index, &methods, &mut names, &mut errors) {
+                methods.push(method);
+            }
+            continue;
+        }
         if is_shared(&item) {
             if let Some(attr) = item_attrs(&item)
                 .iter()
@@ -130,34 +161,7 @@ pub(crate) fn module(tokens: TokenStream) -> syn::Result<Module> {
             shared.push(item);
             continue;
         }
-        match &item {
-            Item::Fn(f) => {
-                if f.attrs.iter().any(is_round) {
-                    rounds.push(f.sig.ident.to_string());
-                }
-                if f.attrs.iter().any(is_shape) {
-                    shapes.push(f.sig.ident.to_string());
-                }
-            }
-            Item::Impl(imp) => {
-                for ii in &imp.items {
-                    let ImplItem::Fn(f) = ii else { continue };
-                    let ty = &imp.self_ty;
-                    let name = format!(
-                        "{}::{}",
-                        quote::quote!(#ty).to_string().replace(' ', ""),
-                        f.sig.ident
-                    );
-                    if f.attrs.iter().any(is_round) {
-                        rounds.push(name.clone());
-                    }
-                    if f.attrs.iter().any(is_shape) {
-                        shapes.push(name);
-                    }
-                }
-            }
-            _ => {}
-        }
+        names.collect(&item);
         per_variant.push(item);
     }
     errors.finish()?;
@@ -165,8 +169,124 @@ pub(crate) fn module(tokens: TokenStream) -> syn::Result<Module> {
         shell,
         shared,
         per_variant,
-        rounds,
-        shapes,
+        methods,
+        rounds: names.rounds,
+        shapes: names.shapes,
+    })
+}
+
+/// The round and shape functions found so far.
+#[derive(Default)]
+struct Names {
+    rounds: Vec<String>,
+    shapes: Vec<String>,
+}
+
+impl Names {
+    /// Notes the `#[round]` and `#[shape]` functions of `item`.
+    fn collect(&mut self, item: &Item) {
+        let mut note = |name: String, attrs: &[Attribute]| {
+            if attrs.iter().any(is_round) && !self.rounds.contains(&name) {
+                self.rounds.push(name.clone());
+            }
+            if attrs.iter().any(is_shape) {
+                self.shapes.push(name);
+            }
+        };
+        match item {
+            Item::Fn(f) => note(f.sig.ident.to_string(), &f.attrs),
+            Item::Impl(imp) => {
+                let ty = &imp.self_ty;
+                let ty = quote::quote!(#ty).to_string().replace(' ', "");
+                for ii in &imp.items {
+                    if let ImplItem::Fn(f) = ii {
+                        note(format!("{ty}::{}", f.sig.ident), &f.attrs);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Parses `#[method(never, auto)] mod name { ... }`: its variants and items.
+/// Its rounds join the module's; its shapes stay its own.
+fn method(
+    m: &syn::ItemMod,
+    attr: &Attribute,
+    index: usize,
+    earlier: &[Method],
+    names: &mut Names,
+    errors: &mut Errors,
+) -> Option<Method> {
+    let Some((_, items)) = &m.content else {
+        errors.push(syn::Error::new_spanned(
+            &m.ident,
+            "a `#[method]` module is written inline: `#[method(never)] mod name { ... }`",
+        ));
+        return None;
+    };
+    let metas = match attr.parse_args_with(Punctuated::<Meta, Token![,]>::parse_terminated) {
+        Ok(metas) => metas,
+        Err(e) => {
+            errors.push(e);
+            return None;
+        }
+    };
+    let mut variants: Vec<Variant> = Vec::new();
+    for meta in metas {
+        let Meta::Path(path) = meta else {
+            errors.push(syn::Error::new_spanned(
+                meta,
+                format!("expected a variant name ({})", Policy::allowed()),
+            ));
+            continue;
+        };
+        let seen: Vec<&Variant> = earlier
+            .iter()
+            .flat_map(|m| &m.variants)
+            .chain(&variants)
+            .collect();
+        if let Some(v) = variant(&path, Some((index, &m.ident)), &seen, errors) {
+            variants.push(v);
+        }
+    }
+    if variants.is_empty() {
+        errors.push(syn::Error::new_spanned(
+            attr,
+            format!(
+                "a `#[method]` names its variants: e.g. `#[method({})]`",
+                Policy::allowed()
+            ),
+        ));
+    }
+    let mut own = Names::default();
+    for item in items {
+        match item {
+            Item::Static(s) => errors.push(syn::Error::new_spanned(
+                &s.ident,
+                "a `static` in a `#[method]` module would exist once per variant: put it in the enclosing module, where it exists once",
+            )),
+            Item::Mod(inner) if inner.attrs.iter().any(is_method) => {
+                errors.push(syn::Error::new_spanned(
+                    &inner.ident,
+                    "`#[method]` modules do not nest: put this one beside the other",
+                ))
+            }
+            _ => {}
+        }
+        own.collect(item);
+    }
+    for r in own.rounds {
+        if !names.rounds.contains(&r) {
+            names.rounds.push(r);
+        }
+    }
+    Some(Method {
+        ident: m.ident.clone(),
+        items: items.clone(),
+        variants,
+        shapes: own.shapes,
     })
 }
 
@@ -177,6 +297,11 @@ fn is_shared(item: &Item) -> bool {
         Item::Macro(m) => m.ident.is_some(), // `macro_rules! name { ... }`
         _ => false,
     }
+}
+
+/// `#[method(...)]` on an inline module: one way to compute the function.
+pub(crate) fn is_method(attr: &Attribute) -> bool {
+    attr.path().is_ident("method")
 }
 
 pub(crate) fn is_round(attr: &Attribute) -> bool {
@@ -244,19 +369,33 @@ fn item_head(item: &Item) -> TokenStream {
     }
 }
 
-/// Collects errors so that all of them are reported at once.
+/// Collects errors so that all of them are reported at once. It must be
+/// consumed by [`Errors::finish`]: dropping it unfinished is a bug in the
+/// macro (errors that would go unreported), and panics.
 #[derive(Default)]
-pub(crate) struct Errors(Option<syn::Error>);
+pub(crate) struct Errors {
+    all: Option<syn::Error>,
+    finished: bool,
+}
 
 impl Errors {
     pub(crate) fn push(&mut self, e: syn::Error) {
-        match &mut self.0 {
+        match &mut self.all {
             Some(all) => all.combine(e),
-            None => self.0 = Some(e),
+            None => self.all = Some(e),
         }
     }
 
-    pub(crate) fn finish(self) -> syn::Result<()> {
-        self.0.map_or(Ok(()), Err)
+    pub(crate) fn finish(mut self) -> syn::Result<()> {
+        self.finished = true;
+        self.all.take().map_or(Ok(()), Err)
+    }
+}
+
+impl Drop for Errors {
+    fn drop(&mut self) {
+        if !self.finished && !std::thread::panicking() {
+            panic!("codegen: collected errors dropped without Errors::finish");
+        }
     }
 }

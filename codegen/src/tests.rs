@@ -34,8 +34,11 @@ fn always() {
     check(
         quote!(always),
         tiny(),
-        expect![[r#"
+        expect![[r##"
+            #[cfg(any(not(inlinelab_one), inlinelab_cipher = "tiny"))]
             pub mod tiny {
+                /// The variant ratios are taken against unless told otherwise.
+                pub const REFERENCE: &str = "always";
                 /// The variants of this module, in the order asked for; each names a child module.
                 pub const VARIANTS: &[&str] = &["always"];
                 /// The `#[round]` functions, whose inline attribute differs between variants.
@@ -43,6 +46,7 @@ fn always() {
                 use crate::tables::S;
                 static T: [u8; 2] = [1, 2];
                 /// Variant `always`: every `#[round]` function has `#[inline(always)]`.
+                #[cfg(any(not(inlinelab_one), inlinelab_variant = "tiny::always"))]
                 pub mod always {
                     #![allow(unused_imports)]
                     use super::*;
@@ -64,7 +68,7 @@ fn always() {
                     }
                 }
             }
-        "#]],
+        "##]],
     );
 }
 
@@ -73,37 +77,41 @@ fn never() {
     check(
         quote!(never),
         tiny(),
-        expect![[r#"
-        pub mod tiny {
-            /// The variants of this module, in the order asked for; each names a child module.
-            pub const VARIANTS: &[&str] = &["never"];
-            /// The `#[round]` functions, whose inline attribute differs between variants.
-            pub const ROUNDS: &[&str] = &["f", "C::g"];
-            use crate::tables::S;
-            static T: [u8; 2] = [1, 2];
-            /// Variant `never`: every `#[round]` function has `#[inline(never)]`.
-            pub mod never {
-                #![allow(unused_imports)]
-                use super::*;
-                /// This variant's name, as listed in `VARIANTS`.
-                pub const VARIANT: &str = "never";
-                #[inline(never)]
-                fn f(x: u8) -> u8 {
-                    S[x as usize] ^ T[0]
-                }
-                fn helper(x: u8) -> u8 {
-                    f(x)
-                }
-                pub struct C;
-                impl C {
+        expect![[r##"
+            #[cfg(any(not(inlinelab_one), inlinelab_cipher = "tiny"))]
+            pub mod tiny {
+                /// The variant ratios are taken against unless told otherwise.
+                pub const REFERENCE: &str = "never";
+                /// The variants of this module, in the order asked for; each names a child module.
+                pub const VARIANTS: &[&str] = &["never"];
+                /// The `#[round]` functions, whose inline attribute differs between variants.
+                pub const ROUNDS: &[&str] = &["f", "C::g"];
+                use crate::tables::S;
+                static T: [u8; 2] = [1, 2];
+                /// Variant `never`: every `#[round]` function has `#[inline(never)]`.
+                #[cfg(any(not(inlinelab_one), inlinelab_variant = "tiny::never"))]
+                pub mod never {
+                    #![allow(unused_imports)]
+                    use super::*;
+                    /// This variant's name, as listed in `VARIANTS`.
+                    pub const VARIANT: &str = "never";
                     #[inline(never)]
-                    fn g(&self, x: u8) -> u8 {
-                        helper(x)
+                    fn f(x: u8) -> u8 {
+                        S[x as usize] ^ T[0]
+                    }
+                    fn helper(x: u8) -> u8 {
+                        f(x)
+                    }
+                    pub struct C;
+                    impl C {
+                        #[inline(never)]
+                        fn g(&self, x: u8) -> u8 {
+                            helper(x)
+                        }
                     }
                 }
             }
-        }
-    "#]],
+        "##]],
     );
 }
 
@@ -112,37 +120,41 @@ fn hint() {
     check(
         quote!(hint),
         tiny(),
-        expect![[r#"
-        pub mod tiny {
-            /// The variants of this module, in the order asked for; each names a child module.
-            pub const VARIANTS: &[&str] = &["hint"];
-            /// The `#[round]` functions, whose inline attribute differs between variants.
-            pub const ROUNDS: &[&str] = &["f", "C::g"];
-            use crate::tables::S;
-            static T: [u8; 2] = [1, 2];
-            /// Variant `hint`: every `#[round]` function has `#[inline]`.
-            pub mod hint {
-                #![allow(unused_imports)]
-                use super::*;
-                /// This variant's name, as listed in `VARIANTS`.
-                pub const VARIANT: &str = "hint";
-                #[inline]
-                fn f(x: u8) -> u8 {
-                    S[x as usize] ^ T[0]
-                }
-                fn helper(x: u8) -> u8 {
-                    f(x)
-                }
-                pub struct C;
-                impl C {
+        expect![[r##"
+            #[cfg(any(not(inlinelab_one), inlinelab_cipher = "tiny"))]
+            pub mod tiny {
+                /// The variant ratios are taken against unless told otherwise.
+                pub const REFERENCE: &str = "hint";
+                /// The variants of this module, in the order asked for; each names a child module.
+                pub const VARIANTS: &[&str] = &["hint"];
+                /// The `#[round]` functions, whose inline attribute differs between variants.
+                pub const ROUNDS: &[&str] = &["f", "C::g"];
+                use crate::tables::S;
+                static T: [u8; 2] = [1, 2];
+                /// Variant `hint`: every `#[round]` function has `#[inline]`.
+                #[cfg(any(not(inlinelab_one), inlinelab_variant = "tiny::hint"))]
+                pub mod hint {
+                    #![allow(unused_imports)]
+                    use super::*;
+                    /// This variant's name, as listed in `VARIANTS`.
+                    pub const VARIANT: &str = "hint";
                     #[inline]
-                    fn g(&self, x: u8) -> u8 {
-                        helper(x)
+                    fn f(x: u8) -> u8 {
+                        S[x as usize] ^ T[0]
+                    }
+                    fn helper(x: u8) -> u8 {
+                        f(x)
+                    }
+                    pub struct C;
+                    impl C {
+                        #[inline]
+                        fn g(&self, x: u8) -> u8 {
+                            helper(x)
+                        }
                     }
                 }
             }
-        }
-    "#]],
+        "##]],
     );
 }
 
@@ -151,51 +163,60 @@ fn auto() {
     check(
         quote!(auto),
         tiny(),
-        expect![[r#"
-        pub mod tiny {
-            /// The variants of this module, in the order asked for; each names a child module.
-            pub const VARIANTS: &[&str] = &["auto"];
-            /// The `#[round]` functions, whose inline attribute differs between variants.
-            pub const ROUNDS: &[&str] = &["f", "C::g"];
-            use crate::tables::S;
-            static T: [u8; 2] = [1, 2];
-            /// Variant `auto`: every `#[round]` function has no inline attribute (the compiler decides).
-            pub mod auto {
-                #![allow(unused_imports)]
-                use super::*;
-                /// This variant's name, as listed in `VARIANTS`.
-                pub const VARIANT: &str = "auto";
-                fn f(x: u8) -> u8 {
-                    S[x as usize] ^ T[0]
-                }
-                fn helper(x: u8) -> u8 {
-                    f(x)
-                }
-                pub struct C;
-                impl C {
-                    fn g(&self, x: u8) -> u8 {
-                        helper(x)
+        expect![[r##"
+            #[cfg(any(not(inlinelab_one), inlinelab_cipher = "tiny"))]
+            pub mod tiny {
+                /// The variant ratios are taken against unless told otherwise.
+                pub const REFERENCE: &str = "auto";
+                /// The variants of this module, in the order asked for; each names a child module.
+                pub const VARIANTS: &[&str] = &["auto"];
+                /// The `#[round]` functions, whose inline attribute differs between variants.
+                pub const ROUNDS: &[&str] = &["f", "C::g"];
+                use crate::tables::S;
+                static T: [u8; 2] = [1, 2];
+                /// Variant `auto`: every `#[round]` function has no inline attribute (the compiler decides).
+                #[cfg(any(not(inlinelab_one), inlinelab_variant = "tiny::auto"))]
+                pub mod auto {
+                    #![allow(unused_imports)]
+                    use super::*;
+                    /// This variant's name, as listed in `VARIANTS`.
+                    pub const VARIANT: &str = "auto";
+                    fn f(x: u8) -> u8 {
+                        S[x as usize] ^ T[0]
+                    }
+                    fn helper(x: u8) -> u8 {
+                        f(x)
+                    }
+                    pub struct C;
+                    impl C {
+                        fn g(&self, x: u8) -> u8 {
+                            helper(x)
+                        }
                     }
                 }
             }
-        }
-    "#]],
+        "##]],
     );
 }
 
+/// `cipher = Type` exports the callback macros other crates derive their
+/// lists from; every module and variant is gated on the selection cfgs.
 #[test]
-fn feature_gate() {
+fn callbacks_and_selection() {
     check(
-        quote!(never, auto, feature_gate = "tiny"),
-        quote! { mod tiny { #[round] fn f() {} } },
-        expect![[r#"
+        quote!(never, auto, cipher = Tiny),
+        quote! { mod tiny { #[round] fn f() {} pub struct Tiny; } },
+        expect![[r##"
+            #[cfg(any(not(inlinelab_one), inlinelab_cipher = "tiny"))]
             mod tiny {
+                /// The variant ratios are taken against unless told otherwise.
+                pub const REFERENCE: &str = "auto";
                 /// The variants of this module, in the order asked for; each names a child module.
                 pub const VARIANTS: &[&str] = &["never", "auto"];
                 /// The `#[round]` functions, whose inline attribute differs between variants.
                 pub const ROUNDS: &[&str] = &["f"];
                 /// Variant `never`: every `#[round]` function has `#[inline(never)]`.
-                #[cfg(any(feature = "all-variants", feature = "tiny-never"))]
+                #[cfg(any(not(inlinelab_one), inlinelab_variant = "tiny::never"))]
                 pub mod never {
                     #![allow(unused_imports)]
                     use super::*;
@@ -203,18 +224,185 @@ fn feature_gate() {
                     pub const VARIANT: &str = "never";
                     #[inline(never)]
                     fn f() {}
+                    pub struct Tiny;
                 }
                 /// Variant `auto`: every `#[round]` function has no inline attribute (the compiler decides).
-                #[cfg(any(feature = "all-variants", feature = "tiny-auto"))]
+                #[cfg(any(not(inlinelab_one), inlinelab_variant = "tiny::auto"))]
                 pub mod auto {
                     #![allow(unused_imports)]
                     use super::*;
                     /// This variant's name, as listed in `VARIANTS`.
                     pub const VARIANT: &str = "auto";
                     fn f() {}
+                    pub struct Tiny;
                 }
             }
-        "#]],
+            /// Calls `$cb! { cipher: tiny, kind: ..., variants: [...] }` with every variant of `tiny`.
+            #[macro_export]
+            macro_rules! tiny_variants {
+                ($cb:ident) => {
+                    $cb ! { cipher : tiny, kind : cipher(Tiny), variants : [never auto] }
+                };
+            }
+            /// Calls `$cb! { cipher, kind, variant }` with the one variant this build selected.
+            #[cfg(inlinelab_variant = "tiny::never")]
+            #[macro_export]
+            macro_rules! selected {
+                ($cb:ident) => {
+                    $cb ! { cipher : tiny, kind : cipher(Tiny), variant : never }
+                };
+            }
+            /// Calls `$cb! { cipher, kind, variant }` with the one variant this build selected.
+            #[cfg(inlinelab_variant = "tiny::auto")]
+            #[macro_export]
+            macro_rules! selected {
+                ($cb:ident) => {
+                    $cb ! { cipher : tiny, kind : cipher(Tiny), variant : auto }
+                };
+            }
+        "##]],
+    );
+}
+
+/// `#[method]` modules: a grouped axis, each method with its own policies,
+/// named `<method>_<policy>`; `super` inside a method means the module in
+/// the source and in every variant alike; `reference` overrides the default.
+#[test]
+fn methods() {
+    check(
+        quote!(checksum, reference = fast_auto),
+        quote! {
+            mod sum {
+                static T: [u8; 2] = [1, 2];
+                fn finish(x: u8) -> u8 { !x }
+                #[method(always, never)]
+                mod slow {
+                    use super::T;
+                    #[round]
+                    fn step(x: u8) -> u8 { T[0] ^ x }
+                    pub fn sum(d: &[u8]) -> u8 { finish(d.iter().fold(0, |s, &b| step(s ^ b))) }
+                }
+                #[method(auto)]
+                mod fast {
+                    #[round]
+                    fn step2(x: u8) -> u8 { x }
+                    pub fn sum(d: &[u8]) -> u8 { finish(step2(d.len() as u8)) }
+                }
+            }
+        },
+        expect![[r##"
+            #[cfg(any(not(inlinelab_one), inlinelab_cipher = "sum"))]
+            mod sum {
+                /// The variant ratios are taken against unless told otherwise.
+                pub const REFERENCE: &str = "fast_auto";
+                /// The variants of this module, in the order asked for; each names a child module.
+                pub const VARIANTS: &[&str] = &["slow_always", "slow_never", "fast_auto"];
+                /// The `#[round]` functions, whose inline attribute differs between variants.
+                pub const ROUNDS: &[&str] = &["step", "step2"];
+                static T: [u8; 2] = [1, 2];
+                /// Variant `slow_always`: every `#[round]` function has `#[inline(always)]`.
+                #[cfg(any(not(inlinelab_one), inlinelab_variant = "sum::slow_always"))]
+                pub mod slow_always {
+                    #![allow(unused_imports)]
+                    use super::*;
+                    /// This variant's name, as listed in `VARIANTS`.
+                    pub const VARIANT: &str = "slow_always";
+                    fn finish(x: u8) -> u8 {
+                        !x
+                    }
+                    use super::T;
+                    #[inline(always)]
+                    fn step(x: u8) -> u8 {
+                        T[0] ^ x
+                    }
+                    pub fn sum(d: &[u8]) -> u8 {
+                        finish(d.iter().fold(0, |s, &b| step(s ^ b)))
+                    }
+                }
+                /// Variant `slow_never`: every `#[round]` function has `#[inline(never)]`.
+                #[cfg(any(not(inlinelab_one), inlinelab_variant = "sum::slow_never"))]
+                pub mod slow_never {
+                    #![allow(unused_imports)]
+                    use super::*;
+                    /// This variant's name, as listed in `VARIANTS`.
+                    pub const VARIANT: &str = "slow_never";
+                    fn finish(x: u8) -> u8 {
+                        !x
+                    }
+                    use super::T;
+                    #[inline(never)]
+                    fn step(x: u8) -> u8 {
+                        T[0] ^ x
+                    }
+                    pub fn sum(d: &[u8]) -> u8 {
+                        finish(d.iter().fold(0, |s, &b| step(s ^ b)))
+                    }
+                }
+                /// Variant `fast_auto`: every `#[round]` function has no inline attribute (the compiler decides).
+                #[cfg(any(not(inlinelab_one), inlinelab_variant = "sum::fast_auto"))]
+                pub mod fast_auto {
+                    #![allow(unused_imports)]
+                    use super::*;
+                    /// This variant's name, as listed in `VARIANTS`.
+                    pub const VARIANT: &str = "fast_auto";
+                    fn finish(x: u8) -> u8 {
+                        !x
+                    }
+                    fn step2(x: u8) -> u8 {
+                        x
+                    }
+                    pub fn sum(d: &[u8]) -> u8 {
+                        finish(step2(d.len() as u8))
+                    }
+                }
+            }
+            /// Calls `$cb! { cipher: sum, kind: ..., variants: [...] }` with every variant of `sum`.
+            #[macro_export]
+            macro_rules! sum_variants {
+                ($cb:ident) => {
+                    $cb ! { cipher : sum, kind : checksum, variants : [slow_always slow_never
+                    fast_auto] }
+                };
+            }
+            /// Calls `$cb! { cipher, kind, variant }` with the one variant this build selected.
+            #[cfg(inlinelab_variant = "sum::slow_always")]
+            #[macro_export]
+            macro_rules! selected {
+                ($cb:ident) => {
+                    $cb ! { cipher : sum, kind : checksum, variant : slow_always }
+                };
+            }
+            /// Calls `$cb! { cipher, kind, variant }` with the one variant this build selected.
+            #[cfg(inlinelab_variant = "sum::slow_never")]
+            #[macro_export]
+            macro_rules! selected {
+                ($cb:ident) => {
+                    $cb ! { cipher : sum, kind : checksum, variant : slow_never }
+                };
+            }
+            /// Calls `$cb! { cipher, kind, variant }` with the one variant this build selected.
+            #[cfg(inlinelab_variant = "sum::fast_auto")]
+            #[macro_export]
+            macro_rules! selected {
+                ($cb:ident) => {
+                    $cb ! { cipher : sum, kind : checksum, variant : fast_auto }
+                };
+            }
+        "##]],
+    );
+}
+
+/// The default reference variant is the first with the `auto` policy.
+#[test]
+fn reference_defaults_to_auto() {
+    let out = crate::expand::variants(
+        quote!(never_factored, auto_factored, auto_duplicated),
+        quote! { mod m { #[round] fn f() {} #[shape] fn g(c: bool) { if c { f(); } else { f(); } } } },
+    );
+    let text = out.to_string();
+    assert!(
+        text.contains(r#"pub const REFERENCE : & str = "auto_factored""#),
+        "{text}"
     );
 }
 
@@ -486,13 +674,17 @@ fn macro_with_a_form() {
                 }
             }
         },
-        expect![[r#"
+        expect![[r##"
+            #[cfg(any(not(inlinelab_one), inlinelab_cipher = "tiny"))]
             mod tiny {
+                /// The variant ratios are taken against unless told otherwise.
+                pub const REFERENCE: &str = "auto_duplicated";
                 /// The variants of this module, in the order asked for; each names a child module.
                 pub const VARIANTS: &[&str] = &["never_factored", "auto_duplicated"];
                 /// The `#[round]` functions, whose inline attribute differs between variants.
                 pub const ROUNDS: &[&str] = &["g"];
                 /// Variant `never_factored`: every `#[round]` function has `#[inline(never)]`; `#[shape]` functions have statements shared by every branch hoisted out (factored).
+                #[cfg(any(not(inlinelab_one), inlinelab_variant = "tiny::never_factored"))]
                 pub mod never_factored {
                     #![allow(unused_imports)]
                     use super::*;
@@ -510,6 +702,7 @@ fn macro_with_a_form() {
                     }
                 }
                 /// Variant `auto_duplicated`: every `#[round]` function has no inline attribute (the compiler decides); `#[shape]` functions have statements around each `if` moved into every branch (duplicated).
+                #[cfg(any(not(inlinelab_one), inlinelab_variant = "tiny::auto_duplicated"))]
                 pub mod auto_duplicated {
                     #![allow(unused_imports)]
                     use super::*;
@@ -528,6 +721,6 @@ fn macro_with_a_form() {
                     }
                 }
             }
-        "#]],
+        "##]],
     );
 }

@@ -7,7 +7,6 @@
 #![allow(clippy::unreadable_literal)]
 
 /// RFC 2144 Appendix A, S-Box S1.
-#[cfg(any(feature = "cast5", feature = "cast6"))]
 pub static S1: [u32; 256] = [
     0x30fb40d4, 0x9fa0ff0b, 0x6beccd2f, 0x3f258c7a, 0x1e213f2f, 0x9c004dd3, 0x6003e540, 0xcf9fc949,
     0xbfd4af27, 0x88bbbdb5, 0xe2034090, 0x98d09675, 0x6e63a0e0, 0x15c361d2, 0xc2e7661d, 0x22d4ff8e,
@@ -44,7 +43,6 @@ pub static S1: [u32; 256] = [
 ];
 
 /// RFC 2144 Appendix A, S-Box S2.
-#[cfg(any(feature = "cast5", feature = "cast6"))]
 pub static S2: [u32; 256] = [
     0x1f201094, 0xef0ba75b, 0x69e3cf7e, 0x393f4380, 0xfe61cf7a, 0xeec5207a, 0x55889c94, 0x72fc0651,
     0xada7ef79, 0x4e1d7235, 0xd55a63ce, 0xde0436ba, 0x99c430ef, 0x5f0c0794, 0x18dcdb7d, 0xa1d6eff3,
@@ -81,7 +79,6 @@ pub static S2: [u32; 256] = [
 ];
 
 /// RFC 2144 Appendix A, S-Box S3.
-#[cfg(any(feature = "cast5", feature = "cast6"))]
 pub static S3: [u32; 256] = [
     0x8defc240, 0x25fa5d9f, 0xeb903dbf, 0xe810c907, 0x47607fff, 0x369fe44b, 0x8c1fc644, 0xaececa90,
     0xbeb1f9bf, 0xeefbcaea, 0xe8cf1950, 0x51df07ae, 0x920e8806, 0xf0ad0548, 0xe13c8d83, 0x927010d5,
@@ -118,7 +115,6 @@ pub static S3: [u32; 256] = [
 ];
 
 /// RFC 2144 Appendix A, S-Box S4.
-#[cfg(any(feature = "cast5", feature = "cast6"))]
 pub static S4: [u32; 256] = [
     0x9db30420, 0x1fb6e9de, 0xa7be7bef, 0xd273a298, 0x4a4f7bdb, 0x64ad8c57, 0x85510443, 0xfa020ed1,
     0x7e287aff, 0xe60fb663, 0x095f35a1, 0x79ebf120, 0xfd059d43, 0x6497b7b1, 0xf3641f63, 0x241e4adf,
@@ -155,7 +151,6 @@ pub static S4: [u32; 256] = [
 ];
 
 /// RFC 2144 Appendix A, S-Box S5 (key schedule only).
-#[cfg(feature = "cast5")]
 pub static S5: [u32; 256] = [
     0x7ec90c04, 0x2c6e74b9, 0x9b0e66df, 0xa6337911, 0xb86a7fff, 0x1dd358f5, 0x44dd9d44, 0x1731167f,
     0x08fbf1fa, 0xe7f511cc, 0xd2051b00, 0x735aba00, 0x2ab722d8, 0x386381cb, 0xacf6243a, 0x69befd7a,
@@ -192,7 +187,6 @@ pub static S5: [u32; 256] = [
 ];
 
 /// RFC 2144 Appendix A, S-Box S6 (key schedule only).
-#[cfg(feature = "cast5")]
 pub static S6: [u32; 256] = [
     0xf6fa8f9d, 0x2cac6ce1, 0x4ca34867, 0xe2337f7c, 0x95db08e7, 0x016843b4, 0xeced5cbc, 0x325553ac,
     0xbf9f0960, 0xdfa1e2ed, 0x83f0579d, 0x63ed86b9, 0x1ab6a6b8, 0xde5ebe39, 0xf38ff732, 0x8989b138,
@@ -229,7 +223,6 @@ pub static S6: [u32; 256] = [
 ];
 
 /// RFC 2144 Appendix A, S-Box S7 (key schedule only).
-#[cfg(feature = "cast5")]
 pub static S7: [u32; 256] = [
     0x85e04019, 0x332bf567, 0x662dbfff, 0xcfc65693, 0x2a8d7f6f, 0xab9bc912, 0xde6008a1, 0x2028da1f,
     0x0227bce7, 0x4d642916, 0x18fac300, 0x50f18b82, 0x2cb2cb11, 0xb232e75c, 0x4b3695f2, 0xb28707de,
@@ -266,7 +259,6 @@ pub static S7: [u32; 256] = [
 ];
 
 /// RFC 2144 Appendix A, S-Box S8 (key schedule only).
-#[cfg(feature = "cast5")]
 pub static S8: [u32; 256] = [
     0xe216300d, 0xbbddfffc, 0xa7ebdabd, 0x35648095, 0x7789f8b7, 0xe6c1121b, 0x0e241600, 0x052ce8b5,
     0x11a9cfb0, 0xe5952f11, 0xece7990a, 0x9386d174, 0x2a42931c, 0x76e38111, 0xb12def3a, 0x37ddddfc,

@@ -110,7 +110,7 @@ static TD: [[u32; 256]; 4] = {
 /// AES in every inlining variant: `aes::never::{Aes, Aes128, Aes192, Aes256}`.
 /// The round functions (a full round and the last round, each way) carry
 /// the variant's attribute.
-#[codegen::variants(always, never, hint, auto, feature_gate = "aes")]
+#[codegen::variants(always, never, hint, auto, cipher = Aes)]
 pub mod aes {
     use super::{INV_SBOX, SBOX, TD, TE, xtime};
     use cipher::consts::{U1, U16, U24, U32};

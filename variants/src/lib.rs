@@ -1,40 +1,65 @@
 //! The ciphers of inlinelab, each written once and expanded by
-//! `#[codegen::variants]` into every inlining variant. Every variant is a
-//! RustCrypto `cipher` 0.5 implementation, so it drops into the mode crates
-//! (`ecb`, `cbc`, `ctr`, `xts-mode`).
+//! `#[codegen::variants]` into every variant. Every variant is a RustCrypto
+//! `cipher` 0.5 implementation, so it drops into the mode crates (`ecb`,
+//! `cbc`, `ctr`, `xts-mode`); a checksum's variants hold functions.
 //!
 //! Source files are named after the specification they implement:
-//! `rfc2612.rs` is CAST-256 (`cast6`), `rfc2144.rs` CAST-128 (`cast5`), `fips197.rs` AES, `rfc3720.rs` CRC32C; `null.rs` holds `ecb(cipher_null)` and
-//! `digest_null`, which do no work and measure the harness itself.
-//! `modes.rs` holds the block-mode loops that the harness and the built
-//! artifacts share.
+//! `rfc2612.rs` is CAST-256 (`cast6`), `rfc2144.rs` CAST-128 (`cast5`),
+//! `fips197.rs` AES, `rfc3720.rs` CRC32C, `schneier93.rs` Blowfish;
+//! `null_def.rs` holds `ecb(cipher_null)` and `digest_null`, which do no
+//! work and measure the harness itself. `modes.rs` holds the block-mode
+//! loops that the harness and the built artifacts share.
+//!
+//! A cipher's variants are named in its `#[codegen::variants]` module and
+//! nowhere else: the macro exports `<cipher>_variants!`, the callback every
+//! other list is derived from, and [`DECLARED`] lists them all. A build
+//! with `INLINELAB_VARIANT=cipher::variant` (see [`SELECT_ENV`]) compiles
+//! that one variant alone and defines `selected!` for it.
 
 #![no_std]
 // One `unsafe` block in the crate: the call into the SSE4.2 CRC32C code,
 // after the CPU was checked to have SSE4.2 (rfc3720.rs).
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
+// A build holding one variant leaves the others' shared tables unused.
+#![cfg_attr(inlinelab_one, allow(dead_code, unused_imports))]
 
 mod consts;
-#[cfg(feature = "aes")]
-mod fips197;
 pub mod modes;
-#[cfg(feature = "null")]
-mod null_def;
-#[cfg(feature = "cast5")]
-mod rfc2144;
-#[cfg(feature = "cast6")]
-mod rfc2612;
-#[cfg(feature = "crc32c")]
-mod rfc3720;
+mod select;
 
-#[cfg(feature = "aes")]
-pub use fips197::aes;
-#[cfg(feature = "null")]
-pub use null_def::null;
-#[cfg(feature = "cast5")]
-pub use rfc2144::cast5;
-#[cfg(feature = "cast6")]
-pub use rfc2612::cast6;
-#[cfg(feature = "crc32c")]
-pub use rfc3720::crc32c;
+pub use select::{SELECT_ENV, is_selection};
+
+/// Declares the algorithms: one line each, `file => module`. Each module is
+/// re-exported at the crate root and listed in [`DECLARED`].
+macro_rules! algorithms {
+    ($($file:ident => $module:ident,)*) => {
+        $(
+            mod $file;
+            pub use $file::*;
+        )*
+
+        /// Every algorithm with its variants, as declared (in a build that
+        /// selects one variant, only that one's algorithm is compiled).
+        #[cfg(not(inlinelab_one))]
+        pub const DECLARED: &[(&str, &[&str])] = &[$((stringify!($module), $module::VARIANTS)),*];
+    };
+}
+
+algorithms! {
+    fips197 => aes,
+    rfc3720 => crc32c,
+    rfc2144 => cast5,
+    rfc2612 => cast6,
+    null_def => null,
+}
+
+/// With no variant selected, an artifact holds the null cipher, so that
+/// workspace-wide builds (lints, tests) compile it.
+#[cfg(not(inlinelab_one))]
+#[macro_export]
+macro_rules! selected {
+    ($cb:ident) => {
+        $cb! { cipher: null, kind: cipher(CipherNull), variant: auto }
+    };
+}

@@ -3,7 +3,7 @@
 
 /// The null cipher and null digest. Their one round is the identity; the
 /// macro needs a round, and the point is that there is nothing else.
-#[codegen::variants(auto, feature_gate = "null")]
+#[codegen::variants(auto, cipher = CipherNull)]
 pub mod null {
     use cipher::consts::{U1, U16};
     use cipher::{

@@ -20,7 +20,7 @@
     never_duplicated,
     auto_factored,
     auto_duplicated,
-    feature_gate = "cast5"
+    cipher = Cast5
 )]
 pub mod cast5 {
     use crate::consts::{S1, S2, S3, S4, S5, S6, S7, S8};

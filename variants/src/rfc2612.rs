@@ -51,7 +51,7 @@ static TR: [[u8; 8]; 24] = key_schedule_constants().1;
 /// CAST-256 in every inlining variant: `cast6::never::Cast6` and so on. The
 /// round functions (f1, f2, f3, the quad-rounds Q and QBAR and the key
 /// schedule's forward octave W) carry the variant's inline attribute.
-#[codegen::variants(always, never, hint, auto, feature_gate = "cast6")]
+#[codegen::variants(always, never, hint, auto, cipher = Cast6)]
 pub mod cast6 {
     use super::{TM, TR};
     use crate::consts::{S1, S2, S3, S4};

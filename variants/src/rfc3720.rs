@@ -6,14 +6,12 @@
 //! where they make sense: a table per byte (`bytewise`), eight tables eight
 //! bytes at a time (`slice8`), and the SSE4.2 `crc32` instruction (`sse42`,
 //! detected at run time; it cannot be `#[inline(always)]`, which Rust
-//! forbids on a function with `#[target_feature]`). `crc32c::<variant>`
-//! gathers them under one name each (`crc32c::slice8_never`).
+//! forbids on a function with `#[target_feature]`). Each is a `#[method]`
+//! of one `crc32c` module, so every variant is `crc32c::<method>_<policy>`
+//! (`crc32c::slice8_never`), holding `crc32c(data)`,
+//! `crc32c_append(crc, data)` and `available()`.
 //!
 //! [RFC 3720]: https://www.rfc-editor.org/rfc/rfc3720
-
-// A build holding one variant (a feature such as `crc32c-sse42-auto`) leaves
-// the other methods' tables and imports unused.
-#![cfg_attr(not(feature = "all-variants"), allow(dead_code, unused_imports))]
 
 /// The reflected Castagnoli polynomial (RFC 3720 section B.4).
 const POLY: u32 = 0x82f6_3b78;
@@ -47,81 +45,11 @@ const fn tables() -> [[u32; 256]; 8] {
     t
 }
 
-static TABLES: [[u32; 256]; 8] = tables();
-
-/// A table lookup per byte, the classic software CRC.
-#[codegen::variants(always, never, auto, feature_gate = "crc32c-bytewise")]
-pub mod bytewise {
-    use super::TABLES;
-
-    /// One byte into the (inverted) state.
-    #[round]
-    fn step(state: u32, byte: u8) -> u32 {
-        (state >> 8) ^ TABLES[0][((state ^ u32::from(byte)) & 0xff) as usize]
-    }
-
-    /// Always available.
-    pub fn available() -> bool {
-        true
-    }
-
-    /// The CRC32C of `data` appended to data whose CRC32C was `crc`.
-    pub fn crc32c_append(crc: u32, data: &[u8]) -> u32 {
-        !data.iter().fold(!crc, |s, &b| step(s, b))
-    }
-
-    /// The CRC32C of `data`.
-    pub fn crc32c(data: &[u8]) -> u32 {
-        crc32c_append(0, data)
-    }
-}
-
-/// Slicing-by-8: eight table lookups consume eight bytes at once.
-#[codegen::variants(always, never, auto, feature_gate = "crc32c-slice8")]
-pub mod slice8 {
-    use super::TABLES;
-
-    /// Eight bytes into the (inverted) state: the first four are folded
-    /// into it, and each byte's contribution comes from the table for the
-    /// number of bytes that follow it.
-    #[round]
-    fn step8(state: u32, chunk: &[u8; 8]) -> u32 {
-        let s = state ^ u32::from_le_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]);
-        TABLES[7][(s & 0xff) as usize]
-            ^ TABLES[6][((s >> 8) & 0xff) as usize]
-            ^ TABLES[5][((s >> 16) & 0xff) as usize]
-            ^ TABLES[4][(s >> 24) as usize]
-            ^ TABLES[3][usize::from(chunk[4])]
-            ^ TABLES[2][usize::from(chunk[5])]
-            ^ TABLES[1][usize::from(chunk[6])]
-            ^ TABLES[0][usize::from(chunk[7])]
-    }
-
-    /// Always available.
-    pub fn available() -> bool {
-        true
-    }
-
-    /// The CRC32C of `data` appended to data whose CRC32C was `crc`.
-    pub fn crc32c_append(crc: u32, data: &[u8]) -> u32 {
-        let (chunks, tail) = data.as_chunks::<8>();
-        let s = chunks.iter().fold(!crc, step8);
-        !tail.iter().fold(s, |s, &b| {
-            (s >> 8) ^ TABLES[0][((s ^ u32::from(b)) & 0xff) as usize]
-        })
-    }
-
-    /// The CRC32C of `data`.
-    pub fn crc32c(data: &[u8]) -> u32 {
-        crc32c_append(0, data)
-    }
-}
-
 #[cfg(target_arch = "x86_64")]
 cpufeatures::new!(sse42_cpuid, "sse4.2");
 
 /// Whether this CPU has SSE4.2's `crc32` instruction.
-pub fn sse42_available() -> bool {
+fn sse42_available() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
         sse42_cpuid::get()
@@ -132,103 +60,139 @@ pub fn sse42_available() -> bool {
     }
 }
 
-/// The SSE4.2 `crc32` instruction, eight bytes at a time. Where the CPU
-/// lacks it, `available()` is false and the functions panic rather than
-/// fall back to another method: a report must not time a substitute.
-#[codegen::variants(never, auto, feature_gate = "crc32c-sse42")]
-pub mod sse42 {
-    use super::sse42_available;
-
-    /// Eight bytes into the (inverted) state with one `crc32` instruction.
-    #[round]
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "sse4.2")]
-    fn step8(state: u32, chunk: &[u8; 8]) -> u32 {
-        core::arch::x86_64::_mm_crc32_u64(u64::from(state), u64::from_le_bytes(*chunk)) as u32
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "sse4.2")]
-    fn append(state: u32, data: &[u8]) -> u32 {
-        let (chunks, tail) = data.as_chunks::<8>();
-        let s = chunks.iter().fold(state, |s, c| step8(s, c));
-        tail.iter()
-            .fold(s, |s, &b| core::arch::x86_64::_mm_crc32_u8(s, b))
-    }
-
-    /// Whether this CPU has the instruction.
-    pub fn available() -> bool {
-        sse42_available()
-    }
-
-    /// The CRC32C of `data` appended to data whose CRC32C was `crc`.
-    ///
-    /// # Panics
-    /// Where [`available`] is false.
-    pub fn crc32c_append(crc: u32, data: &[u8]) -> u32 {
-        assert!(available(), "crc32c sse42 variant: this CPU has no SSE4.2");
-        #[cfg(target_arch = "x86_64")]
-        {
-            // SAFETY: `append` needs SSE4.2, which `available()` has just
-            // confirmed this CPU has.
-            #[allow(unsafe_code)]
-            let s = unsafe { append(!crc, data) };
-            !s
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        {
-            let _ = (crc, data);
-            unreachable!("available() is false off x86-64")
-        }
-    }
-
-    /// The CRC32C of `data`.
-    ///
-    /// # Panics
-    /// Where [`available`] is false.
-    pub fn crc32c(data: &[u8]) -> u32 {
-        crc32c_append(0, data)
-    }
-}
-
-/// Every CRC32C variant under one name, `crc32c::<method>_<policy>`, each
-/// with `crc32c(data)`, `crc32c_append(crc, data)` and `available()`.
+/// CRC32C in every method and the inline policies that make sense for it:
+/// `crc32c::bytewise_never`, `crc32c::slice8_auto`, `crc32c::sse42_auto`, ...
+#[codegen::variants(checksum, reference = slice8_auto)]
 pub mod crc32c {
-    /// The `#[round]` functions of the three methods.
-    pub const ROUNDS: &[&str] = &["step", "step8"];
+    use super::{sse42_available, tables};
 
-    /// The variants, in order; each names a child module.
-    pub const VARIANTS: &[&str] = &[
-        "bytewise_always",
-        "bytewise_never",
-        "bytewise_auto",
-        "slice8_always",
-        "slice8_never",
-        "slice8_auto",
-        "sse42_never",
-        "sse42_auto",
-    ];
+    /// The tables of every method that uses them, once.
+    static TABLES: [[u32; 256]; 8] = tables();
 
-    macro_rules! gather {
-        ($($name:ident => $method:ident :: $policy:ident, $feature:literal;)*) => {
-            $(
-                #[doc = concat!("`", stringify!($method), "` with the `", stringify!($policy), "` policy.")]
-                #[cfg(any(feature = "all-variants", feature = $feature))]
-                pub mod $name {
-                    pub use super::super::$method::$policy::{available, crc32c, crc32c_append};
-                }
-            )*
-        };
+    /// A table lookup per byte, the classic software CRC.
+    #[method(always, never, auto)]
+    mod bytewise {
+        use super::TABLES;
+
+        /// One byte into the (inverted) state.
+        #[round]
+        fn step(state: u32, byte: u8) -> u32 {
+            (state >> 8) ^ TABLES[0][((state ^ u32::from(byte)) & 0xff) as usize]
+        }
+
+        /// Always available.
+        pub fn available() -> bool {
+            true
+        }
+
+        /// The CRC32C of `data` appended to data whose CRC32C was `crc`.
+        pub fn crc32c_append(crc: u32, data: &[u8]) -> u32 {
+            !data.iter().fold(!crc, |s, &b| step(s, b))
+        }
+
+        /// The CRC32C of `data`.
+        pub fn crc32c(data: &[u8]) -> u32 {
+            crc32c_append(0, data)
+        }
     }
 
-    gather! {
-        bytewise_always => bytewise::always, "crc32c-bytewise-always";
-        bytewise_never => bytewise::never, "crc32c-bytewise-never";
-        bytewise_auto => bytewise::auto, "crc32c-bytewise-auto";
-        slice8_always => slice8::always, "crc32c-slice8-always";
-        slice8_never => slice8::never, "crc32c-slice8-never";
-        slice8_auto => slice8::auto, "crc32c-slice8-auto";
-        sse42_never => sse42::never, "crc32c-sse42-never";
-        sse42_auto => sse42::auto, "crc32c-sse42-auto";
+    /// Slicing-by-8: eight table lookups consume eight bytes at once.
+    #[method(always, never, auto)]
+    mod slice8 {
+        use super::TABLES;
+
+        /// Eight bytes into the (inverted) state: the first four are folded
+        /// into it, and each byte's contribution comes from the table for the
+        /// number of bytes that follow it.
+        #[round]
+        fn step8(state: u32, chunk: &[u8; 8]) -> u32 {
+            let s = state ^ u32::from_le_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]);
+            TABLES[7][(s & 0xff) as usize]
+                ^ TABLES[6][((s >> 8) & 0xff) as usize]
+                ^ TABLES[5][((s >> 16) & 0xff) as usize]
+                ^ TABLES[4][(s >> 24) as usize]
+                ^ TABLES[3][usize::from(chunk[4])]
+                ^ TABLES[2][usize::from(chunk[5])]
+                ^ TABLES[1][usize::from(chunk[6])]
+                ^ TABLES[0][usize::from(chunk[7])]
+        }
+
+        /// Always available.
+        pub fn available() -> bool {
+            true
+        }
+
+        /// The CRC32C of `data` appended to data whose CRC32C was `crc`.
+        pub fn crc32c_append(crc: u32, data: &[u8]) -> u32 {
+            let (chunks, tail) = data.as_chunks::<8>();
+            let s = chunks.iter().fold(!crc, step8);
+            !tail.iter().fold(s, |s, &b| {
+                (s >> 8) ^ TABLES[0][((s ^ u32::from(b)) & 0xff) as usize]
+            })
+        }
+
+        /// The CRC32C of `data`.
+        pub fn crc32c(data: &[u8]) -> u32 {
+            crc32c_append(0, data)
+        }
+    }
+
+    /// The SSE4.2 `crc32` instruction, eight bytes at a time. Where the CPU
+    /// lacks it, `available()` is false and the functions panic rather than
+    /// fall back to another method: a report must not time a substitute.
+    #[method(never, auto)]
+    mod sse42 {
+        use super::sse42_available;
+
+        /// Eight bytes into the (inverted) state with one `crc32` instruction.
+        #[round]
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = "sse4.2")]
+        fn step8(state: u32, chunk: &[u8; 8]) -> u32 {
+            core::arch::x86_64::_mm_crc32_u64(u64::from(state), u64::from_le_bytes(*chunk)) as u32
+        }
+
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = "sse4.2")]
+        fn append(state: u32, data: &[u8]) -> u32 {
+            let (chunks, tail) = data.as_chunks::<8>();
+            let s = chunks.iter().fold(state, |s, c| step8(s, c));
+            tail.iter()
+                .fold(s, |s, &b| core::arch::x86_64::_mm_crc32_u8(s, b))
+        }
+
+        /// Whether this CPU has the instruction.
+        pub fn available() -> bool {
+            sse42_available()
+        }
+
+        /// The CRC32C of `data` appended to data whose CRC32C was `crc`.
+        ///
+        /// # Panics
+        /// Where [`available`] is false.
+        pub fn crc32c_append(crc: u32, data: &[u8]) -> u32 {
+            assert!(available(), "crc32c sse42 variant: this CPU has no SSE4.2");
+            #[cfg(target_arch = "x86_64")]
+            {
+                // SAFETY: `append` needs SSE4.2, which `available()` has just
+                // confirmed this CPU has.
+                #[allow(unsafe_code)]
+                let s = unsafe { append(!crc, data) };
+                !s
+            }
+            #[cfg(not(target_arch = "x86_64"))]
+            {
+                let _ = (crc, data);
+                unreachable!("available() is false off x86-64")
+            }
+        }
+
+        /// The CRC32C of `data`.
+        ///
+        /// # Panics
+        /// Where [`available`] is false.
+        pub fn crc32c(data: &[u8]) -> u32 {
+            crc32c_append(0, data)
+        }
     }
 }

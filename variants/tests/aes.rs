@@ -2,33 +2,24 @@
 
 mod common;
 
-use common::{Dyn, New, hex, new, to_hex};
+use common::{Dyn, New, constructors, hex, new, to_hex};
 use variants::aes;
 
 /// Every variant's runtime-key-size `Aes`, by name.
 fn registry() -> Vec<(&'static str, New)> {
-    macro_rules! registry {
-        ($($v:ident),*) => { vec![$((stringify!($v), new::<aes::$v::Aes> as New)),*] };
-    }
-    registry!(always, never, hint, auto)
+    variants::aes_variants!(constructors)
 }
 
 /// Every variant's fixed-size types: (variant, key bytes, constructor).
 fn fixed() -> Vec<(&'static str, usize, New)> {
     macro_rules! fixed {
-        ($($v:ident),*) => { vec![$(
+        (cipher: aes, kind: cipher(Aes), variants: [$($v:ident)*]) => { vec![$(
             (stringify!($v), 16, new::<aes::$v::Aes128> as New),
             (stringify!($v), 24, new::<aes::$v::Aes192> as New),
             (stringify!($v), 32, new::<aes::$v::Aes256> as New),
         )*] };
     }
-    fixed!(always, never, hint, auto)
-}
-
-#[test]
-fn registry_is_complete() {
-    let names: Vec<&str> = registry().iter().map(|(n, _)| *n).collect();
-    assert_eq!(names, aes::VARIANTS);
+    variants::aes_variants!(fixed)
 }
 
 /// FIPS-197 Appendix C.1, C.2, C.3: the same plaintext under 128-, 192- and

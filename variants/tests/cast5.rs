@@ -4,28 +4,12 @@
 mod common;
 
 use cipher::{BlockCipherEncrypt, KeyInit};
-use common::{New, hex, new, to_hex};
+use common::{New, constructors, hex, new, to_hex};
 use variants::cast5;
 
-/// Every variant of `cast5`, by name; `registry_is_complete` checks it.
+/// Every variant of `cast5`, by name, as declared.
 fn registry() -> Vec<(&'static str, New)> {
-    macro_rules! registry {
-        ($($v:ident),*) => { vec![$((stringify!($v), new::<cast5::$v::Cast5> as New)),*] };
-    }
-    registry!(
-        always_factored,
-        always_duplicated,
-        never_factored,
-        never_duplicated,
-        auto_factored,
-        auto_duplicated
-    )
-}
-
-#[test]
-fn registry_is_complete() {
-    let names: Vec<&str> = registry().iter().map(|(n, _)| *n).collect();
-    assert_eq!(names, cast5::VARIANTS);
+    variants::cast5_variants!(constructors)
 }
 
 /// RFC 2144 Appendix B.1: 128-, 80- and 40-bit keys (16 and 12 rounds).

@@ -9,24 +9,11 @@ type Append = fn(u32, &[u8]) -> u32;
 /// Every variant that this CPU can run, by name.
 fn registry() -> Vec<(&'static str, Crc, Append)> {
     macro_rules! registry {
-        ($($v:ident),*) => {
+        (cipher: crc32c, kind: checksum, variants: [$($v:ident)*]) => {
             vec![$((stringify!($v), crc32c::$v::crc32c as Crc, crc32c::$v::crc32c_append as Append, crc32c::$v::available())),*]
         };
     }
-    let all = registry!(
-        bytewise_always,
-        bytewise_never,
-        bytewise_auto,
-        slice8_always,
-        slice8_never,
-        slice8_auto,
-        sse42_never,
-        sse42_auto
-    );
-    assert_eq!(
-        all.iter().map(|v| v.0).collect::<Vec<_>>(),
-        crc32c::VARIANTS
-    );
+    let all = variants::crc32c_variants!(registry);
     all.into_iter()
         .filter(|(name, .., available)| {
             *available || {

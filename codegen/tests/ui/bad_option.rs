@@ -1,4 +1,4 @@
-#[codegen::variants(never, feature_gate = 3, speed = "fast")]
+#[codegen::variants(never, cipher = 3, speed = "fast")]
 mod m {
     #[round]
     fn f() {}

@@ -1,21 +1,9 @@
 //! One variant of one cipher or checksum, or one peer crate, alone in a
-//! `no_std` shared object with a C ABI. `cargo xtask compare` builds one per
-//! variant (`--no-default-features --features cast6-never`), reads its size,
-//! and hands the very same file to the harness to time.
-//!
-//! The ABI (version [`ABI_VERSION`]); the caller owns the context memory,
-//! `inlinelab_ctx_size()` bytes aligned to `inlinelab_ctx_align()`:
-//!
-//! | symbol | signature |
-//! |---|---|
-//! | `inlinelab_abi_version` | `() -> u32` |
-//! | `inlinelab_name` | `() -> *const c_char`, e.g. `cast6-never` |
-//! | `inlinelab_available` | `() -> i32`: 0 when this CPU cannot run it |
-//! | `inlinelab_block_size` | `() -> usize` |
-//! | `inlinelab_ctx_size`, `inlinelab_ctx_align` | `() -> usize` |
-//! | `inlinelab_set_key` | `(ctx, key, key_len) -> i32`: 0, or -1 for a key length it does not take |
-//! | `inlinelab_clear` | `(ctx)`: drops (and so zeroizes) a keyed context |
-//! | `inlinelab_crypt` | `(ctx, op, iv, buf, len) -> i32`: `op` is one of the `OP_*` values; 0, -1 for a partial block, -2 for an op it does not do |
+//! `no_std` shared object with the C ABI of [`abi`]. `cargo xtask compare`
+//! builds one per variant (`INLINELAB_VARIANT=cast6::never`, which makes
+//! `variants` compile that variant alone and define `variants::selected!`),
+//! or per peer (`--features peer-cast6`), reads its size, and hands the very
+//! same file to the harness to time.
 
 // `no_std` in the measured builds (the `artifact` profile aborts on panic),
 // except for a peer that needs std. Workspace-wide builds unwind, which a
@@ -23,22 +11,10 @@
 // only compiled and linted, never measured.
 #![cfg_attr(all(panic = "abort", not(feature = "std")), no_std)]
 
+use abi::Op;
 use core::ffi::c_char;
 use core::mem::{align_of, size_of};
 use variants::modes;
-
-/// Bumped on any change to the exported functions' meaning or signatures.
-pub const ABI_VERSION: u32 = 2;
-/// `op` of `inlinelab_crypt`: ECB encryption.
-pub const OP_ECB_ENCRYPT: u32 = 0;
-/// ECB decryption.
-pub const OP_ECB_DECRYPT: u32 = 1;
-/// CBC encryption; `iv` is one block, updated for chaining.
-pub const OP_CBC_ENCRYPT: u32 = 2;
-/// CBC decryption; `iv` is one block, updated for chaining.
-pub const OP_CBC_DECRYPT: u32 = 3;
-/// A checksum of the buffer, XORed into its first four bytes.
-pub const OP_DIGEST: u32 = 4;
 
 /// What an artifact holds: a keyed context and the operations on it.
 trait Artifact {
@@ -48,7 +24,7 @@ trait Artifact {
         true
     }
     fn set_key(key: &[u8]) -> Option<Self::Ctx>;
-    fn crypt(ctx: &Self::Ctx, op: u32, iv: &mut [u8], buf: &mut [u8]) -> i32;
+    fn crypt(ctx: &Self::Ctx, op: Op, iv: &mut [u8], buf: &mut [u8]) -> i32;
 }
 
 /// A block cipher, through the shared mode loops.
@@ -65,13 +41,13 @@ impl<C: cipher::KeyInit + cipher::BlockCipherEncrypt + cipher::BlockCipherDecryp
         C::new_from_slice(key).ok()
     }
 
-    fn crypt(c: &C, op: u32, iv: &mut [u8], buf: &mut [u8]) -> i32 {
+    fn crypt(c: &C, op: Op, iv: &mut [u8], buf: &mut [u8]) -> i32 {
         let result = match op {
-            OP_ECB_ENCRYPT => modes::ecb_encrypt(c, buf),
-            OP_ECB_DECRYPT => modes::ecb_decrypt(c, buf),
-            OP_CBC_ENCRYPT => modes::cbc_encrypt(c, iv, buf),
-            OP_CBC_DECRYPT => modes::cbc_decrypt(c, iv, buf),
-            _ => return -2,
+            Op::EcbEncrypt => modes::ecb_encrypt(c, buf),
+            Op::EcbDecrypt => modes::ecb_decrypt(c, buf),
+            Op::CbcEncrypt => modes::cbc_encrypt(c, iv, buf),
+            Op::CbcDecrypt => modes::cbc_decrypt(c, iv, buf),
+            Op::Digest => return abi::ERR_OP,
         };
         #[cfg(feature = "fault-extra-block")]
         {
@@ -79,7 +55,11 @@ impl<C: cipher::KeyInit + cipher::BlockCipherEncrypt + cipher::BlockCipherDecryp
             let _ = modes::ecb_encrypt(c, &mut scratch[..Self::BLOCK]);
             core::hint::black_box(&scratch);
         }
-        if result.is_ok() { 0 } else { -1 }
+        if result.is_ok() {
+            abi::OK
+        } else {
+            abi::ERR_LENGTH
+        }
     }
 }
 
@@ -101,26 +81,47 @@ macro_rules! digest_artifact {
                 key.is_empty().then_some(())
             }
 
-            fn crypt(_: &(), op: u32, _: &mut [u8], buf: &mut [u8]) -> i32 {
-                if op != OP_DIGEST {
-                    return -2;
+            fn crypt(_: &(), op: Op, _: &mut [u8], buf: &mut [u8]) -> i32 {
+                if op != Op::Digest {
+                    return abi::ERR_OP;
                 }
                 let d: u32 = $digest(&*buf);
                 buf.iter_mut()
                     .zip(d.to_le_bytes())
                     .for_each(|(b, x)| *b ^= x);
-                0
+                abi::OK
             }
         }
     };
 }
 
-/// `Selected` is what the one enabled feature names, and `NAME` its name.
-macro_rules! select {
+/// `Selected` is the variant `variants::selected!` names, and `NAME` what
+/// `inlinelab_name` says: `cast6::never`.
+#[allow(unused_macros)] // unused in a peer's artifact
+macro_rules! select_variant {
+    (cipher: $c:ident, kind: cipher($ty:ident), variant: $v:ident) => {
+        type Selected = CipherArtifact<variants::$c::$v::$ty>;
+        const NAME: &str = concat!(stringify!($c), "::", stringify!($v), "\0");
+    };
+    (cipher: $c:ident, kind: checksum, variant: $v:ident) => {
+        digest_artifact!(
+            Selected,
+            variants::$c::$v::crc32c,
+            variants::$c::$v::available
+        );
+        const NAME: &str = concat!(stringify!($c), "::", stringify!($v), "\0");
+    };
+}
+
+#[cfg(not(feature = "peer"))]
+variants::selected!(select_variant);
+
+/// `Selected` is the peer crate the one enabled `peer-*` feature names.
+macro_rules! select_peer {
     ($($feature:literal => $kind:ident $($path:path),+;)*) => {
         $(
             #[cfg(feature = $feature)]
-            select!(@one $kind $($path),+);
+            select_peer!(@one $kind $($path),+);
             #[cfg(feature = $feature)]
             const NAME: &str = concat!($feature, "\0");
         )*
@@ -133,33 +134,10 @@ macro_rules! select {
     };
 }
 
-select! {
-    "cast6-always" => cipher variants::cast6::always::Cast6;
-    "cast6-never" => cipher variants::cast6::never::Cast6;
-    "cast6-hint" => cipher variants::cast6::hint::Cast6;
-    "cast6-auto" => cipher variants::cast6::auto::Cast6;
-    "null-auto" => cipher variants::null::auto::CipherNull;
+select_peer! {
     "peer-cast6" => cipher cast6::Cast6;
-    "cast5-always_factored" => cipher variants::cast5::always_factored::Cast5;
-    "cast5-always_duplicated" => cipher variants::cast5::always_duplicated::Cast5;
-    "cast5-never_factored" => cipher variants::cast5::never_factored::Cast5;
-    "cast5-never_duplicated" => cipher variants::cast5::never_duplicated::Cast5;
-    "cast5-auto_factored" => cipher variants::cast5::auto_factored::Cast5;
-    "cast5-auto_duplicated" => cipher variants::cast5::auto_duplicated::Cast5;
     "peer-cast5" => cipher cast5::Cast5;
-    "aes-always" => cipher variants::aes::always::Aes;
-    "aes-never" => cipher variants::aes::never::Aes;
-    "aes-hint" => cipher variants::aes::hint::Aes;
-    "aes-auto" => cipher variants::aes::auto::Aes;
     "peer-aes" => cipher peer_aes::AnyAes;
-    "crc32c-bytewise_always" => digest variants::crc32c::bytewise_always::crc32c, variants::crc32c::bytewise_always::available;
-    "crc32c-bytewise_never" => digest variants::crc32c::bytewise_never::crc32c, variants::crc32c::bytewise_never::available;
-    "crc32c-bytewise_auto" => digest variants::crc32c::bytewise_auto::crc32c, variants::crc32c::bytewise_auto::available;
-    "crc32c-slice8_always" => digest variants::crc32c::slice8_always::crc32c, variants::crc32c::slice8_always::available;
-    "crc32c-slice8_never" => digest variants::crc32c::slice8_never::crc32c, variants::crc32c::slice8_never::available;
-    "crc32c-slice8_auto" => digest variants::crc32c::slice8_auto::crc32c, variants::crc32c::slice8_auto::available;
-    "crc32c-sse42_never" => digest variants::crc32c::sse42_never::crc32c, variants::crc32c::sse42_never::available;
-    "crc32c-sse42_auto" => digest variants::crc32c::sse42_auto::crc32c, variants::crc32c::sse42_auto::available;
     "peer-crc32c" => digest crc32c::crc32c, always;
 }
 
@@ -173,7 +151,7 @@ type Ctx = <Selected as Artifact>::Ctx;
 
 #[unsafe(no_mangle)]
 pub extern "C" fn inlinelab_abi_version() -> u32 {
-    ABI_VERSION
+    abi::VERSION
 }
 
 #[unsafe(no_mangle)]
@@ -183,7 +161,7 @@ pub extern "C" fn inlinelab_name() -> *const c_char {
 
 #[unsafe(no_mangle)]
 pub extern "C" fn inlinelab_available() -> i32 {
-    i32::from(Selected::available())
+    i32::from(Selected::available() && !cfg!(feature = "fault-unavailable"))
 }
 
 #[unsafe(no_mangle)]
@@ -216,9 +194,9 @@ pub unsafe extern "C" fn inlinelab_set_key(ctx: *mut u8, key: *const u8, key_len
             // SAFETY: the caller guarantees `ctx` is valid, aligned, large
             // enough and holds no value that would need dropping.
             unsafe { ctx.cast::<Ctx>().write(c) };
-            0
+            abi::OK
         }
-        None => -1,
+        None => abi::ERR_LENGTH,
     }
 }
 
@@ -251,7 +229,10 @@ pub unsafe extern "C" fn inlinelab_crypt(
     let buf = unsafe { core::slice::from_raw_parts_mut(buf, len) };
     // SAFETY: the caller guarantees one block at `iv`.
     let iv = unsafe { core::slice::from_raw_parts_mut(iv, Selected::BLOCK) };
-    Selected::crypt(ctx, op, iv, buf)
+    match Op::from_code(op) {
+        Some(op) => Selected::crypt(ctx, op, iv, buf),
+        None => abi::ERR_OP,
+    }
 }
 
 /// A panic cannot unwind out of a `no_std` shared object; the modes report

@@ -97,3 +97,14 @@ pub fn check_modes(what: &str, cipher: &dyn Dyn, oracle: &dyn Dyn, iv: &[u8], da
         assert_eq!(got, want, "{what}: {op}");
     }
 }
+
+/// `(name, constructor)` of every variant of a cipher, as the callback of
+/// `variants::<cipher>_variants!`: the list comes from the declaration.
+#[allow(unused_macros)] // each test binary uses part of this module
+macro_rules! constructors {
+    (cipher: $c:ident, kind: cipher($ty:ident), variants: [$($v:ident)*]) => {
+        vec![$((stringify!($v), common::new::<variants::$c::$v::$ty> as common::New)),*]
+    };
+}
+#[allow(unused_imports)]
+pub(crate) use constructors;

@@ -1,0 +1,12 @@
+#[codegen::variants(checksum)]
+mod m {
+    #[method(auto)]
+    mod slow {
+        #[round]
+        fn f() {}
+        #[method(never)]
+        mod slower {}
+    }
+}
+
+fn main() {}

@@ -1,0 +1,10 @@
+#[codegen::variants(checksum)]
+mod m {
+    #[method()]
+    mod slow {
+        #[round]
+        fn f() {}
+    }
+}
+
+fn main() {}
