@@ -1,33 +1,423 @@
 //! The `tcrypt` binary: bad input is one line naming the allowed values and
-//! exit code 2; good input prints tcrypt's lines and writes JSON.
+//! exit code 2; good input prints tcrypt's lines and writes JSON. The parser
+//! itself ([`cli::parse`]) is driven with generated argument vectors.
 
+use bench_harness::cli::{self, Parsed};
+use bench_harness::measure::Timing;
+use proptest::prelude::*;
+use std::ffi::{OsStr, OsString};
+use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::process::{Command, Output};
 
 fn tcrypt(args: &[&str]) -> Output {
+    tcrypt_os(&args.iter().map(OsStr::new).collect::<Vec<_>>())
+}
+
+fn tcrypt_os(args: &[&OsStr]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_tcrypt"))
         .args(args)
         .output()
         .expect("tcrypt runs")
 }
 
-/// Bad input: exit 2, no panic, a first line of stderr that contains
-/// `expected`, and a hint line.
+/// Bad input: exit 2, no panic, stderr exactly two lines: a cause that
+/// contains `expected`, and a hint.
 fn check_usage(args: &[&str], expected: &str) {
-    let out = tcrypt(args);
+    check_usage_os(&args.iter().map(OsStr::new).collect::<Vec<_>>(), expected);
+}
+
+fn check_usage_os(args: &[&OsStr], expected: &str) {
+    let out = tcrypt_os(args);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
-    let mut lines = stderr.lines();
-    let first = lines.next().unwrap_or_default();
-    assert!(first.starts_with("tcrypt: "), "{args:?}: {stderr}");
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 2, "{args:?}: {stderr}");
+    assert!(lines[0].starts_with("tcrypt: "), "{args:?}: {stderr}");
     assert!(
-        first.contains(expected),
-        "{args:?}: `{first}` lacks `{expected}`"
+        lines[0].contains(expected),
+        "{args:?}: `{}` lacks `{expected}`",
+        lines[0]
     );
-    assert!(
-        lines.next().unwrap_or_default().starts_with("hint: "),
-        "{args:?}: {stderr}"
+    assert!(lines[1].starts_with("hint: "), "{args:?}: {stderr}");
+    for bad in ["panicked", "memory allocation", "RUST_BACKTRACE"] {
+        assert!(!stderr.contains(bad), "{args:?}: {stderr}");
+    }
+    assert!(out.stdout.is_empty(), "{args:?}: stdout not empty");
+}
+
+#[test]
+fn block_sizes_are_bounded() {
+    for size in [
+        "99999999999",
+        "18446744073709551615",
+        "18446744073709551600",
+        "18446744073709551616",
+        "1048577",
+        "16,1048577",
+    ] {
+        check_usage(
+            &["ecb(cast6)", "--sizes", size],
+            "--sizes takes positive whole numbers up to 1048576 separated by commas, at most 64 of them",
+        );
+    }
+    // A hash takes the same bounds.
+    check_usage(
+        &["crc32c", "--sizes", "18446744073709551615"],
+        "--sizes takes positive whole numbers up to 1048576",
     );
-    assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+}
+
+#[test]
+fn size_lists_are_bounded_and_not_empty() {
+    let many = vec!["16"; cli::MAX_LIST + 1].join(",");
+    for list in [many.as_str(), "", ",", "16,", "0,16", "1.5", "0x10"] {
+        check_usage(
+            &["ecb(cast6)", "--sizes", list],
+            "--sizes takes positive whole numbers",
+        );
+    }
+}
+
+#[test]
+fn key_sizes_are_bounded() {
+    for key in ["99999999999", "18446744073709551615", "257", "0", ""] {
+        check_usage(
+            &["ecb(cast6)", "--keys", key],
+            "--keys takes positive whole numbers up to 256 separated by commas, at most 64 of them",
+        );
+    }
+    // Within the bound, the cipher's own check names its sizes.
+    check_usage(
+        &["ecb(cast6)", "--keys", "256"],
+        "ecb(cast6) does not take a 256-byte key; it takes 16, 20, 24, 28, 32 bytes",
+    );
+}
+
+#[test]
+fn seconds_are_bounded() {
+    for sec in [
+        "1e10", "1e308", "1e309", "inf", "-inf", "nan", "0", "-0", "-1", "3600.5", "",
+    ] {
+        check_usage(
+            &["ecb(cast6)", "--sec", sec],
+            "--sec takes a positive number of seconds up to 3600",
+        );
+    }
+}
+
+#[test]
+fn rounds_are_one_whole_number_in_bounds() {
+    for rounds in [
+        "5,6",
+        "2",
+        "0",
+        "-3",
+        "1001",
+        "18446744073709551616",
+        "5.0",
+        "",
+    ] {
+        check_usage(
+            &["ecb(cast6)", "--precise", "--rounds", rounds],
+            "--rounds must be at least 3 and at most 1000, one whole number",
+        );
+    }
+}
+
+#[test]
+fn rounds_need_precise_mode() {
+    check_usage(
+        &["ecb(cast6)", "--rounds", "5"],
+        "--rounds sets the rounds of precise mode; add --precise",
+    );
+    check_usage(
+        &["ecb(cast6)", "--rounds", "5", "--sec", "1"],
+        "--rounds sets the rounds of precise mode; add --precise",
+    );
+}
+
+#[test]
+fn non_utf8_arguments_are_usage_errors() {
+    let ff = OsStr::from_bytes(b"\xff");
+    let alg = OsStr::new("ecb(cast6)");
+    let not_utf8 = "an argument is not valid UTF-8";
+    check_usage_os(&[ff], not_utf8);
+    check_usage_os(&[alg, OsStr::new("--variant"), ff], not_utf8);
+    check_usage_os(&[alg, OsStr::new("--sizes"), ff], not_utf8);
+    check_usage_os(&[alg, OsStr::from_bytes(b"--\xff")], "unknown option `--");
+}
+
+#[test]
+fn repeated_options_are_errors() {
+    for (flag, a, b) in [
+        ("--variant", "never", "always"),
+        ("--sizes", "16", "32"),
+        ("--keys", "16", "32"),
+        ("--sec", "1", "2"),
+        ("--json", "a.json", "b.json"),
+    ] {
+        check_usage(
+            &["ecb(cast6)", flag, a, flag, b],
+            &format!("{flag} is given twice; give it once"),
+        );
+    }
+    check_usage(
+        &["ecb(cast6)", "--precise", "--precise"],
+        "--precise is given twice; give it once",
+    );
+}
+
+#[test]
+fn so_is_a_path_and_excludes_variant() {
+    check_usage(
+        &["ecb(cast6)", "--so", ""],
+        "--so takes a path, not an empty string",
+    );
+    check_usage(
+        &["ecb(cast6)", "--json", ""],
+        "--json takes a path, not an empty string",
+    );
+    for args in [
+        ["ecb(cast6)", "--so", "x.so", "--variant", "never"],
+        ["ecb(cast6)", "--variant", "never", "--so", "x.so"],
+    ] {
+        check_usage(
+            &args,
+            "--so times a built artifact instead of a variant; give --so or --variant, not both",
+        );
+    }
+}
+
+#[test]
+fn option_values_and_unknown_options() {
+    check_usage(&["ecb(cast6)", "--variant"], "--variant needs a value");
+    check_usage(&["ecb(cast6)", "--so"], "--so needs a value");
+    check_usage(
+        &["ecb(cast6)", "--list=yes"],
+        "unexpected value 'yes' for '--list' found",
+    );
+    check_usage(
+        &["ecb(cast6)", "-x"],
+        "unknown option `-x`; expected one of: --list, --variant, --so, --sec, --precise, --rounds, --keys, --sizes, --json, --help, --version",
+    );
+    // A newline in a value is shown escaped: the cause stays one line.
+    check_usage(&["ecb(cast6)", "--sizes", "1\n2"], "not `1\\n2`");
+}
+
+#[test]
+fn help_names_every_flag_and_bound() {
+    for flag in ["--help", "-h"] {
+        let out = tcrypt(&[flag]);
+        assert_eq!(out.status.code(), Some(0));
+        assert!(out.stderr.is_empty());
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        for name in [
+            "ALG",
+            "--list",
+            "--variant <NAME>",
+            "--so <PATH>",
+            "--sec <N>",
+            "--precise",
+            "--rounds <N>",
+            "--keys <LIST>",
+            "--sizes <LIST>",
+            "--json <PATH>",
+            "-h, --help",
+            "-V, --version",
+        ] {
+            assert!(stdout.contains(name), "{name} missing:\n{stdout}");
+        }
+        // The bounds the prose states are the ones enforced.
+        let flat = stdout.split_whitespace().collect::<Vec<_>>().join(" ");
+        for bound in [
+            format!("from {} to {}", cli::MIN_ROUNDS, cli::MAX_ROUNDS),
+            format!("[default: {}]", cli::DEFAULT_ROUNDS),
+            format!("at most {}", cli::MAX_SECONDS),
+            format!(
+                "each at most {}, at most {} of them",
+                cli::MAX_KEY,
+                cli::MAX_LIST
+            ),
+            format!(
+                "each from 1 to {} (1 MiB), at most {} of them",
+                cli::MAX_BLOCK,
+                cli::MAX_LIST
+            ),
+            "[default: 16,64,256,1024,1420,4096,8192]".to_string(),
+        ] {
+            assert!(flat.contains(&bound), "{bound} missing:\n{stdout}");
+        }
+    }
+    let out = tcrypt(&["--version"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("tcrypt "));
+}
+
+fn config(args: &[&str]) -> cli::Config {
+    match cli::parse(args) {
+        Ok(Parsed::Run(c)) => c,
+        other => panic!("{args:?}: {other:?}"),
+    }
+}
+
+#[test]
+fn the_bounds_themselves_are_accepted() {
+    let c = config(&[
+        "ecb(cast6)",
+        "--sizes",
+        "1,1048576",
+        "--keys",
+        "1,256",
+        "--sec",
+        "3600",
+    ]);
+    assert_eq!(c.sizes, Some(vec![1, 1 << 20]));
+    assert_eq!(c.keys, Some(vec![1, 256]));
+    assert_eq!(c.timing, Timing::Seconds(3600.0));
+    let c = config(&["ecb(cast6)", "--precise", "--rounds", "1000"]);
+    assert_eq!(c.timing, Timing::Precise { rounds: 1000 });
+    let c = config(&["ecb(cast6)", "--precise", "--rounds", "3"]);
+    assert_eq!(c.timing, Timing::Precise { rounds: 3 });
+    let c = config(&["ecb(cast6)", "--precise"]);
+    assert_eq!(
+        c.timing,
+        Timing::Precise {
+            rounds: cli::DEFAULT_ROUNDS
+        }
+    );
+    // Not given is the template (`None`), even for a hash.
+    let c = config(&["crc32c"]);
+    assert_eq!((c.sizes, c.keys, c.timing), (None, None, Timing::Cycles));
+    let c = config(&["--list"]);
+    assert!(c.list && c.algs.is_empty());
+    let sizes = vec!["8192"; cli::MAX_LIST].join(",");
+    assert_eq!(
+        config(&["x", "--sizes", &sizes]).sizes.unwrap().len(),
+        cli::MAX_LIST
+    );
+}
+
+/// One generated argument: a flag, a value (huge, empty, negative,
+/// fractional, unicode, not UTF-8) or an algorithm name.
+fn arg() -> impl Strategy<Value = OsString> {
+    let flags = prop::sample::select(vec![
+        "--list",
+        "--variant",
+        "--so",
+        "--sec",
+        "--precise",
+        "--rounds",
+        "--keys",
+        "--sizes",
+        "--json",
+        "-h",
+        "--help",
+        "-V",
+        "--version",
+        "--",
+        "-",
+        "--fast",
+        "--sizes=",
+        "--sec=1",
+        "--rounds=",
+        "-x",
+    ])
+    .prop_map(OsString::from);
+    let names = prop::sample::select(vec![
+        "ecb(cast6)",
+        "xts(cast6)",
+        "crc32c",
+        "digest_null",
+        "all",
+        "never",
+        "rustcrypto",
+        "",
+    ])
+    .prop_map(OsString::from);
+    let numbers = prop::sample::select(vec![
+        "0",
+        "1",
+        "3",
+        "16",
+        "25",
+        "1000",
+        "1001",
+        "3600",
+        "8192",
+        "1048576",
+        "1048577",
+        "99999999999",
+        "18446744073709551600",
+        "18446744073709551615",
+        "18446744073709551616",
+        "-1",
+        "-16",
+        "0.5",
+        "1e10",
+        "1e308",
+        "1e-300",
+        "inf",
+        "-inf",
+        "nan",
+        "NaN",
+        "+16",
+        " 16",
+        "16,",
+        ",16",
+        "16,,64",
+        "5,6",
+        "16,32,64",
+    ])
+    .prop_map(OsString::from);
+    let lists = prop::collection::vec(any::<u64>(), 0..80)
+        .prop_map(|v| OsString::from(v.iter().map(u64::to_string).collect::<Vec<_>>().join(",")));
+    let floats = any::<f64>().prop_map(|f| OsString::from(f.to_string()));
+    let text = any::<String>().prop_map(OsString::from);
+    let bytes = prop::collection::vec(any::<u8>(), 0..12).prop_map(OsString::from_vec);
+    prop_oneof![
+        4 => flags,
+        2 => names,
+        3 => numbers,
+        1 => lists,
+        1 => floats,
+        1 => text,
+        1 => bytes,
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(4000))]
+
+    /// Whatever the arguments: no panic, and either a config within every
+    /// bound, clap's help or version, or a one-line usage error.
+    #[test]
+    fn parse_never_panics(args in prop::collection::vec(arg(), 0..8)) {
+        match cli::parse(args.clone()) {
+            Ok(Parsed::Run(c)) => {
+                prop_assert!(!c.algs.is_empty() || c.list);
+                for s in c.sizes.iter().flatten() {
+                    prop_assert!((1..=cli::MAX_BLOCK).contains(s), "{args:?}");
+                }
+                for k in c.keys.iter().flatten() {
+                    prop_assert!((1..=cli::MAX_KEY).contains(k), "{args:?}");
+                }
+                prop_assert!(c.sizes.as_ref().is_none_or(|v| (1..=cli::MAX_LIST).contains(&v.len())));
+                prop_assert!(c.keys.as_ref().is_none_or(|v| (1..=cli::MAX_LIST).contains(&v.len())));
+                match c.timing {
+                    Timing::Cycles => {}
+                    Timing::Seconds(s) => prop_assert!(s > 0.0 && s <= cli::MAX_SECONDS),
+                    Timing::Precise { rounds } => {
+                        prop_assert!((cli::MIN_ROUNDS..=cli::MAX_ROUNDS).contains(&rounds))
+                    }
+                }
+            }
+            Ok(Parsed::Show(_)) => {}
+            Err(e) => {
+                prop_assert!(!e.0.is_empty(), "{args:?}");
+                prop_assert!(!e.0.contains('\n') && !e.0.contains('\r'), "{args:?}: {e}");
+            }
+        }
+    }
 }
 
 #[test]

@@ -3,12 +3,14 @@
 
 use bench_harness::clock::Counter;
 use bench_harness::{UsageError, cli};
+use std::ffi::OsString;
 use std::io::Write;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    match real_main(&args) {
+    // args_os: a non-UTF-8 argument is a usage error, not a panic.
+    let args: Vec<OsString> = std::env::args_os().skip(1).collect();
+    match real_main(args) {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure::Usage(e)) => {
             eprintln!("tcrypt: {e}");
@@ -27,12 +29,15 @@ enum Failure {
     Run(String),
 }
 
-fn real_main(args: &[String]) -> Result<(), Failure> {
-    let config = cli::parse(args).map_err(Failure::Usage)?;
-    if config.help {
-        println!("{}", cli::USAGE);
-        return Ok(());
-    }
+fn real_main(args: Vec<OsString>) -> Result<(), Failure> {
+    let config = match cli::parse(args).map_err(Failure::Usage)? {
+        cli::Parsed::Run(config) => config,
+        cli::Parsed::Show(text) => {
+            text.print()
+                .map_err(|e| Failure::Run(format!("writing the help: {e}")))?;
+            return Ok(());
+        }
+    };
     if config.list {
         for line in cli::list() {
             println!("{line}");
