@@ -52,6 +52,7 @@ algorithms! {
     rfc2144 => cast5,
     rfc2612 => cast6,
     null_def => null,
+    schneier93 => blowfish,
 }
 
 /// With no variant selected, an artifact holds the null cipher, so that

@@ -138,6 +138,7 @@ select_peer! {
     "peer-cast6" => cipher cast6::Cast6;
     "peer-cast5" => cipher cast5::Cast5;
     "peer-aes" => cipher peer_aes::AnyAes;
+    "peer-blowfish" => cipher blowfish::Blowfish;
     "peer-crc32c" => digest crc32c::crc32c, always;
 }
 
