@@ -569,6 +569,34 @@ fn json_holds_every_measurement() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// Drift: every variant each module of `variants` declares is listed, for
+/// every algorithm that module implements, and every module has one.
+#[test]
+fn list_holds_every_declared_variant() {
+    let out = tcrypt(&["--list"]);
+    assert!(out.status.success());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    for (module, declared) in variants::DECLARED {
+        let algs: Vec<_> = bench_harness::registry::all()
+            .into_iter()
+            .filter(|a| a.module() == *module)
+            .collect();
+        assert!(
+            !algs.is_empty(),
+            "variants::{module} is not in tcrypt --list"
+        );
+        for alg in algs {
+            let name = alg.name();
+            let line = stdout
+                .lines()
+                .find(|l| l.split_whitespace().next() == Some(name.as_str()))
+                .unwrap_or_else(|| panic!("{name} missing:\n{stdout}"));
+            let listed = format!("variants: {};", declared.join(", "));
+            assert!(line.contains(&listed), "{name}: `{line}` lacks `{listed}`");
+        }
+    }
+}
+
 #[test]
 fn list_names_every_algorithm() {
     let out = tcrypt(&["--list"]);

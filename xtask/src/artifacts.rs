@@ -1,14 +1,54 @@
-//! Builds one artifact: `inlinelab-artifact` with one feature, through cargo
-//! with `--message-format=json` (the paths come from cargo, not guesses),
-//! in the shared target directory.
+//! Builds one artifact: `inlinelab-artifact` holding one variant or peer,
+//! through cargo with `--message-format=json` (the paths come from cargo,
+//! not guesses), in the tree's target directory. [`select`] is the one
+//! place that says how a cargo command picks what an artifact holds.
 
+use crate::tree::Tree;
 use crate::workspace;
+use bench_harness::registry::Peer;
 use std::path::{Path, PathBuf};
+use std::process::Command;
 use std::time::Instant;
 
+/// What an artifact holds.
+#[derive(Clone, Copy)]
+pub enum Selection<'a> {
+    /// One of our variants: `module` of `variants` (`cast6`) and a name in
+    /// its `VARIANTS`.
+    Variant { module: &'a str, variant: &'a str },
+    /// A peer crate.
+    Peer(&'a Peer),
+}
+
+impl Selection<'_> {
+    /// What `variants/build.rs` reads from `variants::SELECT_ENV`:
+    /// `cast6::never`, or `none` for a peer (no variant compiled).
+    pub fn variant_env(&self) -> String {
+        match self {
+            Selection::Variant { module, variant } => format!("{module}::{variant}"),
+            Selection::Peer(_) => "none".into(),
+        }
+    }
+}
+
+/// Makes `cmd` (a cargo command on `inlinelab-artifact`) select `selection`,
+/// with `extra` features (fault injection) besides: a variant through the
+/// environment, a peer through its feature.
+pub fn select(cmd: &mut Command, selection: &Selection, extra: &[&str]) {
+    cmd.env(variants::SELECT_ENV, selection.variant_env());
+    let mut features: Vec<&str> = extra.to_vec();
+    if let Selection::Peer(p) = selection {
+        features.push(p.feature);
+    }
+    cmd.arg("--no-default-features");
+    if !features.is_empty() {
+        cmd.args(["--features", &features.join(",")]);
+    }
+}
+
 /// A built artifact.
-pub struct Built {
-    /// The `.so`, copied out of cargo's output to a per-variant path (the
+pub struct Files {
+    /// The `.so`, copied out of cargo's output to a per-contender path (the
     /// next build overwrites cargo's own copy).
     pub so: PathBuf,
     /// The `.rlib` of the crate that holds the cipher, from the same build:
@@ -17,43 +57,27 @@ pub struct Built {
     pub seconds: f64,
 }
 
-/// Where to build from: a workspace and the target directory to use.
-#[derive(Clone, Debug)]
-pub struct Tree {
-    pub root: PathBuf,
-    /// `None`: the workspace's own.
-    pub target_dir: Option<PathBuf>,
-    /// `RUSTFLAGS` for the build, if any.
-    pub rustflags: Option<String>,
-}
-
-impl Tree {
-    /// This workspace.
-    pub fn here() -> Tree {
-        Tree {
-            root: workspace::root(),
-            target_dir: None,
-            rustflags: None,
-        }
-    }
-}
-
-/// Builds the artifact with `feature` in `tree` and copies its `.so` to
-/// `dest`. `rlib_crate` is the crate whose `.rlib` to report. The error is
+/// Builds `selection` (plus `extra` features) in `tree` and copies its `.so`
+/// to `dest`. `rlib_crate` is the crate whose `.rlib` to report. The error is
 /// the compiler's first error line.
-pub fn build(tree: &Tree, feature: &str, rlib_crate: &str, dest: &Path) -> Result<Built, String> {
+pub fn build(
+    tree: &Tree,
+    selection: &Selection,
+    extra: &[&str],
+    rlib_crate: &str,
+    dest: &Path,
+) -> Result<Files, String> {
     let start = Instant::now();
     let mut cmd = workspace::cargo();
-    cmd.current_dir(&tree.root);
-    cmd.args([
+    cmd.current_dir(&tree.root).args([
         "build",
         "--profile",
         "artifact",
         "--package",
         "inlinelab-artifact",
-        "--no-default-features",
-        "--features",
-        feature,
+    ]);
+    select(&mut cmd, selection, extra);
+    cmd.args([
         "--message-format=json-render-diagnostics",
         "--manifest-path",
     ])
@@ -65,9 +89,33 @@ pub fn build(tree: &Tree, feature: &str, rlib_crate: &str, dest: &Path) -> Resul
         cmd.env("RUSTFLAGS", flags);
     }
     let out = cmd.output().map_err(|e| format!("running cargo: {e}"))?;
+    let (so, rlib) = outputs(&String::from_utf8_lossy(&out.stdout), rlib_crate);
+    if !out.status.success() {
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let first = stderr
+            .lines()
+            .find(|l| l.starts_with("error"))
+            .unwrap_or("cargo build failed");
+        return Err(format!("build failed: {first}"));
+    }
+    let so = so.ok_or("cargo reported no .so for inlinelab-artifact")?;
+    let rlib = rlib.ok_or_else(|| format!("cargo reported no .rlib for {rlib_crate}"))?;
+    if let Some(dir) = dest.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
+    std::fs::copy(&so, dest).map_err(|e| format!("copying {}: {e}", so.display()))?;
+    Ok(Files {
+        so: dest.to_path_buf(),
+        rlib,
+        seconds: start.elapsed().as_secs_f64(),
+    })
+}
+
+/// The artifact's `.so` and `rlib_crate`'s `.rlib`, from cargo's JSON lines.
+fn outputs(stdout: &str, rlib_crate: &str) -> (Option<PathBuf>, Option<PathBuf>) {
     let mut so = None;
     let mut rlib = None;
-    for line in String::from_utf8_lossy(&out.stdout).lines() {
+    for line in stdout.lines() {
         let Ok(msg) = serde_json::from_str::<serde_json::Value>(line) else {
             continue;
         };
@@ -84,23 +132,5 @@ pub fn build(tree: &Tree, feature: &str, rlib_crate: &str, dest: &Path) -> Resul
             }
         }
     }
-    if !out.status.success() {
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        let first = stderr
-            .lines()
-            .find(|l| l.starts_with("error"))
-            .unwrap_or("cargo build failed");
-        return Err(format!("build failed: {first}"));
-    }
-    let so = so.ok_or("cargo reported no .so for inlinelab-artifact")?;
-    let rlib = rlib.ok_or_else(|| format!("cargo reported no .rlib for {rlib_crate}"))?;
-    if let Some(dir) = dest.parent() {
-        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    }
-    std::fs::copy(&so, dest).map_err(|e| format!("copying {}: {e}", so.display()))?;
-    Ok(Built {
-        so: dest.to_path_buf(),
-        rlib,
-        seconds: start.elapsed().as_secs_f64(),
-    })
+    (so, rlib)
 }

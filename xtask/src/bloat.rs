@@ -3,103 +3,55 @@
 //! is taken from PATH, else from the target directory, else installed there
 //! on first use with `cargo install --root`.
 
+use crate::artifacts::{self, Selection};
+use crate::ciphers;
 use crate::error::{Error, Result};
 use crate::workspace;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-pub const USAGE: &str = "\
-usage: cargo xtask bloat CIPHER [--variant V] [-n N]
+/// Functions shown per variant by default.
+pub const LINES: &str = "20";
 
-  --variant V   one variant (default: every one)
-  -n N          functions to show per variant (default 20, 0 for all)";
+#[derive(clap::Args)]
+pub struct Args {
+    /// The cipher, as the kernel names it (e.g. cast6; a wrong name lists
+    /// them all).
+    cipher: String,
 
-pub fn run(args: &[String]) -> Result<()> {
-    let mut cipher = None;
-    let mut variant = None;
-    let mut lines = "20".to_string();
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        match arg.as_str() {
-            "--variant" => {
-                variant = Some(
-                    it.next()
-                        .cloned()
-                        .ok_or_else(|| Error::usage("--variant needs a value", USAGE))?,
-                )
-            }
-            "-n" => {
-                lines = it
-                    .next()
-                    .cloned()
-                    .ok_or_else(|| Error::usage("-n needs a value", USAGE))?;
-                if lines.parse::<usize>().is_err() {
-                    return Err(Error::usage(
-                        format!("-n takes a whole number, not `{lines}`"),
-                        USAGE,
-                    ));
-                }
-            }
-            "-h" | "--help" => {
-                println!("{USAGE}");
-                return Ok(());
-            }
-            flag if flag.starts_with('-') => {
-                return Err(Error::usage(format!("unknown option `{flag}`"), USAGE));
-            }
-            name if cipher.is_none() => cipher = Some(name.to_string()),
-            extra => {
-                return Err(Error::usage(
-                    format!("unexpected argument `{extra}`"),
-                    USAGE,
-                ));
-            }
-        }
-    }
+    /// Only this variant [default: every one].
+    #[arg(long, value_name = "V")]
+    variant: Option<String>,
+
+    /// Functions to show per variant, 0 for all.
+    #[arg(short = 'n', value_name = "N", default_value = LINES)]
+    lines: usize,
+}
+
+pub fn run(args: Args) -> Result<()> {
     let meta = workspace::metadata()?;
-    let ciphers = crate::compare::comparable(&meta.artifact_features);
-    let names: Vec<&str> = ciphers.iter().map(|c| c.name).collect();
-    let cipher = cipher.ok_or_else(|| Error::usage("no cipher given", USAGE))?;
-    let entry = ciphers.iter().find(|c| c.name == cipher).ok_or_else(|| {
-        Error::usage(
-            format!(
-                "unknown cipher `{cipher}`; expected one of: {}",
-                names.join(", ")
-            ),
-            USAGE,
-        )
-    })?;
-    let all: Vec<&str> = entry.variants.iter().map(|(v, _)| *v).collect();
-    let chosen: Vec<&str> = match &variant {
-        Some(v) if all.contains(&v.as_str()) => vec![v.as_str()],
-        Some(v) => {
-            return Err(Error::usage(
-                format!(
-                    "unknown variant `{v}` of {cipher}; expected one of: {}",
-                    all.join(", ")
-                ),
-                USAGE,
-            ));
-        }
-        None => all,
-    };
+    let entry = ciphers::named(&args.cipher, false, "bloat")?[0];
+    let wanted = args.variant.map(|v| vec![v]);
+    let chosen = ciphers::choose(entry, wanted.as_deref(), "see cargo xtask bloat --help")?;
     let bloat = find_or_install(&meta.target_dir)?;
-    for v in chosen {
-        println!("== {cipher}-{v}");
-        let status = Command::new(&bloat)
-            .current_dir(workspace::root())
-            .args([
-                "bloat",
-                "--lib",
-                "--package",
-                "inlinelab-artifact",
-                "--profile",
-                "artifact",
-                "--no-default-features",
-                "--features",
-            ])
-            .arg(format!("{cipher}-{v}"))
-            .args(["-n", &lines, "--target-dir"])
+    for variant in chosen {
+        println!("== {}-{variant}", entry.name);
+        let mut cmd = Command::new(&bloat);
+        cmd.current_dir(workspace::root()).args([
+            "bloat",
+            "--lib",
+            "--package",
+            "inlinelab-artifact",
+            "--profile",
+            "artifact",
+        ]);
+        let selection = Selection::Variant {
+            module: entry.module,
+            variant,
+        };
+        artifacts::select(&mut cmd, &selection, &[]);
+        let status = cmd
+            .args(["-n", &args.lines.to_string(), "--target-dir"])
             // A directory of its own: cargo-bloat builds with other settings,
             // which would otherwise make compare rebuild.
             .arg(meta.target_dir.join("bloat"))
@@ -107,7 +59,8 @@ pub fn run(args: &[String]) -> Result<()> {
             .map_err(|e| Error::failed(format!("running {}: {e}", bloat.display())))?;
         if !status.success() {
             return Err(Error::failed(format!(
-                "cargo-bloat failed on {cipher}-{v} ({status})"
+                "cargo-bloat failed on {}-{variant} ({status})",
+                entry.name
             )));
         }
     }

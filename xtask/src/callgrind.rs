@@ -6,8 +6,8 @@
 //! so a plain valgrind run with `--toggle-collect` counts exactly the
 //! artifact's instructions and nothing of the harness around it.
 
+use crate::count_child::CountSpec;
 use crate::error::{Error, Result};
-use crate::measure_child::CountSpec;
 use bench_harness::compare::Case;
 use std::path::Path;
 use std::process::Command;

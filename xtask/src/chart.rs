@@ -6,10 +6,13 @@
 use crate::report::Report;
 use plotters::prelude::*;
 
+/// A point: its name, .text bytes, MB/s, and whether it is a peer.
+type Point = (String, f64, f64, bool);
+
 /// The SVG, or `None` when nothing was measured.
 pub fn render(r: &Report) -> Option<String> {
     let headline = r.headline()?;
-    let points: Vec<(String, f64, f64, bool)> = r
+    let points: Vec<Point> = r
         .entries()
         .filter_map(|e| {
             let size = e.artifact.as_ref()?.text_bytes as f64;
@@ -52,30 +55,14 @@ pub fn render(r: &Report) -> Option<String> {
             .y_label_formatter(&|y| format!("{y:.0}"))
             .draw()
             .ok()?;
-        // Points no other point beats on both axes.
-        let mut frontier: Vec<(f64, f64)> = points
-            .iter()
-            .filter(|p| {
-                !points
-                    .iter()
-                    .any(|q| q.1 <= p.1 && q.2 >= p.2 && (q.1 < p.1 || q.2 > p.2))
-            })
-            .map(|p| (p.1, p.2))
-            .collect();
-        frontier.sort_by(|a, b| a.0.total_cmp(&b.0));
         chart
-            .draw_series(LineSeries::new(frontier, BLUE.mix(0.5).stroke_width(2)))
+            .draw_series(LineSeries::new(
+                frontier(&points),
+                BLUE.mix(0.5).stroke_width(2),
+            ))
             .ok()?;
-        let mut placed: Vec<(f64, f64)> = Vec::new();
-        for (name, x, y, peer) in &points {
+        for ((name, x, y, peer), dy) in points.iter().zip(label_offsets(&points, ymax)) {
             let color = if *peer { RED } else { BLUE };
-            // Labels of points that (nearly) coincide go one under another.
-            let near = placed
-                .iter()
-                .filter(|(px, py)| (px / x).ln().abs() < 0.08 && (py - y).abs() < 0.04 * ymax)
-                .count();
-            placed.push((*x, *y));
-            let dy = -14 + 14 * near as i32;
             chart
                 .draw_series(std::iter::once(
                     EmptyElement::at((*x, *y))
@@ -93,4 +80,35 @@ pub fn render(r: &Report) -> Option<String> {
     out.push_str(&svg);
     out.push('\n');
     Some(out)
+}
+
+/// The points no other point beats on both axes, smallest first.
+fn frontier(points: &[Point]) -> Vec<(f64, f64)> {
+    let mut frontier: Vec<(f64, f64)> = points
+        .iter()
+        .filter(|p| {
+            !points
+                .iter()
+                .any(|q| q.1 <= p.1 && q.2 >= p.2 && (q.1 < p.1 || q.2 > p.2))
+        })
+        .map(|p| (p.1, p.2))
+        .collect();
+    frontier.sort_by(|a, b| a.0.total_cmp(&b.0));
+    frontier
+}
+
+/// Each label's vertical offset: labels of points that (nearly) coincide go
+/// one under another.
+fn label_offsets(points: &[Point], ymax: f64) -> Vec<i32> {
+    let mut placed: Vec<(f64, f64)> = Vec::new();
+    let mut out = Vec::new();
+    for (_, x, y, _) in points {
+        let near = placed
+            .iter()
+            .filter(|(px, py)| (px / x).ln().abs() < 0.08 && (py - y).abs() < 0.04 * ymax)
+            .count();
+        placed.push((*x, *y));
+        out.push(-14 + 14 * near as i32);
+    }
+    out
 }

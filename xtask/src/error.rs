@@ -41,28 +41,3 @@ pub fn exit(result: Result<()>) -> ExitCode {
         }
     }
 }
-
-/// Parses a flag's comma-separated list of positive whole numbers.
-pub fn positive_list(flag: &str, s: &str) -> Result<Vec<usize>> {
-    s.split(',')
-        .map(|p| p.trim().parse::<usize>().ok().filter(|&n| n > 0))
-        .collect::<Option<Vec<_>>>()
-        .filter(|v| !v.is_empty())
-        .ok_or_else(|| {
-            Error::usage(
-                format!("{flag} takes positive whole numbers separated by commas, not `{s}`"),
-                format!("e.g. {flag} 16,256,8192"),
-            )
-        })
-}
-
-/// Parses a flag's positive number.
-pub fn positive_number(flag: &str, s: &str) -> Result<f64> {
-    match s.parse::<f64>() {
-        Ok(v) if v > 0.0 && v.is_finite() => Ok(v),
-        _ => Err(Error::usage(
-            format!("{flag} takes a positive number, not `{s}`"),
-            format!("e.g. {flag} 2"),
-        )),
-    }
-}

@@ -1,68 +1,115 @@
-//! `cargo xtask`: inlinelab's automation. This file only dispatches; each
-//! command is a module.
+//! `cargo xtask`: inlinelab's automation. This file only dispatches: each
+//! command is a module; the stages they share (contenders, build and size,
+//! the measuring child, timings, analysis, report) are modules of their own.
 
+mod analyse;
 mod artifacts;
+mod baseline;
+mod baseline_file;
 mod bloat;
+mod build;
 mod callgrind;
+mod cases;
 mod chart;
+mod child;
+mod ciphers;
+mod cli;
 mod compare;
+mod contenders;
+mod count_child;
+mod counts;
 mod error;
+mod fault;
 mod gate;
+mod gate_measure;
+mod instructions;
+mod markdown;
 mod measure_child;
+mod output;
+mod plan;
+mod raw;
+mod render;
 mod report;
+mod rows;
 mod size;
+mod summary;
+mod timings;
+mod tree;
 mod verdict;
+mod workdir;
 mod workspace;
 
 #[cfg(test)]
 mod tests;
 
-use error::Error;
+use clap::{CommandFactory, Parser, Subcommand};
 use std::process::ExitCode;
 
-const COMMANDS: &str = "\
-usage: cargo xtask COMMAND [ARGS]
+/// inlinelab's automation: build, size and time every inlining variant of a
+/// cipher, and gate changes on size and instruction counts.
+#[derive(Parser)]
+#[command(
+    name = "cargo xtask",
+    bin_name = "cargo xtask",
+    arg_required_else_help = true
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
 
-commands:
-  compare CIPHER|all [OPTIONS]  build, size and time every variant of
-                            CIPHER (aes, crc32c, cast5, cast6, or all);
-                            write reports/CIPHER.md, .json, .svg
-  bloat CIPHER [--variant V] cargo-bloat's per-function table of each variant
-  render [DIR]              render the reports again from their JSON (after a
-                            change to the renderer; measures nothing)
-  gate [CIPHER|all] [OPTIONS]  fail a change that makes a variant bigger or
-                            slower than the baseline (see gate --help)
-  baseline [CIPHER|all]     measure and write reports/baseline/CIPHER.json
-  help                      this text; `cargo xtask compare --help` for options";
+#[derive(Subcommand)]
+enum Command {
+    /// Build, size and time every variant of CIPHER (and its peers); write
+    /// reports/CIPHER.md, .json and .svg.
+    ///
+    /// Each variant is built alone into a no_std .so, sized, and that same
+    /// file is timed, interleaved with the others. `all` does every cipher
+    /// and writes the index reports/README.md.
+    Compare(compare::Args),
+    /// Render the reports again from their JSON (after a change to the
+    /// renderer; measures nothing).
+    Render(render::Args),
+    /// Fail a change that makes a variant bigger or slower than the baseline
+    /// file (or the base tree, with --against).
+    ///
+    /// Sizes are exact bytes; speed is instructions per operation counted by
+    /// callgrind (needs valgrind); wall clock against the peer is advisory
+    /// unless --strict-time. Exit 0 for no regression, 1 for a regression, 2
+    /// for a usage or setup error.
+    Gate(gate::Args),
+    /// Measure every variant as the gate does and write the baseline files
+    /// reports/baseline/CIPHER.json.
+    Baseline(baseline::Args),
+    /// cargo-bloat's per-function table of each variant's artifact.
+    Bloat(bloat::Args),
+    /// The measuring process compare and gate start.
+    #[command(name = "__measure", hide = true)]
+    Measure(measure_child::Args),
+    /// What callgrind runs to count instructions.
+    #[command(name = "__count", hide = true)]
+    Count(count_child::Args),
+    /// The gate's instruction counts of one artifact (for tests).
+    #[command(name = "__instructions", hide = true)]
+    Instructions(instructions::Args),
+}
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let rest = args.get(1..).unwrap_or_default();
-    let result = match args.first().map(String::as_str) {
-        None | Some("help" | "-h" | "--help") => {
-            println!("{COMMANDS}");
-            Ok(())
-        }
-        Some("compare") if rest.iter().any(|a| a == "-h" || a == "--help") => {
-            println!("{}\n\noptions:\n{}", compare::USAGE, compare::OPTIONS);
-            Ok(())
-        }
-        Some("compare") => compare::run(rest),
-        Some("bloat") => bloat::run(rest),
-        Some("render") => compare::render(rest),
-        Some("__measure") => measure_child::run(rest),
-        Some("__count") => measure_child::count(rest),
-        Some("__instructions") => gate::instructions(rest),
-        Some("gate") if rest.iter().any(|a| a == "-h" || a == "--help") => {
-            println!("{}", gate::USAGE);
-            Ok(())
-        }
-        Some("gate") => gate::run(rest),
-        Some("baseline") => gate::baseline(rest),
-        Some(other) => Err(Error::usage(
-            format!("unknown command `{other}`"),
-            format!("the commands are:\n{COMMANDS}"),
-        )),
+    // Arguments as the OS gives them: one that is not UTF-8 is a usage
+    // error from clap, not a panic.
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let result = match Cli::try_parse_from(&args) {
+        Ok(cli) => match cli.command {
+            Command::Compare(args) => compare::run(args),
+            Command::Render(args) => render::run(args),
+            Command::Gate(args) => gate::run(args),
+            Command::Baseline(args) => baseline::run(args),
+            Command::Bloat(args) => bloat::run(args),
+            Command::Measure(args) => measure_child::run(args),
+            Command::Count(args) => count_child::run(args),
+            Command::Instructions(args) => instructions::run(args),
+        },
+        Err(e) => cli::from_clap(e, &Cli::command(), &args),
     };
     error::exit(result)
 }

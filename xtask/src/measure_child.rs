@@ -2,16 +2,29 @@
 //! against the oracle, and times them interleaved, in a process of its own
 //! so that an artifact that crashes takes down only this process. Before
 //! each batch it writes the running engine's index to the marker file, so
-//! that the parent can name the artifact that crashed.
+//! that the parent (`child.rs`) can name the artifact that crashed. Also the
+//! protocol between the two: [`Spec`] in, [`Outcome`] out.
 
 use crate::error::{Error, Result};
+use crate::fault;
 use bench_harness::clock::Counter;
 use bench_harness::compare::{self, Case, Plan, Samples};
-use bench_harness::engine::Engine;
-use bench_harness::registry;
+use bench_harness::engine::{Engine, EngineError, Mode};
+use bench_harness::registry::{self, CipherEntry};
 use bench_harness::so::{self, SoCipher};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
+
+/// `__measure SPEC OUT MARKER`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// What to measure (JSON, written by the parent).
+    spec: PathBuf,
+    /// Where to write the outcome (JSON).
+    out: PathBuf,
+    /// The file that names the engine running.
+    marker: PathBuf,
+}
 
 /// What to measure, written by the parent.
 #[derive(Serialize, Deserialize)]
@@ -30,7 +43,7 @@ pub struct Spec {
 pub struct Outcome {
     pub counter: Counter,
     pub engines: Vec<EngineOutcome>,
-    /// `[engine][case][round]`, for the engines without a failure, in order.
+    /// `[engine][case][round]`, for the measured engines, in order.
     pub samples: Samples,
 }
 
@@ -39,36 +52,43 @@ pub struct EngineOutcome {
     pub name: String,
     /// The fingerprint of the file as it was loaded.
     pub loaded: Option<String>,
-    pub failure: Option<String>,
+    pub state: EngineState,
 }
 
-/// `__measure SPEC OUT MARKER`
-pub fn run(args: &[String]) -> Result<()> {
-    let [spec, out, marker] = args else {
-        return Err(Error::usage(
-            "__measure is internal: __measure SPEC OUT MARKER",
-            "run cargo xtask compare instead",
-        ));
-    };
-    let spec: Spec = serde_json::from_slice(
-        &std::fs::read(spec).map_err(|e| Error::failed(format!("{spec}: {e}")))?,
-    )
-    .map_err(|e| Error::failed(format!("{spec}: {e}")))?;
-    let outcome = measure(&spec, Path::new(marker))?;
+/// How one engine fared.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum EngineState {
+    /// Timed: it has samples.
+    Measured,
+    /// Failed to load, the oracle check, or while timed.
+    Failed(String),
+    /// This CPU cannot run it.
+    Unavailable(String),
+}
+
+impl EngineState {
+    /// The state an engine error leaves, described with `context`.
+    fn from_error(context: &str, e: &EngineError) -> EngineState {
+        match e {
+            EngineError::Unavailable(_) => EngineState::Unavailable(format!("{context}: {e}")),
+            _ => EngineState::Failed(format!("{context}: {e}")),
+        }
+    }
+}
+
+pub fn run(args: Args) -> Result<()> {
+    let read = |e: &dyn std::fmt::Display| Error::failed(format!("{}: {e}", args.spec.display()));
+    let bytes = std::fs::read(&args.spec).map_err(|e| read(&e))?;
+    let spec: Spec = serde_json::from_slice(&bytes).map_err(|e| read(&e))?;
+    let outcome = measure(&spec, &args.marker)?;
     let json = serde_json::to_vec(&outcome).map_err(|e| Error::failed(e.to_string()))?;
-    crate::workspace::write_atomically(Path::new(out), &json)
+    crate::workspace::write_atomically(&args.out, &json)
 }
 
 fn measure(spec: &Spec, marker: &Path) -> Result<Outcome> {
-    // The test hook of `INLINELAB_FAULT=crash:V` (see compare.rs).
-    let crash: Option<usize> = std::env::var("INLINELAB_CRASH_ENGINE")
-        .ok()
-        .and_then(|s| s.parse().ok());
     let mark = |i: usize| {
         let _ = std::fs::write(marker, i.to_string());
-        if crash == Some(i) {
-            std::process::abort();
-        }
+        fault::crash_point(&spec.engines[i].0);
     };
     let entry = registry::cipher(&spec.cipher).map_err(|e| Error::failed(e.0))?;
     let counter = Counter::calibrate();
@@ -77,50 +97,34 @@ fn measure(spec: &Spec, marker: &Path) -> Result<Outcome> {
     let mut loaded: Vec<(usize, Box<dyn Engine>)> = Vec::new();
     for (i, (name, path)) in spec.engines.iter().enumerate() {
         mark(i);
-        let mut outcome = EngineOutcome {
-            name: name.clone(),
-            loaded: so::fingerprint(path).ok(),
-            failure: None,
-        };
-        match SoCipher::load(path) {
-            Ok(mut engine) => {
-                let mut oracle = match entry.peers.iter().find_map(|p| p.make) {
-                    Some(make) => make(),
-                    None => (entry.variants[0].1)(),
-                };
-                let modes: Vec<bench_harness::engine::Mode> = spec
-                    .cases
-                    .iter()
-                    .map(|c| c.mode)
-                    .fold(Vec::new(), |mut v, m| {
-                        if !v.contains(&m) {
-                            v.push(m);
-                        }
-                        v
-                    });
-                match compare::check_against(&mut engine, oracle.as_mut(), &spec.check_keys, &modes)
-                {
-                    Ok(()) => loaded.push((i, Box::new(engine))),
-                    Err(why) => outcome.failure = Some(why),
-                }
+        let fingerprint = so::fingerprint(path).ok();
+        let state = match load(entry, spec, path) {
+            Ok(engine) => {
+                loaded.push((i, Box::new(engine)));
+                EngineState::Measured
             }
-            Err(e) => outcome.failure = Some(format!("load: {e}")),
-        }
-        outcomes.push(outcome);
+            Err(state) => state,
+        };
+        outcomes.push(EngineOutcome {
+            name: name.clone(),
+            loaded: fingerprint,
+            state,
+        });
     }
     loop {
         let (indices, mut engines): (Vec<usize>, Vec<Box<dyn Engine>>) =
             std::mem::take(&mut loaded).into_iter().unzip();
         let mut marker_fn = |k: usize| mark(indices[k]);
         let mut progress = |line: &str| eprintln!("    {line}");
-        match compare::interleaved(
+        let timed = compare::interleaved(
             &mut engines,
             &spec.cases,
             spec.plan,
             &counter,
             &mut marker_fn,
             &mut progress,
-        ) {
+        );
+        match timed {
             Ok(samples) => {
                 return Ok(Outcome {
                     counter,
@@ -130,7 +134,7 @@ fn measure(spec: &Spec, marker: &Path) -> Result<Outcome> {
             }
             Err((k, err)) => {
                 let bad = indices[k];
-                outcomes[bad].failure = Some(format!("failed while measured: {err}"));
+                outcomes[bad].state = EngineState::from_error("failed while measured", &err);
                 loaded = indices
                     .into_iter()
                     .zip(engines)
@@ -141,47 +145,33 @@ fn measure(spec: &Spec, marker: &Path) -> Result<Outcome> {
     }
 }
 
-/// What `__count` runs under callgrind: one artifact, each case `ops` times.
-#[derive(Serialize, Deserialize)]
-pub struct CountSpec {
-    pub so: PathBuf,
-    pub cases: Vec<(Case, u64)>,
-}
-
-/// Called between cases; callgrind dumps its counts before each call
-/// (`--dump-before`), so each dump holds one case.
-#[unsafe(no_mangle)]
-#[inline(never)]
-pub extern "C" fn inlinelab_count_boundary(case: usize) {
-    std::hint::black_box(case);
-}
-
-/// `__count SPEC` (internal): run by `callgrind.rs` under valgrind.
-pub fn count(args: &[String]) -> Result<()> {
-    let [spec] = args else {
-        return Err(Error::usage(
-            "__count is internal: __count SPEC",
-            "run cargo xtask gate instead",
-        ));
+/// Loads the artifact at `path`, sees that this CPU can run it, and checks
+/// it against the oracle.
+fn load(
+    entry: &CipherEntry,
+    spec: &Spec,
+    path: &Path,
+) -> std::result::Result<SoCipher, EngineState> {
+    let mut engine = SoCipher::load(path).map_err(|e| EngineState::from_error("load", &e))?;
+    // Keyed once as the first case keys it: an engine this CPU cannot run
+    // says so here, as a typed error.
+    if let Some(c) = spec.cases.first()
+        && let Err(e @ EngineError::Unavailable(_)) =
+            engine.set_key(c.mode, &vec![0xff; c.key_bytes])
+    {
+        return Err(EngineState::from_error("set_key", &e));
+    }
+    let mut oracle = match entry.peers.iter().find_map(|p| p.make) {
+        Some(make) => make(),
+        None => (entry.variants[0].1)(),
     };
-    let spec: CountSpec = serde_json::from_slice(
-        &std::fs::read(spec).map_err(|e| Error::failed(format!("{spec}: {e}")))?,
-    )
-    .map_err(|e| Error::failed(format!("{spec}: {e}")))?;
-    let mut engine = SoCipher::load(&spec.so).map_err(|e| Error::failed(e.to_string()))?;
-    for (k, (case, ops)) in spec.cases.iter().enumerate() {
-        engine
-            .set_key(case.mode, &vec![0xff; case.key_bytes])
-            .map_err(|e| Error::failed(e.to_string()))?;
-        let mut buf = vec![0xff; case.block_bytes];
-        let mut iv = vec![0xff; engine.block_size()];
-        inlinelab_count_boundary(k);
-        for _ in 0..*ops {
-            engine
-                .crypt(case.mode, case.dir, &mut iv, &mut buf)
-                .map_err(|e| Error::failed(e.to_string()))?;
+    let mut modes: Vec<Mode> = Vec::new();
+    for c in &spec.cases {
+        if !modes.contains(&c.mode) {
+            modes.push(c.mode);
         }
     }
-    inlinelab_count_boundary(spec.cases.len());
-    Ok(())
+    compare::check_against(&mut engine, oracle.as_mut(), &spec.check_keys, &modes)
+        .map_err(EngineState::Failed)?;
+    Ok(engine)
 }

@@ -68,13 +68,8 @@ pub fn read(
         .iter()
         .filter(|r| {
             full_names.iter().any(|n| match variant {
-                // A variant module is `never`, or `never_factored`; a
-                // gathered one (`crc32c::slice8_never`) lives in
-                // `slice8::never`.
-                Some(v) => {
-                    n.ends_with(&format!("::{v}::{r}"))
-                        || n.ends_with(&format!("::{}::{r}", v.replacen('_', "::", 1)))
-                }
+                // Every variant is a child module `<cipher>::<variant>`.
+                Some(v) => n.ends_with(&format!("::{v}::{r}")),
                 None => n.ends_with(&format!("::{r}")),
             })
         })

@@ -1,7 +1,8 @@
 //! Rendering tests: the markdown report from fixed numbers against a golden
 //! file, and the committed reports against their committed JSON.
 
-use crate::report::{self, Entry, Machine, Report, Run, Speed};
+use crate::markdown;
+use crate::report::{self, Entry, Machine, Report, Run, Speed, Status};
 use crate::size::{Artifact, Function};
 use crate::verdict::Verdict;
 use crate::workspace::{self, Toolchain};
@@ -31,7 +32,7 @@ fn entry(name: &str, text: u64, mb_s: [f64; 2], gain: Option<f64>) -> Entry {
     Entry {
         name: name.into(),
         label: format!("tiny-{name}"),
-        status: "ok".into(),
+        status: Status::Measured,
         reason: None,
         artifact: Some(Artifact {
             path: format!("target/inlinelab/tiny/{name}.so"),
@@ -64,12 +65,12 @@ fn entry(name: &str, text: u64, mb_s: [f64; 2], gain: Option<f64>) -> Entry {
 /// A report with fixed numbers: two variants, a peer, a failed variant.
 fn fixture() -> Report {
     let mut failed = entry("always", 0, [0.0, 0.0], None);
-    failed.status = "failed".into();
+    failed.status = Status::Failed;
     failed.reason = Some("build failed: error[E0000]: example".into());
     failed.artifact = None;
     failed.speed.clear();
     let mut unavailable = entry("sse", 0, [0.0, 0.0], None);
-    unavailable.status = "unavailable".into();
+    unavailable.status = Status::Unavailable;
     unavailable.reason = Some("load: unavailable on this CPU: needs SSE4.2".into());
     unavailable.artifact = None;
     unavailable.speed.clear();
@@ -90,7 +91,7 @@ fn fixture() -> Report {
             quick: false,
             rounds: 5,
             batch_seconds: 0.004,
-            baseline_variant: "auto".into(),
+            reference: "auto".into(),
             threshold: 0.02,
             quiet_share: 0.75,
             notes: vec!["an example note".into()],
@@ -108,7 +109,7 @@ fn fixture() -> Report {
 
 #[test]
 fn golden_markdown() {
-    expect_test::expect_file!["../tests/golden/report.md"].assert_eq(&report::render(&fixture()));
+    expect_test::expect_file!["../tests/golden/report.md"].assert_eq(&markdown::render(&fixture()));
 }
 
 #[test]
@@ -173,7 +174,7 @@ fn committed_reports_are_fresh() {
             .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let md = std::fs::read_to_string(path.with_extension("md")).unwrap();
         assert!(
-            md == report::render(&r),
+            md == markdown::render(&r),
             "{} is stale: run `cargo xtask render` (or `{}` to measure again)",
             path.with_extension("md").display(),
             r.generated_by
@@ -192,7 +193,208 @@ fn committed_reports_are_fresh() {
     reports.sort_by(|a, b| a.cipher.cmp(&b.cipher));
     let index = std::fs::read_to_string(dir.join("README.md")).expect("reports/README.md");
     assert!(
-        index == report::render_index(&reports),
+        index == markdown::render_index(&reports),
         "reports/README.md is stale: run `cargo xtask compare all`"
     );
+}
+
+/// Every committed report and baseline file parses and serializes back to
+/// the same JSON (field for field; serde_json reads the last digit of some
+/// floats differently, so the comparison is of values, not bytes): the typed
+/// model keeps the schema as it was.
+#[test]
+fn committed_json_round_trips() {
+    let root = workspace::root().join("reports");
+    let mut checked = 0;
+    for dir in [root.clone(), root.join("baseline")] {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_none_or(|e| e != "json") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap();
+            let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+            let r: Report = serde_json::from_str(&text).unwrap();
+            assert!(
+                serde_json::to_value(&r).unwrap() == value,
+                "{} changes on a round trip",
+                path.display()
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= 8, "{checked} files");
+}
+
+/// The `[default: X]` of each option in a help text, by flag.
+fn stated_defaults(help: &str) -> Vec<(String, String)> {
+    help.lines()
+        .filter_map(|l| {
+            let flag = l.split_whitespace().find(|w| w.starts_with('-'))?;
+            let flag = flag.trim_end_matches(',').to_string();
+            let (_, rest) = l.split_once("[default: ")?;
+            Some((flag, rest.split(']').next()?.to_string()))
+        })
+        .collect()
+}
+
+fn help_of(command: &str) -> String {
+    use clap::CommandFactory;
+    // Unwrapped, so that each option's line holds its default.
+    let mut cli = crate::Cli::command().term_width(0);
+    cli.build();
+    cli.find_subcommand_mut(command)
+        .expect(command)
+        .render_help()
+        .to_string()
+}
+
+/// The defaults the help states are the ones the code uses.
+#[test]
+fn help_states_the_defaults() {
+    use crate::plan::{FULL, QUICK};
+    let compare = help_of("compare");
+    let stated = stated_defaults(&compare);
+    let want = [
+        ("--sizes", FULL.sizes),
+        ("--sec", FULL.sec),
+        ("--rounds", FULL.rounds),
+        ("--patience", FULL.patience),
+        ("--threshold", crate::verdict::THRESHOLD),
+    ];
+    for (flag, value) in want {
+        assert!(
+            stated.contains(&(flag.to_string(), value.to_string())),
+            "compare {flag}: {stated:?}"
+        );
+    }
+    // What --quick changes, listed after the options.
+    let quick = compare
+        .lines()
+        .find_map(|l| l.strip_prefix("With --quick the defaults are "))
+        .expect("the --quick defaults");
+    for (flag, value) in [
+        ("--sizes", QUICK.sizes),
+        ("--rounds", QUICK.rounds),
+        ("--sec", QUICK.sec),
+        ("--patience", QUICK.patience),
+    ] {
+        assert!(
+            quick.contains(&format!("{flag} {value},"))
+                || quick.contains(&format!("{flag} {value}.")),
+            "{flag}: {quick}"
+        );
+    }
+    let references = compare
+        .lines()
+        .find_map(|l| l.strip_prefix("Default reference variants: "))
+        .expect("the default reference variants");
+    for c in bench_harness::registry::CIPHERS
+        .iter()
+        .filter(|c| !c.peers.is_empty())
+    {
+        let r = crate::ciphers::default_reference(c);
+        assert!(
+            references.contains(&format!("{} {r}", c.name)),
+            "{}: {references}",
+            c.name
+        );
+    }
+    let gate = stated_defaults(&help_of("gate"));
+    for (flag, value) in [
+        ("--size-threshold", crate::rows::SIZE_THRESHOLD),
+        ("--speed-threshold", crate::rows::SPEED_THRESHOLD),
+        ("--time-threshold", crate::rows::TIME_THRESHOLD),
+    ] {
+        assert!(
+            gate.contains(&(flag.to_string(), value.to_string())),
+            "gate {flag}: {gate:?}"
+        );
+    }
+    let bloat = stated_defaults(&help_of("bloat"));
+    assert!(
+        bloat.contains(&("-n".into(), crate::bloat::LINES.into())),
+        "{bloat:?}"
+    );
+}
+
+/// ... and the code uses them: what the parsed command lines hold.
+#[test]
+fn parsed_defaults_are_the_consts() {
+    use crate::cli;
+    use crate::plan::{FULL, QUICK};
+    use clap::Parser;
+    let amount = |args: &[&str]| match crate::Cli::try_parse_from(args).unwrap().command {
+        crate::Command::Compare(a) => (a.amount, a.threshold, a.reference),
+        _ => unreachable!(),
+    };
+    let (full, threshold, reference) = amount(&["x", "compare", "cast6"]);
+    assert_eq!(Ok(full.sizes), cli::sizes(FULL.sizes));
+    assert_eq!(Ok(full.rounds), cli::rounds(FULL.rounds));
+    assert_eq!(Ok(full.sec), cli::seconds(FULL.sec));
+    assert_eq!(Ok(full.patience), cli::seconds(FULL.patience));
+    assert_eq!(Ok(threshold), cli::percent(crate::verdict::THRESHOLD));
+    assert_eq!(reference, None);
+    let (quick, _, _) = amount(&["x", "compare", "cast6", "--quick"]);
+    assert_eq!(Ok(quick.sizes), cli::sizes(QUICK.sizes));
+    assert_eq!(Ok(quick.rounds), cli::rounds(QUICK.rounds));
+    assert_eq!(Ok(quick.sec), cli::seconds(QUICK.sec));
+    assert_eq!(Ok(quick.patience), cli::seconds(QUICK.patience));
+    // A value given wins over --quick's default.
+    let (given, _, _) = amount(&["x", "compare", "cast6", "--quick", "--rounds", "7"]);
+    assert_eq!(given.rounds, 7);
+    // The old name of --reference still works.
+    let (_, _, old) = amount(&["x", "compare", "cast6", "--baseline-variant", "never"]);
+    assert_eq!(old.as_deref(), Some("never"));
+}
+
+/// Drift: compare and the gate (which share `ciphers::named`) cover every
+/// module `variants` declares, except the harness's calibration entries,
+/// with exactly the declared variants.
+#[test]
+fn declared_variants_are_compared_and_gated() {
+    let covered = crate::ciphers::named("all", true, "gate").expect("all");
+    for (module, declared) in variants::DECLARED {
+        let calibration = bench_harness::registry::CALIBRATION
+            .iter()
+            .any(|c| c.module == *module);
+        match covered.iter().find(|c| c.module == *module) {
+            Some(entry) => assert_eq!(crate::ciphers::variant_names(entry), *declared, "{module}"),
+            None => assert!(
+                calibration,
+                "variants::{module} is neither compared nor gated"
+            ),
+        }
+    }
+}
+
+/// Drift: every declared variant of every compared cipher builds as an
+/// artifact on its own, and the artifact says it holds that variant.
+#[test]
+fn declared_variants_build_as_artifacts() {
+    use crate::artifacts::{self, Selection};
+    let dir = workspace::target_dir_default()
+        .join("inlinelab")
+        .join("drift");
+    for entry in crate::ciphers::all() {
+        for variant in crate::ciphers::variant_names(entry) {
+            let selection = Selection::Variant {
+                module: entry.module,
+                variant,
+            };
+            let dest = dir.join(format!("{}-{variant}.so", entry.module));
+            let tree = crate::tree::Tree::here();
+            let built = artifacts::build(&tree, &selection, &[], "variants", &dest)
+                .unwrap_or_else(|e| panic!("{}::{variant}: {e}", entry.module));
+            match bench_harness::so::SoCipher::load(&built.so) {
+                Ok(so) => {
+                    use bench_harness::engine::Engine;
+                    assert_eq!(so.name(), selection.variant_env());
+                }
+                // Built, but this CPU cannot run it: it said so when asked.
+                Err(bench_harness::engine::EngineError::Unavailable(_)) => {}
+                Err(e) => panic!("{}::{variant}: {e}", entry.module),
+            }
+        }
+    }
 }

@@ -23,8 +23,6 @@ pub fn cargo() -> Command {
 /// What `cargo metadata` says that compare needs.
 pub struct Metadata {
     pub target_dir: PathBuf,
-    /// The features of `inlinelab-artifact`: `cast6-never`, `peer-cast6`, ...
-    pub artifact_features: Vec<String>,
 }
 
 pub fn metadata() -> Result<Metadata> {
@@ -50,18 +48,7 @@ pub fn metadata() -> Result<Metadata> {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout)
         .map_err(|e| Error::failed(format!("cargo metadata output: {e}")))?;
     let target_dir = PathBuf::from(v["target_directory"].as_str().unwrap_or("target"));
-    let artifact_features = v["packages"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .find(|p| p["name"] == "inlinelab-artifact")
-        .and_then(|p| p["features"].as_object())
-        .map(|f| f.keys().cloned().collect())
-        .unwrap_or_default();
-    Ok(Metadata {
-        target_dir,
-        artifact_features,
-    })
+    Ok(Metadata { target_dir })
 }
 
 /// The workspace's target directory when `cargo metadata` is not at hand:

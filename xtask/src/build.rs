@@ -1,0 +1,49 @@
+//! The build stage: builds and sizes each contender (the same file is
+//! sized here and timed later), printing a progress line per step.
+
+use crate::artifacts;
+use crate::contenders::{Built, Contender, State};
+use crate::fault;
+use crate::size;
+use bench_harness::registry::CipherEntry;
+use std::path::Path;
+
+/// Builds and sizes each contender into `dir`; a failure marks that
+/// contender failed and the others go on. `steps` is the run's step count,
+/// for the progress lines.
+pub fn build_and_size(entry: &CipherEntry, contenders: &mut [Contender], dir: &Path, steps: usize) {
+    for (i, c) in contenders.iter_mut().enumerate() {
+        eprint!("[{}/{steps}] building and sizing {} ... ", i + 1, c.label);
+        let dest = dir.join(format!("{}.so", c.name));
+        let extra = fault::extra_features(&c.name);
+        let built = artifacts::build(&c.tree, &c.selection(), extra, c.crate_name(), &dest)
+            .and_then(|files| {
+                size::read(
+                    &files.so,
+                    &files.rlib,
+                    c.crate_name(),
+                    c.variant(),
+                    entry.rounds,
+                )
+                .map(|artifact| (files, artifact))
+            });
+        match built {
+            Ok((files, artifact)) => {
+                eprintln!(
+                    "{:.1}s, .text {} bytes, .so {} bytes",
+                    files.seconds, artifact.text_bytes, artifact.so_bytes
+                );
+                c.state = State::Built(Built {
+                    so: files.so,
+                    artifact,
+                    loaded: None,
+                });
+            }
+            Err(why) => {
+                eprintln!("failed");
+                eprintln!("    {why}");
+                c.fail(why);
+            }
+        }
+    }
+}

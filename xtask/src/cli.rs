@@ -1,0 +1,153 @@
+//! Command-line plumbing shared by every command: the value parsers that
+//! check bounds at parse time, and clap's errors turned into this crate's
+//! usage errors (one line of cause, one `hint:` line, exit 2).
+
+use crate::error::{Error, Result};
+use clap::error::ErrorKind;
+use std::ffi::OsString;
+use std::ops::RangeInclusive;
+
+/// Block sizes a run may ask for, in bytes (1 MiB at most).
+pub const BLOCK_BYTES: RangeInclusive<usize> = 1..=1 << 20;
+/// Quiet rounds a run may ask for per case.
+pub const ROUNDS: RangeInclusive<usize> = 3..=1000;
+/// The longest a run may time a case, or wait for quiet rounds, in seconds.
+pub const MAX_SECONDS: f64 = 3600.0;
+
+/// Block sizes in bytes, from a comma-separated list.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Sizes(pub Vec<usize>);
+
+/// `--sizes`: whole numbers in [`BLOCK_BYTES`], separated by commas.
+pub fn sizes(s: &str) -> std::result::Result<Sizes, String> {
+    let one = |p: &str| {
+        p.trim()
+            .parse::<usize>()
+            .ok()
+            .filter(|n| BLOCK_BYTES.contains(n))
+    };
+    s.split(',')
+        .map(one)
+        .collect::<Option<Vec<usize>>>()
+        .map(Sizes)
+        .ok_or_else(|| {
+            format!(
+                "block sizes are whole numbers from {} to {} separated by commas, e.g. 16,256,8192",
+                BLOCK_BYTES.start(),
+                BLOCK_BYTES.end()
+            )
+        })
+}
+
+/// `--rounds`: one whole number in [`ROUNDS`].
+pub fn rounds(s: &str) -> std::result::Result<usize, String> {
+    s.trim()
+        .parse::<usize>()
+        .ok()
+        .filter(|n| ROUNDS.contains(n))
+        .ok_or_else(|| {
+            format!(
+                "rounds are one whole number from {} to {}",
+                ROUNDS.start(),
+                ROUNDS.end()
+            )
+        })
+}
+
+/// `--sec`, `--patience`: a positive, finite number of seconds, at most
+/// [`MAX_SECONDS`].
+pub fn seconds(s: &str) -> std::result::Result<f64, String> {
+    s.trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|v| v.is_finite() && *v > 0.0 && *v <= MAX_SECONDS)
+        .ok_or_else(|| format!("seconds are a number above 0 and at most {MAX_SECONDS}"))
+}
+
+/// A percentage from 0 to 100, returned as a fraction (`2` is 0.02).
+pub fn percent(s: &str) -> std::result::Result<f64, String> {
+    s.trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|v| (0.0..=100.0).contains(v))
+        .map(|v| v / 100.0)
+        .ok_or_else(|| "a percentage from 0 to 100".to_string())
+}
+
+/// What clap's error means here: help (and the command list, for a bare
+/// `cargo xtask`) is printed and the command succeeds; anything else is a
+/// usage error. `cli` and `args` (as parsed) name the command in the hint.
+pub fn from_clap(e: clap::Error, cli: &clap::Command, args: &[OsString]) -> Result<()> {
+    match e.kind() {
+        ErrorKind::DisplayHelp
+        | ErrorKind::DisplayVersion
+        | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            print!("{}", e.render());
+            Ok(())
+        }
+        _ => Err(usage(&e, &command_path(cli, args))),
+    }
+}
+
+/// `cargo xtask compare` when the first argument names a command.
+fn command_path(cli: &clap::Command, args: &[OsString]) -> String {
+    let name = cli.get_name();
+    match args.get(1).and_then(|a| a.to_str()) {
+        Some(sub) if cli.find_subcommand(sub).is_some() => format!("{name} {sub}"),
+        _ => name.to_string(),
+    }
+}
+
+/// clap's error as one line of cause (its first line, with the arguments a
+/// `...:` line announces) and one of hint (its suggestions, and where the
+/// help of `command` is).
+fn usage(e: &clap::Error, command: &str) -> Error {
+    let text = e.render().to_string();
+    let mut lines = text.lines();
+    let mut cause = lines
+        .next()
+        .unwrap_or("bad arguments")
+        .trim_start_matches("error: ")
+        .to_string();
+    if cause.ends_with(':') {
+        let listed: Vec<&str> = lines
+            .by_ref()
+            .take_while(|l| !l.trim().is_empty())
+            .map(str::trim)
+            .collect();
+        cause = format!("{cause} {}", listed.join(", "));
+    }
+    let tips: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("tip: "))
+        .filter(|t| t.contains("similar"))
+        .collect();
+    let mut hint = tips.join("; ");
+    if !hint.is_empty() {
+        hint.push_str("; ");
+    }
+    hint.push_str(&format!("see {command} --help"));
+    Error::usage(cause, hint)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bounds() {
+        assert_eq!(sizes("16, 8192"), Ok(Sizes(vec![16, 8192])));
+        assert!(sizes("0").is_err());
+        assert!(sizes("1048577").is_err());
+        assert!(sizes("16,").is_err());
+        assert_eq!(rounds("3"), Ok(3));
+        assert!(rounds("2").is_err() && rounds("1001").is_err() && rounds("3,4").is_err());
+        assert_eq!(seconds("3600"), Ok(3600.0));
+        for bad in ["0", "-1", "inf", "NaN", "3600.5"] {
+            assert!(seconds(bad).is_err(), "{bad}");
+        }
+        assert_eq!(percent("2"), Ok(0.02));
+        assert_eq!(percent("0"), Ok(0.0));
+        assert!(percent("-3").is_err() && percent("100.1").is_err() && percent("NaN").is_err());
+    }
+}

@@ -1,0 +1,192 @@
+//! Who is built, sized and timed: a variant or a peer, from this tree or
+//! from the base tree (`gate --against`), and how far it got.
+
+use crate::artifacts::Selection;
+use crate::size::Artifact;
+use crate::tree::Tree;
+use bench_harness::registry::{CipherEntry, Peer};
+use std::path::PathBuf;
+
+/// What a contender is.
+#[derive(Clone, Copy)]
+pub enum Kind {
+    /// One of our variants, by name: `never`.
+    Variant(&'static str),
+    /// A peer crate (RustCrypto's, or `crc32c`).
+    Peer(&'static Peer),
+}
+
+/// Which tree a contender is built from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// The tree being measured.
+    Current,
+    /// The base tree `gate --against REV` compares with.
+    Base,
+}
+
+impl Origin {
+    /// What its contenders' names end with: `never@base`.
+    fn suffix(self) -> &'static str {
+        match self {
+            Origin::Current => "",
+            Origin::Base => "@base",
+        }
+    }
+}
+
+/// How far a contender got.
+#[derive(Debug)]
+pub enum State {
+    /// Not built yet.
+    Pending,
+    /// Built and sized, and so far sound.
+    Built(Built),
+    /// Not built, or built and then failed (`built` keeps what was built).
+    Failed { why: String, built: Option<Built> },
+    /// Built, but this CPU cannot run it: reported, not a failure.
+    Unavailable { why: String, built: Option<Built> },
+}
+
+/// A built, sized artifact.
+#[derive(Debug)]
+pub struct Built {
+    pub so: PathBuf,
+    pub artifact: Artifact,
+    /// The fingerprint of the file the measuring process loaded.
+    pub loaded: Option<String>,
+}
+
+/// One thing built, sized and timed.
+pub struct Contender {
+    /// The module of `variants` that declares the cipher.
+    pub module: &'static str,
+    pub kind: Kind,
+    pub origin: Origin,
+    /// Unique in a run: `never`, `rustcrypto`, `never@base`.
+    pub name: String,
+    /// `cast6-never`, `cast6 0.2 (RustCrypto)`.
+    pub label: String,
+    pub tree: Tree,
+    pub state: State,
+}
+
+impl Contender {
+    /// What its artifact holds.
+    pub fn selection(&self) -> Selection<'_> {
+        match self.kind {
+            Kind::Variant(variant) => Selection::Variant {
+                module: self.module,
+                variant,
+            },
+            Kind::Peer(p) => Selection::Peer(p),
+        }
+    }
+
+    /// The crate whose symbols are the cipher's.
+    pub fn crate_name(&self) -> &'static str {
+        match self.kind {
+            Kind::Variant(_) => "variants",
+            Kind::Peer(p) => p.crate_name,
+        }
+    }
+
+    /// The variant's name, for a variant.
+    pub fn variant(&self) -> Option<&'static str> {
+        match self.kind {
+            Kind::Variant(v) => Some(v),
+            Kind::Peer(_) => None,
+        }
+    }
+
+    pub fn is_peer(&self) -> bool {
+        matches!(self.kind, Kind::Peer(_))
+    }
+
+    /// Its artifact while it is sound (built, not failed).
+    pub fn live(&self) -> Option<&Built> {
+        match &self.state {
+            State::Built(b) => Some(b),
+            _ => None,
+        }
+    }
+
+    /// What was built, whatever happened after.
+    pub fn built(&self) -> Option<&Built> {
+        match &self.state {
+            State::Built(b) => Some(b),
+            State::Failed { built, .. } | State::Unavailable { built, .. } => built.as_ref(),
+            State::Pending => None,
+        }
+    }
+
+    /// Marks it failed, keeping what was built.
+    pub fn fail(&mut self, why: impl Into<String>) {
+        let built = self.take_built();
+        self.state = State::Failed {
+            why: why.into(),
+            built,
+        };
+    }
+
+    /// Marks it unavailable on this CPU, keeping what was built.
+    pub fn unavailable(&mut self, why: impl Into<String>) {
+        let built = self.take_built();
+        self.state = State::Unavailable {
+            why: why.into(),
+            built,
+        };
+    }
+
+    fn take_built(&mut self) -> Option<Built> {
+        match std::mem::replace(&mut self.state, State::Pending) {
+            State::Built(b) => Some(b),
+            State::Failed { built, .. } | State::Unavailable { built, .. } => built,
+            State::Pending => None,
+        }
+    }
+}
+
+/// The `variants` of `entry` (and its peers, when `peers`), from `tree`.
+pub fn contenders(
+    entry: &'static CipherEntry,
+    variants: &[&'static str],
+    peers: bool,
+    tree: &Tree,
+    origin: Origin,
+) -> Vec<Contender> {
+    let suffix = origin.suffix();
+    let contender = |kind, name: String, label: String, tree: Tree| Contender {
+        module: entry.module,
+        kind,
+        origin,
+        name,
+        label,
+        tree,
+        state: State::Pending,
+    };
+    let mut out: Vec<Contender> = variants
+        .iter()
+        .map(|&v| {
+            contender(
+                Kind::Variant(v),
+                format!("{v}{suffix}"),
+                format!("{}-{v}{suffix}", entry.name),
+                tree.clone(),
+            )
+        })
+        .collect();
+    for peer in entry.peers.iter().filter(|_| peers) {
+        let tree = match peer.rustflags {
+            Some(flags) => tree.with_rustflags(peer.name, flags),
+            None => tree.clone(),
+        };
+        out.push(contender(
+            Kind::Peer(peer),
+            format!("{}{suffix}", peer.name),
+            format!("{}{suffix}", peer.label),
+            tree,
+        ));
+    }
+    out
+}
