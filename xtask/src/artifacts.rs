@@ -51,9 +51,10 @@ pub struct Files {
     /// The `.so`, copied out of cargo's output to a per-contender path (the
     /// next build overwrites cargo's own copy).
     pub so: PathBuf,
-    /// The `.rlib` of the crate that holds the cipher, from the same build:
-    /// `variants` compiled with only this variant, or the peer crate.
-    pub rlib: PathBuf,
+    /// The size of the `.rlib` of the crate that holds the cipher, from the
+    /// same build: `variants` compiled with only this variant, or the peer
+    /// crate (read under the build lock: the next build rewrites the file).
+    pub rlib_bytes: u64,
     pub seconds: f64,
 }
 
@@ -68,6 +69,14 @@ pub fn build(
     dest: &Path,
 ) -> Result<Files, String> {
     let start = Instant::now();
+    // Every variant is built to the same file names (what differs is the
+    // environment, not the features), so a build and the reading of its
+    // outputs must not interleave with another process's build.
+    let target = tree
+        .target_dir
+        .clone()
+        .unwrap_or_else(workspace::target_dir_default);
+    let _lock = lock(&target)?;
     let mut cmd = workspace::cargo();
     cmd.current_dir(&tree.root).args([
         "build",
@@ -104,11 +113,26 @@ pub fn build(
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     }
     std::fs::copy(&so, dest).map_err(|e| format!("copying {}: {e}", so.display()))?;
+    let rlib_bytes = std::fs::metadata(&rlib)
+        .map_err(|e| format!("{}: {e}", rlib.display()))?
+        .len();
     Ok(Files {
         so: dest.to_path_buf(),
-        rlib,
+        rlib_bytes,
         seconds: start.elapsed().as_secs_f64(),
     })
+}
+
+/// The lock that serializes artifact builds in `target` (held while it
+/// lives), across processes.
+fn lock(target: &Path) -> Result<std::fs::File, String> {
+    let dir = target.join("inlinelab");
+    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let path = dir.join("artifact-build.lock");
+    let file = std::fs::File::create(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    file.lock()
+        .map_err(|e| format!("locking {}: {e}", path.display()))?;
+    Ok(file)
 }
 
 /// The artifact's `.so` and `rlib_crate`'s `.rlib`, from cargo's JSON lines.

@@ -20,7 +20,7 @@ pub fn build_and_size(entry: &CipherEntry, contenders: &mut [Contender], dir: &P
             .and_then(|files| {
                 size::read(
                     &files.so,
-                    &files.rlib,
+                    files.rlib_bytes,
                     c.crate_name(),
                     c.variant(),
                     entry.rounds,

@@ -31,12 +31,12 @@ pub struct Function {
     pub bytes: u64,
 }
 
-/// Reads `so` (and the size of `rlib`). Functions are those whose demangled
+/// Reads `so` (`rlib_bytes` is the size of the cipher crate's `.rlib`). Functions are those whose demangled
 /// path starts in `crate_name`; `rounds` are looked for among them as
 /// `<module>::<variant>::<round>` (any variant module when `variant` is `None`).
 pub fn read(
     so: &Path,
-    rlib: &Path,
+    rlib_bytes: u64,
     crate_name: &str,
     variant: Option<&str>,
     rounds: &[&str],
@@ -87,9 +87,7 @@ pub fn read(
         text_bytes: section(".text"),
         rodata_bytes: section(".rodata"),
         data_bytes: section(".data"),
-        rlib_bytes: std::fs::metadata(rlib)
-            .map_err(|e| format!("{}: {e}", rlib.display()))?
-            .len(),
+        rlib_bytes,
         functions,
         rounds_out_of_line,
     })
