@@ -88,6 +88,12 @@ struct Args {
           default_value_t = List(DEFAULT_SIZES.to_vec()))]
     sizes: List,
 
+    /// Time key setup instead of encryption and decryption: one operation
+    /// sets a key of 0xff bytes, replacing the previous one; one line per
+    /// key size. Block ciphers only; not with --sizes.
+    #[arg(long)]
+    setkey: bool,
+
     /// Also write every measurement as JSON to PATH.
     #[arg(long, value_name = "PATH", value_parser = path_parser("--json"))]
     json: Option<PathBuf>,
@@ -115,6 +121,8 @@ pub struct Config {
     pub keys: Option<Vec<usize>>,
     /// `None`: the kernel's template (block sizes, or a hash's template).
     pub sizes: Option<Vec<usize>>,
+    /// `--setkey`: time key setup instead of encryption and decryption.
+    pub setkey: bool,
     pub json: Option<PathBuf>,
 }
 
@@ -148,6 +156,11 @@ where
             "--rounds sets the rounds of precise mode; add --precise (or drop --rounds)".into(),
         ));
     }
+    if a.setkey && given("sizes") {
+        return Err(UsageError(
+            "--setkey times key setup, which has no block size; drop --sizes (or --setkey)".into(),
+        ));
+    }
     if a.algs.is_empty() && !a.list {
         return Err(UsageError(
             "no algorithm given, e.g. tcrypt 'ecb(cast6)'; --list shows them all".into(),
@@ -166,6 +179,7 @@ where
         timing,
         keys: a.keys.map(|k| k.0),
         sizes: given("sizes").then_some(a.sizes.0),
+        setkey: a.setkey,
         json: a.json,
     }))
 }
@@ -440,6 +454,11 @@ fn plan_one(c: &Config, alg: Alg) -> Result<Plan, UsageError> {
             if c.keys.is_some() {
                 return Err(UsageError(format!("{name} is a hash and takes no --keys")));
             }
+            if c.setkey {
+                return Err(UsageError(format!(
+                    "{name} is a hash and has no key to set up; --setkey times block ciphers"
+                )));
+            }
             let engines: Vec<(String, EngineKind)> = h
                 .variants
                 .iter()
@@ -502,6 +521,12 @@ pub fn list() -> Vec<String> {
 pub struct Report<'a> {
     pub schema_version: u32,
     pub counter: &'a Counter,
+    /// The machine the figures come from.
+    pub machine: &'a crate::machine::Machine,
+    /// Precise mode's quiet criterion: [`crate::interleave::QUIET`], and in
+    /// words.
+    pub quiet: f64,
+    pub quiet_criterion: String,
     /// What the `cycles` fields count.
     pub cycles_are: &'static str,
     pub timing: &'static str,
@@ -521,6 +546,14 @@ pub fn run(
         let alg = plan.alg.name();
         for (variant, engine) in &mut plan.engines {
             match (engine, plan.alg) {
+                (EngineKind::Cipher(e), Alg::Cipher { mode, .. }) if c.setkey => {
+                    let test = Test {
+                        alg: &alg,
+                        variant,
+                        dir: "setkey",
+                    };
+                    session.set_key(&test, e.as_mut(), mode, &plan.keys)?;
+                }
                 (EngineKind::Cipher(e), Alg::Cipher { mode, .. }) => {
                     for dir in Dir::BOTH {
                         let test = Test {

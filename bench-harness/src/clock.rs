@@ -130,23 +130,47 @@ fn read_overhead() -> u64 {
     deltas[deltas.len() / 2]
 }
 
-/// The rate, in iterations per counter tick, of a short burst (20,000
-/// iterations, a few microseconds) of the one-cycle reference loop; `None`
-/// where there is no such loop. On a shared machine the core's capacity
-/// changes for seconds at a time (a busy SMT sibling halves this loop's
-/// rate), so a measurement taken while the burst runs slow is contended.
-pub fn reference_rate() -> Option<f64> {
+/// Iterations of one reference burst ([`probe`]): a few microseconds (about
+/// 7 µs at 3 GHz, 10 µs at 2 GHz), long enough that the counter readings
+/// around it cost well under 1% of it.
+pub const PROBE_ITERATIONS: u64 = 20_000;
+
+/// One reference burst: how fast it ran and how long it took.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Probe {
+    /// Iterations per counter tick.
+    pub rate: f64,
+    /// Counter ticks the burst lasted, readings included.
+    pub ticks: u64,
+}
+
+/// Runs one burst of [`PROBE_ITERATIONS`] iterations of the one-cycle
+/// reference loop; `None` where there is no such loop. On a shared machine
+/// the core's capacity changes (a busy SMT sibling halves this loop's rate,
+/// another task or an interrupt takes the core away), so work that ran while
+/// the burst ran slow ran contended. The loop touches no memory: between two
+/// chunks of timed work it leaves the caches as the work left them.
+pub fn probe() -> Option<Probe> {
     #[cfg(target_arch = "x86_64")]
     {
-        let iterations: u64 = 20_000;
         let t0 = read();
-        countdown(iterations);
-        Some(iterations as f64 / (read() - t0).max(1) as f64)
+        countdown(PROBE_ITERATIONS);
+        let ticks = (read() - t0).max(1);
+        Some(Probe {
+            rate: PROBE_ITERATIONS as f64 / ticks as f64,
+            ticks,
+        })
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
         None
     }
+}
+
+/// The rate of one [`probe`], in iterations per counter tick; `None` where
+/// there is no reference loop.
+pub fn reference_rate() -> Option<f64> {
+    probe().map(|p| p.rate)
 }
 
 /// Core clock from a loop whose iterations each take one core cycle: a

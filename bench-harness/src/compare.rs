@@ -1,11 +1,37 @@
 //! What `cargo xtask compare` measures with: every engine (a variant's or a
 //! peer's built `.so`) checked against an oracle, then timed interleaved,
-//! round-robin per case, so that machine drift hits all of them alike.
+//! round-robin per case, so that machine drift hits all of them alike, by
+//! the loop precise mode uses too ([`crate::interleave`]). The result keeps
+//! every round's raw [`Sample`], so that medians and intervals can be
+//! computed again from a report.
 
 use crate::clock::{self, Counter};
 use crate::engine::{Dir, Engine, EngineError, Mode};
-use crate::measure::{Batch, batch_count, bracketed};
+use crate::interleave::{self, Run, Schedule, Workload};
 use serde::{Deserialize, Serialize};
+
+pub use crate::interleave::{OBSERVED_AT_LEAST, QUIET, criterion, is_quiet};
+
+/// What one operation of a [`Case`] is.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CaseKind {
+    /// `crypt` of `block_bytes` bytes (a digest for [`Mode::Digest`]) under
+    /// a key set before the batch.
+    #[default]
+    Crypt,
+    /// Key setup: one [`Engine::set_key`] of a `key_bytes` key of 0xff bytes
+    /// in the case's mode, replacing the previous key (for a loaded artifact,
+    /// `inlinelab_clear` of the old context, then `inlinelab_set_key`).
+    /// `dir` is unused (`encrypt`) and `block_bytes` is 0.
+    SetKey,
+}
+
+impl CaseKind {
+    pub fn is_crypt(&self) -> bool {
+        *self == CaseKind::Crypt
+    }
+}
 
 /// One measured configuration.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -14,19 +40,46 @@ pub struct Case {
     pub dir: Dir,
     pub key_bytes: usize,
     pub block_bytes: usize,
+    /// Left out of JSON when `crypt`, so that older specs and baselines
+    /// read as before.
+    #[serde(default, skip_serializing_if = "CaseKind::is_crypt")]
+    pub kind: CaseKind,
 }
 
 impl Case {
+    /// `block_bytes` bytes in `mode` and `dir` under a `key_bytes` key.
+    pub fn crypt(mode: Mode, dir: Dir, key_bytes: usize, block_bytes: usize) -> Case {
+        Case {
+            mode,
+            dir,
+            key_bytes,
+            block_bytes,
+            kind: CaseKind::Crypt,
+        }
+    }
+
+    /// Key setup of a `key_bytes` key for `mode` (see [`CaseKind::SetKey`]).
+    pub fn set_key(mode: Mode, key_bytes: usize) -> Case {
+        Case {
+            mode,
+            dir: Dir::Encrypt,
+            key_bytes,
+            block_bytes: 0,
+            kind: CaseKind::SetKey,
+        }
+    }
+
     /// `ecb(cast6)` for this case's mode (`crc32c` for a digest).
     pub fn alg(&self, cipher: &str) -> String {
         self.mode.alg(cipher)
     }
 
-    /// `encrypt`, `decrypt`, or `digest`.
+    /// `encrypt`, `decrypt`, `digest`, or `setkey`.
     pub fn dir_name(&self) -> &'static str {
-        match self.mode {
-            Mode::Digest => "digest",
-            _ => self.dir.name(),
+        match (self.kind, self.mode) {
+            (CaseKind::SetKey, _) => "setkey",
+            (CaseKind::Crypt, Mode::Digest) => "digest",
+            (CaseKind::Crypt, _) => self.dir.name(),
         }
     }
 }
@@ -92,30 +145,50 @@ pub fn check_against(
     Ok(())
 }
 
-/// How long to measure.
+/// How long to measure. Which batches count is not part of the plan: it is
+/// the one criterion [`QUIET`].
 #[derive(Clone, Copy, Debug, Serialize, Deserialize)]
 pub struct Plan {
     /// Rounds wanted in which every engine's batch of a case ran quiet.
     pub rounds: usize,
-    /// Seconds one batch lasts at least.
+    /// Seconds of timed work one batch lasts at least.
     pub batch_seconds: f64,
     /// Seconds the run may go on past `rounds` rounds to collect quiet ones.
     pub patience_seconds: f64,
-    /// A batch is quiet when the reference bursts around it reach this
-    /// fraction of the best rate (see [`crate::measure::QUIET`]). Paired
-    /// ratios already cancel what hits a whole round, so this only needs to
-    /// reject the half-speed phases of a shared core.
-    pub quiet: f64,
 }
 
-/// Every engine's batches: `[engine][case][round]`.
-pub type Samples = Vec<Vec<Vec<Batch>>>;
+/// One engine's batch of one case in one round, as a report keeps it: enough
+/// to compute medians and intervals again, or to apply another threshold.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Sample {
+    /// Counter ticks per operation (see the counter's description).
+    pub ticks_per_op: f64,
+    /// Whether the round was quiet: every engine's batch of this case in
+    /// this round met the criterion, [`interleave::is_quiet`]`(probe_rate,
+    /// waited_ns)`. The same for every engine of a case in a round.
+    pub quiet: bool,
+    /// The slowest reference probe during this batch, as a fraction of the
+    /// fastest reference rate seen in the run (1 where there is no
+    /// reference loop).
+    pub probe_rate: f64,
+    /// The share of this batch's span that the probes observed (see
+    /// [`OBSERVED_AT_LEAST`]; 0 where there is no reference loop).
+    pub observed: f64,
+    /// Nanoseconds the thread waited on a run queue during this batch;
+    /// `null` where the kernel does not say.
+    pub waited_ns: Option<u64>,
+}
 
-/// Times every engine on every case, interleaved: for each round, for each
-/// case, each engine in turn (the order rotated each round), one batch.
-/// Before every batch `marker(engine index)` is called, so that a caller can
-/// tell which engine was running if the process dies. On an engine error,
-/// returns that engine's index with it.
+/// Every engine's samples: `[engine][case][round]`.
+pub type Samples = Vec<Vec<Vec<Sample>>>;
+
+/// Times every engine on every case, interleaved ([`interleave::interleave`]):
+/// for each round, for each case, each engine in turn (the order of cases
+/// and engines rotated each round), one batch. Before every batch (and
+/// before it is sized) `marker(engine index)` is called, so that a caller can
+/// tell which engine was running if the process dies. `progress` gets a
+/// line at most once a second. On an engine error, returns that engine's
+/// index with it.
 pub fn interleaved(
     engines: &mut [Box<dyn Engine>],
     cases: &[Case],
@@ -125,71 +198,114 @@ pub fn interleaved(
     progress: &mut dyn FnMut(&str),
 ) -> Result<Samples, (usize, EngineError)> {
     let n = engines.len();
-    if n == 0 || cases.is_empty() {
-        return Ok(vec![vec![Vec::new(); cases.len()]; n]);
-    }
-    let batch = (plan.batch_seconds * counter.hz) as u64;
-    let mut bufs: Vec<Vec<Vec<u8>>> = engines
-        .iter()
-        .map(|_| cases.iter().map(|c| vec![0xff; c.block_bytes]).collect())
-        .collect();
-    let mut ivs: Vec<Vec<u8>> = engines.iter().map(|e| vec![0xff; e.block_size()]).collect();
-    let mut run = |e: usize, c: usize, count: u64, engines: &mut [Box<dyn Engine>]| {
-        let case = cases[c];
-        marker(e);
-        engines[e]
-            .set_key(case.mode, &vec![0xff; case.key_bytes])
-            .map_err(|err| (e, err))?;
-        let t0 = clock::read();
-        for _ in 0..count {
-            engines[e]
-                .crypt(case.mode, case.dir, &mut ivs[e], &mut bufs[e][c])
-                .map_err(|err| (e, err))?;
-        }
-        Ok::<u64, (usize, EngineError)>((clock::read() - t0).saturating_sub(counter.read_overhead))
+    let schedule = Schedule::new(
+        counter,
+        plan.rounds,
+        plan.batch_seconds,
+        plan.patience_seconds,
+    );
+    let mut w = Grid {
+        bufs: engines
+            .iter()
+            .map(|_| cases.iter().map(|c| vec![0xff; c.block_bytes]).collect())
+            .collect(),
+        ivs: engines.iter().map(|e| vec![0xff; e.block_size()]).collect(),
+        keys: cases.iter().map(|c| vec![0xff; c.key_bytes]).collect(),
+        engines,
+        cases,
+        marker,
     };
-    let mut counts = vec![vec![1u64; cases.len()]; n];
-    for (e, row) in counts.iter_mut().enumerate() {
-        for (c, count) in row.iter_mut().enumerate() {
-            *count = batch_count(batch, |k| run(e, c, k, engines))?;
-        }
-    }
-    let mut best = counter.reference_best;
-    let mut out: Samples = vec![vec![Vec::new(); cases.len()]; n];
-    let mut deadline = None;
     let mut next_progress = 0;
-    for round in 0.. {
-        for c in 0..cases.len() {
-            for k in 0..n {
-                let e = (k + round) % n;
-                let batch = bracketed(counts[e][c], &mut best, |k| run(e, c, k, engines))?;
-                out[e][c].push(batch);
-            }
-        }
-        for b in out.iter_mut().flatten().flatten() {
-            b.quiet = b.reference >= plan.quiet * best;
-        }
-        let quiet_rounds = (0..cases.len())
-            .map(|c| quiet_rounds(&out, c).len())
-            .min()
-            .unwrap_or(0);
+    let mut report = |round: usize, quiet: usize| {
         if clock::read() >= next_progress {
             next_progress = clock::read() + counter.hz as u64;
             progress(&format!(
-                "round {}: {quiet_rounds} of {} quiet rounds in every case",
-                round + 1,
+                "round {round}: {quiet} of {} quiet rounds in every case",
                 plan.rounds
             ));
         }
-        if round + 1 >= plan.rounds {
-            let end = *deadline
-                .get_or_insert(clock::read() + (plan.patience_seconds * counter.hz) as u64);
-            if quiet_rounds >= plan.rounds || clock::read() >= end {
-                break;
+    };
+    let run = interleave::interleave(n, cases.len(), &schedule, &mut w, &mut report)?;
+    Ok(samples(&run))
+}
+
+/// compare's workload: engine `e` on case `c`.
+struct Grid<'a> {
+    engines: &'a mut [Box<dyn Engine>],
+    cases: &'a [Case],
+    bufs: Vec<Vec<Vec<u8>>>,
+    ivs: Vec<Vec<u8>>,
+    keys: Vec<Vec<u8>>,
+    marker: &'a mut dyn FnMut(usize),
+}
+
+impl Workload for Grid<'_> {
+    type Error = (usize, EngineError);
+
+    fn prepare(&mut self, e: usize, c: usize) -> Result<(), Self::Error> {
+        (self.marker)(e);
+        let case = self.cases[c];
+        if case.kind == CaseKind::Crypt {
+            self.engines[e]
+                .set_key(case.mode, &self.keys[c])
+                .map_err(|err| (e, err))?;
+        }
+        Ok(())
+    }
+
+    fn run(&mut self, e: usize, c: usize, count: u64) -> Result<(), Self::Error> {
+        let case = self.cases[c];
+        let engine = &mut self.engines[e];
+        match case.kind {
+            CaseKind::Crypt => {
+                for _ in 0..count {
+                    engine
+                        .crypt(case.mode, case.dir, &mut self.ivs[e], &mut self.bufs[e][c])
+                        .map_err(|err| (e, err))?;
+                }
+            }
+            CaseKind::SetKey => {
+                for _ in 0..count {
+                    engine
+                        .set_key(case.mode, &self.keys[c])
+                        .map_err(|err| (e, err))?;
+                }
             }
         }
+        Ok(())
     }
-    Ok(out)
+}
+
+/// A run's batches as [`Samples`]: each batch's ticks per operation, its
+/// slowest probe relative to the run's best, its observed share, and whether
+/// its round was quiet.
+pub fn samples(run: &Run) -> Samples {
+    let cases = run.batches.first().map_or(0, Vec::len);
+    let quiet: Vec<Vec<usize>> = (0..cases)
+        .map(|c| interleave::quiet_rounds(&run.batches, c))
+        .collect();
+    run.batches
+        .iter()
+        .map(|engine| {
+            engine
+                .iter()
+                .zip(&quiet)
+                .map(|(rounds, quiet)| {
+                    rounds
+                        .iter()
+                        .enumerate()
+                        .map(|(r, b)| Sample {
+                            ticks_per_op: b.per_op,
+                            quiet: quiet.contains(&r),
+                            probe_rate: b.reference / run.best,
+                            observed: b.observed,
+                            waited_ns: b.waited_ns,
+                        })
+                        .collect()
+                })
+                .collect()
+        })
+        .collect()
 }
 
 /// The rounds of case `c` in which every engine's batch ran quiet.
@@ -198,4 +314,186 @@ pub fn quiet_rounds(samples: &Samples, c: usize) -> Vec<usize> {
     (0..rounds)
         .filter(|&r| samples.iter().all(|e| e[c][r].quiet))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::StaticCipher;
+    use crate::interleave::Batch;
+
+    fn batch(per_op: f64, reference: f64) -> Batch {
+        Batch {
+            per_op,
+            ops: 8,
+            reference,
+            probes: 30,
+            observed: 0.065,
+            waited_ns: Some(0),
+            quiet: false,
+        }
+    }
+
+    /// The raw samples say, per engine, case and round, the ticks per
+    /// operation, the probe rate relative to the run's best, and whether the
+    /// round (every engine's batch) was quiet.
+    #[test]
+    fn samples_carry_round_quietness_and_relative_probe_rates() {
+        let mut run = Run {
+            batches: vec![
+                vec![vec![batch(100.0, 1.0), batch(101.0, 1.0)]],
+                vec![vec![batch(90.0, 1.0), batch(91.0, 0.5)]],
+            ],
+            best: 1.0,
+        };
+        interleave::classify(&mut run.batches, run.best);
+        let s = samples(&run);
+        assert_eq!(
+            s[0][0][1],
+            Sample {
+                ticks_per_op: 101.0,
+                quiet: false,
+                probe_rate: 1.0,
+                observed: 0.065,
+                waited_ns: Some(0),
+            }
+        );
+        assert_eq!(s[1][0][1].probe_rate, 0.5);
+        assert!(s[0][0][0].quiet && s[1][0][0].quiet);
+        assert!(!s[1][0][1].quiet);
+        assert_eq!(quiet_rounds(&s, 0), vec![0]);
+        // Anyone can apply the criterion again from the samples alone.
+        for engine in &s {
+            for (r, sample) in engine[0].iter().enumerate() {
+                let round_quiet = s
+                    .iter()
+                    .all(|e| interleave::is_quiet(e[0][r].probe_rate, e[0][r].waited_ns));
+                assert_eq!(sample.quiet, round_quiet);
+            }
+        }
+    }
+
+    #[test]
+    fn samples_round_trip_through_json() {
+        let s: Samples = vec![vec![vec![
+            Sample {
+                ticks_per_op: 1234.5,
+                quiet: true,
+                probe_rate: 0.998,
+                observed: 0.0671,
+                waited_ns: Some(0),
+            },
+            Sample {
+                ticks_per_op: 2e-3,
+                quiet: false,
+                probe_rate: 0.5,
+                observed: 0.0,
+                waited_ns: None,
+            },
+        ]]];
+        let json = serde_json::to_string(&s).unwrap();
+        assert_eq!(serde_json::from_str::<Samples>(&json).unwrap(), s);
+        let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+        let keys: Vec<&str> = v[0][0][0]
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
+        assert_eq!(
+            keys,
+            [
+                "observed",
+                "probe_rate",
+                "quiet",
+                "ticks_per_op",
+                "waited_ns"
+            ]
+        );
+        assert!(v[0][0][1]["waited_ns"].is_null());
+    }
+
+    #[test]
+    fn cases_in_json() {
+        let crypt = Case::crypt(Mode::Cbc, Dir::Decrypt, 16, 256);
+        let json = serde_json::to_string(&crypt).unwrap();
+        // `kind` is left out for crypt, so older files read the same.
+        assert_eq!(
+            json,
+            r#"{"mode":"cbc","dir":"decrypt","key_bytes":16,"block_bytes":256}"#
+        );
+        assert_eq!(serde_json::from_str::<Case>(&json).unwrap(), crypt);
+        let setkey = Case::set_key(Mode::Ecb, 32);
+        let json = serde_json::to_string(&setkey).unwrap();
+        assert_eq!(
+            json,
+            r#"{"mode":"ecb","dir":"encrypt","key_bytes":32,"block_bytes":0,"kind":"setkey"}"#
+        );
+        assert_eq!(serde_json::from_str::<Case>(&json).unwrap(), setkey);
+        assert_eq!(setkey.dir_name(), "setkey");
+        assert_eq!(crypt.dir_name(), "decrypt");
+        assert_eq!(
+            Case::crypt(Mode::Digest, Dir::Encrypt, 0, 64).dir_name(),
+            "digest"
+        );
+    }
+
+    /// Two engines on a crypt case and a key-setup case: every engine, case
+    /// and round has a sample, and the marker names both engines. No timing
+    /// is asserted.
+    #[test]
+    fn interleaved_times_crypt_and_key_setup() {
+        let mut engines: Vec<Box<dyn Engine>> = vec![
+            Box::new(StaticCipher::<cast6::Cast6>::new("a")),
+            Box::new(StaticCipher::<cast6::Cast6>::new("b")),
+        ];
+        let cases = [
+            Case::crypt(Mode::Ecb, Dir::Encrypt, 16, 64),
+            Case::set_key(Mode::Ecb, 32),
+        ];
+        let counter = Counter {
+            kind: "tsc".into(),
+            hz: 1e9,
+            read_overhead: 0,
+            core_hz: None,
+            reference_best: clock::reference_rate().unwrap_or(1.0),
+        };
+        let plan = Plan {
+            rounds: 3,
+            batch_seconds: 0.000_2,
+            patience_seconds: 0.0,
+        };
+        let mut marked = [false; 2];
+        let s = interleaved(
+            &mut engines,
+            &cases,
+            plan,
+            &counter,
+            &mut |e| marked[e] = true,
+            &mut |_| {},
+        )
+        .unwrap();
+        assert_eq!(marked, [true, true]);
+        assert_eq!(s.len(), 2);
+        let rounds = s[0][0].len();
+        assert!(rounds >= 3);
+        for e in &s {
+            assert_eq!(e.len(), 2);
+            for c in e {
+                assert_eq!(c.len(), rounds);
+                assert!(c.iter().all(|x| x.ticks_per_op > 0.0 && x.probe_rate > 0.0));
+            }
+        }
+        // A bad key size is the engine's error, with its index.
+        let err = interleaved(
+            &mut engines[1..],
+            &[Case::set_key(Mode::Ecb, 7)],
+            plan,
+            &counter,
+            &mut |_| {},
+            &mut |_| {},
+        )
+        .unwrap_err();
+        assert_eq!(err, (0, EngineError::KeyLength(7)));
+    }
 }

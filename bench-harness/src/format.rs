@@ -25,6 +25,31 @@ pub fn cipher_seconds(test: usize, key_bytes: usize, block: usize, ops: u64, sec
     )
 }
 
+/// Key setup (`tcrypt --setkey`), which the kernel's tcrypt does not time:
+/// `testing speed of ecb(cast6) (cast6-never) key setup`.
+pub fn setkey_header(alg: &str, driver: &str) -> String {
+    format!("testing speed of {alg} ({driver}) key setup")
+}
+
+/// Key setup, cycles mode: the cipher line without its block size and
+/// bytes, which key setup does not have:
+/// `test 0 (128 bit key): 1 operation in 1520 cycles`.
+pub fn setkey_cycles(test: usize, key_bytes: usize, cycles: u64) -> String {
+    format!(
+        "test {test} ({} bit key): 1 operation in {cycles} cycles",
+        key_bytes * 8
+    )
+}
+
+/// Key setup, seconds mode: `test 0 (128 bit key): 1234567 operations in 1 seconds`.
+pub fn setkey_seconds(test: usize, key_bytes: usize, ops: u64, secs: f64) -> String {
+    format!(
+        "test {test} ({} bit key): {ops} operations in {} seconds",
+        key_bytes * 8,
+        seconds(secs)
+    )
+}
+
 /// `testing speed of digest_null (digest_null-auto)`
 pub fn hash_header(alg: &str, driver: &str) -> String {
     format!("testing speed of {alg} ({driver})")
@@ -91,6 +116,18 @@ mod tests {
         check(
             cipher_seconds(3, 32, 1424, 10, 0.5),
             "test 3 (256 bit key, 1424 byte blocks): 10 operations in 0.5 seconds (14240 bytes)",
+        );
+        check(
+            setkey_header("ecb(cast6)", "cast6-never"),
+            "testing speed of ecb(cast6) (cast6-never) key setup",
+        );
+        check(
+            setkey_cycles(1, 32, 1520),
+            "test 1 (256 bit key): 1 operation in 1520 cycles",
+        );
+        check(
+            setkey_seconds(0, 16, 1234567, 1.0),
+            "test 0 (128 bit key): 1234567 operations in 1 seconds",
         );
         check(
             hash_header("digest_null", "digest_null-auto"),

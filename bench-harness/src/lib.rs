@@ -13,6 +13,8 @@ pub mod clock;
 pub mod compare;
 pub mod engine;
 pub mod format;
+pub mod interleave;
+pub mod machine;
 pub mod measure;
 pub mod registry;
 pub mod so;

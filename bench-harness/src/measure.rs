@@ -5,6 +5,7 @@
 use crate::clock::{self, Counter};
 use crate::engine::{Dir, Engine, EngineError, HashEngine, Mode};
 use crate::format;
+use crate::interleave::{self, OBSERVED_AT_LEAST, QUIET, Schedule, Workload};
 use crate::stats::{self, Line};
 use serde::{Deserialize, Serialize};
 use std::hint::black_box;
@@ -47,9 +48,11 @@ pub enum Timing {
     /// tcrypt's `sec=N`: whole operations until N seconds have passed.
     Seconds(f64),
     /// Sizes interleaved over `rounds` rounds, each a batch of operations
-    /// long enough to swamp the counter; medians, and a least-squares line of
-    /// cycles against bytes whose slope is cycles/byte and whose intercept is
-    /// the per-call overhead (libgcrypt bench-slope).
+    /// long enough to swamp the counter, probed for contention throughout
+    /// ([`crate::interleave`], the loop `compare` uses too); medians of the
+    /// quiet batches ([`crate::interleave::QUIET`]), and a least-squares line
+    /// of cycles against bytes whose slope is cycles/byte and whose intercept
+    /// is the per-call overhead (libgcrypt bench-slope).
     Precise { rounds: usize },
 }
 
@@ -72,9 +75,10 @@ pub struct Measurement {
     pub variant: String,
     /// Driver name: `cast6-never`.
     pub driver: String,
-    /// `encrypt`, `decrypt`, or `digest` for a hash.
+    /// `encrypt`, `decrypt`, `digest` for a hash, or `setkey` for key setup.
     pub dir: String,
     pub key_bits: usize,
+    /// Bytes per operation; 0 for key setup.
     pub block_bytes: usize,
     /// Bytes per update (hashes only).
     #[serde(skip_serializing_if = "Option::is_none", default)]
@@ -87,7 +91,12 @@ pub struct Measurement {
     pub seconds: f64,
     /// Counter ticks per operation (see the counter's description).
     pub cycles: f64,
+    /// Operations per second.
+    #[serde(default)]
+    pub ops_per_sec: f64,
+    /// 0 where `block_bytes` is 0 (key setup).
     pub bytes_per_sec: f64,
+    /// 0 where `block_bytes` is 0 (key setup).
     pub cycles_per_byte: f64,
     /// Half the interquartile range over the median, for precise mode.
     #[serde(skip_serializing_if = "Option::is_none", default)]
@@ -191,6 +200,34 @@ impl<'a> Session<'a> {
         Ok(())
     }
 
+    /// Key setup at every key size: one operation is [`Engine::set_key`] of
+    /// a key of 0xff bytes, replacing the key set by the operation before
+    /// (for a loaded artifact, `inlinelab_clear` of the old context, which
+    /// zeroizes it, then `inlinelab_set_key`), in `mode`. One line per key
+    /// size, numbered from 0; precise mode interleaves the key sizes and
+    /// prints medians, with no line fitted (there are no bytes).
+    pub fn set_key(
+        &mut self,
+        t: &Test<'_>,
+        engine: &mut dyn Engine,
+        mode: Mode,
+        keys: &[usize],
+    ) -> Result<(), EngineError> {
+        (self.out)(&format::setkey_header(t.alg, engine.name()));
+        let driver = engine.name().to_string();
+        let key_bufs: Vec<Vec<u8>> = keys.iter().map(|&k| vec![0xff; k]).collect();
+        let mut op = |i: usize| engine.set_key(mode, &key_bufs[i]);
+        let timed = self.time_all(keys.len(), &mut op)?;
+        for (test, (&key, r)) in keys.iter().zip(&timed).enumerate() {
+            (self.out)(&match self.timing {
+                Timing::Seconds(secs) => format::setkey_seconds(test, key, r.ops, secs),
+                _ => format::setkey_cycles(test, key, r.ticks.round() as u64),
+            });
+            self.record(t, &driver, key * 8, 0, None, r);
+        }
+        Ok(())
+    }
+
     /// A hash over `template` (block length, bytes per update): one digest
     /// call where the two are equal, else init, the updates, and final.
     pub fn hash(
@@ -290,31 +327,41 @@ impl<'a> Session<'a> {
                 })
                 .collect(),
             Timing::Precise { rounds } => {
-                let schedule = Schedule {
-                    rounds,
-                    batch: (self.batch_seconds * self.counter.hz) as u64,
-                    overhead,
-                    patience: (5.0 * self.counter.hz) as u64,
-                    reference_best: self.counter.reference_best,
-                };
-                let samples = interleaved_batches(n, schedule, op)?;
+                let schedule = Schedule::new(self.counter, rounds, self.batch_seconds, 5.0);
+                let run = interleave::interleave(1, n, &schedule, &mut EachOp(op), &mut |_, _| {})?;
+                let samples = run.batches.into_iter().next().unwrap_or_default();
                 let total: usize = samples.iter().map(Vec::len).sum();
                 let quiet: usize = samples.iter().flatten().filter(|b| b.quiet).count();
-                let short = samples.iter().any(|s| !quiet_values(s).1);
+                let observed = samples
+                    .iter()
+                    .flatten()
+                    .map(|b| b.observed)
+                    .fold(f64::INFINITY, f64::min);
+                let short = samples.iter().any(|s| !interleave::quiet_values(s).1);
                 let doubt = if short {
                     "; too few for some sizes, which use every batch: figures uncertain"
-                } else if !looks_uncontended(&samples) {
+                } else if !interleave::looks_uncontended(&samples) {
                     "; the reference loop jittered even then, so the core may have been shared throughout: figures uncertain"
                 } else {
                     ""
                 };
+                let probed = if observed.is_finite() && observed > 0.0 {
+                    format!(
+                        "probes observed at least {:.1}% of every batch (designed: {:.2}%)",
+                        observed * 100.0,
+                        OBSERVED_AT_LEAST * 100.0
+                    )
+                } else {
+                    "no reference loop on this CPU, so no batch was probed".to_string()
+                };
                 (self.out)(&format!(
-                    "contention: {quiet} of {total} batches ran with the core at full capacity and are used{doubt}"
+                    "contention: {quiet} of {total} batches ran quiet (every probe during the batch at >= {}% of the fastest reference rate, and no wait on a run queue; {probed}) and are used{doubt}",
+                    QUIET * 100.0
                 ));
                 Ok(samples
                     .iter()
                     .map(|s| {
-                        let (values, _) = quiet_values(s);
+                        let (values, _) = interleave::quiet_values(s);
                         Timed {
                             ticks: stats::median(&values),
                             ops: s.iter().map(|b| b.ops).sum(),
@@ -350,8 +397,17 @@ impl<'a> Session<'a> {
             operations: r.ops,
             seconds: per_op_seconds * r.ops as f64,
             cycles: r.ticks,
-            bytes_per_sec: block as f64 / per_op_seconds,
-            cycles_per_byte: r.ticks / block as f64,
+            ops_per_sec: 1.0 / per_op_seconds,
+            bytes_per_sec: if block == 0 {
+                0.0
+            } else {
+                block as f64 / per_op_seconds
+            },
+            cycles_per_byte: if block == 0 {
+                0.0
+            } else {
+                r.ticks / block as f64
+            },
             spread: r.spread,
         });
     }
@@ -406,138 +462,17 @@ impl<'a> Session<'a> {
     }
 }
 
-/// A batch counts as quiet when the reference bursts before and after it ran
-/// at least this fraction of the best rate seen in the run.
-pub const QUIET: f64 = 0.985;
+/// Precise mode's workload: one engine, `op(i)` one operation of size (or
+/// key size) `i`.
+struct EachOp<'a>(&'a mut dyn FnMut(usize) -> Result<(), EngineError>);
 
-/// One timed batch.
-#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
-pub struct Batch {
-    /// Counter ticks per operation (the reading's own cost removed).
-    pub per_op: f64,
-    pub ops: u64,
-    /// The slower of the reference bursts just before and just after it.
-    pub reference: f64,
-    /// Whether the core ran at full capacity around it (see [`QUIET`]).
-    pub quiet: bool,
-}
+impl Workload for EachOp<'_> {
+    type Error = EngineError;
 
-/// How long interleaved batches run.
-#[derive(Clone, Copy, Debug)]
-pub struct Schedule {
-    /// Quiet rounds wanted for every `i`.
-    pub rounds: usize,
-    /// Ticks one batch lasts at least.
-    pub batch: u64,
-    /// The counter reading's own cost, subtracted from each batch.
-    pub overhead: u64,
-    /// Ticks the run may go on past `rounds` rounds to collect quiet ones.
-    pub patience: u64,
-    /// The best reference rate known before the run (from calibration).
-    pub reference_best: f64,
-}
-
-/// Runs `op(i)` for every `i < n` in batches of at least `s.batch` ticks,
-/// round after round, the `i` interleaved and their order rotated each round
-/// so that drift and order effects hit all alike. Before each batch a short
-/// reference burst (see [`clock::reference_rate`]) tells whether the core is
-/// contended; rounds go on until every `i` has `s.rounds` quiet batches, or
-/// until `s.patience` ticks have passed since round `s.rounds`. Returns the
-/// batches `[i][round]`, classified against the best rate of the whole run.
-pub fn interleaved_batches(
-    n: usize,
-    s: Schedule,
-    op: &mut dyn FnMut(usize) -> Result<(), EngineError>,
-) -> Result<Vec<Vec<Batch>>, EngineError> {
-    let mut timed = |i: usize, count: u64| -> Result<u64, EngineError> {
-        let t0 = clock::read();
+    fn run(&mut self, _: usize, case: usize, count: u64) -> Result<(), EngineError> {
         for _ in 0..count {
-            op(i)?;
+            (self.0)(case)?;
         }
-        Ok((clock::read() - t0).saturating_sub(s.overhead))
-    };
-    let counts = (0..n)
-        .map(|i| batch_count(s.batch, |count| timed(i, count)))
-        .collect::<Result<Vec<u64>, _>>()?;
-    let mut best = s.reference_best;
-    let mut out: Vec<Vec<Batch>> = (0..n).map(|_| Vec::new()).collect();
-    let mut deadline = None;
-    for round in 0.. {
-        for k in 0..n {
-            let i = (k + round) % n;
-            out[i].push(bracketed(counts[i], &mut best, |count| timed(i, count))?);
-        }
-        for b in out.iter_mut().flatten() {
-            b.quiet = b.reference >= QUIET * best;
-        }
-        let enough = out
-            .iter()
-            .all(|bs| bs.iter().filter(|b| b.quiet).count() >= s.rounds);
-        if round + 1 >= s.rounds {
-            let end = *deadline.get_or_insert(clock::read() + s.patience);
-            if enough || clock::read() >= end {
-                break;
-            }
-        }
-    }
-    Ok(out)
-}
-
-/// Warms up and sizes a batch: doubles the count from one until `run(count)`
-/// (the ticks that many operations took) lasts at least `batch` ticks.
-pub fn batch_count<E>(batch: u64, mut run: impl FnMut(u64) -> Result<u64, E>) -> Result<u64, E> {
-    let mut count = 1u64;
-    while run(count)? < batch && count < 1 << 30 {
-        count *= 2;
-    }
-    Ok(count)
-}
-
-/// One batch of `count` operations (`run` returns its ticks) between two
-/// reference bursts (see [`clock::reference_rate`]): the slower burst is the
-/// batch's reference rate, and `best` keeps the best rate seen. Whether the
-/// batch was quiet is decided once the run's best is known.
-pub fn bracketed<E>(
-    count: u64,
-    best: &mut f64,
-    run: impl FnOnce(u64) -> Result<u64, E>,
-) -> Result<Batch, E> {
-    let before = clock::reference_rate().unwrap_or(1.0);
-    let ticks = run(count)?;
-    let after = clock::reference_rate().unwrap_or(1.0);
-    *best = best.max(before).max(after);
-    Ok(Batch {
-        per_op: ticks as f64 / count as f64,
-        ops: count,
-        reference: before.min(after),
-        quiet: false,
-    })
-}
-
-/// Whether a run's quiet batches look uncontended: at full capacity the
-/// reference loop's rate barely varies, while a shared core makes it jitter,
-/// so a spread of more than 3% means the whole run may have been contended.
-pub fn looks_uncontended(batches: &[Vec<Batch>]) -> bool {
-    let rates: Vec<f64> = batches
-        .iter()
-        .flatten()
-        .filter(|b| b.quiet)
-        .map(|b| b.reference)
-        .collect();
-    stats::spread(&rates) <= 0.03
-}
-
-/// The quiet batches' values, or all of them when fewer than three are quiet
-/// (then the result is marked uncertain by the caller).
-pub fn quiet_values(batches: &[Batch]) -> (Vec<f64>, bool) {
-    let quiet: Vec<f64> = batches
-        .iter()
-        .filter(|b| b.quiet)
-        .map(|b| b.per_op)
-        .collect();
-    if quiet.len() >= 3 {
-        (quiet, true)
-    } else {
-        (batches.iter().map(|b| b.per_op).collect(), false)
+        Ok(())
     }
 }

@@ -198,7 +198,7 @@ fn option_values_and_unknown_options() {
     );
     check_usage(
         &["ecb(cast6)", "-x"],
-        "unknown option `-x`; expected one of: --list, --variant, --so, --sec, --precise, --rounds, --keys, --sizes, --json, --help, --version",
+        "unknown option `-x`; expected one of: --list, --variant, --so, --sec, --precise, --rounds, --keys, --sizes, --setkey, --json, --help, --version",
     );
     // A newline in a value is shown escaped: the cause stays one line.
     check_usage(&["ecb(cast6)", "--sizes", "1\n2"], "not `1\\n2`");
@@ -221,6 +221,7 @@ fn help_names_every_flag_and_bound() {
             "--rounds <N>",
             "--keys <LIST>",
             "--sizes <LIST>",
+            "--setkey",
             "--json <PATH>",
             "-h, --help",
             "-V, --version",
@@ -309,6 +310,7 @@ fn arg() -> impl Strategy<Value = OsString> {
         "--rounds",
         "--keys",
         "--sizes",
+        "--setkey",
         "--json",
         "-h",
         "--help",
@@ -650,4 +652,113 @@ fn crc32c_uses_the_hash_template() {
         "{stdout}"
     );
     assert!(lines[23].ends_with(" bytes/sec"), "{stdout}");
+}
+
+/// `--setkey`: a header per variant, then one line per key size, numbered
+/// from 0, in the cipher line's shape without block size and bytes.
+#[test]
+fn setkey_prints_a_line_per_key_size() {
+    let out = tcrypt(&["ecb(cast6)", "--variant", "never", "--setkey"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert!(lines[0].starts_with("cycle counter: "), "{stdout}");
+    assert_eq!(
+        lines[1],
+        "testing speed of ecb(cast6) (cast6-never) key setup"
+    );
+    // The template's key sizes: 16 and 32 bytes.
+    for (line, shape) in lines[2..].iter().zip([
+        "test 0 (128 bit key): 1 operation in ",
+        "test 1 (256 bit key): 1 operation in ",
+    ]) {
+        assert!(line.starts_with(shape), "{line}");
+        assert!(line.ends_with(" cycles"), "{line}");
+    }
+    assert_eq!(lines.len(), 4, "{stdout}");
+
+    // Seconds mode, given key sizes, every variant, and the JSON records.
+    let dir = std::env::temp_dir().join(format!("tcrypt-setkey-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("out.json");
+    let out = tcrypt(&[
+        "cbc(cast5)",
+        "--setkey",
+        "--keys",
+        "5,8,16",
+        "--sec",
+        "0.01",
+        "--json",
+        path.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let headers = stdout
+        .lines()
+        .filter(|l| l.starts_with("testing speed of cbc(cast5) (") && l.ends_with(") key setup"))
+        .count();
+    let tests: Vec<&str> = stdout.lines().filter(|l| l.starts_with("test ")).collect();
+    assert!(headers >= 1, "{stdout}");
+    assert_eq!(tests.len(), 3 * headers, "{stdout}");
+    for (i, line) in tests.iter().enumerate() {
+        let bits = [40, 64, 128][i % 3];
+        let shape = format!("test {} ({bits} bit key): ", i % 3);
+        assert!(line.starts_with(&shape), "{line}");
+        assert!(line.ends_with(" operations in 0.01 seconds"), "{line}");
+    }
+    let json: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    let ms = json["measurements"].as_array().unwrap();
+    assert_eq!(ms.len(), tests.len());
+    for m in ms {
+        assert_eq!(m["dir"], "setkey");
+        assert_eq!(m["block_bytes"], 0);
+        assert_eq!(m["bytes_per_sec"], 0.0);
+        assert!(m["ops_per_sec"].as_f64().unwrap() > 0.0, "{m}");
+        assert!(m["operations"].as_u64().unwrap() > 0);
+    }
+    assert_eq!(json["quiet"], bench_harness::interleave::QUIET);
+    assert!(json["quiet_criterion"].as_str().unwrap().contains("quiet"));
+    assert!(json["machine"]["kernel"].is_string());
+}
+
+#[test]
+fn setkey_bad_combinations() {
+    check_usage(
+        &["ecb(cast6)", "--setkey", "--sizes", "16"],
+        "--setkey times key setup, which has no block size; drop --sizes",
+    );
+    check_usage(
+        &["ecb(cast6)", "--sizes", "16", "--setkey"],
+        "--setkey times key setup, which has no block size; drop --sizes",
+    );
+    check_usage(
+        &["crc32c", "--setkey"],
+        "crc32c is a hash and has no key to set up; --setkey times block ciphers",
+    );
+    check_usage(
+        &["ecb(cast6)", "--setkey", "--setkey"],
+        "--setkey is given twice; give it once",
+    );
+    check_usage(
+        &["ecb(cast6)", "--setkey=yes"],
+        "unexpected value 'yes' for '--setkey' found",
+    );
+    check_usage(
+        &["ecb(cast6)", "--setkey", "--keys", "17"],
+        "ecb(cast6) does not take a 17-byte key",
+    );
+    check_usage(&["--setkey"], "no algorithm given");
+    // Accepted with either mode.
+    assert!(config(&["ecb(cast6)", "--setkey", "--precise"]).setkey);
+    assert!(config(&["ecb(cast6)", "--setkey", "--sec", "1"]).setkey);
+    assert!(!config(&["ecb(cast6)"]).setkey);
 }

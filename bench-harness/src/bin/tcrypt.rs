@@ -2,7 +2,8 @@
 //! `tcrypt --help`.
 
 use bench_harness::clock::Counter;
-use bench_harness::{UsageError, cli};
+use bench_harness::machine::Machine;
+use bench_harness::{UsageError, cli, interleave};
 use std::ffi::OsString;
 use std::io::Write;
 use std::process::ExitCode;
@@ -58,9 +59,13 @@ fn real_main(args: Vec<OsString>) -> Result<(), Failure> {
     let (measurements, fits) = cli::run(&config, &mut plans, &counter, &mut print)
         .map_err(|e| Failure::Run(e.to_string()))?;
     if let Some(path) = &config.json {
+        let machine = Machine::read(&counter);
         let report = cli::Report {
             schema_version: 1,
             counter: &counter,
+            machine: &machine,
+            quiet: interleave::QUIET,
+            quiet_criterion: interleave::criterion(),
             cycles_are: if counter.kind == "tsc" {
                 "tsc counter ticks (constant rate, not core cycles)"
             } else {
