@@ -25,12 +25,7 @@ pub fn cases(entry: &CipherEntry, first_key_only: bool, sizes: &[usize]) -> Vec<
         for &dir in dirs {
             for &key_bytes in keys {
                 for &block_bytes in &sizes {
-                    out.push(Case {
-                        mode,
-                        dir,
-                        key_bytes,
-                        block_bytes,
-                    });
+                    out.push(Case::crypt(mode, dir, key_bytes, block_bytes));
                 }
             }
         }

@@ -33,10 +33,6 @@ pub const QUICK: Defaults = Defaults {
     patience: "3",
 };
 
-/// A batch is quiet when the reference bursts around it reach this share of
-/// the best rate seen.
-pub const QUIET: f64 = 0.9;
-
 /// How much to measure.
 #[derive(clap::Args, Clone, Debug)]
 pub struct Amount {
@@ -88,7 +84,6 @@ impl Amount {
             rounds: self.rounds,
             batch_seconds: self.sec / self.rounds as f64,
             patience_seconds: self.patience,
-            quiet: QUIET,
         }
     }
 

@@ -86,7 +86,7 @@ impl Timings {
         };
         self.rounds_of[c]
             .iter()
-            .map(|&r| o.samples[k][c][r].per_op)
+            .map(|&r| o.samples[k][c][r].ticks_per_op)
             .collect()
     }
 
