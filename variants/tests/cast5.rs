@@ -97,6 +97,23 @@ fn against_rustcrypto_cast5() {
     }
 }
 
+/// Every variant, through the whole-buffer APIs (`encrypt_blocks`, the
+/// `ecb`, `cbc` and `ctr` crates, `variants::modes`), on every length from 1
+/// to 40 blocks, with a 16-round (128-bit) and a 12-round (80-bit) key.
+#[test]
+fn every_length_through_every_mode() {
+    for key in [
+        hex("0123456712345678234567893456789a"),
+        hex("01234567123456782345"),
+    ] {
+        let oracle = new::<::cast5::Cast5>(&key).unwrap();
+        for (variant, new) in registry() {
+            let what = format!("{variant}, {}-byte key", key.len());
+            common::check_lengths(&what, &*new(&key).unwrap(), &*oracle, 5);
+        }
+    }
+}
+
 /// Every key length 0..=40 outside 5..=16 is `InvalidLength`.
 #[test]
 fn invalid_key_lengths() {
