@@ -69,13 +69,13 @@ fn rfc2144_b2_maintenance() {
     );
 }
 
-/// Seeded cases over every key length 5..=16, one block to eight, in ECB and
-/// CBC both ways, compared with RustCrypto `cast5` 0.12.
+/// 10,000 seeded cases per variant over every key length 5..=16, one block
+/// to eight, in ECB and CBC both ways, compared with RustCrypto `cast5` 0.12.
 #[test]
 fn against_rustcrypto_cast5() {
     let oracle: New = new::<::cast5::Cast5>;
     for (variant, new) in registry() {
-        for case in 0..2_400u64 {
+        for case in 0..10_000u64 {
             let mut rng = fastrand::Rng::with_seed(case);
             let key_len = 5 + (case as usize % 12);
             let mut key = vec![0u8; key_len];
