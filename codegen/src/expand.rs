@@ -5,6 +5,7 @@ use crate::model::{Args, Kind, Module, Policy, Variant};
 use crate::{parse, validate};
 use proc_macro2::TokenStream;
 use quote::{ToTokens, format_ident, quote};
+use syn::visit_mut::VisitMut;
 use syn::{ImplItem, Item};
 
 /// The whole macro: on any error, the input (without `#[round]` markers, which
@@ -65,7 +66,8 @@ fn expand(args: &Args, module: Module) -> syn::Result<TokenStream> {
             .method
             .map_or(&[][..], |i| &module.methods[i].items[..]);
         let copied = module.per_variant.iter().chain(own);
-        match child(&cipher, variant, copied) {
+        let lanes = module.has_lanes(variant);
+        match child(&cipher, args.kind.as_ref(), variant, lanes, copied) {
             Ok(item) => items.push(item),
             Err(e) => errors.push(e),
         }
@@ -125,10 +127,13 @@ fn callbacks(cipher: &str, kind: &Kind, variants: &[&Variant]) -> TokenStream {
     }
 }
 
-/// The child module of one variant, holding `items`.
+/// The child module of one variant, holding `items`; with `lanes` (the
+/// module has `#[lanes]` functions), `LANES` and, for a cipher, `Lanes`.
 fn child<'a>(
     cipher: &str,
+    kind: Option<&Kind>,
     variant: &Variant,
+    lanes: bool,
     items: impl Iterator<Item = &'a Item>,
 ) -> syn::Result<Item> {
     let Variant {
@@ -138,20 +143,46 @@ fn child<'a>(
         " Variant `{name}`: every `#[round]` function has {}",
         policy.describe()
     );
-    match form {
-        Some(f) => doc.push_str(&format!("; `#[shape]` functions have {}.", f.describe())),
-        None => doc.push('.'),
+    if let Some(f) = form {
+        doc.push_str(&format!("; `#[shape]` functions have {}", f.describe()));
     }
+    if variant.lanes != 1 {
+        doc.push_str(&format!(
+            "; the `_lanes` copies of `#[lanes]` functions take {} blocks at once",
+            variant.lanes
+        ));
+    }
+    if variant.unrolled {
+        doc.push_str("; `#[unroll]` loops are unrolled");
+    }
+    doc.push('.');
     let selector = format!("{cipher}::{name}");
     let name_str = name.to_string();
-    let items = items
-        .map(|item| {
-            let mut item = item.clone();
-            strip_round_markers(&mut item, Some(*policy));
-            shape(&mut item, *form)?;
-            Ok(item)
-        })
-        .collect::<syn::Result<Vec<Item>>>()?;
+    let mut out: Vec<Item> = Vec::new();
+    for item in items {
+        let mut item = item.clone();
+        strip_round_markers(&mut item, Some(*policy));
+        shape(&mut item, *form)?;
+        crate::unroll::apply(&mut item, variant.unrolled)?;
+        let copy = crate::lanes::apply(&mut item)?;
+        out.push(item);
+        out.extend(copy);
+    }
+    let lane_items = lanes.then(|| {
+        let n = proc_macro2::Literal::usize_unsuffixed(variant.lanes);
+        let typenum = format_ident!("U{}", variant.lanes);
+        let ty = matches!(kind, Some(Kind::Cipher(_))).then(|| {
+            quote! {
+                /// `LANES` as a type: the `ParBlocksSize` of this variant's cipher.
+                pub type Lanes = ::cipher::consts::#typenum;
+            }
+        });
+        quote! {
+            /// How many blocks the `_lanes` copies of `#[lanes]` functions take at once.
+            pub const LANES: usize = #n;
+            #ty
+        }
+    });
     Ok(syn::parse_quote! {
         #[doc = #doc]
         #[cfg(any(not(inlinelab_one), inlinelab_variant = #selector))]
@@ -160,7 +191,8 @@ fn child<'a>(
             use super::*;
             /// This variant's name, as listed in `VARIANTS`.
             pub const VARIANT: &str = #name_str;
-            #(#items)*
+            #lane_items
+            #(#out)*
         }
     })
 }
@@ -231,12 +263,13 @@ fn without_markers(input: TokenStream) -> TokenStream {
     item.into_token_stream()
 }
 
-/// Removes every `#[round]`, `#[shape]` and `#[method]` from `items`, inside
-/// `#[method]` modules too.
+/// Removes every `#[round]`, `#[shape]`, `#[lanes]`, `#[lane]`, `#[unroll]`
+/// and `#[method]` from `items`, inside `#[method]` modules too.
 fn strip_all_markers(items: &mut [Item]) {
     for item in items.iter_mut() {
         strip_round_markers(item, None);
         let _ = shape(item, None);
+        AnyMarker.visit_item_mut(item);
         if let Item::Mod(m) = item
             && let Some((_, inner)) = &mut m.content
         {
@@ -245,6 +278,17 @@ fn strip_all_markers(items: &mut [Item]) {
         if let Some(attrs) = parse::item_attrs_mut(item) {
             attrs.retain(|a| !parse::is_round(a) && !parse::is_shape(a) && !parse::is_method(a));
         }
+    }
+}
+
+/// Removes the markers of the lanes and unroll axes wherever they are.
+struct AnyMarker;
+
+impl syn::visit_mut::VisitMut for AnyMarker {
+    fn visit_attributes_mut(&mut self, attrs: &mut Vec<syn::Attribute>) {
+        attrs.retain(|a| {
+            !crate::lanes::is_lanes(a) && !crate::lanes::is_lane(a) && !crate::unroll::is_unroll(a)
+        });
     }
 }
 

@@ -42,6 +42,13 @@ impl Form {
         Self::ALL.iter().find(|(n, _)| *n == name).map(|&(_, f)| f)
     }
 
+    pub(crate) fn name(self) -> &'static str {
+        Self::ALL
+            .iter()
+            .find(|(_, f)| *f == self)
+            .map_or("", |(n, _)| n)
+    }
+
     pub(crate) fn allowed() -> String {
         let names: Vec<&str> = Self::ALL.iter().map(|(n, _)| *n).collect();
         names.join(", ")

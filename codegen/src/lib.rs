@@ -13,6 +13,8 @@
 //!
 //! expands to a module `cast6` that holds
 //! - `pub const VARIANTS: &[&str]`: the variant names, in the order asked for;
+//! - `pub const REFERENCE: &str`: the variant ratios are taken against,
+//!   `reference = v` or the first `auto` with one lane and rolled loops;
 //! - `pub const ROUNDS: &[&str]`: the names of the `#[round]` functions;
 //! - the module's `use`, `static`, `const`, `extern crate` and `macro_rules!`
 //!   items, once (so a table is in the binary once, whatever the variant count);
@@ -22,12 +24,31 @@
 //!   `never` -> `#[inline(never)]`, `hint` -> `#[inline]`, `auto` -> none; and
 //!   `pub const VARIANT: &str`, the variant's own name.
 //!
-//! A variant name may add a branch form after an underscore,
-//! `never_factored` or `never_duplicated`: the functions marked `#[shape]`
-//! then have their `if`/`else` rewritten (see `forms.rs`): `factored` hoists
-//! the statements every branch shares, `duplicated` moves the statements
-//! around an `if` into every branch. Either refuses (or leaves alone) what
-//! it cannot move without changing what the function computes.
+//! A variant name is its axes joined by `_`, outermost first, each axis's
+//! default left out: `[method_]policy[_form][_xN][_unrolled]`.
+//!
+//! - A branch form, `never_factored` or `never_duplicated`: the functions
+//!   marked `#[shape]` have their `if`/`else` rewritten (see `forms.rs`):
+//!   `factored` hoists the statements every branch shares, `duplicated`
+//!   moves the statements around an `if` into every branch. Either refuses
+//!   (or leaves alone) what it cannot move without changing what the
+//!   function computes.
+//! - Lanes, `never_x4` (one lane by default): beside each function marked
+//!   `#[lanes]`, whose parameters marked `#[lane]` hold one block's value, a
+//!   copy `<name>_lanes` takes `LANES` blocks at once, rewritten statement
+//!   by statement so that each step runs for every lane before the next
+//!   (see `lanes.rs`). A module with `#[lanes]` functions gives every
+//!   variant `pub const LANES` and, with `cipher = Type`, `pub type Lanes`
+//!   (a `cipher::consts` type, for `ParBlocksSize`).
+//! - Unrolled loops, `never_unrolled` (as written by default): each `for`
+//!   loop marked `#[unroll]` becomes a block per iteration (see `unroll.rs`).
+//!
+//! Instead of names, the variants may be given as axes, crossed:
+//! `#[codegen::variants(policy(never, auto), form(factored), lanes(1, 4),
+//! unroll(rolled, unrolled), cipher = Cast5)]` asks for every combination,
+//! the policy varying slowest (`never_factored`, `never_factored_unrolled`,
+//! `never_factored_x4`, ...). An axis on a module with nothing for it to
+//! rewrite is an error.
 //!
 //! `feature_gate = "cast6"` compiles the child `v` only when the crate's
 //! feature `all-variants` or `cast6-v` is on, so that a build can hold exactly
@@ -39,8 +60,10 @@
 
 mod expand;
 mod forms;
+mod lanes;
 mod model;
 mod parse;
+mod unroll;
 mod validate;
 
 use proc_macro::TokenStream;

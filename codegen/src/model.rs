@@ -26,6 +26,13 @@ impl Policy {
         Self::ALL.iter().find(|(n, _)| *n == name).map(|&(_, p)| p)
     }
 
+    pub(crate) fn name(self) -> &'static str {
+        Self::ALL
+            .iter()
+            .find(|(_, p)| *p == self)
+            .map_or("", |(n, _)| n)
+    }
+
     /// The names a user may write, for error messages.
     pub(crate) fn allowed() -> String {
         let names: Vec<&str> = Self::ALL.iter().map(|(n, _)| *n).collect();
@@ -52,16 +59,61 @@ impl Policy {
     }
 }
 
+/// The most lanes a variant may ask for (`x64`); also the most iterations
+/// an `#[unroll]` loop may have.
+pub(crate) const MAX_LANES: usize = 64;
+
 /// One requested variant: its name (a child module's name), its policy, its
-/// branch form and, in a module with `#[method]` modules, its method. The
-/// name is the axes joined by `_`, outermost first: `[method_]policy[_form]`
-/// (`never`, `never_factored`, `slice8_never`).
+/// branch form, its lane count, whether its `#[unroll]` loops are unrolled
+/// and, in a module with `#[method]` modules, its method. The name is the
+/// axes joined by `_`, outermost first, each axis's default left out:
+/// `[method_]policy[_form][_xN][_unrolled]` (`never`, `never_factored`,
+/// `slice8_never`, `auto_x4_unrolled`).
 pub(crate) struct Variant {
     pub(crate) name: Ident,
     pub(crate) policy: Policy,
     pub(crate) form: Option<crate::forms::Form>,
+    /// How many blocks the `_lanes` copies of `#[lanes]` functions take (1
+    /// by default).
+    pub(crate) lanes: usize,
+    /// Whether `#[unroll]` loops are unrolled (`rolled`, as written, by
+    /// default).
+    pub(crate) unrolled: bool,
     /// Index into [`Module::methods`].
     pub(crate) method: Option<usize>,
+}
+
+impl Variant {
+    /// The name of a variant of these axes, `[method_]policy[_form][_xN][_unrolled]`.
+    pub(crate) fn name_of(
+        method: Option<&Ident>,
+        policy: Policy,
+        form: Option<crate::forms::Form>,
+        lanes: usize,
+        unrolled: bool,
+    ) -> String {
+        let mut parts: Vec<String> = Vec::new();
+        parts.extend(method.map(|m| m.to_string()));
+        parts.push(policy.name().to_string());
+        parts.extend(form.map(|f| f.name().to_string()));
+        if lanes != 1 {
+            parts.push(format!("x{lanes}"));
+        }
+        if unrolled {
+            parts.push("unrolled".to_string());
+        }
+        parts.join("_")
+    }
+}
+
+/// The axes of a variant list written as a cross product,
+/// `policy(...), form(...), lanes(...), unroll(...)`: each list as written,
+/// for errors about the axis as a whole.
+#[derive(Default)]
+pub(crate) struct Axes {
+    pub(crate) form: Option<syn::MetaList>,
+    pub(crate) lanes: Option<syn::MetaList>,
+    pub(crate) unroll: Option<syn::MetaList>,
 }
 
 /// What each variant module exports, for the callback macros other crates
@@ -78,6 +130,8 @@ pub(crate) struct Args {
     /// The variants named in the arguments (none when the module has
     /// `#[method]` modules, which name their own).
     pub(crate) variants: Vec<Variant>,
+    /// The axes, when the variants are written as a cross product.
+    pub(crate) axes: Option<Axes>,
     pub(crate) kind: Option<Kind>,
     /// `reference = v`: the variant ratios are taken against by default.
     pub(crate) reference: Option<Ident>,
@@ -90,9 +144,24 @@ pub(crate) struct Method {
     /// Its items, copied into each of its variants (after the parent's
     /// per-variant items); round functions still carry `#[round]`.
     pub(crate) items: Vec<syn::Item>,
-    /// Its variants, named `<method>_<policy>[_<form>]`.
+    /// Its variants, named `<method>_<policy>[_<form>][_xN][_unrolled]`.
     pub(crate) variants: Vec<Variant>,
+    /// The axes, when its variants are written as a cross product.
+    pub(crate) axes: Option<Axes>,
+    /// Its own `#[shape]` functions, `#[lanes]` functions and `#[unroll]` loops.
+    pub(crate) marked: Marked,
+}
+
+/// The functions and loops of a module (or a `#[method]` module) that the
+/// structural axes rewrite.
+#[derive(Default)]
+pub(crate) struct Marked {
+    /// Names of the `#[shape]` functions, which branch forms rewrite.
     pub(crate) shapes: Vec<String>,
+    /// Names of the `#[lanes]` functions, which get a `_lanes` copy.
+    pub(crate) lanes: Vec<String>,
+    /// How many `#[unroll]` loops there are.
+    pub(crate) unrolls: usize,
 }
 
 /// The annotated module, split by what the variants do with each item.
@@ -108,9 +177,9 @@ pub(crate) struct Module {
     /// Names of the round functions (methods as `Type::method`), of the
     /// module and of every method, each once.
     pub(crate) rounds: Vec<String>,
-    /// Names of the `#[shape]` functions outside method modules, which
-    /// branch forms rewrite.
-    pub(crate) shapes: Vec<String>,
+    /// The `#[shape]` and `#[lanes]` functions and `#[unroll]` loops outside
+    /// method modules.
+    pub(crate) marked: Marked,
 }
 
 impl Module {
@@ -126,15 +195,27 @@ impl Module {
 
     /// The reference variant: the one named by `reference = v`, else the
     /// first with the `auto` policy (the code as written, no inline
-    /// attribute), else the first.
+    /// attribute) that has one lane and rolled loops, else the first `auto`,
+    /// else the first.
     pub(crate) fn reference<'a>(&'a self, args: &'a Args) -> Option<&'a Ident> {
         let variants = self.variants(args);
         args.reference.as_ref().or_else(|| {
+            let auto = |v: &&&Variant| v.policy == Policy::Auto;
             variants
                 .iter()
-                .find(|v| v.policy == Policy::Auto)
+                .filter(auto)
+                .find(|v| v.lanes == 1 && !v.unrolled)
+                .or_else(|| variants.iter().find(auto))
                 .or(variants.first())
                 .map(|v| &v.name)
         })
+    }
+
+    /// Whether variant `v` has `#[lanes]` functions: the module's or its
+    /// method's.
+    pub(crate) fn has_lanes(&self, v: &Variant) -> bool {
+        !self.marked.lanes.is_empty()
+            || v.method
+                .is_some_and(|i| !self.methods[i].marked.lanes.is_empty())
     }
 }

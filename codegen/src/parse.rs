@@ -2,28 +2,23 @@
 //! about; errors found together are reported together.
 
 use crate::forms::Form;
-use crate::model::{Args, Kind, Method, Module, Policy, Variant};
-use proc_macro2::{Ident, TokenStream};
+use crate::model::{Args, Axes, Kind, MAX_LANES, Marked, Method, Module, Policy, Variant};
+use proc_macro2::{Ident, Span, TokenStream};
 use syn::punctuated::Punctuated;
 use syn::{Attribute, Expr, ImplItem, Item, Meta, Token};
 
-/// Parses `always, never, ..., cipher = Type` (or `checksum`).
+/// Parses `always, never, ..., cipher = Type` (or `checksum`), or the same
+/// variants as axes, `policy(always, never), lanes(1, 4), cipher = Type`.
 pub(crate) fn args(tokens: TokenStream) -> syn::Result<Args> {
     let metas =
         syn::parse::Parser::parse2(Punctuated::<Meta, Token![,]>::parse_terminated, tokens)?;
-    let mut variants: Vec<Variant> = Vec::new();
+    let mut list = VariantList::new(None);
     let mut kind = None;
     let mut reference = None;
     let mut errors = Errors::default();
     for meta in metas {
         match meta {
             Meta::Path(path) if path.is_ident("checksum") => kind = Some(Kind::Checksum),
-            Meta::Path(path) => {
-                let seen: Vec<&Variant> = variants.iter().collect();
-                if let Some(v) = variant(&path, None, &seen, &mut errors) {
-                    variants.push(v);
-                }
-            }
             Meta::NameValue(nv) if nv.path.is_ident("cipher") => match &nv.value {
                 Expr::Path(p) if p.path.get_ident().is_some() => {
                     kind = p.path.get_ident().cloned().map(Kind::Cipher);
@@ -42,25 +37,309 @@ pub(crate) fn args(tokens: TokenStream) -> syn::Result<Args> {
                     "`reference` takes the name of one of the variants, e.g. `reference = auto`",
                 )),
             },
-            other => errors.push(syn::Error::new_spanned(
-                &other,
-                format!(
-                    "expected a variant name ({}), `cipher = Type`, `checksum` or `reference = variant`",
-                    Policy::allowed()
-                ),
-            )),
+            other => {
+                if let Some(other) = list.item(other, &[], &mut errors) {
+                    errors.push(syn::Error::new_spanned(
+                        &other,
+                        format!(
+                            "expected a variant name ({}), axes (`policy(...)`, `form(...)`, `lanes(...)`, `unroll(...)`), `cipher = Type`, `checksum` or `reference = variant`",
+                            Policy::allowed()
+                        ),
+                    ));
+                }
+            }
         }
     }
+    let (variants, axes) = list.finish(&[], &mut errors);
     errors.finish()?;
     Ok(Args {
         variants,
+        axes,
         kind,
         reference,
     })
 }
 
-/// Parses a variant name, `policy[_form]`, as the variant of `method` (its
-/// index and name) if given; `None` after pushing the error.
+/// A list of variants as it is parsed: variant names, or the axes of a
+/// cross product.
+struct VariantList<'a> {
+    /// The `#[method]` the variants belong to (its index and name).
+    method: Option<(usize, &'a Ident)>,
+    named: Vec<Variant>,
+    policy: Option<(syn::MetaList, Vec<(Policy, Span)>)>,
+    form: Option<(syn::MetaList, Vec<Form>)>,
+    lanes: Option<(syn::MetaList, Vec<usize>)>,
+    unroll: Option<(syn::MetaList, Vec<bool>)>,
+    /// The first axis list, for errors about the axes as a whole.
+    first_axis: Option<syn::MetaList>,
+}
+
+/// The axes a user may write, by the name of their list.
+const AXES: [&str; 4] = ["policy", "form", "lanes", "unroll"];
+
+impl<'a> VariantList<'a> {
+    fn new(method: Option<(usize, &'a Ident)>) -> Self {
+        VariantList {
+            method,
+            named: Vec::new(),
+            policy: None,
+            form: None,
+            lanes: None,
+            unroll: None,
+            first_axis: None,
+        }
+    }
+
+    /// Takes a variant name or an axis list; gives back any other item.
+    fn item(&mut self, meta: Meta, earlier: &[&Variant], errors: &mut Errors) -> Option<Meta> {
+        match meta {
+            Meta::Path(path) => {
+                let seen: Vec<&Variant> = earlier.iter().copied().chain(&self.named).collect();
+                if let Some(v) = variant(&path, self.method, &seen, errors) {
+                    self.named.push(v);
+                }
+                None
+            }
+            Meta::List(list) if AXES.iter().any(|a| list.path.is_ident(a)) => {
+                self.axis(list, errors);
+                None
+            }
+            other => Some(other),
+        }
+    }
+
+    /// Parses one axis list, `lanes(1, 2, 4)`.
+    fn axis(&mut self, list: syn::MetaList, errors: &mut Errors) {
+        let axis = list
+            .path
+            .get_ident()
+            .map(|i| i.to_string())
+            .unwrap_or_default();
+        let values = match list.parse_args_with(Punctuated::<Expr, Token![,]>::parse_terminated) {
+            Ok(values) => values,
+            Err(e) => {
+                errors.push(e);
+                return;
+            }
+        };
+        if values.is_empty() {
+            let example = match axis.as_str() {
+                "policy" => "policy(never, auto)",
+                "form" => "form(factored, duplicated)",
+                "lanes" => "lanes(1, 2, 4)",
+                _ => "unroll(rolled, unrolled)",
+            };
+            errors.push(syn::Error::new_spanned(
+                &list,
+                format!("`{axis}()` lists at least one value, e.g. `{example}`"),
+            ));
+            return;
+        }
+        let given_twice = match axis.as_str() {
+            "policy" => self.policy.is_some(),
+            "form" => self.form.is_some(),
+            "lanes" => self.lanes.is_some(),
+            _ => self.unroll.is_some(),
+        };
+        if given_twice {
+            errors.push(syn::Error::new_spanned(
+                &list.path,
+                format!("`{axis}(...)` is given twice: list all its values in one"),
+            ));
+            return;
+        }
+        let mut seen: Vec<String> = Vec::new();
+        let mut policies = Vec::new();
+        let mut forms = Vec::new();
+        let mut lanes = Vec::new();
+        let mut unroll = Vec::new();
+        for value in &values {
+            let text = quote::ToTokens::to_token_stream(value).to_string();
+            if seen.contains(&text) {
+                errors.push(syn::Error::new_spanned(
+                    value,
+                    format!("duplicate value `{text}` in `{axis}(...)`: each value is listed once"),
+                ));
+                continue;
+            }
+            seen.push(text.clone());
+            let ident = match value {
+                Expr::Path(p) => p.path.get_ident(),
+                _ => None,
+            };
+            let unknown = |allowed: String| {
+                syn::Error::new_spanned(
+                    value,
+                    format!("unknown value `{text}` in `{axis}(...)`: expected one of {allowed}"),
+                )
+            };
+            match axis.as_str() {
+                "policy" => match ident.and_then(|i| Policy::from_name(&i.to_string())) {
+                    Some(p) => policies.push((p, ident.map_or(Span::call_site(), Ident::span))),
+                    None => errors.push(unknown(Policy::allowed())),
+                },
+                "form" => match ident.and_then(|i| Form::from_name(&i.to_string())) {
+                    Some(f) => forms.push(f),
+                    None => errors.push(unknown(Form::allowed())),
+                },
+                "lanes" => match lane_count(value) {
+                    Some(n) => lanes.push(n),
+                    None => errors.push(syn::Error::new_spanned(
+                        value,
+                        format!(
+                            "`lanes(...)` takes lane counts, integers from 1 to {MAX_LANES}, e.g. `lanes(1, 2, 4)`"
+                        ),
+                    )),
+                },
+                _ => match ident.map(|i| i.to_string()).as_deref() {
+                    Some("rolled") => unroll.push(false),
+                    Some("unrolled") => unroll.push(true),
+                    _ => errors.push(unknown("rolled, unrolled".to_string())),
+                },
+            }
+        }
+        if self.first_axis.is_none() {
+            self.first_axis = Some(list.clone());
+        }
+        match axis.as_str() {
+            "policy" => self.policy = Some((list, policies)),
+            "form" => self.form = Some((list, forms)),
+            "lanes" => self.lanes = Some((list, lanes)),
+            _ => self.unroll = Some((list, unroll)),
+        }
+    }
+
+    /// The variants: the names as listed or, with axes, their cross
+    /// product, outermost axis first (the policy varies slowest).
+    fn finish(self, earlier: &[&Variant], errors: &mut Errors) -> (Vec<Variant>, Option<Axes>) {
+        let Some(first_axis) = self.first_axis else {
+            return (self.named, None);
+        };
+        if !self.named.is_empty() {
+            errors.push(syn::Error::new_spanned(
+                &first_axis,
+                "give the variants either by name (`never`, `auto_x4`) or as axes (`policy(...)`, `lanes(...)`), not both",
+            ));
+            return (self.named, None);
+        }
+        let Some((_, policies)) = self.policy else {
+            errors.push(syn::Error::new_spanned(
+                &first_axis,
+                format!(
+                    "the axes need `policy(...)`, the inline policies to cross them with ({}), e.g. `policy(never, auto)`",
+                    Policy::allowed()
+                ),
+            ));
+            return (Vec::new(), None);
+        };
+        let forms: Vec<Option<Form>> = match &self.form {
+            Some((_, f)) => f.iter().copied().map(Some).collect(),
+            None => vec![None],
+        };
+        let lanes = self.lanes.as_ref().map_or(vec![1], |(_, l)| l.clone());
+        let unroll = self.unroll.as_ref().map_or(vec![false], |(_, u)| u.clone());
+        let mut variants: Vec<Variant> = Vec::new();
+        for &(policy, span) in &policies {
+            for &form in &forms {
+                for &n in &lanes {
+                    for &unrolled in &unroll {
+                        let name =
+                            Variant::name_of(self.method.map(|m| m.1), policy, form, n, unrolled);
+                        let name = Ident::new(&name, span);
+                        if earlier.iter().any(|v| v.name == name) {
+                            errors.push(syn::Error::new(
+                                span,
+                                format!(
+                                    "duplicate variant `{name}`: each variant is asked for once"
+                                ),
+                            ));
+                            continue;
+                        }
+                        variants.push(Variant {
+                            name,
+                            policy,
+                            form,
+                            lanes: n,
+                            unrolled,
+                            method: self.method.map(|m| m.0),
+                        });
+                    }
+                }
+            }
+        }
+        let axes = Axes {
+            form: self.form.map(|(l, _)| l),
+            lanes: self.lanes.map(|(l, _)| l),
+            unroll: self.unroll.map(|(l, _)| l),
+        };
+        (variants, Some(axes))
+    }
+}
+
+/// A lane count: an integer literal from 1 to [`MAX_LANES`].
+fn lane_count(e: &Expr) -> Option<usize> {
+    match e {
+        Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Int(i),
+            ..
+        }) if i.suffix().is_empty() => i
+            .base10_parse::<usize>()
+            .ok()
+            .filter(|n| (1..=MAX_LANES).contains(n)),
+        _ => None,
+    }
+}
+
+/// What a variant name, `policy[_form][_xN][_unrolled]`, says.
+enum Name {
+    Variant(Policy, Option<Form>, usize, bool),
+    /// A name that spells out an axis's default (`never_x1`, `never_rolled`).
+    Default(String),
+    /// `xN` with N outside 1..=64.
+    LaneCount,
+    Unknown,
+}
+
+fn parse_name(text: &str) -> Name {
+    let mut parts = text.split('_');
+    let Some(policy) = parts.next().and_then(Policy::from_name) else {
+        return Name::Unknown;
+    };
+    let (mut form, mut lanes, mut unrolled) = (None, 1, false);
+    // Each axis at most once, in order: the stage is the next axis allowed.
+    let mut stage = 0;
+    for part in parts {
+        let count = part
+            .strip_prefix('x')
+            .filter(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()));
+        if stage == 0
+            && let Some(f) = Form::from_name(part)
+        {
+            form = Some(f);
+            stage = 1;
+        } else if stage <= 1
+            && let Some(digits) = count
+        {
+            match digits.parse::<usize>() {
+                Ok(1) => return Name::Default(part.to_string()),
+                Ok(n) if (2..=MAX_LANES).contains(&n) => lanes = n,
+                _ => return Name::LaneCount,
+            }
+            stage = 2;
+        } else if stage <= 2 && part == "unrolled" {
+            unrolled = true;
+            stage = 3;
+        } else if stage <= 2 && part == "rolled" {
+            return Name::Default(part.to_string());
+        } else {
+            return Name::Unknown;
+        }
+    }
+    Name::Variant(policy, form, lanes, unrolled)
+}
+
+/// Parses a variant name, `policy[_form][_xN][_unrolled]`, as the variant of
+/// `method` (its index and name) if given; `None` after pushing the error.
 fn variant(
     path: &syn::Path,
     method: Option<(usize, &Ident)>,
@@ -75,22 +354,40 @@ fn variant(
         return None;
     };
     let text = name.to_string();
-    let parsed = match text.split_once('_') {
-        None => Policy::from_name(&text).map(|p| (p, None)),
-        Some((p, f)) => Policy::from_name(p)
-            .zip(Form::from_name(f))
-            .map(|(p, f)| (p, Some(f))),
-    };
-    let Some((policy, form)) = parsed else {
-        errors.push(syn::Error::new_spanned(
-            name,
-            format!(
-                "unknown variant `{name}`: expected a policy ({}), optionally followed by `_` and a branch form ({}), e.g. `never` or `never_factored`",
-                Policy::allowed(),
-                Form::allowed()
-            ),
-        ));
-        return None;
+    let (policy, form, lanes, unrolled) = match parse_name(&text) {
+        Name::Variant(p, f, n, u) => (p, f, n, u),
+        Name::Default(part) => {
+            let canonical = text
+                .split('_')
+                .filter(|p| *p != part)
+                .collect::<Vec<_>>()
+                .join("_");
+            errors.push(syn::Error::new_spanned(
+                name,
+                format!(
+                    "`{part}` is the default and is left out of variant names (one lane, loops as written): write `{canonical}`"
+                ),
+            ));
+            return None;
+        }
+        Name::LaneCount => {
+            errors.push(syn::Error::new_spanned(
+                name,
+                format!("a lane count in a variant name is `x2` to `x{MAX_LANES}` (one lane is the default, left out)"),
+            ));
+            return None;
+        }
+        Name::Unknown => {
+            errors.push(syn::Error::new_spanned(
+                name,
+                format!(
+                    "unknown variant `{name}`: expected `policy[_form][_xN][_unrolled]`: a policy ({}), optionally followed by a branch form ({}), a lane count (`x2` to `x{MAX_LANES}`) and `unrolled`, each after `_`, e.g. `never`, `never_factored` or `auto_x4_unrolled`",
+                    Policy::allowed(),
+                    Form::allowed()
+                ),
+            ));
+            return None;
+        }
     };
     let full = match method {
         Some((_, m)) => Ident::new(&format!("{m}_{name}"), name.span()),
@@ -107,6 +404,8 @@ fn variant(
         name: full,
         policy,
         form,
+        lanes,
+        unrolled,
         method: method.map(|(i, _)| i),
     })
 }
@@ -151,11 +450,11 @@ pub(crate) fn module(tokens: TokenStream) -> syn::Result<Module> {
         if is_shared(&item) {
             if let Some(attr) = item_attrs(&item)
                 .iter()
-                .find(|a| is_round(a) || is_shape(a))
+                .find(|a| is_round(a) || is_shape(a) || crate::lanes::is_lanes(a))
             {
                 errors.push(syn::Error::new_spanned(
                     attr,
-                    "`#[round]` and `#[shape]` go on a function; `use`, `static`, `const` and macro items are shared by all variants",
+                    "`#[round]`, `#[shape]` and `#[lanes]` go on a function; `use`, `static`, `const` and macro items are shared by all variants",
                 ));
             }
             shared.push(item);
@@ -171,26 +470,30 @@ pub(crate) fn module(tokens: TokenStream) -> syn::Result<Module> {
         per_variant,
         methods,
         rounds: names.rounds,
-        shapes: names.shapes,
+        marked: names.marked,
     })
 }
 
-/// The round and shape functions found so far.
+/// The round, shape and lanes functions and unroll loops found so far.
 #[derive(Default)]
 struct Names {
     rounds: Vec<String>,
-    shapes: Vec<String>,
+    marked: Marked,
 }
 
 impl Names {
-    /// Notes the `#[round]` and `#[shape]` functions of `item`.
+    /// Notes the `#[round]`, `#[shape]` and `#[lanes]` functions of `item`
+    /// and counts its `#[unroll]` loops.
     fn collect(&mut self, item: &Item) {
         let mut note = |name: String, attrs: &[Attribute]| {
             if attrs.iter().any(is_round) && !self.rounds.contains(&name) {
                 self.rounds.push(name.clone());
             }
             if attrs.iter().any(is_shape) {
-                self.shapes.push(name);
+                self.marked.shapes.push(name.clone());
+            }
+            if attrs.iter().any(crate::lanes::is_lanes) {
+                self.marked.lanes.push(name);
             }
         };
         match item {
@@ -206,6 +509,7 @@ impl Names {
             }
             _ => {}
         }
+        self.marked.unrolls += crate::unroll::count(item);
     }
 }
 
@@ -233,25 +537,22 @@ fn method(
             return None;
         }
     };
-    let mut variants: Vec<Variant> = Vec::new();
+    let seen: Vec<&Variant> = earlier.iter().flat_map(|m| &m.variants).collect();
+    let empty = metas.is_empty();
+    let mut list = VariantList::new(Some((index, &m.ident)));
     for meta in metas {
-        let Meta::Path(path) = meta else {
+        if let Some(other) = list.item(meta, &seen, errors) {
             errors.push(syn::Error::new_spanned(
-                meta,
-                format!("expected a variant name ({})", Policy::allowed()),
+                other,
+                format!(
+                    "expected a variant name ({}) or axes (`policy(...)`, `form(...)`, `lanes(...)`, `unroll(...)`)",
+                    Policy::allowed()
+                ),
             ));
-            continue;
-        };
-        let seen: Vec<&Variant> = earlier
-            .iter()
-            .flat_map(|m| &m.variants)
-            .chain(&variants)
-            .collect();
-        if let Some(v) = variant(&path, Some((index, &m.ident)), &seen, errors) {
-            variants.push(v);
         }
     }
-    if variants.is_empty() {
+    let (variants, axes) = list.finish(&seen, errors);
+    if empty {
         errors.push(syn::Error::new_spanned(
             attr,
             format!(
@@ -286,7 +587,8 @@ fn method(
         ident: m.ident.clone(),
         items: items.clone(),
         variants,
-        shapes: own.shapes,
+        axes,
+        marked: own.marked,
     })
 }
 

@@ -3,7 +3,7 @@
 //! meaning, no path whose meaning the extra module level would change.
 
 use crate::expand::strip_round_markers;
-use crate::model::{Args, Module, Policy};
+use crate::model::{Args, Marked, Module, Policy};
 use crate::parse::{Errors, is_round, is_shape};
 use proc_macro2::Span;
 use syn::visit::Visit;
@@ -46,17 +46,59 @@ pub(crate) fn args_against(args: &Args, m: &Module) -> syn::Result<()> {
             ),
         ));
     }
-    for v in m.variants(args).into_iter().filter(|v| v.form.is_some()) {
-        let method_shapes = v.method.map_or(0, |i| m.methods[i].shapes.len());
-        if m.shapes.is_empty() && method_shapes == 0 {
-            errors.push(syn::Error::new_spanned(
-                &v.name,
-                format!("variant `{}` asks for a branch form, but no function of the module is marked `#[shape]` for it to rewrite", v.name),
-            ));
+    // The structural axes need something to rewrite: in the module, or in
+    // the variant's method. A cross product is checked once, at its axis.
+    let lists = std::iter::once((&args.variants, &args.axes, None)).chain(
+        m.methods
+            .iter()
+            .map(|meth| (&meth.variants, &meth.axes, Some(&meth.marked))),
+    );
+    for (variants, axes, own) in lists {
+        let has = |f: fn(&Marked) -> bool| f(&m.marked) || own.is_some_and(f);
+        let shapes = has(|k| !k.shapes.is_empty());
+        let lanes = has(|k| !k.lanes.is_empty());
+        let unrolls = has(|k| k.unrolls > 0);
+        if let Some(axes) = axes {
+            if let Some(list) = axes.form.as_ref().filter(|_| !shapes) {
+                errors.push(syn::Error::new_spanned(list, FORM_WITHOUT_SHAPE));
+            }
+            if let Some(list) = axes.lanes.as_ref().filter(|_| !lanes) {
+                errors.push(syn::Error::new_spanned(list, LANES_WITHOUT_FN));
+            }
+            if let Some(list) = axes.unroll.as_ref().filter(|_| !unrolls) {
+                errors.push(syn::Error::new_spanned(list, UNROLL_WITHOUT_LOOP));
+            }
+            continue;
+        }
+        for v in variants {
+            let name = &v.name;
+            if v.form.is_some() && !shapes {
+                errors.push(syn::Error::new_spanned(
+                    name,
+                    format!("variant `{name}` asks for a branch form, but no function of the module is marked `#[shape]` for it to rewrite"),
+                ));
+            }
+            if v.lanes != 1 && !lanes {
+                errors.push(syn::Error::new_spanned(
+                    name,
+                    format!("variant `{name}` asks for {} lanes, but no function of the module is marked `#[lanes]` to copy for them", v.lanes),
+                ));
+            }
+            if v.unrolled && !unrolls {
+                errors.push(syn::Error::new_spanned(
+                    name,
+                    format!("variant `{name}` asks for unrolled loops, but no loop of the module is marked `#[unroll]`"),
+                ));
+            }
         }
     }
     errors.finish()
 }
+
+const FORM_WITHOUT_SHAPE: &str = "`form(...)` asks for branch forms, but no function of the module is marked `#[shape]` for them to rewrite";
+const LANES_WITHOUT_FN: &str = "`lanes(...)` asks for lanes, but no function of the module is marked `#[lanes]` to copy for them";
+const UNROLL_WITHOUT_LOOP: &str =
+    "`unroll(...)` asks for unrolled loops, but no loop of the module is marked `#[unroll]`";
 
 pub(crate) fn module(m: &Module) -> syn::Result<()> {
     let mut errors = Errors::default();
@@ -80,9 +122,14 @@ pub(crate) fn module(m: &Module) -> syn::Result<()> {
                 ));
             }
         }
+        crate::lanes::check(item, &mut errors);
+        crate::unroll::check(item, &mut errors);
         let mut stripped = item.clone();
         strip_round_markers(&mut stripped, None);
         crate::expand::strip_shape_markers(&mut stripped);
+        crate::lanes::strip(&mut stripped);
+        // Marks a valid loop; a misplaced one is left for the finder.
+        let _ = crate::unroll::apply(&mut stripped, false);
         let mut finder = Finder {
             errors: &mut errors,
             super_allowed,
@@ -120,6 +167,24 @@ impl<'ast> Visit<'ast> for Finder<'_> {
             self.errors.push(syn::Error::new_spanned(
                 attr,
                 "`#[round]` and `#[shape]` go on a function at the top level of the module or on a method of an `impl` block in it",
+            ));
+        }
+        if crate::lanes::is_lanes(attr) {
+            self.errors.push(syn::Error::new_spanned(
+                attr,
+                "`#[lanes]` goes on a function at the top level of the module or on a method of an inherent `impl` block in it (its copy `<name>_lanes` is added beside it)",
+            ));
+        }
+        if crate::lanes::is_lane(attr) {
+            self.errors.push(syn::Error::new_spanned(
+                attr,
+                "`#[lane]` marks a parameter of a `#[lanes]` function: the value of one block, which its copy takes per lane",
+            ));
+        }
+        if crate::unroll::is_unroll(attr) {
+            self.errors.push(syn::Error::new_spanned(
+                attr,
+                "`#[unroll]` goes on a `for` loop over a range of integer literals, e.g. `#[unroll] for i in 0..12 { ... }`",
             ));
         }
     }

@@ -107,17 +107,33 @@ static TD: [[u32; 256]; 4] = {
     ]
 };
 
-/// AES in every inlining variant: `aes::never::{Aes, Aes128, Aes192, Aes256}`.
-/// The round functions (a full round and the last round, each way) carry
-/// the variant's attribute.
-#[codegen::variants(always, never, hint, auto, cipher = Aes)]
+/// AES in every variant: `aes::never::{Aes, Aes128, Aes192, Aes256}`,
+/// `aes::auto_x4_unrolled::Aes` and so on, the cross product of three axes:
+///
+/// - the inline policy of the round functions (a full round and the last
+///   round, each way): `never` and `auto`. `always` and `hint` are left
+///   out: they built to the same code as `auto`, which inlines all four
+///   (reports/aes.md: 9866 bytes of .text each);
+/// - lanes, 1, 2, 3, 4 or 8 blocks encrypted together round by round
+///   (`x2`...), through `cipher`'s parallel blocks (`ParBlocksSize`);
+/// - the loop over the nine rounds every key size has as written or
+///   unrolled (`unrolled`); the 0, 2 or 4 more rounds of longer keys stay
+///   a loop, their count known only at run time.
+///
+/// The reference is `auto`, one lane, rolled.
+#[codegen::variants(
+    policy(never, auto),
+    lanes(1, 2, 3, 4, 8),
+    unroll(rolled, unrolled),
+    cipher = Aes
+)]
 pub mod aes {
     use super::{INV_SBOX, SBOX, TD, TE, xtime};
-    use cipher::consts::{U1, U16, U24, U32};
+    use cipher::consts::{U16, U24, U32};
     use cipher::{
         AlgorithmName, Block, BlockCipherDecBackend, BlockCipherDecClosure, BlockCipherDecrypt,
         BlockCipherEncBackend, BlockCipherEncClosure, BlockCipherEncrypt, BlockSizeUser, InOut,
-        InvalidLength, Key, KeyInit, KeySizeUser, ParBlocksSizeUser,
+        InvalidLength, Key, KeyInit, KeySizeUser, ParBlocks, ParBlocksSizeUser,
     };
     use core::fmt;
     use zeroize::{Zeroize, ZeroizeOnDrop};
@@ -274,28 +290,38 @@ pub mod aes {
             Some(Aes { ek, dk, rounds })
         }
 
-        /// FIPS-197 section 5.1, Cipher().
-        fn encrypt(&self, block: &mut [u8; 16]) {
-            let mut s = load(block);
+        /// FIPS-197 section 5.1, Cipher(), on the state's four columns:
+        /// AddRoundKey, `Nr - 1` rounds (9 for every key size, then 2 or 4
+        /// more for 192- and 256-bit keys), the last round.
+        #[lanes]
+        fn encrypt_state(&self, #[lane] s: &mut [u32; 4]) {
             for (x, k) in s.iter_mut().zip(&self.ek[0]) {
                 *x ^= k;
             }
-            for rk in &self.ek[1..self.rounds] {
-                s = round(s, rk);
+            #[unroll]
+            for r in 1..10 {
+                *s = round(*s, &self.ek[r]);
             }
-            store(&last_round(s, &self.ek[self.rounds]), block);
+            for rk in &self.ek[10..self.rounds] {
+                *s = round(*s, rk);
+            }
+            *s = last_round(*s, &self.ek[self.rounds]);
         }
 
-        /// FIPS-197 section 5.3.5, EqInvCipher().
-        fn decrypt(&self, block: &mut [u8; 16]) {
-            let mut s = load(block);
+        /// FIPS-197 section 5.3.5, EqInvCipher(), with the decryption keys.
+        #[lanes]
+        fn decrypt_state(&self, #[lane] s: &mut [u32; 4]) {
             for (x, k) in s.iter_mut().zip(&self.dk[0]) {
                 *x ^= k;
             }
-            for dk in &self.dk[1..self.rounds] {
-                s = inv_round(s, dk);
+            #[unroll]
+            for r in 1..10 {
+                *s = inv_round(*s, &self.dk[r]);
             }
-            store(&inv_last_round(s, &self.dk[self.rounds]), block);
+            for dk in &self.dk[10..self.rounds] {
+                *s = inv_round(*s, dk);
+            }
+            *s = inv_last_round(*s, &self.dk[self.rounds]);
         }
     }
 
@@ -355,7 +381,7 @@ pub mod aes {
             }
 
             impl ParBlocksSizeUser for $ty {
-                type ParBlocksSize = U1;
+                type ParBlocksSize = Lanes;
             }
 
             impl BlockCipherEncrypt for $ty {
@@ -368,9 +394,21 @@ pub mod aes {
             impl BlockCipherEncBackend for $ty {
                 fn encrypt_block(&self, mut block: InOut<'_, '_, Block<Self>>) {
                     let $s = self;
-                    let mut b: [u8; 16] = *block.get_in().as_ref();
-                    $inner.encrypt(&mut b);
-                    *block.get_out() = b.into();
+                    let mut s = load(block.get_in().as_ref());
+                    $inner.encrypt_state(&mut s);
+                    store(&s, block.get_out().as_mut());
+                }
+
+                /// `LANES` blocks at once, round by round (with one lane,
+                /// `cipher` calls `encrypt_block` instead).
+                fn encrypt_par_blocks(&self, mut blocks: InOut<'_, '_, ParBlocks<Self>>) {
+                    let $s = self;
+                    let mut s: [[u32; 4]; LANES] =
+                        core::array::from_fn(|l| load(blocks.get_in()[l].as_ref()));
+                    $inner.encrypt_state_lanes(&mut s);
+                    for (block, s) in blocks.get_out().iter_mut().zip(&s) {
+                        store(s, block.as_mut());
+                    }
                 }
             }
 
@@ -384,9 +422,20 @@ pub mod aes {
             impl BlockCipherDecBackend for $ty {
                 fn decrypt_block(&self, mut block: InOut<'_, '_, Block<Self>>) {
                     let $s = self;
-                    let mut b: [u8; 16] = *block.get_in().as_ref();
-                    $inner.decrypt(&mut b);
-                    *block.get_out() = b.into();
+                    let mut s = load(block.get_in().as_ref());
+                    $inner.decrypt_state(&mut s);
+                    store(&s, block.get_out().as_mut());
+                }
+
+                /// `LANES` blocks at once, round by round.
+                fn decrypt_par_blocks(&self, mut blocks: InOut<'_, '_, ParBlocks<Self>>) {
+                    let $s = self;
+                    let mut s: [[u32; 4]; LANES] =
+                        core::array::from_fn(|l| load(blocks.get_in()[l].as_ref()));
+                    $inner.decrypt_state_lanes(&mut s);
+                    for (block, s) in blocks.get_out().iter_mut().zip(&s) {
+                        store(s, block.as_mut());
+                    }
                 }
             }
 

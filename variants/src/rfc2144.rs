@@ -3,32 +3,43 @@
 //! Keys of 80 bits or less take 12 rounds, longer keys 16 (section 2.5), so
 //! encryption and decryption branch on the key length. The source is written
 //! the way the kernel's cast5 was before 2010, each branch spelling out all
-//! of its rounds; the branch forms of `#[codegen::variants]` make the other
-//! shapes: `factored` hoists the rounds both branches share (what the 2010
-//! patch did by hand, 26688 to 24336 bytes), `duplicated` moves the loads
-//! and stores around the `if` into both branches.
+//! of its rounds (here the two six-round periods, f1 f2 f3 on L, R, L then
+//! R, L, R, as a loop); the branch forms of `#[codegen::variants]` make the
+//! other shapes: `factored` hoists the rounds both branches share (what the
+//! 2010 patch did by hand, 26688 to 24336 bytes), `duplicated` moves the
+//! loads and stores around the `if` into both branches.
 //!
 //! [RFC 2144]: https://www.rfc-editor.org/rfc/rfc2144
 
-/// CAST-128 in every inlining policy and branch form: `cast5::never_factored::Cast5`
-/// and so on. The round functions f1, f2, f3 carry the policy's attribute;
-/// encryption and decryption (`#[shape]`) take the branch form.
+/// CAST-128 in every variant: `cast5::never_factored::Cast5`,
+/// `cast5::auto_duplicated_x4_unrolled::Cast5` and so on, the cross product
+/// of four axes:
+///
+/// - the inline policy of the round functions f1, f2, f3: `never` and
+///   `auto`. `always` (and `hint`) is left out: `auto` already inlines all
+///   three, and `always` built to the same code, byte for byte in size
+///   (reports/cast5.md);
+/// - the branch form of encryption and decryption (`#[shape]`):
+///   `factored` and `duplicated`;
+/// - lanes, 1, 2, 3, 4 or 8 blocks encrypted together round by round
+///   (`x2`...), through `cipher`'s parallel blocks (`ParBlocksSize`);
+/// - the six-round period loops as written or unrolled (`unrolled`).
+///
+/// The reference is `auto_factored`, one lane, rolled.
 #[codegen::variants(
-    always_factored,
-    always_duplicated,
-    never_factored,
-    never_duplicated,
-    auto_factored,
-    auto_duplicated,
+    policy(never, auto),
+    form(factored, duplicated),
+    lanes(1, 2, 3, 4, 8),
+    unroll(rolled, unrolled),
     cipher = Cast5
 )]
 pub mod cast5 {
     use crate::consts::{S1, S2, S3, S4, S5, S6, S7, S8};
-    use cipher::consts::{U1, U8, U16};
+    use cipher::consts::{U8, U16};
     use cipher::{
         AlgorithmName, Block, BlockCipherDecBackend, BlockCipherDecClosure, BlockCipherDecrypt,
         BlockCipherEncBackend, BlockCipherEncClosure, BlockCipherEncrypt, BlockSizeUser, InOut,
-        InvalidLength, Key, KeyInit, KeySizeUser, ParBlocksSizeUser,
+        InvalidLength, Key, KeyInit, KeySizeUser, ParBlocks, ParBlocksSizeUser,
     };
     use core::fmt;
     use zeroize::{Zeroize, ZeroizeOnDrop};
@@ -273,38 +284,39 @@ pub mod cast5 {
         ///     Li = Ri-1;  Ri = Li-1 ^ f(Ri-1,Kmi,Kri)
         /// c1...c64 <-- (R16,L16)
         /// ```
+        ///
+        /// Round i uses f1, f2, f3 for i = 1, 2, 3 (mod 3) and alternates
+        /// halves, so six rounds make a period: rounds 1-6 and 7-12, then
+        /// rounds 13-16 with longer keys.
         #[shape]
-        fn encrypt(&self, block: &mut [u8; 8]) {
+        #[lanes]
+        fn encrypt(&self, #[lane] block: &mut [u8; 8]) {
             let km = &self.km;
             let kr = &self.kr;
             let mut l = u32::from_be_bytes([block[0], block[1], block[2], block[3]]);
             let mut r = u32::from_be_bytes([block[4], block[5], block[6], block[7]]);
             if self.rounds == 12 {
-                l ^= f1(r, km[0], kr[0]);
-                r ^= f2(l, km[1], kr[1]);
-                l ^= f3(r, km[2], kr[2]);
-                r ^= f1(l, km[3], kr[3]);
-                l ^= f2(r, km[4], kr[4]);
-                r ^= f3(l, km[5], kr[5]);
-                l ^= f1(r, km[6], kr[6]);
-                r ^= f2(l, km[7], kr[7]);
-                l ^= f3(r, km[8], kr[8]);
-                r ^= f1(l, km[9], kr[9]);
-                l ^= f2(r, km[10], kr[10]);
-                r ^= f3(l, km[11], kr[11]);
+                #[unroll]
+                for p in 0..2 {
+                    let k = 6 * p;
+                    l ^= f1(r, km[k], kr[k]);
+                    r ^= f2(l, km[k + 1], kr[k + 1]);
+                    l ^= f3(r, km[k + 2], kr[k + 2]);
+                    r ^= f1(l, km[k + 3], kr[k + 3]);
+                    l ^= f2(r, km[k + 4], kr[k + 4]);
+                    r ^= f3(l, km[k + 5], kr[k + 5]);
+                }
             } else {
-                l ^= f1(r, km[0], kr[0]);
-                r ^= f2(l, km[1], kr[1]);
-                l ^= f3(r, km[2], kr[2]);
-                r ^= f1(l, km[3], kr[3]);
-                l ^= f2(r, km[4], kr[4]);
-                r ^= f3(l, km[5], kr[5]);
-                l ^= f1(r, km[6], kr[6]);
-                r ^= f2(l, km[7], kr[7]);
-                l ^= f3(r, km[8], kr[8]);
-                r ^= f1(l, km[9], kr[9]);
-                l ^= f2(r, km[10], kr[10]);
-                r ^= f3(l, km[11], kr[11]);
+                #[unroll]
+                for p in 0..2 {
+                    let k = 6 * p;
+                    l ^= f1(r, km[k], kr[k]);
+                    r ^= f2(l, km[k + 1], kr[k + 1]);
+                    l ^= f3(r, km[k + 2], kr[k + 2]);
+                    r ^= f1(l, km[k + 3], kr[k + 3]);
+                    l ^= f2(r, km[k + 4], kr[k + 4]);
+                    r ^= f3(l, km[k + 5], kr[k + 5]);
+                }
                 l ^= f1(r, km[12], kr[12]);
                 r ^= f2(l, km[13], kr[13]);
                 l ^= f3(r, km[14], kr[14]);
@@ -317,41 +329,38 @@ pub mod cast5 {
         /// RFC 2144 section 2.1, decryption: the encryption with the subkeys
         /// used in reverse order.
         #[shape]
-        fn decrypt(&self, block: &mut [u8; 8]) {
+        #[lanes]
+        fn decrypt(&self, #[lane] block: &mut [u8; 8]) {
             let km = &self.km;
             let kr = &self.kr;
             let mut r = u32::from_be_bytes([block[0], block[1], block[2], block[3]]);
             let mut l = u32::from_be_bytes([block[4], block[5], block[6], block[7]]);
             if self.rounds == 12 {
-                r ^= f3(l, km[11], kr[11]);
-                l ^= f2(r, km[10], kr[10]);
-                r ^= f1(l, km[9], kr[9]);
-                l ^= f3(r, km[8], kr[8]);
-                r ^= f2(l, km[7], kr[7]);
-                l ^= f1(r, km[6], kr[6]);
-                r ^= f3(l, km[5], kr[5]);
-                l ^= f2(r, km[4], kr[4]);
-                r ^= f1(l, km[3], kr[3]);
-                l ^= f3(r, km[2], kr[2]);
-                r ^= f2(l, km[1], kr[1]);
-                l ^= f1(r, km[0], kr[0]);
+                #[unroll]
+                for p in (0..2).rev() {
+                    let k = 6 * p;
+                    r ^= f3(l, km[k + 5], kr[k + 5]);
+                    l ^= f2(r, km[k + 4], kr[k + 4]);
+                    r ^= f1(l, km[k + 3], kr[k + 3]);
+                    l ^= f3(r, km[k + 2], kr[k + 2]);
+                    r ^= f2(l, km[k + 1], kr[k + 1]);
+                    l ^= f1(r, km[k], kr[k]);
+                }
             } else {
                 r ^= f1(l, km[15], kr[15]);
                 l ^= f3(r, km[14], kr[14]);
                 r ^= f2(l, km[13], kr[13]);
                 l ^= f1(r, km[12], kr[12]);
-                r ^= f3(l, km[11], kr[11]);
-                l ^= f2(r, km[10], kr[10]);
-                r ^= f1(l, km[9], kr[9]);
-                l ^= f3(r, km[8], kr[8]);
-                r ^= f2(l, km[7], kr[7]);
-                l ^= f1(r, km[6], kr[6]);
-                r ^= f3(l, km[5], kr[5]);
-                l ^= f2(r, km[4], kr[4]);
-                r ^= f1(l, km[3], kr[3]);
-                l ^= f3(r, km[2], kr[2]);
-                r ^= f2(l, km[1], kr[1]);
-                l ^= f1(r, km[0], kr[0]);
+                #[unroll]
+                for p in (0..2).rev() {
+                    let k = 6 * p;
+                    r ^= f3(l, km[k + 5], kr[k + 5]);
+                    l ^= f2(r, km[k + 4], kr[k + 4]);
+                    r ^= f1(l, km[k + 3], kr[k + 3]);
+                    l ^= f3(r, km[k + 2], kr[k + 2]);
+                    r ^= f2(l, km[k + 1], kr[k + 1]);
+                    l ^= f1(r, km[k], kr[k]);
+                }
             }
             block[..4].copy_from_slice(&l.to_be_bytes());
             block[4..].copy_from_slice(&r.to_be_bytes());
@@ -387,7 +396,7 @@ pub mod cast5 {
     }
 
     impl ParBlocksSizeUser for Cast5 {
-        type ParBlocksSize = U1;
+        type ParBlocksSize = Lanes;
     }
 
     impl BlockCipherEncrypt for Cast5 {
@@ -403,6 +412,16 @@ pub mod cast5 {
             self.encrypt(&mut b);
             *block.get_out() = b.into();
         }
+
+        /// `LANES` blocks at once, round by round (with one lane, `cipher`
+        /// calls `encrypt_block` instead).
+        fn encrypt_par_blocks(&self, mut blocks: InOut<'_, '_, ParBlocks<Self>>) {
+            let mut b: [[u8; 8]; LANES] = core::array::from_fn(|l| *blocks.get_in()[l].as_ref());
+            self.encrypt_lanes(&mut b);
+            for (block, b) in blocks.get_out().iter_mut().zip(b) {
+                *block = b.into();
+            }
+        }
     }
 
     impl BlockCipherDecrypt for Cast5 {
@@ -417,6 +436,15 @@ pub mod cast5 {
             let mut b: [u8; 8] = *block.get_in().as_ref();
             self.decrypt(&mut b);
             *block.get_out() = b.into();
+        }
+
+        /// `LANES` blocks at once, round by round.
+        fn decrypt_par_blocks(&self, mut blocks: InOut<'_, '_, ParBlocks<Self>>) {
+            let mut b: [[u8; 8]; LANES] = core::array::from_fn(|l| *blocks.get_in()[l].as_ref());
+            self.decrypt_lanes(&mut b);
+            for (block, b) in blocks.get_out().iter_mut().zip(b) {
+                *block = b.into();
+            }
         }
     }
 

@@ -48,18 +48,32 @@ static TM: [[u32; 8]; 24] = key_schedule_constants().0;
 /// `Tr`, RFC 2612 section 2.4.
 static TR: [[u8; 8]; 24] = key_schedule_constants().1;
 
-/// CAST-256 in every inlining variant: `cast6::never::Cast6` and so on. The
-/// round functions (f1, f2, f3, the quad-rounds Q and QBAR and the key
-/// schedule's forward octave W) carry the variant's inline attribute.
-#[codegen::variants(always, never, hint, auto, cipher = Cast6)]
+/// CAST-256 in every variant: `cast6::never::Cast6`, `cast6::auto_x4_unrolled::Cast6`
+/// and so on, the cross product of three axes:
+///
+/// - the inline policy of the round functions (f1, f2, f3, the quad-rounds
+///   Q and QBAR and the key schedule's forward octave W): `always`, `never`
+///   and `auto`. `hint` is left out: it inlines everything but W and gave
+///   `always`'s instruction counts and speed (reports/cast6.md);
+/// - lanes, 1, 2, 3, 4 or 8 blocks encrypted together round by round
+///   (`x2`...), through `cipher`'s parallel blocks (`ParBlocksSize`);
+/// - the quad-round loops as written or unrolled (`unrolled`).
+///
+/// The reference is `auto`, one lane, rolled: the code as written.
+#[codegen::variants(
+    policy(always, never, auto),
+    lanes(1, 2, 3, 4, 8),
+    unroll(rolled, unrolled),
+    cipher = Cast6
+)]
 pub mod cast6 {
     use super::{TM, TR};
     use crate::consts::{S1, S2, S3, S4};
-    use cipher::consts::{U1, U16, U32};
+    use cipher::consts::{U16, U32};
     use cipher::{
         AlgorithmName, Block, BlockCipherDecBackend, BlockCipherDecClosure, BlockCipherDecrypt,
         BlockCipherEncBackend, BlockCipherEncClosure, BlockCipherEncrypt, BlockSizeUser, InOut,
-        InvalidLength, Key, KeyInit, KeySizeUser, ParBlocksSizeUser,
+        InvalidLength, Key, KeyInit, KeySizeUser, ParBlocks, ParBlocksSizeUser,
     };
     use core::fmt;
     use zeroize::{Zeroize, ZeroizeOnDrop};
@@ -210,7 +224,7 @@ pub mod cast6 {
             Cast6 { kr, km }
         }
 
-        /// RFC 2612 section 2.5, encryption:
+        /// RFC 2612 section 2.5, encryption, on `BETA`:
         ///
         /// ```text
         /// BETA = 128bits of plaintext
@@ -218,15 +232,16 @@ pub mod cast6 {
         /// for (i=6; i<12; i++) BETA <- QBARi(BETA)
         /// 128bits of ciphertext = BETA
         /// ```
-        fn encrypt(&self, block: &mut [u8; 16]) {
-            let mut beta = load(block);
+        #[lanes]
+        fn encrypt_beta(&self, #[lane] beta: &mut [u32; 4]) {
+            #[unroll]
             for i in 0..6 {
-                q(&mut beta, &self.kr[i], &self.km[i]);
+                q(beta, &self.kr[i], &self.km[i]);
             }
+            #[unroll]
             for i in 6..12 {
-                qbar(&mut beta, &self.kr[i], &self.km[i]);
+                qbar(beta, &self.kr[i], &self.km[i]);
             }
-            store(&beta, block);
         }
 
         /// RFC 2612 section 2.5, decryption: the encryption with the order of
@@ -238,15 +253,16 @@ pub mod cast6 {
         /// for (i=5; i>=0; i--)  BETA <- QBARi(BETA)
         /// 128bits of plaintext = BETA
         /// ```
-        fn decrypt(&self, block: &mut [u8; 16]) {
-            let mut beta = load(block);
+        #[lanes]
+        fn decrypt_beta(&self, #[lane] beta: &mut [u32; 4]) {
+            #[unroll]
             for i in (6..12).rev() {
-                q(&mut beta, &self.kr[i], &self.km[i]);
+                q(beta, &self.kr[i], &self.km[i]);
             }
+            #[unroll]
             for i in (0..6).rev() {
-                qbar(&mut beta, &self.kr[i], &self.km[i]);
+                qbar(beta, &self.kr[i], &self.km[i]);
             }
-            store(&beta, block);
         }
     }
 
@@ -293,7 +309,7 @@ pub mod cast6 {
     }
 
     impl ParBlocksSizeUser for Cast6 {
-        type ParBlocksSize = U1;
+        type ParBlocksSize = Lanes;
     }
 
     impl BlockCipherEncrypt for Cast6 {
@@ -305,9 +321,20 @@ pub mod cast6 {
 
     impl BlockCipherEncBackend for Cast6 {
         fn encrypt_block(&self, mut block: InOut<'_, '_, Block<Self>>) {
-            let mut b: [u8; 16] = *block.get_in().as_ref();
-            self.encrypt(&mut b);
-            *block.get_out() = b.into();
+            let mut beta = load(block.get_in().as_ref());
+            self.encrypt_beta(&mut beta);
+            store(&beta, block.get_out().as_mut());
+        }
+
+        /// `LANES` blocks at once, round by round (with one lane, `cipher`
+        /// calls `encrypt_block` instead).
+        fn encrypt_par_blocks(&self, mut blocks: InOut<'_, '_, ParBlocks<Self>>) {
+            let mut beta: [[u32; 4]; LANES] =
+                core::array::from_fn(|l| load(blocks.get_in()[l].as_ref()));
+            self.encrypt_beta_lanes(&mut beta);
+            for (block, beta) in blocks.get_out().iter_mut().zip(&beta) {
+                store(beta, block.as_mut());
+            }
         }
     }
 
@@ -320,9 +347,19 @@ pub mod cast6 {
 
     impl BlockCipherDecBackend for Cast6 {
         fn decrypt_block(&self, mut block: InOut<'_, '_, Block<Self>>) {
-            let mut b: [u8; 16] = *block.get_in().as_ref();
-            self.decrypt(&mut b);
-            *block.get_out() = b.into();
+            let mut beta = load(block.get_in().as_ref());
+            self.decrypt_beta(&mut beta);
+            store(&beta, block.get_out().as_mut());
+        }
+
+        /// `LANES` blocks at once, round by round.
+        fn decrypt_par_blocks(&self, mut blocks: InOut<'_, '_, ParBlocks<Self>>) {
+            let mut beta: [[u32; 4]; LANES] =
+                core::array::from_fn(|l| load(blocks.get_in()[l].as_ref()));
+            self.decrypt_beta_lanes(&mut beta);
+            for (block, beta) in blocks.get_out().iter_mut().zip(&beta) {
+                store(beta, block.as_mut());
+            }
         }
     }
 

@@ -8,17 +8,33 @@
 //! Blocks are two 32-bit halves read big-endian, `xL` first, as in the
 //! reference implementation and the kernel.
 
-/// Blowfish in every inlining variant: `blowfish::never::Blowfish` and so
-/// on. The round function F and the round step carry the variant's inline
-/// attribute; encryption, decryption and the key schedule's 521 encryptions
-/// all go through them.
-#[codegen::variants(always, never, hint, auto, cipher = Blowfish)]
+/// Blowfish in every variant: `blowfish::never::Blowfish`,
+/// `blowfish::auto_x4_unrolled::Blowfish` and so on, the cross product of
+/// three axes:
+///
+/// - the inline policy of the round function F and the round step:
+///   `always`, `never` and `auto`. `hint` is left out: it built to the same
+///   code as `always` (both rounds inlined into a 16-round body), where
+///   `auto` keeps the round loop rolled and `never` calls both;
+/// - lanes, 1, 2, 3, 4 or 8 blocks encrypted together round by round
+///   (`x2`...), through `cipher`'s parallel blocks (`ParBlocksSize`);
+/// - the 16-round loops as written or unrolled (`unrolled`).
+///
+/// Encryption, decryption and the key schedule's 521 encryptions all go
+/// through the rounds; the key schedule through the one-block functions.
+/// The reference is `auto`, one lane, rolled.
+#[codegen::variants(
+    policy(always, never, auto),
+    lanes(1, 2, 3, 4, 8),
+    unroll(rolled, unrolled),
+    cipher = Blowfish
+)]
 pub mod blowfish {
-    use cipher::consts::{U1, U8, U56};
+    use cipher::consts::{U8, U56};
     use cipher::{
         AlgorithmName, Block, BlockCipherDecBackend, BlockCipherDecClosure, BlockCipherDecrypt,
         BlockCipherEncBackend, BlockCipherEncClosure, BlockCipherEncrypt, BlockSizeUser, InOut,
-        InvalidLength, Key, KeyInit, KeySizeUser, ParBlocksSizeUser,
+        InvalidLength, Key, KeyInit, KeySizeUser, ParBlocks, ParBlocksSizeUser,
     };
     use core::fmt;
     use zeroize::{Zeroize, ZeroizeOnDrop};
@@ -261,12 +277,16 @@ pub mod blowfish {
         /// xL = xL XOR P18
         /// Recombine xL and xR
         /// ```
-        fn encrypt(&self, mut x: [u32; 2]) -> [u32; 2] {
-            for &pi in &self.p[..16] {
-                x = round(&self.s, pi, x);
+        ///
+        /// After the loop `x` is `[xR, xL]`: the last swap is undone by
+        /// reading the halves the other way round.
+        #[lanes]
+        fn encrypt(&self, #[lane] mut x: [u32; 2]) -> [u32; 2] {
+            #[unroll]
+            for i in 0..16 {
+                x = round(&self.s, self.p[i], x);
             }
-            let [xr, xl] = x;
-            [xl ^ self.p[17], xr ^ self.p[16]]
+            [x[1] ^ self.p[17], x[0] ^ self.p[16]]
         }
 
         /// Decryption: "exactly the same as encryption, except that P1,
@@ -281,12 +301,13 @@ pub mod blowfish {
         /// xR = xR XOR P2
         /// xL = xL XOR P1
         /// ```
-        fn decrypt(&self, mut x: [u32; 2]) -> [u32; 2] {
-            for &pi in self.p[2..].iter().rev() {
-                x = round(&self.s, pi, x);
+        #[lanes]
+        fn decrypt(&self, #[lane] mut x: [u32; 2]) -> [u32; 2] {
+            #[unroll]
+            for i in (2..18).rev() {
+                x = round(&self.s, self.p[i], x);
             }
-            let [xr, xl] = x;
-            [xl ^ self.p[0], xr ^ self.p[1]]
+            [x[1] ^ self.p[0], x[0] ^ self.p[1]]
         }
 
         /// The key schedule ("Generating the Subkeys"), on a key of 4 to 56
@@ -387,7 +408,7 @@ pub mod blowfish {
     }
 
     impl ParBlocksSizeUser for Blowfish {
-        type ParBlocksSize = U1;
+        type ParBlocksSize = Lanes;
     }
 
     impl BlockCipherEncrypt for Blowfish {
@@ -403,6 +424,16 @@ pub mod blowfish {
             store(self.encrypt(load(&b)), &mut b);
             *block.get_out() = b.into();
         }
+
+        /// `LANES` blocks at once, round by round (with one lane, `cipher`
+        /// calls `encrypt_block` instead).
+        fn encrypt_par_blocks(&self, mut blocks: InOut<'_, '_, ParBlocks<Self>>) {
+            let x: [[u32; 2]; LANES] = core::array::from_fn(|l| load(blocks.get_in()[l].as_ref()));
+            let x = self.encrypt_lanes(x);
+            for (block, x) in blocks.get_out().iter_mut().zip(x) {
+                store(x, block.as_mut());
+            }
+        }
     }
 
     impl BlockCipherDecrypt for Blowfish {
@@ -417,6 +448,15 @@ pub mod blowfish {
             let mut b: [u8; 8] = *block.get_in().as_ref();
             store(self.decrypt(load(&b)), &mut b);
             *block.get_out() = b.into();
+        }
+
+        /// `LANES` blocks at once, round by round.
+        fn decrypt_par_blocks(&self, mut blocks: InOut<'_, '_, ParBlocks<Self>>) {
+            let x: [[u32; 2]; LANES] = core::array::from_fn(|l| load(blocks.get_in()[l].as_ref()));
+            let x = self.decrypt_lanes(x);
+            for (block, x) in blocks.get_out().iter_mut().zip(x) {
+                store(x, block.as_mut());
+            }
         }
     }
 

@@ -73,6 +73,18 @@ fn against_rustcrypto_cast6() {
     }
 }
 
+/// Every variant, through the whole-buffer APIs (`encrypt_blocks`, the
+/// `ecb`, `cbc` and `ctr` crates, `variants::modes`), on every length from 1
+/// to 40 blocks: each lane count's full chunks and every tail it leaves.
+#[test]
+fn every_length_through_every_mode() {
+    let key = hex("2342bb9efa38542cbed0ac83940ac2988d7c47ce264908461cc1b5137ae6b604");
+    let oracle = new::<::cast6::Cast6>(&key).unwrap();
+    for (variant, new) in registry() {
+        common::check_lengths(variant, &*new(&key).unwrap(), &*oracle, 6);
+    }
+}
+
 /// Every key length from 0 to 40 bytes other than 16, 20, 24, 28 and 32 is
 /// `InvalidLength`, and never a panic.
 #[test]

@@ -1,0 +1,7 @@
+#[codegen::variants(never, policy(auto))]
+mod m {
+    #[round]
+    fn f() {}
+}
+
+fn main() {}

@@ -1,0 +1,7 @@
+#[codegen::variants(policy(never), unroll())]
+mod m {
+    #[round]
+    fn f() {}
+}
+
+fn main() {}

@@ -1,0 +1,7 @@
+#[codegen::variants(lanes(1, 2))]
+mod m {
+    #[round]
+    fn f() {}
+}
+
+fn main() {}

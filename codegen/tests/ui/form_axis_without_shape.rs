@@ -1,0 +1,7 @@
+#[codegen::variants(policy(never), form(factored))]
+mod m {
+    #[round]
+    fn f() {}
+}
+
+fn main() {}

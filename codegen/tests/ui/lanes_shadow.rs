@@ -1,0 +1,18 @@
+#[codegen::variants(never)]
+mod m {
+    #[round]
+    fn f(x: u32) -> u32 {
+        x + 1
+    }
+
+    #[lanes]
+    pub fn g(#[lane] x: &mut u32) {
+        *x = f({
+            let x = 3;
+            x
+        }) ^ *x;
+    }
+
+}
+
+fn main() {}

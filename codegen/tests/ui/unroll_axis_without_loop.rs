@@ -1,0 +1,7 @@
+#[codegen::variants(policy(never), unroll(rolled, unrolled))]
+mod m {
+    #[round]
+    fn f() {}
+}
+
+fn main() {}

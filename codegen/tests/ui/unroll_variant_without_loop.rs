@@ -1,0 +1,7 @@
+#[codegen::variants(never, never_unrolled)]
+mod m {
+    #[round]
+    fn f() {}
+}
+
+fn main() {}
