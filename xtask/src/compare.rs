@@ -68,8 +68,17 @@ pub fn run(args: Args) -> Result<()> {
         return run_all(&args, &ciphers, &meta.target_dir);
     }
     let result = run_one(&args, ciphers[0], &meta.target_dir);
-    if args.out.join("README.md").exists() {
-        output::write_index(&args.out)?;
+    // The index is kept current when there is one, but a report beside it
+    // that cannot be read (another schema) leaves it as it was, said, not a
+    // failure of this run; nor is it touched after bad input.
+    let ran = !matches!(result, Err(Error::Usage { .. }));
+    if ran && args.out.join("README.md").exists() {
+        match output::write_index(&args.out) {
+            Ok(()) => {}
+            Err(Error::Failed(why) | Error::Usage { cause: why, .. }) => {
+                eprintln!("index not updated: {why}")
+            }
+        }
     }
     result
 }

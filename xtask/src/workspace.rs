@@ -224,3 +224,30 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
     std::fs::write(&tmp, bytes).map_err(fail)?;
     std::fs::rename(&tmp, path).map_err(fail)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn inputs_are_what_builds_artifacts() {
+        for path in [
+            "variants/src/rfc2612.rs",
+            "codegen/src/expand.rs",
+            "Cargo.lock",
+        ] {
+            assert!(is_input(path), "{path}");
+        }
+        for path in [
+            "variants/tests/cast6.rs",
+            "codegen/tests/ui/bad.rs",
+            "codegen/src/tests.rs",
+            "variants/README.md",
+        ] {
+            assert!(!is_input(path), "{path}");
+        }
+        let here = inputs();
+        assert!(here.hash.starts_with("fnv1a64:"), "{}", here.hash);
+        assert_eq!(inputs().hash, here.hash, "the same tree, the same hash");
+    }
+}
