@@ -266,16 +266,17 @@ fn noise(
     }
 }
 
-/// `ecb(cast6) encrypt 128-bit 16 B`.
+/// `ecb(cast6) encrypt 128-bit 16 B`, `crc32c digest 16 B`,
+/// `ecb(cast6) setkey 128-bit`.
 fn describe(entry: &CipherEntry, k: &Case) -> String {
+    let key = if k.key_bytes == 0 {
+        String::new()
+    } else {
+        format!(" {}-bit", k.key_bytes * 8)
+    };
     match Dir::of(k) {
-        Dir::Setkey => format!("{} setkey {}-bit", k.alg(entry.name), k.key_bytes * 8),
-        dir => format!(
-            "{} {dir} {}-bit {} B",
-            k.alg(entry.name),
-            k.key_bytes * 8,
-            k.block_bytes
-        ),
+        Dir::Setkey => format!("{} setkey{key}", k.alg(entry.name)),
+        dir => format!("{} {dir}{key} {} B", k.alg(entry.name), k.block_bytes),
     }
 }
 

@@ -193,7 +193,7 @@ fn panel(
             .draw_series(std::iter::once(
                 EmptyElement::at((x, y))
                     + Circle::new((0, 0), 5, style)
-                    + Text::new((i + 1).to_string(), (8, offsets[i]), ("sans-serif", 13)),
+                    + Text::new((i + 1).to_string(), offsets[i], ("sans-serif", 13)),
             ))
             .ok()?;
     }
@@ -227,22 +227,23 @@ fn legend(area: &DrawingArea<SVGBackend<'_>, Shift>, points: &[Point]) -> Option
     Some(())
 }
 
-/// Each number's vertical offset: numbers of points that (nearly)
-/// coincide go one under another.
-fn label_offsets(figures: &[Option<(f64, f64, f64, f64)>], ymax: f64) -> Vec<i32> {
+/// Each number's offset from its point: the numbers of points that
+/// (nearly) coincide go right and left in turn, and one under another.
+fn label_offsets(figures: &[Option<(f64, f64, f64, f64)>], ymax: f64) -> Vec<(i32, i32)> {
     let mut placed: Vec<(f64, f64)> = Vec::new();
     let mut out = Vec::new();
     for f in figures {
         let Some((x, y, _, _)) = *f else {
-            out.push(0);
+            out.push((0, 0));
             continue;
         };
         let near = placed
             .iter()
-            .filter(|(px, py)| (px / x).ln().abs() < 0.08 && (py - y).abs() < 0.04 * ymax)
-            .count();
+            .filter(|(px, py)| (px / x).ln().abs() < 0.08 && (py - y).abs() < 0.06 * ymax)
+            .count() as i32;
         placed.push((x, y));
-        out.push(-14 + 14 * near as i32);
+        let side = if near % 2 == 0 { 9 } else { -20 };
+        out.push((side, -16 + 8 * near));
     }
     out
 }

@@ -192,11 +192,13 @@ impl Dir {
 
     /// The direction of a harness case.
     pub fn of(case: &bench_harness::compare::Case) -> Dir {
-        match case.dir_name() {
-            "encrypt" => Dir::Encrypt,
-            "decrypt" => Dir::Decrypt,
-            "digest" => Dir::Digest,
-            _ => Dir::Setkey,
+        use bench_harness::compare::CaseKind;
+        use bench_harness::engine::{Dir as CaseDir, Mode};
+        match (case.kind, case.mode, case.dir) {
+            (CaseKind::SetKey, _, _) => Dir::Setkey,
+            (CaseKind::Crypt, Mode::Digest, _) => Dir::Digest,
+            (CaseKind::Crypt, _, CaseDir::Encrypt) => Dir::Encrypt,
+            (CaseKind::Crypt, _, CaseDir::Decrypt) => Dir::Decrypt,
         }
     }
 }

@@ -100,7 +100,8 @@ pub struct Noise {
     pub threshold: f64,
     /// The A/A control's ratio, if one was timed.
     pub control: Option<Ratio>,
-    /// Crypt cases with too few quiet rounds, described.
+    /// Crypt cases with too few quiet rounds, described (the notes list
+    /// them; the reason counts them).
     pub uncertain: Vec<String>,
     /// Crypt cases measured.
     pub cases: usize,
@@ -137,11 +138,10 @@ impl Noise {
         }
         if self.timed && !self.uncertain.is_empty() {
             out.push(format!(
-                "{} of {} cases had fewer than {} quiet rounds (their figures come from every round): {}",
+                "{} of {} crypt cases had fewer than {} quiet rounds (their figures come from every round; the note lists them)",
                 self.uncertain.len(),
                 self.cases,
                 crate::report::MIN_QUIET_ROUNDS,
-                self.uncertain.join("; ")
             ));
         }
         out

@@ -165,7 +165,7 @@ fn inconclusive_runs_say_why_and_how_to_rerun() {
     n.uncertain = vec!["ecb(x) encrypt 128-bit 16 B".into()];
     let v = run(&specs, &n);
     assert_eq!(v.status, Conclusion::Inconclusive);
-    assert!(v.reasons[0].starts_with("1 of 4 cases had fewer than 3 quiet rounds"));
+    assert!(v.reasons[0].starts_with("1 of 4 crypt cases had fewer than 3 quiet rounds"));
     // No control.
     let v = run(&specs, &noise(None));
     assert!(v.reasons[0].contains("no A/A control"), "{:?}", v.reasons);
