@@ -288,9 +288,29 @@ fn end_to_end() {
         assert_eq!(speed["block_bytes"], 16);
     }
     assert_eq!(json["peers"][0]["name"], "rustcrypto");
-    // Decided or not, a verdict with its status; inconclusive is a result
-    // (exit 0), with its reasons and the command to run again.
     let md = std::fs::read_to_string(out_dir.join("cast6.md")).unwrap();
+    verdict_control_and_setkey(&json, &md);
+    recomputed_from_samples(&json, &md);
+    parse_svg(&out_dir.join("cast6.svg"));
+    let svg = std::fs::read_to_string(out_dir.join("cast6.svg")).unwrap();
+    assert!(
+        !svg.lines().next().unwrap().contains("--quick"),
+        "XML comments hold no --"
+    );
+    // No temporary file is left behind.
+    let leftovers: Vec<_> = std::fs::read_dir(&out_dir)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().contains(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty());
+    std::fs::remove_dir_all(&out_dir).unwrap();
+}
+
+/// Decided or not, a verdict with its status (inconclusive is a result:
+/// exit 0, with its reasons and the command to run again); the A/A control;
+/// key setup per key size.
+fn verdict_control_and_setkey(json: &serde_json::Value, md: &str) {
     match json["verdict"]["status"].as_str() {
         Some("decided") => {
             assert!(json["verdict"]["pick"].is_string());
@@ -312,7 +332,7 @@ fn end_to_end() {
     );
     assert!(md.contains("A/A control: `auto` against a copy of its own file"));
     // Key setup, per key size of the (quick) template.
-    let setkey = entry(&json, "never")["speed"]
+    let setkey = entry(json, "never")["speed"]
         .as_array()
         .unwrap()
         .iter()
@@ -321,21 +341,6 @@ fn end_to_end() {
         .clone();
     assert_eq!(setkey["block_bytes"], 0);
     assert!(setkey["ops_per_sec"].as_f64().unwrap() > 0.0);
-    recomputed_from_samples(&json, &md);
-    let svg = std::fs::read_to_string(out_dir.join("cast6.svg")).unwrap();
-    roxmltree::Document::parse(&svg).expect("the chart is well-formed XML");
-    assert!(
-        !svg.lines().next().unwrap().contains("--quick"),
-        "XML comments hold no --"
-    );
-    // No temporary file is left behind.
-    let leftovers: Vec<_> = std::fs::read_dir(&out_dir)
-        .unwrap()
-        .filter_map(|e| e.ok())
-        .filter(|e| e.file_name().to_string_lossy().contains(".tmp"))
-        .collect();
-    assert!(leftovers.is_empty());
-    std::fs::remove_dir_all(&out_dir).unwrap();
 }
 
 /// The figures of a speed entry, computed again from the samples alone: the
@@ -440,8 +445,9 @@ fn identical_code_is_detected() {
     let md = std::fs::read_to_string(out_dir.join("aes.md")).unwrap();
     assert!(md.contains("`hint` = `auto`: the same machine code on the hot path"));
     assert!(md.contains("so one candidate, `auto`: the member with the least annotation"));
+    parse_svg(&out_dir.join("aes.svg"));
     let svg = std::fs::read_to_string(out_dir.join("aes.svg")).unwrap();
-    let doc = roxmltree::Document::parse(&svg).expect("well-formed");
+    let doc = roxmltree::Document::parse(&svg).unwrap();
     assert!(
         doc.descendants()
             .any(|n| n.text().is_some_and(|t| t.trim() == "1: hint = auto")),
@@ -491,6 +497,7 @@ fn faults_are_reported() {
         assert_eq!(entry(&json, "auto")["status"], "ok", "{fault}");
         let md = std::fs::read_to_string(out_dir.join("cast6.md")).unwrap();
         assert!(md.contains("**`never` failed:**"), "{fault}");
+        parse_svg(&out_dir.join("cast6.svg"));
         std::fs::remove_dir_all(&out_dir).unwrap();
     }
 }
@@ -526,7 +533,16 @@ fn unavailable_is_reported_not_failed() {
     assert_eq!(sse["status"], "unavailable", "{sse}");
     assert!(sse["artifact"]["text_bytes"].as_u64().unwrap() > 0, "{sse}");
     assert_eq!(entry(&json, "slice8_auto")["status"], "ok");
+    parse_svg(&out_dir.join("crc32c.svg"));
     std::fs::remove_dir_all(&out_dir).unwrap();
+}
+
+/// Every SVG a test run produces is well-formed XML.
+fn parse_svg(path: &Path) {
+    let svg = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    if let Err(e) = roxmltree::Document::parse(&svg) {
+        panic!("{}: not well-formed XML: {e}", path.display());
+    }
 }
 
 fn json_strs(v: &serde_json::Value) -> Vec<&str> {
