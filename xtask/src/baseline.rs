@@ -49,8 +49,7 @@ pub fn run(args: Args) -> Result<()> {
             )));
         }
         let path = baseline_file::path(entry.name);
-        let json =
-            serde_json::to_string_pretty(&report).map_err(|e| Error::failed(e.to_string()))? + "\n";
+        let json = crate::output::to_json(&report);
         workspace::write_atomically(&path, json.as_bytes())?;
         println!("baseline: {}", path.display());
     }

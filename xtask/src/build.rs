@@ -25,17 +25,22 @@ pub fn build_and_size(entry: &CipherEntry, contenders: &mut [Contender], dir: &P
                     c.variant(),
                     entry.rounds,
                 )
-                .map(|artifact| (files, artifact))
+                .map(|sized| (files, sized))
             });
         match built {
-            Ok((files, artifact)) => {
+            Ok((files, sized)) => {
+                let a = &sized.artifact;
                 eprintln!(
-                    "{:.1}s, .text {} bytes, .so {} bytes",
-                    files.seconds, artifact.text_bytes, artifact.so_bytes
+                    "{:.1}s, footprint {} bytes (hot path {}), .so {} bytes",
+                    files.seconds,
+                    a.footprint_bytes,
+                    a.hot_path_bytes.map_or("unknown".into(), |b| b.to_string()),
+                    a.so_bytes
                 );
                 c.state = State::Built(Built {
                     so: files.so,
-                    artifact,
+                    artifact: sized.artifact,
+                    hot_path: sized.hot_path,
                     loaded: None,
                 });
             }

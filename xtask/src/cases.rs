@@ -1,5 +1,6 @@
 //! The cases measured: ECB and CBC (or a checksum's digest), both
-//! directions, the kernel template's key sizes, the block sizes.
+//! directions, the kernel template's key sizes, the block sizes; and, for
+//! compare, key setup at each key size.
 
 use bench_harness::compare::Case;
 use bench_harness::engine::{Dir, Mode};
@@ -31,4 +32,19 @@ pub fn cases(entry: &CipherEntry, first_key_only: bool, sizes: &[usize]) -> Vec<
         }
     }
     out
+}
+
+/// Key setup of `entry`: one case per key size of its first block-cipher
+/// mode's template (only the first when `first_key_only`); none for a
+/// checksum, which has no key.
+pub fn setkey(entry: &CipherEntry, first_key_only: bool) -> Vec<Case> {
+    let Some(&(mode, keys)) = entry
+        .modes
+        .iter()
+        .find(|(m, _)| matches!(m, Mode::Ecb | Mode::Cbc))
+    else {
+        return Vec::new();
+    };
+    let keys = if first_key_only { &keys[..1] } else { keys };
+    keys.iter().map(|&k| Case::set_key(mode, k)).collect()
 }

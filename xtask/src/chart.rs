@@ -1,114 +1,249 @@
-//! The report's chart: code size (x) against throughput at the headline case
-//! (y), one labelled point per variant and peer, and the Pareto frontier of
-//! those points (which may differ from the verdict's, taken over every case).
-//! SVG only: labels are `<text>` elements, so no font is needed to draw it.
+//! The report's chart: footprint (x, log scale) against throughput (y) at
+//! the headline case, one panel for the smallest and one for the largest
+//! block size measured; one numbered point per group of identical hot-path
+//! code and per peer, with the 95% interval of its median as an error bar;
+//! filled when the verdict finds it Pareto-optimal. The numbers are
+//! explained in a legend under the panels, so no label overlaps another.
+//! SVG only: text is `<text>` elements, so no font is needed to draw it;
+//! plotters escapes markup in them, `escape.rs` the rest.
 
-use crate::report::Report;
+use crate::escape::{plotters_text, xml_attr, xml_comment, xml_text};
+use crate::report::{Entry, Headline, Report, Status};
+use crate::verdict::Annotation;
+use plotters::coord::Shift;
 use plotters::prelude::*;
 
-/// A point: its name, .text bytes, MB/s, and whether it is a peer.
-type Point = (String, f64, f64, bool);
+const WIDTH: u32 = 960;
+const PANELS: u32 = 420;
+const LEGEND_LINE: u32 = 18;
+
+/// What a point stands for: its number, legend text, the entry whose
+/// figures it shows, footprint, whether it is a peer, whether Pareto.
+struct Point<'a> {
+    legend: String,
+    entry: &'a Entry,
+    size: f64,
+    peer: bool,
+    pareto: bool,
+}
+
+/// One point per identical-code group (shown by its least annotated
+/// member, as the verdict counts it) and per peer.
+fn points(r: &Report) -> Vec<Point<'_>> {
+    let measured = |e: &&Entry| e.status == Status::Measured && e.artifact.is_some();
+    let mut out = Vec::new();
+    for first in r.variants.iter().filter(|e| e.same_code_as.is_none()) {
+        let members: Vec<&Entry> = r
+            .variants
+            .iter()
+            .filter(|e| e.name == first.name || e.same_code_as.as_ref() == Some(&first.name))
+            .filter(measured)
+            .collect();
+        let Some(shown) = members.iter().min_by_key(|e| Annotation::of(&e.name)) else {
+            continue;
+        };
+        let names: Vec<&str> = members.iter().map(|e| e.name.as_str()).collect();
+        out.push(point(r, shown, names.join(" = "), false));
+    }
+    for p in r.peers.iter().filter(measured) {
+        out.push(point(r, p, format!("{} (peer)", p.label), true));
+    }
+    out
+}
+
+fn point<'a>(r: &Report, e: &'a Entry, legend: String, peer: bool) -> Point<'a> {
+    Point {
+        legend,
+        entry: e,
+        size: e
+            .artifact
+            .as_ref()
+            .map_or(1.0, |a| a.footprint_bytes as f64),
+        peer,
+        pareto: r.verdict.pareto.contains(&e.name),
+    }
+}
 
 /// The SVG, or `None` when nothing was measured.
 pub fn render(r: &Report) -> Option<String> {
-    let headline = r.headline()?;
-    let points: Vec<Point> = r
-        .entries()
-        .filter_map(|e| {
-            let size = e.artifact.as_ref()?.text_bytes as f64;
-            let speed = r.headline_speed(e)? / 1e6;
-            let peer = r.peers.iter().any(|p| p.name == e.name);
-            Some((e.name.clone(), size, speed, peer))
-        })
-        .collect();
-    if points.is_empty() {
+    let heads = r.headlines();
+    let points = points(r);
+    if heads.is_empty() || points.is_empty() {
         return None;
     }
-    let (xmin, xmax, ymax) = points
-        .iter()
-        .fold((f64::INFINITY, 0f64, 0f64), |(lo, hi, y), p| {
-            (lo.min(p.1), hi.max(p.1), y.max(p.2))
-        });
+    let legend_lines = points.len().div_ceil(2) as u32 + 2;
+    let height = PANELS + 40 + legend_lines * LEGEND_LINE;
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, (760, 460)).into_drawing_area();
+        let root = SVGBackend::with_string(&mut svg, (WIDTH, height)).into_drawing_area();
         root.fill(&WHITE).ok()?;
         let caption = format!(
-            "{}: .text bytes against MB/s of {}",
-            r.cipher,
-            headline.describe()
+            "{}: footprint (.text + .rodata + .data) against MB/s",
+            r.cipher
         );
-        // Sizes can span orders of magnitude (a peer that links std), so the
-        // size axis is logarithmic.
-        let mut chart = ChartBuilder::on(&root)
-            .caption(caption, ("sans-serif", 16))
-            .margin(16)
-            .x_label_area_size(40)
-            .y_label_area_size(56)
-            .build_cartesian_2d((xmin / 1.5..xmax * 1.5).log_scale(), 0f64..ymax * 1.2)
+        let body = root
+            .titled(&plotters_text(&caption), ("sans-serif", 18))
             .ok()?;
-        chart
-            .configure_mesh()
-            .x_desc(".text bytes (log scale)")
-            .y_desc("MB/s")
-            .x_label_formatter(&|x| format!("{x:.0}"))
-            .y_label_formatter(&|y| format!("{y:.0}"))
-            .draw()
-            .ok()?;
-        chart
-            .draw_series(LineSeries::new(
-                frontier(&points),
-                BLUE.mix(0.5).stroke_width(2),
-            ))
-            .ok()?;
-        for ((name, x, y, peer), dy) in points.iter().zip(label_offsets(&points, ymax)) {
-            let color = if *peer { RED } else { BLUE };
-            chart
-                .draw_series(std::iter::once(
-                    EmptyElement::at((*x, *y))
-                        + Circle::new((0, 0), 5, color.filled())
-                        + Text::new(name.clone(), (8, dy), ("sans-serif", 13)),
-                ))
-                .ok()?;
+        let (upper, lower) = body.split_vertically(PANELS);
+        let panels = upper.split_evenly((1, heads.len()));
+        for (area, head) in panels.iter().zip(&heads) {
+            panel(area, r, head, &points)?;
         }
+        legend(&lower, &points)?;
         root.present().ok()?;
     }
+    // A title and a label for readers that do not see the picture.
+    let title = format!(
+        "<title>{}</title>\n",
+        xml_text(&format!("{}: footprint against throughput", r.cipher))
+    );
+    let label = format!(
+        "<svg aria-label=\"{}\" ",
+        xml_attr(
+            &points
+                .iter()
+                .map(|p| p.legend.as_str())
+                .collect::<Vec<_>>()
+                .join("; ")
+        )
+    );
+    let svg = svg.replacen("<svg ", &label, 1);
+    let svg = match svg.find('>') {
+        Some(end) => format!("{}\n{title}{}", &svg[..=end], &svg[end + 1..]),
+        None => svg,
+    };
     let mut out = format!(
-        "<!-- Generated by `{}`; do not edit: run it again. -->\n",
-        r.generated_by
+        "<!-- {} -->\n",
+        xml_comment(&format!(
+            "Generated by `{}`; do not edit: run it again.",
+            r.generated_by
+        ))
     );
     out.push_str(&svg);
     out.push('\n');
     Some(out)
 }
 
-/// The points no other point beats on both axes, smallest first.
-fn frontier(points: &[Point]) -> Vec<(f64, f64)> {
-    let mut frontier: Vec<(f64, f64)> = points
+/// The points of one block size with their error bars.
+fn panel(
+    area: &DrawingArea<SVGBackend<'_>, Shift>,
+    r: &Report,
+    head: &Headline,
+    points: &[Point],
+) -> Option<()> {
+    let hz = r.hz();
+    let mb = |ops: f64| ops * head.block as f64 / 1e6;
+    // (x, median, low, high) in MB/s.
+    let figures: Vec<Option<(f64, f64, f64, f64)>> = points
         .iter()
-        .filter(|p| {
-            !points
-                .iter()
-                .any(|q| q.1 <= p.1 && q.2 >= p.2 && (q.1 < p.1 || q.2 > p.2))
+        .map(|p| {
+            let s = head.speed(p.entry)?;
+            let (lo, hi) = s.ops_interval(hz).unwrap_or((s.ops_per_sec, s.ops_per_sec));
+            Some((p.size, mb(s.ops_per_sec), mb(lo), mb(hi)))
         })
-        .map(|p| (p.1, p.2))
         .collect();
-    frontier.sort_by(|a, b| a.0.total_cmp(&b.0));
-    frontier
+    let shown: Vec<&(f64, f64, f64, f64)> = figures.iter().flatten().collect();
+    let (xmin, xmax, ymax) = shown.iter().fold((f64::INFINITY, 0f64, 0f64), |a, f| {
+        (a.0.min(f.0), a.1.max(f.0), a.2.max(f.3))
+    });
+    if shown.is_empty() {
+        return Some(());
+    }
+    let mut chart = ChartBuilder::on(area)
+        .caption(format!("{}-byte blocks", head.block), ("sans-serif", 15))
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(56)
+        .build_cartesian_2d(
+            (xmin / 1.4..xmax * 1.4).log_scale(),
+            0f64..(ymax * 1.15).max(1e-9),
+        )
+        .ok()?;
+    chart
+        .configure_mesh()
+        .x_desc("footprint bytes (log scale)")
+        .y_desc("MB/s (median, 95% interval)")
+        .x_label_formatter(&|x| format!("{x:.0}"))
+        .y_label_formatter(&|y| format!("{y:.0}"))
+        .draw()
+        .ok()?;
+    let offsets = label_offsets(&figures, ymax);
+    for (i, (p, f)) in points.iter().zip(&figures).enumerate() {
+        let Some((x, y, lo, hi)) = *f else { continue };
+        let color = if p.peer { RED } else { BLUE };
+        let style = if p.pareto {
+            color.filled()
+        } else {
+            color.stroke_width(2)
+        };
+        chart
+            .draw_series(std::iter::once(PathElement::new(
+                vec![(x, lo), (x, hi)],
+                color.stroke_width(1),
+            )))
+            .ok()?;
+        chart
+            .draw_series(
+                [lo, hi].map(|v| {
+                    EmptyElement::at((x, v)) + PathElement::new(vec![(-4, 0), (4, 0)], color)
+                }),
+            )
+            .ok()?;
+        chart
+            .draw_series(std::iter::once(
+                EmptyElement::at((x, y))
+                    + Circle::new((0, 0), 5, style)
+                    + Text::new((i + 1).to_string(), offsets[i], ("sans-serif", 13)),
+            ))
+            .ok()?;
+    }
+    Some(())
 }
 
-/// Each label's vertical offset: labels of points that (nearly) coincide go
-/// one under another.
-fn label_offsets(points: &[Point], ymax: f64) -> Vec<i32> {
+/// The legend: each point's number and what it stands for, two columns.
+fn legend(area: &DrawingArea<SVGBackend<'_>, Shift>, points: &[Point]) -> Option<()> {
+    let style = ("sans-serif", 13).into_font();
+    let rows = points.len().div_ceil(2);
+    for (i, p) in points.iter().enumerate() {
+        let (col, row) = (i / rows, i % rows);
+        let text = format!("{}: {}", i + 1, p.legend);
+        area.draw(&Text::new(
+            plotters_text(&text),
+            (
+                24 + col as i32 * (WIDTH as i32 / 2),
+                (row as u32 * LEGEND_LINE) as i32 + 4,
+            ),
+            style.clone(),
+        ))
+        .ok()?;
+    }
+    let key = "Blue: variants (one point per group of identical hot-path code), red: peers; filled: Pareto-optimal in the verdict (over every crypt case), hollow: dominated.";
+    area.draw(&Text::new(
+        key,
+        (24, (rows as u32 * LEGEND_LINE) as i32 + 10),
+        style,
+    ))
+    .ok()?;
+    Some(())
+}
+
+/// Each number's offset from its point: the numbers of points that
+/// (nearly) coincide go right and left in turn, and one under another.
+fn label_offsets(figures: &[Option<(f64, f64, f64, f64)>], ymax: f64) -> Vec<(i32, i32)> {
     let mut placed: Vec<(f64, f64)> = Vec::new();
     let mut out = Vec::new();
-    for (_, x, y, _) in points {
+    for f in figures {
+        let Some((x, y, _, _)) = *f else {
+            out.push((0, 0));
+            continue;
+        };
         let near = placed
             .iter()
-            .filter(|(px, py)| (px / x).ln().abs() < 0.08 && (py - y).abs() < 0.04 * ymax)
-            .count();
-        placed.push((*x, *y));
-        out.push(-14 + 14 * near as i32);
+            .filter(|(px, py)| (px / x).ln().abs() < 0.08 && (py - y).abs() < 0.06 * ymax)
+            .count() as i32;
+        placed.push((x, y));
+        let side = if near % 2 == 0 { 9 } else { -20 };
+        out.push((side, -16 + 8 * near));
     }
     out
 }

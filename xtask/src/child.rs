@@ -46,7 +46,7 @@ pub fn measure(
         if status.success() {
             let outcome = read_outcome(&files.outcome)?;
             let measured = apply(&outcome, &live, contenders);
-            return Ok(Timings::new(outcome, measured, cases.len()));
+            return Ok(Timings::new(outcome, measured, cases));
         }
         blame(&status, &files.marker, &live, contenders)?;
     }

@@ -5,6 +5,7 @@
 
 use crate::analyse::{self, Settings};
 use crate::build;
+use crate::cases;
 use crate::child;
 use crate::ciphers;
 use crate::cli;
@@ -14,7 +15,7 @@ use crate::output;
 use crate::plan::{self, Amount};
 use crate::report::{Report, Status};
 use crate::tree::Tree;
-use crate::verdict;
+use crate::verdict::{self, Conclusion};
 use crate::workdir::WorkDir;
 use crate::workspace;
 use bench_harness::registry::CipherEntry;
@@ -67,8 +68,17 @@ pub fn run(args: Args) -> Result<()> {
         return run_all(&args, &ciphers, &meta.target_dir);
     }
     let result = run_one(&args, ciphers[0], &meta.target_dir);
-    if args.out.join("README.md").exists() {
-        output::write_index(&args.out)?;
+    // The index is kept current when there is one, but a report beside it
+    // that cannot be read (another schema) leaves it as it was, said, not a
+    // failure of this run; nor is it touched after bad input.
+    let ran = !matches!(result, Err(Error::Usage { .. }));
+    if ran && args.out.join("README.md").exists() {
+        match output::write_index(&args.out) {
+            Ok(()) => {}
+            Err(Error::Failed(why) | Error::Usage { cause: why, .. }) => {
+                eprintln!("index not updated: {why}")
+            }
+        }
     }
     result
 }
@@ -167,10 +177,16 @@ fn compare(
     let steps = contenders.len() + 2;
     let work = WorkDir::lock(target, entry.name)?;
     build::build_and_size(entry, &mut contenders, &work.path, steps);
-    let cases = args.amount.cases(entry);
+    contenders.extend(contenders::control(
+        &contenders,
+        &settings.reference,
+        &work.path,
+    ));
+    let mut cases = args.amount.cases(entry);
+    cases.extend(cases::setkey(entry, args.amount.quick));
     let plan = args.amount.plan();
     eprintln!(
-        "[{}/{steps}] timing {} artifacts on {} cases, interleaved, {} quiet rounds wanted",
+        "[{}/{steps}] timing {} artifacts (an A/A control among them) on {} cases, interleaved, {} quiet rounds wanted",
         steps - 1,
         contenders.iter().filter(|c| c.live().is_some()).count(),
         cases.len(),
@@ -189,16 +205,27 @@ fn compare(
 }
 
 fn print_verdict(report: &Report, out: &Path) {
-    println!(
-        "verdict: {}",
-        report
-            .verdict
-            .pick
-            .as_deref()
-            .map_or("none".into(), |p| format!("use `{p}`"))
-    );
-    for step in &report.verdict.steps {
+    let v = &report.verdict;
+    match (v.status, &v.pick) {
+        (Conclusion::Inconclusive, _) => println!("verdict: inconclusive"),
+        (Conclusion::Decided, Some(p)) => println!("verdict: use `{p}`"),
+        (Conclusion::Decided, None) => println!("verdict: none"),
+    }
+    for reason in &v.reasons {
+        println!("  because {reason}");
+    }
+    if let Some(c) = &report.control {
+        println!(
+            "  A/A control (`{}` against its copy): {}",
+            c.of,
+            verdict::pct(&c.interval())
+        );
+    }
+    for step in &v.steps {
         println!("  {step}");
+    }
+    if let Some(rerun) = &v.rerun {
+        println!("  run again on a quieter machine: {rerun}");
     }
     println!(
         "report: {}",

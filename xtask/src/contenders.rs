@@ -5,7 +5,7 @@ use crate::artifacts::Selection;
 use crate::size::Artifact;
 use crate::tree::Tree;
 use bench_harness::registry::{CipherEntry, Peer};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// What a contender is.
 #[derive(Clone, Copy)]
@@ -14,6 +14,10 @@ pub enum Kind {
     Variant(&'static str),
     /// A peer crate (RustCrypto's, or `crc32c`).
     Peer(&'static Peer),
+    /// The A/A control: a copy, under another file name, of the built
+    /// artifact of this variant (the reference), timed as a contender of
+    /// its own. Never built: see [`control`].
+    Control(&'static str),
 }
 
 /// Which tree a contender is built from.
@@ -53,6 +57,9 @@ pub enum State {
 pub struct Built {
     pub so: PathBuf,
     pub artifact: Artifact,
+    /// The hot path's normalized machine code (`code.rs`), compared to
+    /// find variants with the same code.
+    pub hot_path: Option<Vec<u8>>,
     /// The fingerprint of the file the measuring process loaded.
     pub loaded: Option<String>,
 }
@@ -75,7 +82,7 @@ impl Contender {
     /// What its artifact holds.
     pub fn selection(&self) -> Selection<'_> {
         match self.kind {
-            Kind::Variant(variant) => Selection::Variant {
+            Kind::Variant(variant) | Kind::Control(variant) => Selection::Variant {
                 module: self.module,
                 variant,
             },
@@ -86,7 +93,7 @@ impl Contender {
     /// The crate whose symbols are the cipher's.
     pub fn crate_name(&self) -> &'static str {
         match self.kind {
-            Kind::Variant(_) => "variants",
+            Kind::Variant(_) | Kind::Control(_) => "variants",
             Kind::Peer(p) => p.crate_name,
         }
     }
@@ -95,8 +102,12 @@ impl Contender {
     pub fn variant(&self) -> Option<&'static str> {
         match self.kind {
             Kind::Variant(v) => Some(v),
-            Kind::Peer(_) => None,
+            Kind::Peer(_) | Kind::Control(_) => None,
         }
+    }
+
+    pub fn is_control(&self) -> bool {
+        matches!(self.kind, Kind::Control(_))
     }
 
     pub fn is_peer(&self) -> bool {
@@ -189,4 +200,43 @@ pub fn contenders(
         ));
     }
     out
+}
+
+/// The A/A control of the variant named `reference` among `contenders`: its
+/// built `.so` copied into `dir` under another name (the dynamic loader
+/// hands back the same library for the same file, and for a hard link), as
+/// a contender named `REFERENCE@control`. `None` when the reference was not
+/// built, or the copy failed (said on stderr).
+pub fn control(contenders: &[Contender], reference: &str, dir: &Path) -> Option<Contender> {
+    let c = contenders
+        .iter()
+        .find(|c| c.variant() == Some(reference) && c.origin == Origin::Current)?;
+    let (Kind::Variant(variant), Some(built)) = (c.kind, c.live()) else {
+        return None;
+    };
+    let so = dir.join(format!("{variant}@control.so"));
+    if let Err(e) = std::fs::copy(&built.so, &so) {
+        eprintln!("    no A/A control: copying {}: {e}", built.so.display());
+        return None;
+    }
+    let mut artifact = built.artifact.clone();
+    artifact.path = so
+        .strip_prefix(crate::workspace::root())
+        .unwrap_or(&so)
+        .display()
+        .to_string();
+    Some(Contender {
+        module: c.module,
+        kind: Kind::Control(variant),
+        origin: c.origin,
+        name: format!("{variant}@control"),
+        label: format!("{} (A/A control)", c.label),
+        tree: c.tree.clone(),
+        state: State::Built(Built {
+            so,
+            artifact,
+            hot_path: None,
+            loaded: None,
+        }),
+    })
 }

@@ -56,14 +56,17 @@ pub fn attach(
 fn uncounted(entry: &CipherEntry, c: &Case) -> Speed {
     Speed {
         alg: c.alg(entry.name),
-        dir: c.dir_name().into(),
+        dir: crate::report::Dir::of(c),
         key_bits: c.key_bytes * 8,
         block_bytes: c.block_bytes,
-        bytes_per_sec: 0.0,
-        cycles_per_byte: 0.0,
+        ticks_per_op: 0.0,
+        ops_per_sec: 0.0,
+        bytes_per_sec: None,
+        ticks_per_byte: None,
         spread: 0.0,
         ratio: None,
         rounds: 0,
         instructions: None,
+        samples: Vec::new(),
     }
 }

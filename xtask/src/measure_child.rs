@@ -10,6 +10,7 @@ use crate::fault;
 use bench_harness::clock::Counter;
 use bench_harness::compare::{self, Case, Plan, Samples};
 use bench_harness::engine::{Engine, EngineError, Mode};
+use bench_harness::machine::Machine;
 use bench_harness::registry::{self, CipherEntry};
 use bench_harness::so::{self, SoCipher};
 use serde::{Deserialize, Serialize};
@@ -42,6 +43,9 @@ pub struct Spec {
 #[derive(Serialize, Deserialize)]
 pub struct Outcome {
     pub counter: Counter,
+    /// The machine, read here (the CPU this process ran on, its SMT
+    /// siblings, ...).
+    pub machine: Machine,
     pub engines: Vec<EngineOutcome>,
     /// `[engine][case][round]`, for the measured engines, in order.
     pub samples: Samples,
@@ -93,6 +97,8 @@ fn measure(spec: &Spec, marker: &Path) -> Result<Outcome> {
     let entry = registry::cipher(&spec.cipher).map_err(|e| Error::failed(e.0))?;
     let counter = Counter::calibrate();
     eprintln!("    {}", counter.describe());
+    let machine = Machine::read(&counter);
+    eprintln!("    {}", machine.describe());
     let mut outcomes = Vec::new();
     let mut loaded: Vec<(usize, Box<dyn Engine>)> = Vec::new();
     for (i, (name, path)) in spec.engines.iter().enumerate() {
@@ -128,6 +134,7 @@ fn measure(spec: &Spec, marker: &Path) -> Result<Outcome> {
             Ok(samples) => {
                 return Ok(Outcome {
                     counter,
+                    machine,
                     engines: outcomes,
                     samples,
                 });

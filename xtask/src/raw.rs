@@ -1,7 +1,7 @@
 //! The report's raw output: tcrypt's cycles-mode lines (the hash lines for
-//! a digest) from per-case median ticks.
+//! a digest, `tcrypt --setkey`'s for key setup) from per-case median ticks.
 
-use bench_harness::compare::Case;
+use bench_harness::compare::{Case, CaseKind};
 use bench_harness::engine::{Dir, Mode};
 use bench_harness::format;
 
@@ -9,22 +9,24 @@ use bench_harness::format;
 /// median ticks per operation in case `c`.
 pub fn lines(cipher: &str, cases: &[Case], driver: &str, median: impl Fn(usize) -> f64) -> String {
     let mut out = String::new();
-    let mut last: Option<(Mode, Dir)> = None;
+    let mut last: Option<(Mode, Dir, CaseKind)> = None;
     let mut test = 0;
     for (ci, c) in cases.iter().enumerate() {
-        if last != Some((c.mode, c.dir)) {
-            let header = match c.mode {
-                Mode::Digest => format::hash_header(&c.alg(cipher), driver),
+        if last != Some((c.mode, c.dir, c.kind)) {
+            let header = match (c.kind, c.mode) {
+                (CaseKind::SetKey, _) => format::setkey_header(&c.alg(cipher), driver),
+                (_, Mode::Digest) => format::hash_header(&c.alg(cipher), driver),
                 _ => format::cipher_header(&c.alg(cipher), driver, c.dir),
             };
             out.push_str(&header);
             out.push('\n');
-            last = Some((c.mode, c.dir));
+            last = Some((c.mode, c.dir, c.kind));
             test = 0;
         }
         let ticks = median(ci);
-        let line = match c.mode {
-            Mode::Digest => format::hash_cycles(
+        let line = match (c.kind, c.mode) {
+            (CaseKind::SetKey, _) => format::setkey_cycles(test, c.key_bytes, ticks.round() as u64),
+            (_, Mode::Digest) => format::hash_cycles(
                 test,
                 c.block_bytes,
                 c.block_bytes,

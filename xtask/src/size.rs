@@ -1,6 +1,8 @@
 //! Sizes of a built artifact, read with the `object` crate: the file, its
-//! sections, and each function of the cipher.
+//! sections, its footprint, the code reachable from its entries (see
+//! `code.rs`), and each function of the cipher.
 
+use crate::code;
 use object::{Object, ObjectSection, ObjectSymbol, SymbolKind};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -16,6 +18,21 @@ pub struct Artifact {
     pub text_bytes: u64,
     pub rodata_bytes: u64,
     pub data_bytes: u64,
+    /// `.text` + `.rodata` + `.data`: what loading the module costs, and
+    /// the size the verdict's rule compares.
+    pub footprint_bytes: u64,
+    /// The functions reachable from `inlinelab_crypt` (the hot path),
+    /// `inlinelab_crypt` included, the panic machinery not (see
+    /// `code::is_panic`).
+    pub hot_path_bytes: Option<u64>,
+    /// The functions reachable from `inlinelab_set_key` and not from
+    /// `inlinelab_crypt` (a function both reach counts in the hot path).
+    pub key_schedule_bytes: Option<u64>,
+    /// A hash of the hot path's normalized machine code (`code.rs`): equal
+    /// for the same code wherever it was placed.
+    pub hot_path_code: Option<String>,
+    /// The hot path's functions, in the walk's order.
+    pub hot_path: Vec<Function>,
     pub rlib_bytes: u64,
     /// The cipher's own functions (its crate's symbols), largest first.
     pub functions: Vec<Function>,
@@ -31,8 +48,15 @@ pub struct Function {
     pub bytes: u64,
 }
 
-/// Reads `so` (`rlib_bytes` is the size of the cipher crate's `.rlib`). Functions are those whose demangled
-/// path starts in `crate_name`; `rounds` are looked for among them as
+/// An artifact's sizes, and its hot path's normalized code (compared, not
+/// stored).
+pub struct Sized {
+    pub artifact: Artifact,
+    pub hot_path: Option<Vec<u8>>,
+}
+
+/// Reads `so` (`rlib_bytes` is the size of the cipher crate's `.rlib`).
+/// Functions are those whose demangled path starts in `crate_name`; `rounds` are looked for among them as
 /// `<module>::<variant>::<round>` (any variant module when `variant` is `None`).
 pub fn read(
     so: &Path,
@@ -40,10 +64,66 @@ pub fn read(
     crate_name: &str,
     variant: Option<&str>,
     rounds: &[&str],
-) -> Result<Artifact, String> {
+) -> Result<Sized, String> {
     let data = std::fs::read(so).map_err(|e| format!("{}: {e}", so.display()))?;
     let file = object::File::parse(&*data).map_err(|e| format!("{}: {e}", so.display()))?;
     let section = |name: &str| file.section_by_name(name).map_or(0, |s| s.size());
+    let (functions, rounds_out_of_line) = cipher_functions(&file, crate_name, variant, rounds);
+    let image = code::Image::new(&file, variant);
+    // Compared: everything the entry reaches. Counted: not the panic
+    // machinery, which a call that does not panic never runs.
+    let same = image
+        .walk(code::CRYPT, &|_| false)
+        .and_then(|w| w.normalized);
+    let hot = image.walk(code::CRYPT, &code::is_panic);
+    let key = image.walk(code::SET_KEY, &code::is_panic);
+    let (text_bytes, rodata_bytes, data_bytes) =
+        (section(".text"), section(".rodata"), section(".data"));
+    let artifact = Artifact {
+        path: so
+            .strip_prefix(crate::workspace::root())
+            .unwrap_or(so)
+            .display()
+            .to_string(),
+        fingerprint: bench_harness::so::fingerprint(so)
+            .map_err(|e| format!("{}: {e}", so.display()))?,
+        so_bytes: data.len() as u64,
+        text_bytes,
+        rodata_bytes,
+        data_bytes,
+        footprint_bytes: text_bytes + rodata_bytes + data_bytes,
+        hot_path_bytes: hot.as_ref().map(|w| w.bytes()),
+        key_schedule_bytes: key
+            .as_ref()
+            .map(|k| hot.as_ref().map_or(k.bytes(), |h| k.bytes_not_in(h))),
+        hot_path_code: same.as_deref().map(code::hash),
+        hot_path: hot.as_ref().map_or(Vec::new(), |w| {
+            w.functions
+                .iter()
+                .map(|(name, bytes)| Function {
+                    name: name.clone(),
+                    bytes: *bytes,
+                })
+                .collect()
+        }),
+        rlib_bytes,
+        functions,
+        rounds_out_of_line,
+    };
+    Ok(Sized {
+        artifact,
+        hot_path: same,
+    })
+}
+
+/// The functions whose demangled path starts in `crate_name`, largest
+/// first, and which of `rounds` are among them (see [`read`]).
+fn cipher_functions(
+    file: &object::File<'_>,
+    crate_name: &str,
+    variant: Option<&str>,
+    rounds: &[&str],
+) -> (Vec<Function>, Vec<String>) {
     let mut seen = std::collections::HashSet::new();
     let mut full_names = Vec::new();
     let mut functions = Vec::new();
@@ -75,22 +155,7 @@ pub fn read(
         })
         .map(|r| r.to_string())
         .collect();
-    Ok(Artifact {
-        path: so
-            .strip_prefix(crate::workspace::root())
-            .unwrap_or(so)
-            .display()
-            .to_string(),
-        fingerprint: bench_harness::so::fingerprint(so)
-            .map_err(|e| format!("{}: {e}", so.display()))?,
-        so_bytes: data.len() as u64,
-        text_bytes: section(".text"),
-        rodata_bytes: section(".rodata"),
-        data_bytes: section(".data"),
-        rlib_bytes,
-        functions,
-        rounds_out_of_line,
-    })
+    (functions, rounds_out_of_line)
 }
 
 /// Shortens every path in a demangled name to its last segment:

@@ -1,6 +1,7 @@
 //! The gate's summary: the rows of one cipher as markdown, fit for a
 //! pull-request comment.
 
+use crate::escape::{md_cell, md_cell_fragment, md_code, md_text};
 use crate::gate::Against;
 use crate::rows::{Row, Thresholds, Verdict};
 use std::fmt::Write;
@@ -11,16 +12,19 @@ pub fn render(cipher: &str, against: &Against, th: &Thresholds, rows: &[Row]) ->
     let count = |v: Verdict| rows.iter().filter(|r| r.verdict == v).count();
     let (regressions, advisories) = (count(Verdict::Regression), count(Verdict::Advisory));
     let with = match against {
-        Against::BaseTree(rev) => format!("`{rev}`, built and measured in the same run"),
+        Against::BaseTree(rev) => format!("{}, built and measured in the same run", md_code(rev)),
         Against::BaselineFile(path) => format!(
-            "the committed baseline `{}`",
-            path.as_ref()
-                .map_or(crate::baseline_file::shown(cipher), |p| p
-                    .display()
-                    .to_string())
+            "the committed baseline {}",
+            md_code(
+                &path
+                    .as_ref()
+                    .map_or(crate::baseline_file::shown(cipher), |p| {
+                        p.display().to_string()
+                    })
+            )
         ),
     };
-    let _ = writeln!(md, "## inlinelab gate: {cipher}\n");
+    let _ = writeln!(md, "## inlinelab gate: {}\n", md_text(cipher));
     let _ = writeln!(
         md,
         "{} against {with}.{}\n",
@@ -48,7 +52,10 @@ pub fn render(cipher: &str, against: &Against, th: &Thresholds, rows: &[Row]) ->
         let _ = writeln!(
             md,
             "| {} | {} | {} | {} | {verdict} |",
-            r.metric, r.before, r.now, r.change
+            md_cell_fragment(&r.metric),
+            md_cell(&r.before),
+            md_cell(&r.now),
+            md_cell(&r.change)
         );
     }
     let _ = writeln!(

@@ -1,13 +1,13 @@
 //! The samples of a run and the statistics over them: medians over the
-//! rounds in which every engine ran quiet (all rounds when fewer than three
-//! did), and ratios from the same rounds, paired.
+//! rounds in which every engine ran quiet (all rounds when fewer than
+//! [`MIN_QUIET_ROUNDS`] did), and ratios from the same rounds, paired. The
+//! report keeps every round ([`Timings::samples`]), so that each figure
+//! here can be computed again from it.
 
 use crate::measure_child::Outcome;
-use bench_harness::compare::quiet_rounds;
+use crate::report::{Dir, MIN_QUIET_ROUNDS, Sample};
+use bench_harness::compare::{Case, quiet_rounds};
 use bench_harness::stats::{self, Ratio};
-
-/// Fewer quiet rounds than this in a case, and its figures use every round.
-const MIN_QUIET: usize = 3;
 
 pub struct Timings {
     pub outcome: Option<Outcome>,
@@ -15,7 +15,9 @@ pub struct Timings {
     pub measured: Vec<usize>,
     /// The rounds used, per case.
     pub rounds_of: Vec<Vec<usize>>,
-    /// Cases with fewer than three quiet rounds.
+    /// The cases that process bytes (not key setup): the overall means.
+    pub crypt: Vec<usize>,
+    /// Cases with fewer than [`MIN_QUIET_ROUNDS`] quiet rounds.
     pub uncertain: Vec<usize>,
     /// Rounds in every case, and quiet ones.
     pub total_rounds: usize,
@@ -29,6 +31,7 @@ impl Timings {
             outcome: None,
             measured: Vec::new(),
             rounds_of: vec![Vec::new(); cases],
+            crypt: (0..cases).collect(),
             uncertain: Vec::new(),
             total_rounds: 0,
             quiet_total: 0,
@@ -45,15 +48,18 @@ impl Timings {
     }
 
     /// From the measuring process's outcome; `measured` as in the field.
-    pub fn new(outcome: Outcome, measured: Vec<usize>, cases: usize) -> Timings {
+    pub fn new(outcome: Outcome, measured: Vec<usize>, cases: &[Case]) -> Timings {
         let samples = &outcome.samples;
-        let mut t = Timings::empty(cases);
-        for c in 0..cases {
+        let mut t = Timings::empty(cases.len());
+        t.crypt = (0..cases.len())
+            .filter(|&c| Dir::of(&cases[c]).is_crypt())
+            .collect();
+        for c in 0..cases.len() {
             let all = samples.iter().map(|e| e[c].len()).min().unwrap_or(0);
             let quiet = quiet_rounds(samples, c);
             t.total_rounds += all;
             t.quiet_total += quiet.len();
-            t.rounds_of[c] = if quiet.len() >= MIN_QUIET {
+            t.rounds_of[c] = if quiet.len() >= MIN_QUIET_ROUNDS {
                 quiet
             } else {
                 t.uncertain.push(c);
@@ -79,6 +85,21 @@ impl Timings {
         self.outcome.as_ref().map_or(1.0, |o| o.counter.hz)
     }
 
+    /// Every round of engine `k` in case `c`, as the report keeps it.
+    pub fn samples(&self, k: usize, c: usize) -> Vec<Sample> {
+        let Some(o) = &self.outcome else {
+            return Vec::new();
+        };
+        let rounds = o.samples.iter().map(|e| e[c].len()).min().unwrap_or(0);
+        o.samples[k][c][..rounds]
+            .iter()
+            .map(|s| Sample {
+                ticks_per_op: s.ticks_per_op,
+                quiet: s.quiet,
+            })
+            .collect()
+    }
+
     /// Ticks per operation of engine `k` in case `c`, over the rounds used.
     pub fn ticks(&self, k: usize, c: usize) -> Vec<f64> {
         let Some(o) = &self.outcome else {
@@ -100,19 +121,33 @@ impl Timings {
         stats::paired_ratio(&self.speeds(b, c), &self.speeds(a, c))
     }
 
-    /// Speed of engine `a` over engine `b` over every case: the mean of the
-    /// per-case mean log ratios, with a t interval.
+    /// Speed of engine `a` over engine `b` over the crypt cases: the mean
+    /// of the per-case mean log ratios, with a t interval (see [`overall`]).
     pub fn overall(&self, a: usize, b: usize) -> Option<Ratio> {
-        let per_case: Vec<stats::LogRatios> = (0..self.rounds_of.len())
-            .map(|c| stats::log_ratios(&self.speeds(b, c), &self.speeds(a, c)))
-            .collect::<Option<_>>()?;
-        let m = per_case.len() as f64;
-        let min_n = per_case.iter().map(|l| l.n).min()?;
-        let mean = per_case.iter().map(|l| l.mean).sum::<f64>() / m;
-        let var_sum: f64 = per_case.iter().map(|l| l.var / l.n as f64).sum();
-        Some(Ratio::from_log(
-            mean,
-            stats::t_975(min_n - 1) * var_sum.sqrt() / m,
-        ))
+        let per_case: Vec<(Vec<f64>, Vec<f64>)> = self
+            .crypt
+            .iter()
+            .map(|&c| (self.speeds(b, c), self.speeds(a, c)))
+            .collect();
+        overall(&per_case)
     }
+}
+
+/// The overall speed of `other` over `base` from each case's paired speeds
+/// `(base, other)`: the mean over cases of each case's mean log ratio, with
+/// a 95% t interval whose variance sums the cases' (each over its count)
+/// and whose degrees of freedom are the fewest rounds of any case less one.
+pub fn overall(per_case: &[(Vec<f64>, Vec<f64>)]) -> Option<Ratio> {
+    let logs: Vec<stats::LogRatios> = per_case
+        .iter()
+        .map(|(b, o)| stats::log_ratios(b, o))
+        .collect::<Option<_>>()?;
+    let m = logs.len() as f64;
+    let min_n = logs.iter().map(|l| l.n).min()?;
+    let mean = logs.iter().map(|l| l.mean).sum::<f64>() / m;
+    let var_sum: f64 = logs.iter().map(|l| l.var / l.n as f64).sum();
+    Some(Ratio::from_log(
+        mean,
+        stats::t_975(min_n - 1) * var_sum.sqrt() / m,
+    ))
 }

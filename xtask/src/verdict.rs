@@ -3,7 +3,20 @@
 //! 2008: "There isn't any evidence showing that the inlined version is
 //! significantly faster either. In the absence of that, the version with the
 //! smaller size is preferable."
+//!
+//! Size is the footprint (`.text` + `.rodata` + `.data`); speed is the
+//! geometric mean over the crypt cases of the paired ratios, with its 95%
+//! interval. Variants with the same hot-path machine code are one
+//! candidate, the member with the least annotation ([`Annotation`]). The
+//! noise is measured: a larger candidate wins only if its whole interval
+//! clears `1 + max(threshold, deviation)`, the deviation being how far the
+//! A/A control's interval reaches from 1. A run whose control strays
+//! beyond the threshold, or whose cases had too few quiet rounds, decides
+//! nothing: it is [`Conclusion::Inconclusive`], with its reasons and the
+//! command to run again.
 
+use crate::escape::md_code as code;
+use crate::report::deviation;
 use bench_harness::stats::Ratio;
 use serde::{Deserialize, Serialize};
 
@@ -11,99 +24,304 @@ use serde::{Deserialize, Serialize};
 /// line takes it (`compare --threshold`).
 pub const THRESHOLD: &str = "2";
 
-/// One contender: its code size and its overall speed against the reference.
+/// How much a variant's name says about inlining, least first: the order in
+/// which the member of an identical-code group is chosen. No attribute
+/// (`auto`) says least; `#[inline]` (`hint`) a suggestion; `never` and
+/// `always` force the compiler's hand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Annotation {
+    Auto,
+    Hint,
+    Never,
+    Always,
+    /// A name without a policy.
+    Other,
+}
+
+impl Annotation {
+    /// The policy in a variant's name, `[method_]policy[_form]`.
+    pub fn of(variant: &str) -> Annotation {
+        variant
+            .split('_')
+            .find_map(|part| match part {
+                "auto" => Some(Annotation::Auto),
+                "hint" => Some(Annotation::Hint),
+                "never" => Some(Annotation::Never),
+                "always" => Some(Annotation::Always),
+                _ => None,
+            })
+            .unwrap_or(Annotation::Other)
+    }
+}
+
+/// One measured contender.
 #[derive(Clone, Debug)]
 pub struct Candidate {
     pub name: String,
-    /// `.text` bytes.
+    /// Footprint bytes.
     pub size: u64,
-    /// Overall speed as a ratio to the reference (1.0 is the reference's).
-    pub speed: f64,
+    /// The first member of its identical-code group, when not itself.
+    pub same_code_as: Option<String>,
+}
+
+/// Whether the run decided.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Conclusion {
+    Decided,
+    /// The noise or the quiet rounds do not allow a decision.
+    Inconclusive,
 }
 
 /// What the rule decided, and why.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Verdict {
-    /// The variant to use, if any was measured.
+    pub status: Conclusion,
+    /// The variant to use; `null` when inconclusive or nothing was measured.
     pub pick: Option<String>,
-    /// Points no other point beats on both size and speed, smallest first.
+    /// Why it is inconclusive; empty when decided.
+    pub reasons: Vec<String>,
+    /// The command to run again, when inconclusive.
+    pub rerun: Option<String>,
+    /// What a larger candidate's whole interval must clear:
+    /// `1 + max(threshold, control deviation)`.
+    pub bar: f64,
+    /// Candidates no other dominates (no larger and faster beyond the
+    /// interval, over the crypt cases), smallest first.
     pub pareto: Vec<String>,
-    /// One line per step of the rule.
+    /// One line per step of the rule (when inconclusive, what it would
+    /// have decided), in markdown: names as inline code.
     pub steps: Vec<String>,
 }
 
-/// Walks the variants from smallest to largest, moving the pick to a larger
-/// one only when it is faster than the current pick with a 95% interval that
-/// excludes no gain and a gain above `threshold` (0.02 is 2%). `faster(a, b)`
-/// is the speed of `a` over `b` with its interval. Pareto-optimal points are
-/// named among `variants` and `others` (the peers) together.
+/// What the measurement allows.
+pub struct Noise {
+    /// The gain a larger variant must show (0.02 is 2%).
+    pub threshold: f64,
+    /// The A/A control's ratio, if one was timed.
+    pub control: Option<Ratio>,
+    /// Crypt cases with too few quiet rounds, described (the notes list
+    /// them; the reason counts them).
+    pub uncertain: Vec<String>,
+    /// Crypt cases measured.
+    pub cases: usize,
+    /// Whether anything was timed.
+    pub timed: bool,
+}
+
+impl Noise {
+    /// `1 + max(threshold, control deviation)`.
+    pub fn bar(&self) -> f64 {
+        1.0 + self
+            .threshold
+            .max(self.control.as_ref().map_or(0.0, deviation))
+    }
+
+    /// Why the run cannot decide, if it cannot.
+    pub fn reasons(&self, reference: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        let th = self.threshold * 100.0;
+        match &self.control {
+            _ if !self.timed => out.push("nothing was timed".to_string()),
+            None => out.push(format!(
+                "no A/A control was timed (the reference variant {} was not measured), so the noise is unknown",
+                code(reference)
+            )),
+            Some(c) if c.low < 1.0 - self.threshold || c.high > 1.0 + self.threshold => {
+                out.push(format!(
+                    "the A/A control ({} against a copy of itself) measured {}, which does not lie within ±{th:.0}%: identical code differed by more than the threshold",
+                    code(reference),
+                    pct(c)
+                ))
+            }
+            Some(_) => {}
+        }
+        if self.timed && !self.uncertain.is_empty() {
+            out.push(format!(
+                "{} of {} crypt cases had fewer than {} quiet rounds (their figures come from every round; the note lists them)",
+                self.uncertain.len(),
+                self.cases,
+                crate::report::MIN_QUIET_ROUNDS,
+            ));
+        }
+        out
+    }
+}
+
+/// The groups' chosen members, and a step per group of more than one. A
+/// group is the candidates with the same first member (`same_code_as`, or
+/// the name of one that has none), whether or not that one was measured.
+fn representatives(variants: &[Candidate]) -> (Vec<&Candidate>, Vec<String>) {
+    let key = |c: &Candidate| c.same_code_as.clone().unwrap_or_else(|| c.name.clone());
+    let mut keys: Vec<String> = variants.iter().map(key).collect();
+    keys.dedup();
+    let mut seen = Vec::new();
+    let mut reps = Vec::new();
+    let mut steps = Vec::new();
+    for k in keys {
+        if seen.contains(&k) {
+            continue;
+        }
+        let members: Vec<&Candidate> = variants.iter().filter(|c| key(c) == k).collect();
+        // The least annotation; among equals, the first listed.
+        let rep = *members
+            .iter()
+            .min_by_key(|c| Annotation::of(&c.name))
+            .expect("a group has a member");
+        if members.len() > 1 {
+            let names: Vec<String> = members.iter().map(|c| code(&c.name)).collect();
+            steps.push(format!(
+                "{}: the same machine code on the hot path, so one candidate, {}: the member with the least annotation (no attribute < `#[inline]` < `never` < `always`).",
+                names.join(" = "),
+                code(&rep.name)
+            ));
+        }
+        reps.push(rep);
+        seen.push(k);
+    }
+    (reps, steps)
+}
+
+/// Walks the candidates from smallest to largest footprint (one per
+/// identical-code group), moving the pick to a larger one only when its
+/// whole interval against the current pick clears `noise.bar()`; the same
+/// footprint only needs to be faster beyond its interval. `faster(a, b)`
+/// is the speed of `a` over `b` with its interval. The Pareto set is taken
+/// among the candidates and `others` (the peers) together.
 pub fn decide(
     variants: &[Candidate],
     others: &[Candidate],
     faster: &dyn Fn(&str, &str) -> Option<Ratio>,
-    threshold: f64,
+    noise: &Noise,
+    reference: &str,
+    rerun: &str,
 ) -> Verdict {
-    let mut by_size: Vec<&Candidate> = variants.iter().collect();
-    by_size.sort_by(|a, b| a.size.cmp(&b.size).then(a.name.cmp(&b.name)));
-    let mut steps = Vec::new();
+    let (mut by_size, mut steps) = representatives(variants);
+    by_size.sort_by(|a, b| {
+        a.size
+            .cmp(&b.size)
+            .then(Annotation::of(&a.name).cmp(&Annotation::of(&b.name)))
+    });
+    let bar = noise.bar();
     let mut pick: Option<&Candidate> = None;
-    for c in by_size {
-        let Some(p) = pick else {
-            steps.push(format!(
-                "`{}` is the smallest ({} bytes of .text).",
-                c.name, c.size
-            ));
-            pick = Some(c);
-            continue;
-        };
-        let larger = if p.size == 0 {
-            String::new()
-        } else {
-            format!(
-                "{:+.1}% larger",
-                (c.size as f64 / p.size as f64 - 1.0) * 100.0
-            )
-        };
-        match faster(&c.name, &p.name) {
-            Some(r) if r.low > 1.0 && r.ratio - 1.0 > threshold => {
+    for c in &by_size {
+        match pick {
+            None => {
                 steps.push(format!(
-                    "`{}` is {larger} and {} faster than `{}`: beyond the noise and the {:.0}% threshold, so it is worth its size.",
-                    c.name,
-                    pct(&r),
-                    p.name,
-                    threshold * 100.0
+                    "{} is the smallest ({} bytes of footprint: .text + .rodata + .data).",
+                    code(&c.name),
+                    c.size
                 ));
                 pick = Some(c);
             }
-            Some(r) => steps.push(format!(
-                "`{}` is {larger} and {} against `{}`: not faster by more than the noise and the {:.0}% threshold, so the smaller one stays.",
-                c.name,
-                pct(&r),
-                p.name,
-                threshold * 100.0
-            )),
-            None => steps.push(format!(
-                "`{}` could not be compared with `{}` (too few paired rounds).",
-                c.name, p.name
-            )),
+            Some(p) => {
+                let (step, wins) = step(c, p, faster(&c.name, &p.name), bar, noise);
+                steps.push(step);
+                if wins {
+                    pick = Some(c);
+                }
+            }
         }
     }
-    let all: Vec<&Candidate> = variants.iter().chain(others).collect();
-    let mut pareto: Vec<&Candidate> = all
+    let all: Vec<&Candidate> = by_size.iter().copied().chain(others).collect();
+    let reasons = noise.reasons(reference);
+    let decided = reasons.is_empty();
+    Verdict {
+        status: if decided {
+            Conclusion::Decided
+        } else {
+            Conclusion::Inconclusive
+        },
+        pick: pick.filter(|_| decided).map(|c| c.name.clone()),
+        rerun: (!decided).then(|| rerun.to_string()),
+        reasons,
+        bar,
+        pareto: pareto(&all, faster),
+        steps,
+    }
+}
+
+/// The step from pick `p` to the larger `c`, and whether `c` wins.
+fn step(c: &Candidate, p: &Candidate, r: Option<Ratio>, bar: f64, noise: &Noise) -> (String, bool) {
+    let Some(r) = r else {
+        return (
+            format!(
+                "{} could not be compared with {} (too few paired rounds).",
+                code(&c.name),
+                code(&p.name)
+            ),
+            false,
+        );
+    };
+    let why = format!(
+        "{:+.1}%, the larger of the {:.0}% threshold and the A/A control's deviation ({})",
+        (bar - 1.0) * 100.0,
+        noise.threshold * 100.0,
+        noise
+            .control
+            .as_ref()
+            .map_or("none timed".to_string(), |c| format!(
+                "±{:.1}%",
+                deviation(c) * 100.0
+            ))
+    );
+    if c.size == p.size {
+        let wins = r.low > 1.0;
+        let verb = if wins {
+            "so it is taken"
+        } else {
+            "so the first stays"
+        };
+        return (
+            format!(
+                "{} has the footprint of {} and is {} against it: {} beyond its interval, {verb}.",
+                code(&c.name),
+                code(&p.name),
+                pct(&r),
+                if wins { "faster" } else { "not faster" }
+            ),
+            wins,
+        );
+    }
+    let larger = format!(
+        "{:+.1}% larger",
+        (c.size as f64 / p.size.max(1) as f64 - 1.0) * 100.0
+    );
+    if r.low > bar {
+        let s = format!(
+            "{} is {larger} and {} against {}: its whole interval clears {why}, so it is worth its size.",
+            code(&c.name),
+            pct(&r),
+            code(&p.name)
+        );
+        (s, true)
+    } else {
+        let s = format!(
+            "{} is {larger} and {} against {}: its interval does not clear {why}, so the smaller one stays.",
+            code(&c.name),
+            pct(&r),
+            code(&p.name)
+        );
+        (s, false)
+    }
+}
+
+/// The candidates no other dominates: `d` dominates `c` when it is no
+/// larger and faster beyond the interval (its whole interval above 1).
+fn pareto(all: &[&Candidate], faster: &dyn Fn(&str, &str) -> Option<Ratio>) -> Vec<String> {
+    let mut front: Vec<&Candidate> = all
         .iter()
         .filter(|c| {
             !all.iter().any(|d| {
-                d.size <= c.size && d.speed >= c.speed && (d.size < c.size || d.speed > c.speed)
+                d.name != c.name
+                    && d.size <= c.size
+                    && faster(&d.name, &c.name).is_some_and(|r| r.low > 1.0)
             })
         })
         .copied()
         .collect();
-    pareto.sort_by(|a, b| a.size.cmp(&b.size).then(a.name.cmp(&b.name)));
-    Verdict {
-        pick: pick.map(|c| c.name.clone()),
-        pareto: pareto.iter().map(|c| c.name.clone()).collect(),
-        steps,
-    }
+    front.sort_by(|a, b| a.size.cmp(&b.size).then(a.name.cmp(&b.name)));
+    front.iter().map(|c| c.name.clone()).collect()
 }
 
 /// `+3.1% [+1.2%, +5.0%]`: a speed ratio as a gain with its 95% interval.
@@ -117,72 +335,4 @@ pub fn pct(r: &Ratio) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn cand(name: &str, size: u64, speed: f64) -> Candidate {
-        Candidate {
-            name: name.into(),
-            size,
-            speed,
-        }
-    }
-
-    /// `speeds` gives each variant's speed and half-interval (as fractions);
-    /// checks the pick and the Pareto set.
-    fn check(speeds: &[(&str, u64, f64, f64)], pick: &str, pareto: &[&str]) {
-        let cands: Vec<Candidate> = speeds.iter().map(|&(n, s, v, _)| cand(n, s, v)).collect();
-        let lookup = |n: &str| speeds.iter().find(|x| x.0 == n).unwrap();
-        let faster = |a: &str, b: &str| {
-            let (a, b) = (lookup(a), lookup(b));
-            let ratio = a.2 / b.2;
-            let half = a.3.max(b.3);
-            Some(Ratio {
-                ratio,
-                low: ratio - half,
-                high: ratio + half,
-            })
-        };
-        let v = decide(&cands, &[], &faster, 0.02);
-        assert_eq!(v.pick.as_deref(), Some(pick), "{:#?}", v.steps);
-        assert_eq!(v.pareto, pareto);
-    }
-
-    #[test]
-    fn the_rule() {
-        // cast6 2008: no evidence the inlined one is faster: the small one.
-        check(
-            &[("never", 8704, 1.00, 0.01), ("always", 17216, 1.01, 0.02)],
-            "never",
-            &["never", "always"],
-        );
-        // Clearly faster, beyond the threshold and the noise: the larger one.
-        check(
-            &[("never", 1000, 1.00, 0.01), ("always", 2000, 1.10, 0.01)],
-            "always",
-            &["never", "always"],
-        );
-        // Faster by more than 2% but the interval reaches below no gain.
-        check(
-            &[("never", 1000, 1.00, 0.05), ("always", 2000, 1.03, 0.05)],
-            "never",
-            &["never", "always"],
-        );
-        // Larger and slower: never picked, not Pareto-optimal.
-        check(
-            &[("never", 1000, 1.00, 0.01), ("always", 2000, 0.90, 0.01)],
-            "never",
-            &["never"],
-        );
-        // The pick moves in steps: each larger variant must beat the current pick.
-        check(
-            &[
-                ("a", 100, 1.00, 0.01),
-                ("b", 200, 1.10, 0.01),
-                ("c", 300, 1.11, 0.01),
-            ],
-            "b",
-            &["a", "b", "c"],
-        );
-    }
-}
+mod tests;

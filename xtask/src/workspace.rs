@@ -1,5 +1,6 @@
-//! Facts about the workspace and the machine: where things are, which
-//! artifact features exist, the toolchain, the commit, the CPU.
+//! Facts about the workspace: where things are, which
+//! artifact features exist, the toolchain, the commit, the inputs that
+//! decide the artifacts.
 
 use crate::error::{Error, Result};
 use std::path::{Path, PathBuf};
@@ -91,34 +92,105 @@ pub fn toolchain() -> Toolchain {
     }
 }
 
-/// The commit and whether the tree differs from it.
-pub fn git() -> (String, bool) {
-    let run = |args: &[&str]| {
-        Command::new("git")
-            .args(args)
-            .current_dir(root())
-            .output()
-            .ok()
-            .filter(|o| o.status.success())
-            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
-    };
-    let commit = run(&["rev-parse", "--short=12", "HEAD"]).unwrap_or_else(|| "unknown".into());
-    let dirty =
-        run(&["status", "--porcelain", "--untracked-files=no"]).is_some_and(|s| !s.is_empty());
-    (commit, dirty)
+/// The commit checked out.
+pub fn commit() -> String {
+    git_output(&["rev-parse", "--short=12", "HEAD"]).unwrap_or_else(|| "unknown".into())
 }
 
-/// The CPU's model name.
-pub fn cpu() -> String {
-    std::fs::read_to_string("/proc/cpuinfo")
+fn git_output(args: &[&str]) -> Option<String> {
+    Command::new("git")
+        .args(args)
+        .current_dir(root())
+        .output()
         .ok()
-        .and_then(|s| {
-            s.lines().find_map(|l| {
-                l.strip_prefix("model name")
-                    .map(|r| r.trim_start_matches([' ', '\t', ':']).to_string())
-            })
-        })
-        .unwrap_or_else(|| std::env::consts::ARCH.to_string())
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+}
+
+/// The tracked files whose contents decide what an artifact holds: the
+/// workspace manifest (the `artifact` profile) and lock file, the toolchain
+/// file, the ABI, the macro, the ciphers and the artifact crate, the
+/// registry (a peer's `RUSTFLAGS`) and the build command. Tests, benches
+/// and markdown under them are left out: they change no artifact.
+pub const INPUT_PATHS: &[&str] = &[
+    "Cargo.toml",
+    "Cargo.lock",
+    "rust-toolchain.toml",
+    "rust-toolchain",
+    "abi",
+    "codegen",
+    "variants",
+    "bench-harness/src/registry.rs",
+    "xtask/src/artifacts.rs",
+];
+
+/// What decided the artifacts of a report.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize, PartialEq)]
+pub struct Inputs {
+    /// `fnv1a64:` and the hash of each input file's path and contents (as
+    /// in the working tree, in path order) and of `rustc -vV`.
+    pub hash: String,
+    /// Whether any input file differs from the commit (other files, such as
+    /// the reports themselves, do not count).
+    pub dirty: bool,
+}
+
+/// Whether `path` (one of `git ls-files`) is an input: not a test, a bench
+/// or a markdown file.
+fn is_input(path: &str) -> bool {
+    !path.ends_with(".md")
+        && !path
+            .split('/')
+            .any(|part| part == "tests" || part == "benches" || part == "tests.rs")
+}
+
+/// The inputs of this tree (see [`INPUT_PATHS`]).
+pub fn inputs() -> Inputs {
+    let mut args = vec!["ls-files", "--"];
+    args.extend(INPUT_PATHS);
+    let files = git_output(&args).unwrap_or_default();
+    let mut files: Vec<&str> = files.lines().filter(|p| is_input(p)).collect();
+    files.sort_unstable();
+    let mut h = Fnv::default();
+    for path in &files {
+        h.add(path.as_bytes());
+        h.add(&std::fs::read(root().join(path)).unwrap_or_else(|_| b"(missing)".to_vec()));
+    }
+    h.add(&rustc_vv());
+    let mut status = vec!["status", "--porcelain", "--untracked-files=no", "--"];
+    status.extend(INPUT_PATHS);
+    Inputs {
+        hash: format!("fnv1a64:{:016x}", h.0),
+        dirty: git_output(&status)
+            .is_some_and(|s| s.lines().any(|l| is_input(&l[3.min(l.len())..]))),
+    }
+}
+
+/// FNV-1a, 64 bits, with each part's length mixed in before it.
+struct Fnv(u64);
+
+impl Default for Fnv {
+    fn default() -> Fnv {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Fnv {
+    fn add(&mut self, bytes: &[u8]) {
+        for &b in (bytes.len() as u64).to_le_bytes().iter().chain(bytes) {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+}
+
+/// `rustc -vV`: the toolchain, to its commit and LLVM version.
+fn rustc_vv() -> Vec<u8> {
+    let rustc = std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
+    Command::new(rustc)
+        .arg("-vV")
+        .output()
+        .map(|o| o.stdout)
+        .unwrap_or_default()
 }
 
 /// Today's date (UTC), from the system clock.
@@ -151,4 +223,31 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
     tmp.push(format!(".tmp{}", std::process::id()));
     std::fs::write(&tmp, bytes).map_err(fail)?;
     std::fs::rename(&tmp, path).map_err(fail)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn inputs_are_what_builds_artifacts() {
+        for path in [
+            "variants/src/rfc2612.rs",
+            "codegen/src/expand.rs",
+            "Cargo.lock",
+        ] {
+            assert!(is_input(path), "{path}");
+        }
+        for path in [
+            "variants/tests/cast6.rs",
+            "codegen/tests/ui/bad.rs",
+            "codegen/src/tests.rs",
+            "variants/README.md",
+        ] {
+            assert!(!is_input(path), "{path}");
+        }
+        let here = inputs();
+        assert!(here.hash.starts_with("fnv1a64:"), "{}", here.hash);
+        assert_eq!(inputs().hash, here.hash, "the same tree, the same hash");
+    }
 }

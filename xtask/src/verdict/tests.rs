@@ -1,0 +1,199 @@
+use super::*;
+
+/// A variant: name, footprint, speed and half-interval (fractions), and
+/// the group it is the same code as.
+type Spec<'a> = (&'a str, u64, f64, f64, Option<&'a str>);
+
+fn noise(control: Option<f64>) -> Noise {
+    Noise {
+        threshold: 0.02,
+        control: control.map(|half| Ratio {
+            ratio: 1.0,
+            low: 1.0 - half,
+            high: 1.0 + half,
+        }),
+        uncertain: Vec::new(),
+        cases: 4,
+        timed: true,
+    }
+}
+
+fn run(specs: &[Spec], noise: &Noise) -> Verdict {
+    let cands: Vec<Candidate> = specs
+        .iter()
+        .map(|&(n, s, _, _, same)| Candidate {
+            name: n.into(),
+            size: s,
+            same_code_as: same.map(str::to_string),
+        })
+        .collect();
+    let lookup = |n: &str| *specs.iter().find(|x| x.0 == n).unwrap();
+    let faster = |a: &str, b: &str| {
+        let (a, b) = (lookup(a), lookup(b));
+        let ratio = a.2 / b.2;
+        let half = a.3.max(b.3);
+        Some(Ratio {
+            ratio,
+            low: ratio - half,
+            high: ratio + half,
+        })
+    };
+    decide(&cands, &[], &faster, noise, "auto", "cargo xtask compare x")
+}
+
+fn check(specs: &[Spec], pick: &str, pareto: &[&str]) {
+    let v = run(specs, &noise(Some(0.005)));
+    assert_eq!(v.status, Conclusion::Decided, "{v:#?}");
+    assert_eq!(v.pick.as_deref(), Some(pick), "{:#?}", v.steps);
+    assert_eq!(v.pareto, pareto, "{:#?}", v.steps);
+}
+
+#[test]
+fn the_rule() {
+    // cast6 2008: no evidence the inlined one is faster: the small one.
+    check(
+        &[
+            ("never", 8704, 1.00, 0.01, None),
+            ("always", 17216, 1.01, 0.02, None),
+        ],
+        "never",
+        &["never", "always"],
+    );
+    // Clearly faster, beyond the threshold and the noise: the larger one.
+    check(
+        &[
+            ("never", 1000, 1.00, 0.01, None),
+            ("always", 2000, 1.10, 0.01, None),
+        ],
+        "always",
+        &["never", "always"],
+    );
+    // Faster by more than 2%, but the interval reaches below 1.02.
+    check(
+        &[
+            ("never", 1000, 1.00, 0.05, None),
+            ("always", 2000, 1.03, 0.05, None),
+        ],
+        "never",
+        &["never", "always"],
+    );
+    // Larger and slower: never picked, dominated.
+    check(
+        &[
+            ("never", 1000, 1.00, 0.01, None),
+            ("always", 2000, 0.90, 0.01, None),
+        ],
+        "never",
+        &["never"],
+    );
+    // The pick moves in steps: each larger variant must beat the current pick.
+    check(
+        &[
+            ("a_auto", 100, 1.00, 0.01, None),
+            ("b_auto", 200, 1.10, 0.01, None),
+            ("c_auto", 300, 1.11, 0.01, None),
+        ],
+        "b_auto",
+        &["a_auto", "b_auto", "c_auto"],
+    );
+}
+
+/// Identical code is one candidate, the least annotated member, and the
+/// verdict says so; it never chooses between them by size or name.
+#[test]
+fn identical_code_is_one_candidate() {
+    let specs = [
+        ("always", 900, 1.00, 0.01, None),
+        ("never", 1000, 0.95, 0.01, None),
+        ("hint", 1100, 1.00, 0.01, Some("always")),
+        ("auto", 1200, 1.00, 0.01, Some("always")),
+    ];
+    let v = run(&specs, &noise(Some(0.005)));
+    assert!(
+        v.steps[0].starts_with("`always` = `hint` = `auto`: the same machine code"),
+        "{:#?}",
+        v.steps
+    );
+    assert!(
+        v.steps[0].contains("one candidate, `auto`"),
+        "{}",
+        v.steps[0]
+    );
+    // `never` is smaller than `auto` and slower: `auto` must be faster by
+    // more than the bar to win, which it is.
+    assert_eq!(v.pick.as_deref(), Some("auto"), "{:#?}", v.steps);
+    assert!(!v.pareto.contains(&"always".to_string()));
+    assert!(!v.pareto.contains(&"hint".to_string()));
+}
+
+/// The bar is 1 + max(threshold, control deviation).
+#[test]
+fn the_control_raises_the_bar() {
+    let specs = [
+        ("never", 1000, 1.00, 0.0, None),
+        ("always", 2000, 1.03, 0.004, None),
+    ];
+    let quiet = run(&specs, &noise(Some(0.01)));
+    assert_eq!(quiet.pick.as_deref(), Some("always"), "{:#?}", quiet.steps);
+    assert!((quiet.bar - 1.02).abs() < 1e-12);
+    // A control deviating by 4%: beyond the threshold, so inconclusive,
+    // and what the rule would have done respects the measured noise.
+    let noisy = run(&specs, &noise(Some(0.04)));
+    assert_eq!(noisy.status, Conclusion::Inconclusive);
+    assert!((noisy.bar - 1.04).abs() < 1e-12);
+    assert!(
+        noisy.steps[1].contains("does not clear +4.0%"),
+        "{}",
+        noisy.steps[1]
+    );
+}
+
+#[test]
+fn inconclusive_runs_say_why_and_how_to_rerun() {
+    let specs = [
+        ("never", 1000, 1.00, 0.01, None),
+        ("always", 2000, 1.10, 0.01, None),
+    ];
+    // The control strays beyond the threshold.
+    let v = run(&specs, &noise(Some(0.04)));
+    assert_eq!(v.status, Conclusion::Inconclusive);
+    assert_eq!(v.pick, None);
+    assert_eq!(v.rerun.as_deref(), Some("cargo xtask compare x"));
+    assert!(v.reasons[0].contains("A/A control"), "{:?}", v.reasons);
+    // Too few quiet rounds.
+    let mut n = noise(Some(0.005));
+    n.uncertain = vec!["ecb(x) encrypt 128-bit 16 B".into()];
+    let v = run(&specs, &n);
+    assert_eq!(v.status, Conclusion::Inconclusive);
+    assert!(v.reasons[0].starts_with("1 of 4 crypt cases had fewer than 3 quiet rounds"));
+    // No control.
+    let v = run(&specs, &noise(None));
+    assert!(v.reasons[0].contains("no A/A control"), "{:?}", v.reasons);
+    // Decided: no reasons, no rerun.
+    let v = run(&specs, &noise(Some(0.005)));
+    assert!(v.reasons.is_empty() && v.rerun.is_none());
+}
+
+/// A smaller point that is not faster beyond the interval dominates
+/// nothing; a larger one that is slower beyond it is dominated.
+#[test]
+fn pareto_with_noise() {
+    let specs = [
+        ("a_auto", 100, 1.00, 0.01, None),
+        ("b_auto", 200, 1.005, 0.02, None),
+        ("c_auto", 300, 0.90, 0.01, None),
+        ("d_auto", 100, 1.00, 0.01, None),
+    ];
+    let v = run(&specs, &noise(Some(0.005)));
+    assert_eq!(v.pareto, ["a_auto", "d_auto", "b_auto"]);
+}
+
+#[test]
+fn annotations_in_names() {
+    assert!(Annotation::of("auto") < Annotation::of("hint"));
+    assert!(Annotation::of("hint") < Annotation::of("never"));
+    assert!(Annotation::of("never") < Annotation::of("always"));
+    assert_eq!(Annotation::of("slice8_auto"), Annotation::Auto);
+    assert_eq!(Annotation::of("always_factored"), Annotation::Always);
+    assert_eq!(Annotation::of("rustcrypto"), Annotation::Other);
+}
