@@ -92,7 +92,11 @@ impl SoCipher {
             *unsafe { lib.get::<Clear>(b"inlinelab_clear") }.map_err(|e| fail(e.to_string()))?;
         let crypt =
             *unsafe { lib.get::<Crypt>(b"inlinelab_crypt") }.map_err(|e| fail(e.to_string()))?;
-        let layout = Layout::from_size_align(size.max(1), align)
+        // Aligned to a cache line at least, so that where the allocator
+        // put the context never changes what the artifact does with it
+        // (memcpy takes other paths at other alignments): the gate counts
+        // instructions, and they must not depend on what ran before.
+        let layout = Layout::from_size_align(size.max(1), align.max(64))
             .map_err(|e| fail(format!("context layout: {e}")))?;
         // SAFETY: `layout` has a non-zero size.
         let ctx = unsafe { std::alloc::alloc_zeroed(layout) };

@@ -136,7 +136,12 @@ fn run(spec: &CountSpec, files: &Files) -> std::result::Result<Vec<Count>, Crash
         .map_err(|e| Crash::Whole(format!("running valgrind: {e}")))?;
     if !run.status.success() {
         let err = String::from_utf8_lossy(&run.stderr);
-        let last = err.lines().rfind(|l| !l.trim().is_empty()).unwrap_or("");
+        // The process's own last words, else valgrind's (`==PID== ...`).
+        let last = err
+            .lines()
+            .rfind(|l| !l.trim().is_empty() && !l.starts_with("=="))
+            .or_else(|| err.lines().rfind(|l| !l.trim().is_empty()))
+            .unwrap_or("");
         let how = format!("valgrind: {}; {last}", run.status);
         let at = std::fs::read_to_string(&files.marker)
             .ok()

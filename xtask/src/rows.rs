@@ -184,6 +184,22 @@ pub fn rows(
         e.speed_at(&key.alg, &key.dir, key.key_bits, key.block_bytes)
             .and_then(|s| s.instructions)
     };
+    // Counted in no case (it failed, and said why above): one row, not one
+    // per case.
+    if cases.iter().all(|key| counted(now, key).is_none()) {
+        let mut row = broken(
+            name,
+            format!("`{name}` instructions/op"),
+            "counted",
+            format!("not counted in any of the {} cases", cases.len()),
+        );
+        row.base = base.map(|_| "counted".into());
+        rows.push(row);
+        if let Some(w) = wall {
+            rows.push(wall_row(name, &w, th));
+        }
+        return rows;
+    }
     for key in cases {
         let metric = format!("`{name}` {}, instructions/op", case_name(key));
         let Some(b) = counted(baseline, key) else {

@@ -611,6 +611,29 @@ fn base_tree_build_failure_is_a_row() {
     assert!(run.stdout.contains("| `auto` | 55 |"), "{}", run.stdout);
 }
 
+/// An artifact that crashes the one counting process is blamed (a row, exit
+/// 1) and the others are counted again, not lost with it.
+#[test]
+fn counting_crash_is_a_row() {
+    let run = gate("cast6", &[], &[("INLINELAB_FAULT", "crash:never")]);
+    run.expect(1);
+    let regressions = run.regressions();
+    assert_eq!(regressions.len(), 2, "{}", run.stdout);
+    assert!(
+        regressions[0].contains("crashed while its instructions were counted"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        regressions[1].starts_with(
+            "| `never` instructions/op | counted | not counted in any of the 52 cases |"
+        ),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("| `auto` | 55 |"), "{}", run.stdout);
+}
+
 /// Bad arguments to the gate: exit 2, naming the cause.
 #[test]
 fn bad_gate_arguments_are_usage_errors() {
