@@ -9,24 +9,51 @@
 //! | `inlinelab_available` | `() -> i32`: 0 when this CPU cannot run it; asked before anything else |
 //! | `inlinelab_block_size` | `() -> usize` |
 //! | `inlinelab_ctx_size`, `inlinelab_ctx_align` | `() -> usize` |
-//! | `inlinelab_set_key` | `(ctx, key, key_len) -> i32`: [`OK`], or [`ERR_LENGTH`] for a key length it does not take |
+//! | `inlinelab_set_key` | `(ctx, keying, key, key_len) -> i32`: `keying` a [`Keying`]; [`OK`], [`ERR_LENGTH`] for a key length it does not take, [`ERR_OP`] for a keying it does not do |
 //! | `inlinelab_clear` | `(ctx)`: drops (and so zeroizes) a keyed context |
-//! | `inlinelab_crypt` | `(ctx, op, iv, buf, len) -> i32`: `op` an [`Op`]; [`OK`], [`ERR_LENGTH`] for a partial block, [`ERR_OP`] for an op it does not do |
+//! | `inlinelab_crypt` | `(ctx, op, iv, buf, len) -> i32`: `op` an [`Op`]; [`OK`], [`ERR_LENGTH`] for a partial block, [`ERR_OP`] for an op it does not do, [`ERR_KEYING`] for an XTS op on a context keyed with one key |
 //!
 //! The caller owns the context memory: `inlinelab_ctx_size()` bytes aligned
-//! to `inlinelab_ctx_align()`.
+//! to `inlinelab_ctx_align()`. `cargo xtask gate` counts the instructions
+//! executed inside `inlinelab_set_key` and `inlinelab_crypt` (callgrind
+//! toggles collection on those two names), so each does one operation and
+//! nothing else.
 
 #![no_std]
 
 /// Bumped on any change to the exported functions' meaning or signatures.
-pub const VERSION: u32 = 3;
+/// 4: `inlinelab_set_key` takes a [`Keying`]; CTR and XTS ops.
+pub const VERSION: u32 = 4;
 
 /// Success.
 pub const OK: i32 = 0;
 /// A key, buffer or IV of a length the operation does not take.
 pub const ERR_LENGTH: i32 = -1;
-/// An operation the artifact does not do.
+/// An operation (or keying) the artifact does not do.
 pub const ERR_OP: i32 = -2;
+/// An XTS operation on a context keyed with [`Keying::One`].
+pub const ERR_KEYING: i32 = -3;
+
+/// `keying` of `inlinelab_set_key`: how the key bytes make the context.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u32)]
+pub enum Keying {
+    /// One cipher keyed with all the bytes (ECB, CBC, CTR; a checksum's
+    /// empty key).
+    One = 0,
+    /// XTS: two ciphers of the same key size, the first half of the bytes
+    /// keying the data cipher and the second half the tweak cipher.
+    Xts = 1,
+}
+
+impl Keying {
+    /// The keying with code `code`, if there is one.
+    pub fn from_code(code: u32) -> Option<Keying> {
+        [Keying::One, Keying::Xts]
+            .into_iter()
+            .find(|k| *k as u32 == code)
+    }
+}
 
 /// `op` of `inlinelab_crypt`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,20 +69,47 @@ pub enum Op {
     CbcDecrypt = 3,
     /// A checksum of the buffer, XORed into its first four bytes.
     Digest = 4,
+    /// CTR; `iv` is the big-endian counter block, advanced per block.
+    CtrEncrypt = 5,
+    /// CTR decryption: the same keystream as [`Op::CtrEncrypt`], a code of
+    /// its own so that each direction is counted as itself.
+    CtrDecrypt = 6,
+    /// XTS encryption of one data unit; `iv` is the tweak (one block).
+    /// Needs a context keyed with [`Keying::Xts`].
+    XtsEncrypt = 7,
+    /// XTS decryption of one data unit; `iv` is the tweak.
+    XtsDecrypt = 8,
 }
 
 impl Op {
     /// Every operation, in code order.
-    pub const ALL: [Op; 5] = [
+    pub const ALL: [Op; 9] = [
         Op::EcbEncrypt,
         Op::EcbDecrypt,
         Op::CbcEncrypt,
         Op::CbcDecrypt,
         Op::Digest,
+        Op::CtrEncrypt,
+        Op::CtrDecrypt,
+        Op::XtsEncrypt,
+        Op::XtsDecrypt,
     ];
 
     /// The operation with code `code`, if there is one.
     pub fn from_code(code: u32) -> Option<Op> {
         Op::ALL.into_iter().find(|op| *op as u32 == code)
+    }
+
+    /// Whether it decrypts.
+    pub fn decrypts(self) -> bool {
+        matches!(
+            self,
+            Op::EcbDecrypt | Op::CbcDecrypt | Op::CtrDecrypt | Op::XtsDecrypt
+        )
+    }
+
+    /// Whether it is a CTR operation.
+    pub fn is_ctr(self) -> bool {
+        matches!(self, Op::CtrEncrypt | Op::CtrDecrypt)
     }
 }

@@ -78,7 +78,7 @@ pub enum EngineError {
     KeyLength(usize),
     /// The buffer or IV does not fit the mode.
     Length(LengthError),
-    /// This engine does not implement the mode (a `.so` has ECB and CBC only).
+    /// This engine does not implement the mode (a checksum has only its digest).
     Unsupported(Mode),
     /// `crypt` before `set_key`.
     NotKeyed,

@@ -3,13 +3,13 @@
 //! it times.
 
 use crate::engine::{Dir, Engine, EngineError, Mode};
-use abi::Op;
+use abi::{Keying, Op};
 use libloading::Library;
 use std::alloc::Layout;
 use std::ffi::CStr;
 use std::path::{Path, PathBuf};
 
-type SetKey = unsafe extern "C" fn(*mut u8, *const u8, usize) -> i32;
+type SetKey = unsafe extern "C" fn(*mut u8, u32, *const u8, usize) -> i32;
 type Clear = unsafe extern "C" fn(*mut u8);
 type Crypt = unsafe extern "C" fn(*const u8, u32, *mut u8, *mut u8, usize) -> i32;
 
@@ -23,7 +23,11 @@ pub struct SoCipher {
     crypt: Crypt,
     ctx: *mut u8,
     layout: Layout,
-    keyed: bool,
+    /// The mode the context was keyed for, if it is keyed.
+    keyed: Option<Mode>,
+    /// The IV handed to the artifact when the caller's is not one block
+    /// (ECB and digests do not read it).
+    unused_iv: Vec<u8>,
     // Last, so that it is unloaded after `Drop::drop` has cleared the context.
     _lib: Library,
 }
@@ -88,7 +92,11 @@ impl SoCipher {
             *unsafe { lib.get::<Clear>(b"inlinelab_clear") }.map_err(|e| fail(e.to_string()))?;
         let crypt =
             *unsafe { lib.get::<Crypt>(b"inlinelab_crypt") }.map_err(|e| fail(e.to_string()))?;
-        let layout = Layout::from_size_align(size.max(1), align)
+        // Aligned to a cache line at least, so that where the allocator
+        // put the context never changes what the artifact does with it
+        // (memcpy takes other paths at other alignments): the gate counts
+        // instructions, and they must not depend on what ran before.
+        let layout = Layout::from_size_align(size.max(1), align.max(64))
             .map_err(|e| fail(format!("context layout: {e}")))?;
         // SAFETY: `layout` has a non-zero size.
         let ctx = unsafe { std::alloc::alloc_zeroed(layout) };
@@ -104,7 +112,8 @@ impl SoCipher {
             crypt,
             ctx,
             layout,
-            keyed: false,
+            keyed: None,
+            unused_iv: vec![0; block_size],
             _lib: lib,
         })
     }
@@ -115,10 +124,10 @@ impl SoCipher {
     }
 
     fn unkey(&mut self) {
-        if self.keyed {
+        if self.keyed.is_some() {
             // SAFETY: `ctx` holds a cipher keyed by `set_key` (tracked by `keyed`).
             unsafe { (self.clear)(self.ctx) };
-            self.keyed = false;
+            self.keyed = None;
         }
     }
 }
@@ -133,19 +142,22 @@ impl Engine for SoCipher {
     }
 
     fn set_key(&mut self, mode: Mode, key: &[u8]) -> Result<(), EngineError> {
-        if !matches!(mode, Mode::Ecb | Mode::Cbc | Mode::Digest) {
-            return Err(EngineError::Unsupported(mode));
-        }
+        let keying = if mode == Mode::Xts {
+            Keying::Xts
+        } else {
+            Keying::One
+        };
         self.unkey();
         // SAFETY: `ctx` is our allocation of the artifact's size and
         // alignment and holds no keyed cipher (just cleared); `key` is a
         // valid slice.
-        match unsafe { (self.set_key)(self.ctx, key.as_ptr(), key.len()) } {
+        match unsafe { (self.set_key)(self.ctx, keying as u32, key.as_ptr(), key.len()) } {
             abi::OK => {
-                self.keyed = true;
+                self.keyed = Some(mode);
                 Ok(())
             }
             abi::ERR_LENGTH => Err(EngineError::KeyLength(key.len())),
+            abi::ERR_OP => Err(EngineError::Unsupported(mode)),
             code => Err(EngineError::Abi(code)),
         }
     }
@@ -158,7 +170,11 @@ impl Engine for SoCipher {
         iv: &mut [u8],
         buf: &mut [u8],
     ) -> Result<(), EngineError> {
-        if !self.keyed {
+        let Some(keyed) = self.keyed else {
+            return Err(EngineError::NotKeyed);
+        };
+        // XTS needs its two keys; the other modes take either context.
+        if (mode == Mode::Xts) != (keyed == Mode::Xts) {
             return Err(EngineError::NotKeyed);
         }
         let op = match (mode, dir) {
@@ -166,17 +182,27 @@ impl Engine for SoCipher {
             (Mode::Ecb, Dir::Decrypt) => Op::EcbDecrypt,
             (Mode::Cbc, Dir::Encrypt) => Op::CbcEncrypt,
             (Mode::Cbc, Dir::Decrypt) => Op::CbcDecrypt,
+            (Mode::Ctr, Dir::Encrypt) => Op::CtrEncrypt,
+            (Mode::Ctr, Dir::Decrypt) => Op::CtrDecrypt,
+            (Mode::Xts, Dir::Encrypt) => Op::XtsEncrypt,
+            (Mode::Xts, Dir::Decrypt) => Op::XtsDecrypt,
             (Mode::Digest, _) => Op::Digest,
-            (other, _) => return Err(EngineError::Unsupported(other)),
         } as u32;
-        if mode == Mode::Cbc && iv.len() != self.block_size {
+        let chains = matches!(mode, Mode::Cbc | Mode::Ctr | Mode::Xts);
+        if chains && iv.len() != self.block_size {
             return Err(EngineError::Length(variants::modes::LengthError::Iv {
                 len: iv.len(),
                 block: self.block_size,
             }));
         }
-        // SAFETY: `ctx` holds a keyed cipher; `buf` is valid for its length;
-        // for CBC `iv` is exactly one block (checked above).
+        // ECB and a digest do not use the IV, but the ABI hands one block.
+        let iv = if iv.len() == self.block_size {
+            iv
+        } else {
+            &mut self.unused_iv[..]
+        };
+        // SAFETY: `ctx` holds a keyed cipher (for XTS, keyed for XTS); `buf`
+        // is valid for its length; `iv` is exactly one block (checked above).
         match unsafe { (self.crypt)(self.ctx, op, iv.as_mut_ptr(), buf.as_mut_ptr(), buf.len()) } {
             abi::OK => Ok(()),
             abi::ERR_LENGTH => Err(EngineError::Length(
@@ -185,6 +211,8 @@ impl Engine for SoCipher {
                     block: self.block_size,
                 },
             )),
+            abi::ERR_OP => Err(EngineError::Unsupported(mode)),
+            abi::ERR_KEYING => Err(EngineError::NotKeyed),
             code => Err(EngineError::Abi(code)),
         }
     }

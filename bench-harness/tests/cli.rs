@@ -433,10 +433,7 @@ fn bad_input() {
             &["ecb(cast7)"],
             "unknown algorithm `ecb(cast7)`; expected one of: ecb(aes), cbc(aes)",
         ),
-        (
-            &["ecb(cast6)", "--variant", "sometimes"],
-            &unknown_variant,
-        ),
+        (&["ecb(cast6)", "--variant", "sometimes"], &unknown_variant),
         (
             &["ecb(cast6)", "--keys", "17"],
             "ecb(cast6) does not take a 17-byte key; it takes 16, 20, 24, 28, 32 bytes",

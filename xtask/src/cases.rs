@@ -48,3 +48,127 @@ pub fn setkey(entry: &CipherEntry, first_key_only: bool) -> Vec<Case> {
     let keys = if first_key_only { &keys[..1] } else { keys };
     keys.iter().map(|&k| Case::set_key(mode, k)).collect()
 }
+
+/// The block sizes the gate counts a cipher at: one 16-byte block, tcrypt's
+/// largest, and one that leaves a tail for any lane count: 1424 bytes is 89
+/// 16-byte blocks (odd) or 178 8-byte blocks, and not a multiple of 64.
+pub const GATE_SIZES: [usize; 3] = [16, 1424, 8192];
+
+/// The lengths the gate counts a checksum at: the kernel hash template's
+/// block lengths, and 1421 bytes, which leaves a tail for any method that
+/// works a word (or eight) at a time.
+pub fn gate_digest_sizes() -> Vec<usize> {
+    let mut sizes: Vec<usize> = bench_harness::measure::HASH_TEMPLATE
+        .iter()
+        .map(|&(block, _)| block)
+        .collect();
+    sizes.push(1421);
+    sizes.sort_unstable();
+    sizes.dedup();
+    sizes
+}
+
+/// What the gate counts instructions of (and the baseline files hold): every
+/// mode the registry lists for `entry`, every key size of its template, both
+/// directions, at [`GATE_SIZES`] (rounded up to whole blocks), or for a
+/// checksum its digest at [`gate_digest_sizes`]; then key setup at each key
+/// size, once per keying (one key for ECB, CBC and CTR, which share it, and
+/// two for XTS).
+pub fn gate_cases(entry: &CipherEntry) -> Vec<Case> {
+    let bs = entry.block_size;
+    let block_sizes: Vec<usize> = GATE_SIZES.iter().map(|s| s.div_ceil(bs) * bs).collect();
+    let digest_sizes = gate_digest_sizes();
+    let mut out = Vec::new();
+    for &(mode, keys) in entry.modes {
+        let (dirs, sizes): (&[Dir], &[usize]) = if mode == Mode::Digest {
+            (&[Dir::Encrypt], &digest_sizes)
+        } else {
+            (&Dir::BOTH, &block_sizes)
+        };
+        for &dir in dirs {
+            for &key_bytes in keys {
+                for &block_bytes in sizes {
+                    out.push(Case::crypt(mode, dir, key_bytes, block_bytes));
+                }
+            }
+        }
+    }
+    // Key setup: a keying's key sizes from every mode that uses it, named by
+    // the first such mode (`ecb(aes)`, `xts(aes)`). A checksum has no key.
+    let mut keyings: Vec<(Mode, Vec<usize>)> = Vec::new();
+    for &(mode, keys) in entry.modes.iter().filter(|(m, _)| *m != Mode::Digest) {
+        let xts = mode == Mode::Xts;
+        let at = keyings.iter().position(|(m, _)| (*m == Mode::Xts) == xts);
+        let (_, sizes) = match at {
+            Some(i) => &mut keyings[i],
+            None => {
+                keyings.push((mode, Vec::new()));
+                keyings.last_mut().expect("just pushed")
+            }
+        };
+        for &k in keys {
+            if !sizes.contains(&k) {
+                sizes.push(k);
+            }
+        }
+    }
+    for (mode, keys) in keyings {
+        for k in keys {
+            out.push(Case::set_key(mode, k));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bench_harness::registry;
+
+    fn key(c: &Case) -> String {
+        format!(
+            "{} {} {} {}",
+            c.alg("x"),
+            c.dir_name(),
+            c.key_bytes * 8,
+            c.block_bytes
+        )
+    }
+
+    /// Every mode and key size of the template, both directions, the three
+    /// sizes, and key setup per key size: AES has 3 + 3 + 3 + 2 key sizes
+    /// over its four modes, so 11 * 2 * 3 crypt cases and 5 key setups.
+    #[test]
+    fn the_gate_counts_every_case_that_matters() {
+        let aes = registry::cipher("aes").unwrap();
+        let cases = gate_cases(aes);
+        assert_eq!(cases.len(), 11 * 2 * 3 + 5);
+        let keys: Vec<String> = cases.iter().map(key).collect();
+        for want in [
+            "ecb(x) encrypt 128 16",
+            "cbc(x) decrypt 192 1424",
+            "ctr(x) decrypt 256 8192",
+            "xts(x) encrypt 512 1424",
+            "ecb(x) setkey 192 0",
+            "xts(x) setkey 256 0",
+            "xts(x) setkey 512 0",
+        ] {
+            assert!(keys.iter().any(|k| k == want), "{want}: {keys:?}");
+        }
+        assert!(!keys.iter().any(|k| k.starts_with("cbc(x) setkey")));
+        // Every case once.
+        let mut unique = keys.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), keys.len());
+        // 8-byte blocks: 1424 is whole blocks, as it is for 16-byte ones.
+        let cast5 = gate_cases(registry::cipher("cast5").unwrap());
+        assert!(cast5.iter().any(|c| c.block_bytes == 1424));
+        assert_eq!(cast5.len(), 3 * 2 * 2 * 3 + 2);
+        // A checksum: its digest at the hash template's lengths, no key setup.
+        let crc = gate_cases(registry::cipher("crc32c").unwrap());
+        let sizes: Vec<usize> = crc.iter().map(|c| c.block_bytes).collect();
+        assert_eq!(sizes, [16, 64, 256, 1024, 1421, 2048, 4096, 8192]);
+        assert!(crc.iter().all(|c| c.dir_name() == "digest"));
+    }
+}

@@ -1,22 +1,41 @@
-//! Faults injected for tests through `INLINELAB_FAULT`; this is the one
-//! place that reads it, and the stages ask it themselves:
+//! Faults injected for tests through `INLINELAB_FAULT=KIND:NAME`; this is
+//! the one place that reads it, and the stages ask it themselves. NAME is a
+//! contender's name (`never`, `rustcrypto`, or `never@base` for the base
+//! tree's `never` under `gate --against`).
 //!
 //! - `build:NAME`: contender NAME's build fails (it asks for an artifact
 //!   feature that does not exist);
 //! - `regress:NAME`: NAME is built with one extra block of work per call (a
 //!   real change to the generated code, which the gate must catch);
-//! - `crash:NAME`: the measuring process aborts when it turns to NAME;
+//! - `slow-setkey:NAME`: NAME's key schedule runs twice per key setup;
+//! - `slow-key24:NAME`: one extra block per call, only under a 24-byte key;
+//! - `slow-ctr:NAME`: one extra block per call, only in CTR;
+//! - `slow-decrypt:NAME`: one extra block per call, only in decryption;
+//! - `crash:NAME`: the measuring (or counting) process aborts when it turns
+//!   to NAME;
 //! - `unavailable:NAME`: NAME's artifact says this CPU cannot run it (as the
 //!   SSE4.2 CRC32C artifact does on a CPU without SSE4.2), which must be
 //!   reported as unavailable, not failed, and never entered.
 
 use std::sync::OnceLock;
 
+/// The faults that are a build of the artifact with extra features (see
+/// the `fault-*` features of `variants/artifact`), by kind.
+const BUILT: &[(&str, &[&str])] = &[
+    // A feature that does not exist: the build fails.
+    ("build", &["fault-injected"]),
+    ("regress", &["fault-extra-block"]),
+    ("slow-setkey", &["fault-slow-setkey"]),
+    ("slow-key24", &["fault-slow-key24"]),
+    ("slow-ctr", &["fault-slow-ctr"]),
+    ("slow-decrypt", &["fault-slow-decrypt"]),
+    ("unavailable", &["fault-unavailable"]),
+];
+
 enum Fault {
-    Build(String),
+    /// Built with these artifact features.
+    Built(&'static [&'static str], String),
     Crash(String),
-    Regress(String),
-    Unavailable(String),
 }
 
 /// The fault asked for, read once.
@@ -25,13 +44,12 @@ fn injected() -> Option<&'static Fault> {
     FAULT
         .get_or_init(|| {
             let v = std::env::var("INLINELAB_FAULT").ok()?;
-            match v.split_once(':')? {
-                ("build", name) => Some(Fault::Build(name.into())),
-                ("crash", name) => Some(Fault::Crash(name.into())),
-                ("regress", name) => Some(Fault::Regress(name.into())),
-                ("unavailable", name) => Some(Fault::Unavailable(name.into())),
-                _ => None,
+            let (kind, name) = v.split_once(':')?;
+            if kind == "crash" {
+                return Some(Fault::Crash(name.into()));
             }
+            let (_, features) = BUILT.iter().find(|(k, _)| *k == kind)?;
+            Some(Fault::Built(features, name.into()))
         })
         .as_ref()
 }
@@ -39,15 +57,13 @@ fn injected() -> Option<&'static Fault> {
 /// Artifact features to add to contender `name`'s build.
 pub fn extra_features(name: &str) -> &'static [&'static str] {
     match injected() {
-        Some(Fault::Build(n)) if n == name => &["fault-injected"],
-        Some(Fault::Regress(n)) if n == name => &["fault-extra-block"],
-        Some(Fault::Unavailable(n)) if n == name => &["fault-unavailable"],
+        Some(Fault::Built(features, n)) if n == name => features,
         _ => &[],
     }
 }
 
-/// Called by the measuring process each time it turns to engine `name`
-/// (after writing the marker that names it).
+/// Called by the measuring and counting processes each time they turn to
+/// engine `name` (after writing the marker that names it).
 pub fn crash_point(name: &str) {
     if let Some(Fault::Crash(n)) = injected()
         && n == name

@@ -1,9 +1,12 @@
-//! What `gate` and `baseline` measure: the `compare --quick` cases, sizes,
-//! instructions per operation (callgrind), and, unless `--no-time`, wall
-//! clock with ratios against the peer timed in the same run.
+//! What `gate` and `baseline` measure: sizes, instructions per operation
+//! (callgrind) in every case of [`cases::gate_cases`] (every mode, key size
+//! and direction at three sizes, and key setup), and, unless `--no-time`,
+//! wall clock over the `compare --quick` cases with ratios against the peer
+//! timed in the same run.
 
 use crate::analyse::{self, Settings};
-use crate::build;
+use crate::build::{self, Reuse};
+use crate::cases;
 use crate::child;
 use crate::ciphers;
 use crate::cli;
@@ -14,12 +17,13 @@ use crate::plan::Amount;
 use crate::report::Report;
 use crate::timings::Timings;
 use crate::verdict;
+use bench_harness::compare::Case;
 use bench_harness::registry::CipherEntry;
 use std::path::Path;
 
-/// The cases the gate measures: the quick compare set.
-pub fn cases(entry: &CipherEntry) -> Vec<bench_harness::compare::Case> {
-    Amount::quick().cases(entry)
+/// The cases the gate counts instructions in (and a baseline file holds).
+pub fn counted_cases(entry: &CipherEntry) -> Vec<Case> {
+    cases::gate_cases(entry)
 }
 
 /// What ratios are taken against: the (first) peer, measured in the same
@@ -38,13 +42,15 @@ pub fn measure(
     contenders: &mut [Contender],
     dir: &Path,
     no_time: bool,
+    reuse: Reuse,
     generated_by: &str,
 ) -> Result<(Report, Timings)> {
     let amount = Amount::quick();
-    let cases = amount.cases(entry);
+    let timed_cases = amount.cases(entry);
+    let counted = counted_cases(entry);
     let plan = amount.plan();
     let steps = contenders.len() + 2;
-    build::build_and_size(entry, contenders, dir, steps);
+    build::build_and_size_reusing(entry, contenders, dir, steps, reuse);
     let timings = if no_time {
         None
     } else {
@@ -52,15 +58,21 @@ pub fn measure(
             "[{}/{steps}] timing, interleaved (wall clock, advisory)",
             steps - 1
         );
-        Some(child::measure(entry, contenders, &cases, plan, dir)?)
+        Some(child::measure(entry, contenders, &timed_cases, plan, dir)?)
     };
-    eprintln!("[{steps}/{steps}] counting instructions with callgrind");
-    let counts = counts::count(contenders, &cases, dir);
+    let variants = contenders.iter().filter(|c| !c.is_peer()).count();
+    eprintln!(
+        "[{steps}/{steps}] counting instructions with callgrind: {variants} variants x {} cases, one valgrind run",
+        counted.len()
+    );
+    let start = std::time::Instant::now();
+    let counts = counts::count(contenders, &counted, dir);
+    eprintln!("    counted in {:.1}s", start.elapsed().as_secs_f64());
     let timings = timings.unwrap_or_else(|| {
         let live = (0..contenders.len())
             .filter(|&i| contenders[i].live().is_some())
             .collect();
-        Timings::unmeasured(live, cases.len())
+        Timings::unmeasured(live, timed_cases.len())
     });
     let settings = Settings {
         reference: reference(entry).to_string(),
@@ -68,7 +80,7 @@ pub fn measure(
         quick: amount.quick,
         generated_by: generated_by.to_string(),
     };
-    let mut report = analyse::analyse(&settings, entry, contenders, &cases, plan, &timings);
-    counts::attach(&mut report, entry, contenders, &counts, &cases);
+    let mut report = analyse::analyse(&settings, entry, contenders, &timed_cases, plan, &timings);
+    counts::attach(&mut report, entry, contenders, &counts, &counted);
     Ok((report, timings))
 }

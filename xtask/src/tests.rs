@@ -151,7 +151,10 @@ fn declared_variants_are_compared_and_gated() {
 }
 
 /// Drift: every declared variant of every compared cipher builds as an
-/// artifact on its own, and the artifact says it holds that variant.
+/// artifact on its own, the artifact says it holds that variant, and through
+/// the C ABI it computes what the statically linked variant computes in
+/// every mode the registry lists (ECB, CBC, CTR, XTS, digest) at every key
+/// size of the template, both directions.
 #[test]
 fn declared_variants_build_as_artifacts() {
     use crate::artifacts::{self, Selection};
@@ -169,9 +172,16 @@ fn declared_variants_build_as_artifacts() {
             let built = artifacts::build(&tree, &selection, &[], "variants", &dest)
                 .unwrap_or_else(|e| panic!("{}::{variant}: {e}", entry.module));
             match bench_harness::so::SoCipher::load(&built.so) {
-                Ok(so) => {
+                Ok(mut so) => {
                     use bench_harness::engine::Engine;
                     assert_eq!(so.name(), selection.variant_env());
+                    let (_, make) = entry.variants.iter().find(|(v, _)| *v == variant).unwrap();
+                    for &(mode, keys) in entry.modes {
+                        bench_harness::compare::check_against(&mut so, &mut *make(), keys, &[mode])
+                            .unwrap_or_else(|e| {
+                                panic!("{}::{variant} {}: {e}", entry.module, mode.name())
+                            });
+                    }
                 }
                 // Built, but this CPU cannot run it: it said so when asked.
                 Err(bench_harness::engine::EngineError::Unavailable(_)) => {}

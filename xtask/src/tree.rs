@@ -96,7 +96,7 @@ impl Drop for BaseTree {
 }
 
 /// The commit `rev` names, or a usage error.
-fn resolve(rev: &str) -> Result<String> {
+pub fn resolve(rev: &str) -> Result<String> {
     git()
         .args(["rev-parse", "--verify", "--quiet"])
         .arg(format!("{rev}^{{commit}}"))
@@ -110,6 +110,30 @@ fn resolve(rev: &str) -> Result<String> {
                 "e.g. --against origin/main or --against HEAD~1",
             )
         })
+}
+
+/// The bytes of `path` (relative to the repository's root) as committed in
+/// `commit`; `None` when the commit has no such file.
+pub fn show(commit: &str, path: &str) -> Result<Option<Vec<u8>>> {
+    let spec = format!("{commit}:{path}");
+    let exists = git()
+        .args(["cat-file", "-e", &spec])
+        .output()
+        .map_err(|e| Error::failed(format!("running git: {e}")))?;
+    if !exists.status.success() {
+        return Ok(None);
+    }
+    let out = git()
+        .args(["cat-file", "blob", &spec])
+        .output()
+        .map_err(|e| Error::failed(format!("running git: {e}")))?;
+    if !out.status.success() {
+        return Err(Error::failed(format!(
+            "git cat-file blob {spec}: {}",
+            String::from_utf8_lossy(&out.stderr).trim()
+        )));
+    }
+    Ok(Some(out.stdout))
 }
 
 fn remove_worktree(path: &Path) {

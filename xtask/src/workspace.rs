@@ -98,9 +98,14 @@ pub fn commit() -> String {
 }
 
 fn git_output(args: &[&str]) -> Option<String> {
+    git_output_in(&root(), args)
+}
+
+/// What git prints for `args` in the work tree at `dir`, if it succeeds.
+fn git_output_in(dir: &Path, args: &[&str]) -> Option<String> {
     Command::new("git")
         .args(args)
-        .current_dir(root())
+        .current_dir(dir)
         .output()
         .ok()
         .filter(|o| o.status.success())
@@ -146,22 +151,28 @@ fn is_input(path: &str) -> bool {
 
 /// The inputs of this tree (see [`INPUT_PATHS`]).
 pub fn inputs() -> Inputs {
+    inputs_of(&root())
+}
+
+/// The inputs of the tree at `root` (this one, or the base tree of
+/// `gate --against`).
+pub fn inputs_of(root: &Path) -> Inputs {
     let mut args = vec!["ls-files", "--"];
     args.extend(INPUT_PATHS);
-    let files = git_output(&args).unwrap_or_default();
+    let files = git_output_in(root, &args).unwrap_or_default();
     let mut files: Vec<&str> = files.lines().filter(|p| is_input(p)).collect();
     files.sort_unstable();
     let mut h = Fnv::default();
     for path in &files {
         h.add(path.as_bytes());
-        h.add(&std::fs::read(root().join(path)).unwrap_or_else(|_| b"(missing)".to_vec()));
+        h.add(&std::fs::read(root.join(path)).unwrap_or_else(|_| b"(missing)".to_vec()));
     }
     h.add(&rustc_vv());
     let mut status = vec!["status", "--porcelain", "--untracked-files=no", "--"];
     status.extend(INPUT_PATHS);
     Inputs {
         hash: format!("fnv1a64:{:016x}", h.0),
-        dirty: git_output(&status)
+        dirty: git_output_in(root, &status)
             .is_some_and(|s| s.lines().any(|l| is_input(&l[3.min(l.len())..]))),
     }
 }

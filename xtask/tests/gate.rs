@@ -1,7 +1,17 @@
-//! `cargo xtask gate` from the outside: a tampered baseline and a real code
-//! regression fail it (exit 1, naming the metric), unchanged code counts the
-//! same instructions run after run, and a bad baseline is a setup error
-//! (exit 2) that leaves the file as it was.
+//! `cargo xtask gate` from the outside. Real changes to the generated code,
+//! injected through the fault module (a slower key schedule, a slowdown only
+//! under 24-byte AES keys, only in CTR, only in decryption, one extra block
+//! everywhere), fail it (exit 1) naming the rows; so do a tampered baseline,
+//! a variant the baseline has and the tree does not (and the reverse), and a
+//! baseline edited by the change; unchanged code passes run after run with
+//! the same instruction counts; a baseline that cannot be trusted (counts or
+//! sizes of 0 or below, a failed variant, one without speed entries or
+//! lacking cases) is a setup error (exit 2), never a pass; a variant the base
+//! tree fails to build is a row, never dropped.
+//!
+//! The runs take `--no-time` and the hidden `--reuse-build` (an artifact
+//! built from the same sources, selection and features by an earlier run is
+//! not built again), so that a test pays only for what it changes.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -22,43 +32,313 @@ fn root() -> PathBuf {
         .to_path_buf()
 }
 
-fn committed_baseline() -> serde_json::Value {
-    let path = root().join("reports/baseline/cast6.json");
-    serde_json::from_slice(&std::fs::read(&path).expect("the committed baseline")).unwrap()
+fn git(args: &[&str], env: &[(&str, &str)], stdin: Option<&[u8]>) -> String {
+    use std::io::Write;
+    let mut cmd = Command::new("git");
+    cmd.current_dir(root()).args(args);
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    cmd.stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped());
+    let mut child = cmd.spawn().expect("git runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.unwrap_or_default())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "git {args:?}");
+    String::from_utf8(out.stdout).unwrap().trim().to_string()
 }
 
-/// Writes `baseline` to a scratch file and returns its path.
-fn scratch_baseline(name: &str, contents: &[u8]) -> PathBuf {
+/// The baseline of `cipher` committed at HEAD: what the gate judges by.
+fn committed_baseline(cipher: &str) -> serde_json::Value {
+    let text = git(
+        &["show", &format!("HEAD:reports/baseline/{cipher}.json")],
+        &[],
+        None,
+    );
+    serde_json::from_str(&text).expect("the committed baseline")
+}
+
+/// A commit (on no branch) that is HEAD with `cipher`'s baseline replaced
+/// by `baseline`: a base revision whose committed baseline differs from the
+/// working tree's, made without touching the working tree or any ref.
+fn commit_with_baseline(cipher: &str, baseline: &serde_json::Value) -> String {
+    let index = std::env::temp_dir().join(format!(
+        "gate-index-{cipher}-{}-{:?}",
+        std::process::id(),
+        std::thread::current().id()
+    ));
+    let index = index.to_str().unwrap();
+    let env = [
+        ("GIT_INDEX_FILE", index),
+        ("GIT_AUTHOR_NAME", "gate test"),
+        ("GIT_AUTHOR_EMAIL", "gate@test.invalid"),
+        ("GIT_COMMITTER_NAME", "gate test"),
+        ("GIT_COMMITTER_EMAIL", "gate@test.invalid"),
+    ];
+    let bytes = serde_json::to_vec_pretty(baseline).unwrap();
+    let blob = git(&["hash-object", "-w", "--stdin"], &env, Some(&bytes));
+    git(&["read-tree", "HEAD"], &env, None);
+    git(
+        &[
+            "update-index",
+            "--cacheinfo",
+            &format!("100644,{blob},reports/baseline/{cipher}.json"),
+        ],
+        &env,
+        None,
+    );
+    let tree = git(&["write-tree"], &env, None);
+    let _ = std::fs::remove_file(index);
+    git(
+        &[
+            "commit-tree",
+            &tree,
+            "-p",
+            "HEAD",
+            "-m",
+            "gate test baseline",
+        ],
+        &env,
+        None,
+    )
+}
+
+/// Writes `contents` to a scratch file named after `cipher` and returns it.
+fn scratch_baseline(name: &str, cipher: &str, contents: &[u8]) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("gate-{name}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("cast6.json");
+    let path = dir.join(format!("{cipher}.json"));
     std::fs::write(&path, contents).unwrap();
     path
 }
 
-fn gate(baseline: &Path, env: &[(&str, &str)]) -> (Option<i32>, String, String) {
-    let out = xtask(
-        &[
-            "gate",
-            "cast6",
-            "--no-time",
-            "--baseline",
-            baseline.to_str().unwrap(),
-        ],
-        env,
-    );
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+struct Run {
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
 }
 
-/// Sizes and instruction counts 10% smaller than measured: both named as
-/// regressions, exit 1.
+/// `gate CIPHER --no-time --reuse-build ARGS...`.
+fn gate(cipher: &str, args: &[&str], env: &[(&str, &str)]) -> Run {
+    let mut all = vec!["gate", cipher, "--no-time", "--reuse-build"];
+    all.extend_from_slice(args);
+    let out = xtask(&all, env);
+    Run {
+        code: out.status.code(),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+impl Run {
+    fn expect(&self, code: i32) -> &Self {
+        assert_eq!(self.code, Some(code), "{}\n{}", self.stdout, self.stderr);
+        self
+    }
+
+    fn regressions(&self) -> Vec<&str> {
+        self.stdout
+            .lines()
+            .filter(|l| l.ends_with("| **regression** |"))
+            .collect()
+    }
+
+    /// The regressed rows of instructions per operation.
+    fn slower(&self) -> Vec<&str> {
+        self.regressions()
+            .into_iter()
+            .filter(|l| l.contains("instructions/op"))
+            .collect()
+    }
+
+    fn has_row(&self, start: &str) -> bool {
+        self.stdout.lines().any(|l| l.starts_with(start))
+    }
+}
+
+/// A slowdown injected into `never` regresses exactly the rows `only`
+/// accepts (at least one, and `example` among them), in `never` alone.
+fn injected_slowdown(cipher: &str, fault: &str, only: fn(&str) -> bool, example: &str) {
+    let run = gate(cipher, &[], &[("INLINELAB_FAULT", fault)]);
+    run.expect(1);
+    let slower = run.slower();
+    assert!(!slower.is_empty(), "{}", run.stdout);
+    for row in &slower {
+        assert!(row.starts_with("| `never` "), "{fault}: {row}");
+        assert!(only(row), "{fault}: a row it should not touch: {row}");
+    }
+    assert!(
+        run.has_row(example),
+        "{fault}: no row {example}\n{}",
+        run.stdout
+    );
+    // Every other variant is unchanged.
+    for row in run.regressions() {
+        assert!(row.starts_with("| `never` "), "{fault}: {row}");
+    }
+    assert!(
+        run.stdout.contains("| `auto` | ") && run.stdout.contains("| `hint` | "),
+        "{}",
+        run.stdout
+    );
+}
+
+/// A key schedule twice as slow in one variant: its key setup rows, and
+/// only those of its instruction counts.
+#[test]
+fn key_schedule_slowdown_fails() {
+    injected_slowdown(
+        "cast6",
+        "slow-setkey:never",
+        |row| row.contains(" setkey "),
+        "| `never` ecb(cast6) setkey 128-bit, instructions/op |",
+    );
+}
+
+/// One extra block per call only under a 24-byte AES key: the 192-bit rows.
+#[test]
+fn aes_192_slowdown_fails() {
+    injected_slowdown(
+        "aes",
+        "slow-key24:never",
+        |row| row.contains(" 192-bit "),
+        "| `never` ecb(aes) encrypt 192-bit 16 B, instructions/op |",
+    );
+}
+
+/// One extra block per call only in CTR: the CTR rows, both directions.
+#[test]
+fn ctr_slowdown_fails() {
+    injected_slowdown(
+        "cast6",
+        "slow-ctr:never",
+        |row| row.contains("ctr(cast6) "),
+        "| `never` ctr(cast6) decrypt 256-bit 16 B, instructions/op |",
+    );
+}
+
+/// One extra block per call only when decrypting: decryption rows of every
+/// mode.
+#[test]
+fn decryption_slowdown_fails() {
+    injected_slowdown(
+        "cast6",
+        "slow-decrypt:never",
+        |row| row.contains(" decrypt "),
+        "| `never` xts(cast6) decrypt 512-bit 16 B, instructions/op |",
+    );
+}
+
+/// One extra block of work per call everywhere: the 16-byte rows of every
+/// mode exceed the threshold.
+#[test]
+fn real_regression_fails() {
+    injected_slowdown(
+        "cast6",
+        "regress:never",
+        |row| row.contains(" 16 B,") || row.contains(" 1424 B,"),
+        "| `never` ecb(cast6) encrypt 128-bit 16 B, instructions/op |",
+    );
+}
+
+/// A variant the base revision's baseline has and the tree does not is a
+/// `missing` row; one the tree has and the baseline does not is a row too.
+#[test]
+fn removed_and_unlisted_variants_fail() {
+    let mut b = committed_baseline("cast6");
+    let variants = b["variants"].as_array_mut().unwrap();
+    let mut ghost = variants
+        .iter()
+        .find(|e| e["name"] == "never")
+        .unwrap()
+        .clone();
+    ghost["name"] = serde_json::json!("ghost");
+    variants.push(ghost);
+    variants.retain(|e| e["name"] != "hint");
+    let rev = commit_with_baseline("cast6", &b);
+    let run = gate("cast6", &["--baseline-rev", &rev], &[]);
+    run.expect(1);
+    assert!(
+        run.has_row("| `ghost` | measured | missing |  | **regression** |"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.has_row("| `hint` | missing | not in the baseline |  | **regression** |"),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(run.regressions().len(), 2, "{}", run.stdout);
+}
+
+/// The base revision committed lower counts for `never` than the tree's
+/// baseline says (the change raised its own baseline): the summary opens
+/// with the change, and the gate judges by the committed counts (exit 1)
+/// unless a maintainer accepts the change.
+#[test]
+fn baseline_edited_by_the_change_fails() {
+    let mut b = committed_baseline("cast6");
+    for e in b["variants"].as_array_mut().unwrap() {
+        if e["name"] == "never" {
+            for s in e["speed"].as_array_mut().unwrap() {
+                let n = s["instructions"].as_f64().unwrap();
+                s["instructions"] = serde_json::json!((n * 0.7).round());
+            }
+        }
+    }
+    let rev = commit_with_baseline("cast6", &b);
+    let run = gate("cast6", &["--baseline-rev", &rev], &[]);
+    run.expect(1);
+    assert!(
+        run.stdout
+            .starts_with("## Baseline changed in this change: cast6\n"),
+        "{}",
+        run.stdout
+    );
+    let changed = run.stdout.split("## inlinelab gate").next().unwrap();
+    assert!(
+        changed.contains("| `never` ecb(cast6) encrypt 128-bit 16 B, instructions/op | "),
+        "{changed}"
+    );
+    assert!(!changed.contains("| `auto` "), "{changed}");
+    assert!(
+        run.slower()
+            .iter()
+            .any(|r| r.starts_with("| `never` ecb(cast6) encrypt 128-bit 16 B, instructions/op |")),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.regressions()
+            .iter()
+            .all(|r| r.starts_with("| `never` "))
+    );
+    // Accepted deliberately: judged by the change's baseline.
+    let accepted = gate(
+        "cast6",
+        &["--baseline-rev", &rev, "--accept-baseline-change"],
+        &[],
+    );
+    accepted.expect(0);
+    assert!(
+        accepted
+            .stdout
+            .contains("The change's version is judged by (--accept-baseline-change)."),
+        "{}",
+        accepted.stdout
+    );
+}
+
+/// Sizes and instruction counts 10% below what is measured, in a baseline
+/// judged by: both named as regressions, exit 1.
 #[test]
 fn tampered_baseline_fails() {
-    let mut b = committed_baseline();
+    let mut b = committed_baseline("cast6");
     for e in b["variants"].as_array_mut().unwrap() {
         let a = &mut e["artifact"];
         for f in ["text_bytes", "so_bytes"] {
@@ -68,97 +348,166 @@ fn tampered_baseline_fails() {
             s["instructions"] = serde_json::json!(s["instructions"].as_f64().unwrap() * 0.9);
         }
     }
-    let path = scratch_baseline("tampered", &serde_json::to_vec(&b).unwrap());
-    let (code, stdout, stderr) = gate(&path, &[]);
-    assert_eq!(code, Some(1), "{stdout}{stderr}");
-    assert!(stdout.contains("| `never` .text bytes |"), "{stdout}");
-    let first = stdout.lines().find(|l| l.starts_with("| `")).unwrap();
-    assert!(
-        first.ends_with("| **regression** |"),
-        "regressions come first: {first}"
+    let path = scratch_baseline("tampered", "cast6", &serde_json::to_vec(&b).unwrap());
+    let path = path.to_str().unwrap();
+    let run = gate(
+        "cast6",
+        &["--baseline", path, "--accept-baseline-change"],
+        &[],
     );
+    run.expect(1);
+    assert!(run.has_row("| `never` .text bytes |"), "{}", run.stdout);
     assert!(
-        stdout
-            .lines()
-            .any(|l| l.contains("instructions/op") && l.ends_with("| **regression** |")),
-        "{stdout}"
+        run.stdout.contains("+11.11%") && !run.slower().is_empty(),
+        "{}",
+        run.stdout
     );
-    assert!(stdout.contains("+11.11%"), "{stdout}");
-}
-
-/// A real change to the generated code (one extra block of work per call in
-/// `never`): the 16-byte cases' instruction counts exceed the threshold.
-#[test]
-fn real_regression_fails() {
-    let path = scratch_baseline(
-        "regress",
-        &std::fs::read(root().join("reports/baseline/cast6.json")).unwrap(),
-    );
-    let (code, stdout, stderr) = gate(&path, &[("INLINELAB_FAULT", "regress:never")]);
-    assert_eq!(code, Some(1), "{stdout}{stderr}");
-    let regressions: Vec<&str> = stdout
-        .lines()
-        .filter(|l| l.ends_with("| **regression** |"))
-        .collect();
+    // Not accepted: shown, and judged by the committed baseline.
+    let shown = gate("cast6", &["--baseline", path], &[]);
+    shown.expect(0);
     assert!(
-        regressions.iter().all(|l| l.starts_with("| `never`")),
-        "{stdout}"
-    );
-    assert!(
-        regressions
-            .iter()
-            .any(|l| l.contains("16 B, instructions/op")),
-        "{stdout}"
-    );
-    // The other variants are unchanged.
-    assert!(stdout.contains("| `auto` ecb(cast6) encrypt 128-bit 16 B, instructions/op |"));
-    assert!(
-        !stdout
-            .lines()
-            .any(|l| l.starts_with("| `auto`") && l.contains("regression")),
-        "{stdout}"
+        shown
+            .stdout
+            .starts_with("## Baseline changed in this change: cast6\n"),
+        "{}",
+        shown.stdout
     );
 }
 
-/// Unchanged code: the same artifact counts the same instructions ten runs
-/// in a row.
+/// Unchanged code: exit 0 ten runs in a row, counting the same instructions
+/// each time (the counts are read from the gate's callgrind output).
 #[test]
-fn instruction_counts_repeat_exactly() {
-    // Build the artifacts (and check the gate passes on unchanged code).
-    let path = scratch_baseline(
-        "repeat",
-        &std::fs::read(root().join("reports/baseline/cast6.json")).unwrap(),
-    );
-    let (code, stdout, stderr) = gate(&path, &[]);
-    assert_eq!(code, Some(0), "{stdout}{stderr}");
-    let so = root().join("target/inlinelab/cast6/never.so");
-    let copy = path.with_file_name("never.so");
-    std::fs::copy(&so, &copy).unwrap();
-    let runs: Vec<String> = (0..10)
-        .map(|_| {
-            let out = xtask(&["__instructions", "cast6", copy.to_str().unwrap()], &[]);
+fn unchanged_tree_passes_ten_times() {
+    let work = root().join("target/inlinelab/crc32c");
+    let mut counts = Vec::new();
+    for i in 0..10 {
+        let run = gate("crc32c", &[], &[]);
+        assert_eq!(run.code, Some(0), "run {i}: {}{}", run.stdout, run.stderr);
+        assert!(run.regressions().is_empty());
+        let dumps = std::fs::read_to_string(work.join("callgrind.out")).unwrap();
+        let totals: Vec<String> = dumps
+            .lines()
+            .filter(|l| l.starts_with("totals:") || l.starts_with("summary:"))
+            .map(String::from)
+            .collect();
+        assert!(totals.len() > 8, "{totals:?}");
+        counts.push(totals);
+    }
+    assert!(counts.iter().all(|c| c == &counts[0]), "{counts:#?}");
+}
+
+/// Baselines that cannot be trusted: a setup error (exit 2) naming why,
+/// before anything is built, never a pass; whether judged by (accepted) or
+/// only proposed by the change.
+#[test]
+fn untrusted_baselines_are_setup_errors() {
+    type Edit = fn(&mut serde_json::Value);
+    fn never(b: &mut serde_json::Value) -> &mut serde_json::Value {
+        b["variants"]
+            .as_array_mut()
+            .unwrap()
+            .iter_mut()
+            .find(|e| e["name"] == "never")
+            .unwrap()
+    }
+    let cases: Vec<(&str, Edit, &str)> = vec![
+        (
+            "zero-count",
+            |b| never(b)["speed"][3]["instructions"] = serde_json::json!(0.0),
+            "variant `never` counts 0 instructions per operation in",
+        ),
+        (
+            "negative-count",
+            |b| never(b)["speed"][0]["instructions"] = serde_json::json!(-900.0),
+            "variant `never` counts -900 instructions per operation in",
+        ),
+        (
+            "zero-size",
+            |b| never(b)["artifact"]["text_bytes"] = serde_json::json!(0),
+            "variant `never` has a size of 0 bytes",
+        ),
+        (
+            "negative-size",
+            |b| never(b)["artifact"]["so_bytes"] = serde_json::json!(-1),
+            "is not a baseline: invalid value: integer `-1`",
+        ),
+        (
+            "failed",
+            |b| {
+                never(b)["status"] = serde_json::json!("failed");
+                never(b)["reason"] = serde_json::json!("build failed");
+            },
+            "variant `never` is `failed` in it (build failed)",
+        ),
+        (
+            "no-speed",
+            |b| never(b)["speed"] = serde_json::json!([]),
+            "variant `never` has no speed entries",
+        ),
+        (
+            "lacks-cases",
+            |b| {
+                never(b)["speed"]
+                    .as_array_mut()
+                    .unwrap()
+                    .retain(|s| s["alg"] != "xts(cast6)")
+            },
+            "variant `never` lacks 14 of the 52 cases the gate counts (first: xts(cast6) encrypt 256-bit 16 B)",
+        ),
+        (
+            "twice",
+            |b| {
+                let copy = never(b).clone();
+                b["variants"].as_array_mut().unwrap().push(copy);
+            },
+            "variant `never` is listed twice",
+        ),
+        (
+            "no-variants",
+            |b| b["variants"] = serde_json::json!([]),
+            "it lists no variant",
+        ),
+    ];
+    for (name, edit, expected) in cases {
+        let mut b = committed_baseline("cast6");
+        edit(&mut b);
+        let bytes = serde_json::to_vec(&b).unwrap();
+        let path = scratch_baseline(name, "cast6", &bytes);
+        for accept in [true, false] {
+            let mut args = vec![
+                "gate",
+                "cast6",
+                "--no-time",
+                "--baseline",
+                path.to_str().unwrap(),
+            ];
+            if accept {
+                args.push("--accept-baseline-change");
+            }
+            let out = xtask(&args, &[]);
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{name} {accept}: {stderr}");
+            let first = stderr.lines().next().unwrap_or("");
+            assert!(first.contains(expected), "{name}: {stderr}");
             assert!(
-                out.status.success(),
-                "{}",
-                String::from_utf8_lossy(&out.stderr)
+                !stderr.contains("building and sizing"),
+                "{name}: built before refusing: {stderr}"
             );
-            String::from_utf8_lossy(&out.stdout).into_owned()
-        })
-        .collect();
-    assert_eq!(runs[0].lines().count(), 8, "{}", runs[0]);
-    assert!(runs.iter().all(|r| r == &runs[0]), "{runs:#?}");
+            assert_eq!(std::fs::read(&path).unwrap(), bytes, "{name}: changed");
+        }
+    }
 }
 
-/// A bad baseline is a setup error: exit 2, a cause and a hint, and the file
-/// is left as it was.
+/// A baseline that is not one, or is another's: a setup error with a cause
+/// and a hint, and the file is left as it was.
 #[test]
 fn bad_baselines_are_setup_errors() {
-    let good = std::fs::read(root().join("reports/baseline/cast6.json")).unwrap();
-    let mut other_schema = committed_baseline();
+    let good = serde_json::to_vec(&committed_baseline("cast6")).unwrap();
+    let mut other_schema = committed_baseline("cast6");
     other_schema["schema_version"] = serde_json::json!(99);
-    let mut other_cipher = committed_baseline();
+    let mut other_cipher = committed_baseline("cast6");
     other_cipher["cipher"] = serde_json::json!("cast5");
-    let mut other_rustc = committed_baseline();
+    let mut other_rustc = committed_baseline("cast6");
     other_rustc["toolchain"]["rustc"] = serde_json::json!("rustc 1.0.0");
     let cases: Vec<(&str, Vec<u8>, &str)> = vec![
         (
@@ -183,9 +532,20 @@ fn bad_baselines_are_setup_errors() {
         ),
     ];
     for (name, bytes, expected) in cases {
-        let path = scratch_baseline(name, &bytes);
-        let (code, _, stderr) = gate(&path, &[]);
-        assert_eq!(code, Some(2), "{name}: {stderr}");
+        let path = scratch_baseline(name, "cast6", &bytes);
+        let out = xtask(
+            &[
+                "gate",
+                "cast6",
+                "--no-time",
+                "--accept-baseline-change",
+                "--baseline",
+                path.to_str().unwrap(),
+            ],
+            &[],
+        );
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{name}: {stderr}");
         assert!(
             stderr.lines().next().unwrap_or("").contains(expected),
             "{name}: {stderr}"
@@ -194,23 +554,20 @@ fn bad_baselines_are_setup_errors() {
             stderr.lines().nth(1).unwrap_or("").starts_with("hint: "),
             "{name}: {stderr}"
         );
-        assert_eq!(
-            std::fs::read(&path).unwrap(),
-            bytes,
-            "{name}: the baseline was changed"
-        );
+        if name == "toolchain" {
+            assert!(
+                stderr.contains("hint: rebuild the baseline: cargo xtask baseline cast6"),
+                "{stderr}"
+            );
+        }
+        assert_eq!(std::fs::read(&path).unwrap(), bytes, "{name}: changed");
     }
-    let toolchain = gate(
-        &scratch_baseline("toolchain2", &serde_json::to_vec(&other_rustc).unwrap()),
+    let out = xtask(
+        &["gate", "cast6", "--baseline", "/nonexistent/cast6.json"],
         &[],
-    )
-    .2;
-    assert!(
-        toolchain.contains("hint: rebuild the baseline: cargo xtask baseline cast6"),
-        "{toolchain}"
     );
-    let (code, _, stderr) = gate(Path::new("/nonexistent/cast6.json"), &[]);
-    assert_eq!(code, Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2));
     assert!(
         stderr.contains("no baseline at /nonexistent/cast6.json"),
         "{stderr}"
@@ -219,6 +576,62 @@ fn bad_baselines_are_setup_errors() {
         stderr.contains("create it with: cargo xtask baseline cast6"),
         "{stderr}"
     );
+    // A base revision without the file: nothing to judge by.
+    let root_commit = git(&["rev-list", "--max-parents=0", "HEAD"], &[], None);
+    let root_commit = root_commit.lines().next().unwrap();
+    let out = xtask(&["gate", "cast6", "--baseline-rev", root_commit], &[]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("does not exist"), "{stderr}");
+}
+
+/// Under `--against`, a variant the base tree fails to build is a row
+/// (exit 1), not dropped; the rows against the base revision's baseline are
+/// there as well.
+#[test]
+fn base_tree_build_failure_is_a_row() {
+    let run = gate(
+        "cast6",
+        &["--against", "HEAD"],
+        &[("INLINELAB_FAULT", "build:never@base")],
+    );
+    run.expect(1);
+    let regressions = run.regressions();
+    assert_eq!(regressions.len(), 1, "{}", run.stdout);
+    assert!(
+        regressions[0].starts_with("| `never` in the base tree | measured | failed: build failed"),
+        "{}",
+        run.stdout
+    );
+    // The other variants were compared with both.
+    assert!(
+        run.stdout
+            .contains("| metric | baseline | base tree | now |")
+    );
+    assert!(run.stdout.contains("| `auto` | 55 |"), "{}", run.stdout);
+}
+
+/// An artifact that crashes the one counting process is blamed (a row, exit
+/// 1) and the others are counted again, not lost with it.
+#[test]
+fn counting_crash_is_a_row() {
+    let run = gate("cast6", &[], &[("INLINELAB_FAULT", "crash:never")]);
+    run.expect(1);
+    let regressions = run.regressions();
+    assert_eq!(regressions.len(), 2, "{}", run.stdout);
+    assert!(
+        regressions[0].contains("crashed while its instructions were counted"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        regressions[1].starts_with(
+            "| `never` instructions/op | counted | not counted in any of the 52 cases |"
+        ),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("| `auto` | 55 |"), "{}", run.stdout);
 }
 
 /// Bad arguments to the gate: exit 2, naming the cause.
@@ -238,8 +651,12 @@ fn bad_gate_arguments_are_usage_errors() {
             "`no-such-rev-xyz` is not a revision",
         ),
         (
-            &["gate", "cast6", "--baseline", "x", "--against", "HEAD"][..],
-            "--baseline and --against are two ways",
+            &["gate", "cast6", "--baseline-rev", "no-such-rev-xyz"][..],
+            "`no-such-rev-xyz` is not a revision",
+        ),
+        (
+            &["gate", "all", "--baseline", "x.json"][..],
+            "--baseline names one file: give one cipher",
         ),
     ] {
         let out = xtask(args, &[]);

@@ -11,9 +11,9 @@
 // only compiled and linted, never measured.
 #![cfg_attr(all(panic = "abort", not(feature = "std")), no_std)]
 
-use abi::Op;
+use abi::{Keying, Op};
 use core::ffi::c_char;
-use core::mem::{align_of, size_of};
+use core::mem::{MaybeUninit, align_of, size_of};
 use variants::modes;
 
 /// What an artifact holds: a keyed context and the operations on it.
@@ -23,7 +23,16 @@ trait Artifact {
     fn available() -> bool {
         true
     }
-    fn set_key(key: &[u8]) -> Option<Self::Ctx>;
+    /// Keys the context at `ctx`, an [`abi`] return code.
+    ///
+    /// # Safety
+    /// `ctx` is valid for writes of a `Ctx` and holds no keyed context.
+    unsafe fn set_key(ctx: *mut Self::Ctx, keying: Keying, key: &[u8]) -> i32;
+    /// Drops the keyed context at `ctx`.
+    ///
+    /// # Safety
+    /// `ctx` holds a context keyed by [`Artifact::set_key`], not cleared since.
+    unsafe fn clear(ctx: *mut Self::Ctx);
     fn crypt(ctx: &Self::Ctx, op: Op, iv: &mut [u8], buf: &mut [u8]) -> i32;
 }
 
@@ -31,29 +40,102 @@ trait Artifact {
 #[allow(dead_code)] // unused in a checksum's artifact
 struct CipherArtifact<C>(core::marker::PhantomData<C>);
 
+/// A block cipher's context: the data cipher, and for XTS the tweak cipher.
+/// Each is written in place, so that keying one cipher costs what it did
+/// before XTS had a context: one key schedule, one store of it.
+#[allow(dead_code)] // unused in a checksum's artifact
+struct Keyed<C> {
+    k1: C,
+    /// Written only by [`Keying::Xts`].
+    k2: MaybeUninit<C>,
+    xts: bool,
+    /// The key's length, for the `fault-slow-key24` fault.
+    #[cfg(feature = "fault-slow-key24")]
+    key_len: usize,
+}
+
 impl<C: cipher::KeyInit + cipher::BlockCipherEncrypt + cipher::BlockCipherDecrypt> Artifact
     for CipherArtifact<C>
 {
-    type Ctx = C;
+    type Ctx = Keyed<C>;
     const BLOCK: usize = <C::BlockSize as cipher::typenum::Unsigned>::USIZE;
 
-    fn set_key(key: &[u8]) -> Option<C> {
-        C::new_from_slice(key).ok()
+    unsafe fn set_key(ctx: *mut Keyed<C>, keying: Keying, key: &[u8]) -> i32 {
+        let (one, two) = match keying {
+            Keying::One => (key, None),
+            Keying::Xts if key.len().is_multiple_of(2) => {
+                let (a, b) = key.split_at(key.len() / 2);
+                (a, Some(b))
+            }
+            Keying::Xts => return abi::ERR_LENGTH,
+        };
+        // Fault injection (tests only): the (data) key schedule runs twice.
+        #[cfg(feature = "fault-slow-setkey")]
+        core::hint::black_box(C::new_from_slice(one).ok());
+        let Ok(k1) = C::new_from_slice(one) else {
+            return abi::ERR_LENGTH;
+        };
+        let k2 = match two.map(C::new_from_slice) {
+            None => None,
+            Some(Ok(k2)) => Some(k2),
+            Some(Err(_)) => return abi::ERR_LENGTH,
+        };
+        // SAFETY: the caller guarantees `ctx` is valid for writes of a
+        // `Keyed<C>`; each field is written through a raw place, never read.
+        unsafe {
+            (&raw mut (*ctx).k1).write(k1);
+            (&raw mut (*ctx).xts).write(k2.is_some());
+            if let Some(k2) = k2 {
+                (&raw mut (*ctx).k2).write(MaybeUninit::new(k2));
+            }
+            #[cfg(feature = "fault-slow-key24")]
+            (&raw mut (*ctx).key_len).write(key.len());
+        }
+        abi::OK
     }
 
-    fn crypt(c: &C, op: Op, iv: &mut [u8], buf: &mut [u8]) -> i32 {
+    unsafe fn clear(ctx: *mut Keyed<C>) {
+        // SAFETY: the caller guarantees a keyed context: `k1` is live, and
+        // `k2` is when `xts` says so.
+        unsafe {
+            if (*ctx).xts {
+                (*ctx).k2.assume_init_drop();
+            }
+            (&raw mut (*ctx).k1).drop_in_place();
+        }
+    }
+
+    fn crypt(ctx: &Keyed<C>, op: Op, iv: &mut [u8], buf: &mut [u8]) -> i32 {
+        let c = &ctx.k1;
         let result = match op {
             Op::EcbEncrypt => modes::ecb_encrypt(c, buf),
             Op::EcbDecrypt => modes::ecb_decrypt(c, buf),
             Op::CbcEncrypt => modes::cbc_encrypt(c, iv, buf),
             Op::CbcDecrypt => modes::cbc_decrypt(c, iv, buf),
+            Op::CtrEncrypt | Op::CtrDecrypt => modes::ctr_apply(c, iv, buf),
+            Op::XtsEncrypt | Op::XtsDecrypt => {
+                if !ctx.xts {
+                    return abi::ERR_KEYING;
+                }
+                // SAFETY: `xts` says an XTS keying wrote `k2`.
+                let k2 = unsafe { ctx.k2.assume_init_ref() };
+                if op == Op::XtsEncrypt {
+                    modes::xts_encrypt(c, k2, iv, buf)
+                } else {
+                    modes::xts_decrypt(c, k2, iv, buf)
+                }
+            }
             Op::Digest => return abi::ERR_OP,
         };
-        #[cfg(feature = "fault-extra-block")]
-        {
-            let mut scratch = [0u8; 64];
-            let _ = modes::ecb_encrypt(c, &mut scratch[..Self::BLOCK]);
-            core::hint::black_box(&scratch);
+        // Fault injection (tests only): one extra block of work per call,
+        // in every operation or only in some.
+        let extra = cfg!(feature = "fault-extra-block")
+            || (cfg!(feature = "fault-slow-ctr") && op.is_ctr())
+            || (cfg!(feature = "fault-slow-decrypt") && op.decrypts());
+        #[cfg(feature = "fault-slow-key24")]
+        let extra = extra || ctx.key_len == 24;
+        if extra {
+            extra_block(c, Self::BLOCK);
         }
         if result.is_ok() {
             abi::OK
@@ -61,6 +143,15 @@ impl<C: cipher::KeyInit + cipher::BlockCipherEncrypt + cipher::BlockCipherDecryp
             abi::ERR_LENGTH
         }
     }
+}
+
+/// One block of real work that cannot be optimised away (fault injection).
+#[allow(dead_code)] // unused in a checksum's artifact
+#[inline(never)]
+fn extra_block<C: cipher::BlockCipherEncrypt>(c: &C, block: usize) {
+    let mut scratch = [0u8; 64];
+    let _ = modes::ecb_encrypt(c, &mut scratch[..block]);
+    core::hint::black_box(&scratch);
 }
 
 /// A checksum: no key, the digest XORed into the buffer's first bytes.
@@ -77,9 +168,15 @@ macro_rules! digest_artifact {
                 $available()
             }
 
-            fn set_key(key: &[u8]) -> Option<()> {
-                key.is_empty().then_some(())
+            unsafe fn set_key(_: *mut (), keying: Keying, key: &[u8]) -> i32 {
+                match (keying, key.is_empty()) {
+                    (Keying::One, true) => abi::OK,
+                    (Keying::One, false) => abi::ERR_LENGTH,
+                    (Keying::Xts, _) => abi::ERR_OP,
+                }
             }
+
+            unsafe fn clear(_: *mut ()) {}
 
             fn crypt(_: &(), op: Op, _: &mut [u8], buf: &mut [u8]) -> i32 {
                 if op != Op::Digest {
@@ -180,25 +277,27 @@ pub extern "C" fn inlinelab_ctx_align() -> usize {
     align_of::<Ctx>()
 }
 
-/// Keys the context.
+/// Keys the context: one cipher, or XTS's two (see [`abi::Keying`]).
 ///
 /// # Safety
 /// `ctx` points to `inlinelab_ctx_size()` writable bytes aligned to
 /// `inlinelab_ctx_align()` that hold no keyed context (fresh, or cleared);
 /// `key` points to `key_len` readable bytes.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn inlinelab_set_key(ctx: *mut u8, key: *const u8, key_len: usize) -> i32 {
+pub unsafe extern "C" fn inlinelab_set_key(
+    ctx: *mut u8,
+    keying: u32,
+    key: *const u8,
+    key_len: usize,
+) -> i32 {
     // SAFETY: the caller guarantees `key` is valid for `key_len` bytes.
     let key = unsafe { core::slice::from_raw_parts(key, key_len) };
-    match Selected::set_key(key) {
-        Some(c) => {
-            // SAFETY: the caller guarantees `ctx` is valid, aligned, large
-            // enough and holds no value that would need dropping.
-            unsafe { ctx.cast::<Ctx>().write(c) };
-            abi::OK
-        }
-        None => abi::ERR_LENGTH,
-    }
+    let Some(keying) = Keying::from_code(keying) else {
+        return abi::ERR_OP;
+    };
+    // SAFETY: the caller guarantees `ctx` is valid, aligned, large enough
+    // and holds no value that would need dropping.
+    unsafe { Selected::set_key(ctx.cast::<Ctx>(), keying, key) }
 }
 
 /// Drops the keyed context in `ctx`, which zeroizes a key schedule.
@@ -208,7 +307,7 @@ pub unsafe extern "C" fn inlinelab_set_key(ctx: *mut u8, key: *const u8, key_len
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn inlinelab_clear(ctx: *mut u8) {
     // SAFETY: the caller guarantees `ctx` holds a live, keyed context.
-    unsafe { ctx.cast::<Ctx>().drop_in_place() };
+    unsafe { Selected::clear(ctx.cast::<Ctx>()) };
 }
 
 /// Runs `op` over `buf` in place.
