@@ -70,6 +70,9 @@ pub fn run(args: Args) -> Result<()> {
         (file, None) => Against::BaselineFile(file.clone()),
         (None, Some(rev)) => Against::BaseTree(rev.clone()),
     };
+    if let Some(path) = &args.comment {
+        workspace::check_output("--comment", path)?;
+    }
     let meta = workspace::metadata()?;
     let ciphers = ciphers::named(&args.cipher, true, "gate")?;
     if args.baseline.is_some() && ciphers.len() > 1 {
@@ -103,7 +106,7 @@ pub fn run(args: Args) -> Result<()> {
     }
     print!("{md}");
     if let Some(path) = &args.comment {
-        workspace::write_atomically(path, md.as_bytes())?;
+        workspace::write_output("--comment", path, md.as_bytes())?;
     }
     if regressions > 0 {
         Err(Error::failed(format!(
