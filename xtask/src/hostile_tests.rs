@@ -184,6 +184,14 @@ fn what_is_not_a_report() {
             "{why}"
         );
     }
+    // A value quoted in the reason keeps it one line.
+    let mut v = committed();
+    v["variants"][0]["status"] = json!("<b>\n# heading\n```");
+    let why = refused(&v, "cast6");
+    assert!(
+        why.contains("unknown variant `<b>\\n# heading\\n```"),
+        "{why}"
+    );
     let why = refused(&committed(), "aes");
     assert!(why.contains("holds the report of `cast6`"), "{why}");
     let not_json = output::parse_report(b"{\"schema_version\": 1, \"cip", "cast6");

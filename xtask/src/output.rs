@@ -162,7 +162,9 @@ impl Read {
     /// One line per skipped file, on stderr.
     pub fn say(&self) {
         for s in &self.skipped {
-            eprintln!("xtask: skipped {}: {}", s.path.display(), s.why);
+            // A file name may hold a newline too.
+            let path = shown_long(&s.path.display().to_string());
+            eprintln!("xtask: skipped {path}: {}", s.why);
         }
     }
 
@@ -230,7 +232,23 @@ pub enum NotRead {
 /// Reads a report from the bytes of the file `STEM.json`: JSON of
 /// schema [`SCHEMA_VERSION`], holding the report of the cipher `stem`,
 /// whose values pass [`check`].
+/// Every reason is one line (a value quoted from the file has its control
+/// characters escaped) and at most a few hundred characters.
 pub fn parse_report(bytes: &[u8], stem: &str) -> std::result::Result<Report, NotRead> {
+    let line = |why: String| {
+        let escaped = shown_long(&why);
+        match escaped.char_indices().nth(300) {
+            Some((i, _)) => format!("{}...", &escaped[..i]),
+            None => escaped,
+        }
+    };
+    parse_inner(bytes, stem).map_err(|e| match e {
+        NotRead::Foreign(why) => NotRead::Foreign(line(why)),
+        NotRead::Refused(why) => NotRead::Refused(line(why)),
+    })
+}
+
+fn parse_inner(bytes: &[u8], stem: &str) -> std::result::Result<Report, NotRead> {
     let value: serde_json::Value = serde_json::from_slice(bytes)
         .map_err(|e| NotRead::Refused(format!("not valid JSON (truncated?): {e}")))?;
     let Some(object) = value.as_object() else {
@@ -268,8 +286,16 @@ pub fn parse_report(bytes: &[u8], stem: &str) -> std::result::Result<Report, Not
 /// A value from a file as a message shows it: control characters escaped
 /// (one line) and cut short.
 fn shown(s: &str) -> String {
-    let escaped: String = s
-        .chars()
+    let escaped = shown_long(s);
+    match escaped.char_indices().nth(40) {
+        Some((i, _)) => format!("{}...", &escaped[..i]),
+        None => escaped,
+    }
+}
+
+/// Control characters escaped, nothing cut.
+fn shown_long(s: &str) -> String {
+    s.chars()
         .flat_map(|c| {
             let e: Vec<char> = if c.is_control() {
                 c.escape_default().collect()
@@ -278,11 +304,7 @@ fn shown(s: &str) -> String {
             };
             e
         })
-        .collect();
-    match escaped.char_indices().nth(40) {
-        Some((i, _)) => format!("{}...", &escaped[..i]),
-        None => escaped,
-    }
+        .collect()
 }
 
 /// The largest size a report may give an artifact (1 GiB).
