@@ -39,7 +39,8 @@ pub const MAX_SECONDS: f64 = 3600.0;
 struct Args {
     /// Kernel names: ecb(cast6), cbc(cast6), ctr(cast6), xts(cast6),
     /// ecb(cipher_null), digest_null, ... (--list shows them); `all` for
-    /// every one.
+    /// every one the other options fit (with --variant auto, those that
+    /// have `auto`; the others are named on stderr).
     #[arg(value_name = "ALG")]
     algs: Vec<String>,
 
@@ -53,7 +54,9 @@ struct Args {
     variant: Option<String>,
 
     /// Time a built artifact (.so from cargo xtask compare) instead of a
-    /// variant; ecb and cbc only.
+    /// variant; ecb and cbc only. The file is checked before it is loaded
+    /// (a whole ELF shared object exporting the ABI), and must hold a
+    /// variant or peer of the algorithm's cipher.
     #[arg(long, value_name = "PATH", value_parser = path_parser("--so"))]
     so: Option<PathBuf>,
 
@@ -94,7 +97,9 @@ struct Args {
     #[arg(long)]
     setkey: bool,
 
-    /// Also write every measurement as JSON to PATH.
+    /// Also write every measurement as JSON to PATH: a regular file (or a
+    /// new one) in an existing directory, checked before the run and
+    /// written by rename; a directory, device or symbolic link is refused.
     #[arg(long, value_name = "PATH", value_parser = path_parser("--json"))]
     json: Option<PathBuf>,
 }
@@ -364,18 +369,124 @@ pub enum EngineKind {
     Hash(Box<dyn crate::engine::HashEngine>),
 }
 
+/// What [`plan`] comes to: the plans, and what it says about algorithms
+/// `all` left out.
+pub struct Plans {
+    pub plans: Vec<Plan>,
+    /// One line per reason, e.g. `all: skipping ecb(cast5), ... (no
+    /// variant `auto`)`.
+    pub notes: Vec<String>,
+}
+
 /// Resolves the names in `c` against the registry, checking every key size
-/// and variant before anything is timed.
-pub fn plan(c: &Config) -> Result<Vec<Plan>, UsageError> {
+/// and variant before anything is timed. `all` is every algorithm the other
+/// options fit (`--variant auto`: those that have `auto`; `--so`: the modes
+/// of the artifact's cipher it has; `--setkey`: the block ciphers), with a
+/// note naming those left out; a named algorithm they do not fit is an
+/// error.
+pub fn plan(c: &Config) -> Result<Plans, UsageError> {
+    let mut notes = Vec::new();
     let algs: Vec<Alg> = if c.algs.iter().any(|a| a == "all") {
-        registry::all()
+        fitting(c, &mut notes)?
     } else {
         c.algs
             .iter()
             .map(|a| registry::find(a))
             .collect::<Result<_, _>>()?
     };
-    algs.into_iter().map(|alg| plan_one(c, alg)).collect()
+    let plans = algs
+        .into_iter()
+        .map(|alg| plan_one(c, alg))
+        .collect::<Result<_, _>>()?;
+    Ok(Plans { plans, notes })
+}
+
+/// The algorithms of `all` that the options fit.
+fn fitting(c: &Config, notes: &mut Vec<String>) -> Result<Vec<Alg>, UsageError> {
+    let mut algs = registry::all();
+    let mut keep = |algs: &mut Vec<Alg>, why: &str, fits: &dyn Fn(&Alg) -> bool| {
+        let (yes, no): (Vec<Alg>, Vec<Alg>) = algs.iter().partition(|a| fits(a));
+        if !no.is_empty() && !yes.is_empty() {
+            let names: Vec<String> = no.iter().map(Alg::name).collect();
+            notes.push(format!("all: skipping {} ({why})", names.join(", ")));
+        }
+        *algs = yes;
+    };
+    if c.setkey {
+        keep(&mut algs, "hashes have no key to set up", &|a| {
+            matches!(a, Alg::Cipher { .. })
+        });
+    }
+    if let Some(v) = c.variant.as_deref() {
+        keep(&mut algs, &format!("no variant `{v}`"), &|a| {
+            has_variant(a, v)
+        });
+        if algs.is_empty() {
+            return Err(UsageError(format!(
+                "no algorithm has a variant `{v}`; --list shows each algorithm's variants"
+            )));
+        }
+    }
+    if let Some(keys) = &c.keys {
+        let shown: Vec<String> = keys.iter().map(|k| k.to_string()).collect();
+        keep(
+            &mut algs,
+            &format!("no key of {} bytes", shown.join(", ")),
+            &|a| takes_keys(a, keys),
+        );
+        if algs.is_empty() {
+            return Err(UsageError(format!(
+                "no algorithm takes keys of {} bytes; --list shows each algorithm's key sizes",
+                shown.join(", ")
+            )));
+        }
+    }
+    if let Some(path) = &c.so {
+        let so = SoCipher::load(path).map_err(|e| UsageError(e.to_string()))?;
+        let holds = so.holds();
+        algs.retain(|a| {
+            matches!(a, Alg::Cipher { mode: Mode::Ecb | Mode::Cbc, entry, .. } if holds.is_of(entry))
+        });
+        if algs.is_empty() {
+            return Err(UsageError(format!(
+                "{} holds `{}`, which is no algorithm's variant or peer; rebuild it with cargo xtask compare",
+                path.display(),
+                so.name()
+            )));
+        }
+        let names: Vec<String> = algs.iter().map(Alg::name).collect();
+        notes.push(format!(
+            "all: {} holds `{}`: timing {} only (an artifact has ecb and cbc)",
+            path.display(),
+            so.name(),
+            names.join(", ")
+        ));
+    }
+    Ok(algs)
+}
+
+/// Whether the block cipher `alg` takes every key size of `keys` (a hash
+/// takes none).
+fn takes_keys(alg: &Alg, keys: &[usize]) -> bool {
+    match alg {
+        Alg::Cipher { mode, entry, .. } => entry.variants.first().is_some_and(|(_, make)| {
+            let mut e = make();
+            keys.iter()
+                .all(|&k| e.set_key(*mode, &vec![0xff; k]).is_ok())
+        }),
+        Alg::Hash(_) => false,
+    }
+}
+
+/// Whether `alg` has a variant, or a peer tcrypt can time, named `v`.
+fn has_variant(alg: &Alg, v: &str) -> bool {
+    match alg {
+        Alg::Cipher { entry, .. } => {
+            entry.variants.iter().any(|(n, _)| *n == v)
+                || entry.peers.iter().any(|p| p.make.is_some() && p.name == v)
+        }
+        Alg::Hash(h) => h.variants.iter().any(|(n, _)| *n == v),
+    }
 }
 
 fn plan_one(c: &Config, alg: Alg) -> Result<Plan, UsageError> {
@@ -384,12 +495,14 @@ fn plan_one(c: &Config, alg: Alg) -> Result<Plan, UsageError> {
         Alg::Cipher { mode, entry, keys } => {
             let mut engines: Vec<(String, EngineKind)> = Vec::new();
             if let Some(path) = &c.so {
-                let so = SoCipher::load(path).map_err(|e| UsageError(e.to_string()))?;
                 if !matches!(mode, Mode::Ecb | Mode::Cbc) {
                     return Err(UsageError(format!(
                         "--so artifacts have ecb and cbc only, not {name}"
                     )));
                 }
+                let so = SoCipher::load(path).map_err(|e| UsageError(e.to_string()))?;
+                so.check_holds(entry)
+                    .map_err(|e| UsageError(e.to_string()))?;
                 let variant = so.name().to_string();
                 engines.push((variant, EngineKind::Cipher(Box::new(so))));
             } else {

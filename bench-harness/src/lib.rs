@@ -16,6 +16,7 @@ pub mod format;
 pub mod interleave;
 pub mod machine;
 pub mod measure;
+pub mod outfile;
 pub mod registry;
 pub mod so;
 pub mod stats;

@@ -3,11 +3,153 @@
 //! it times.
 
 use crate::engine::{Dir, Engine, EngineError, Mode};
+use crate::registry::CipherEntry;
 use abi::{Keying, Op};
 use libloading::Library;
+use object::{Object, ObjectKind, ObjectSection, ObjectSegment, ObjectSymbol};
 use std::alloc::Layout;
 use std::ffi::CStr;
 use std::path::{Path, PathBuf};
+
+/// The symbols every artifact of this ABI exports (`abi`'s table).
+pub const SYMBOLS: [&str; 9] = [
+    "inlinelab_abi_version",
+    "inlinelab_name",
+    "inlinelab_available",
+    "inlinelab_block_size",
+    "inlinelab_ctx_size",
+    "inlinelab_ctx_align",
+    "inlinelab_set_key",
+    "inlinelab_clear",
+    "inlinelab_crypt",
+];
+
+/// The largest file taken for an artifact (a peer that links std is a few
+/// MiB; a variant some tens of KiB).
+pub const MAX_ARTIFACT_BYTES: u64 = 256 << 20;
+
+/// What an artifact says it holds (`inlinelab_name`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Holds {
+    /// `cast6::never`: variant `never` of the module `cast6` of `variants`.
+    Variant { module: String, variant: String },
+    /// `peer-cast6`: the peer the artifact's feature `peer-cast6` builds.
+    Peer { feature: String },
+    /// Anything else.
+    Unknown(String),
+}
+
+impl Holds {
+    /// Reads `inlinelab_name`'s string.
+    pub fn parse(name: &str) -> Holds {
+        if let Some((module, variant)) = name.split_once("::")
+            && !module.is_empty()
+            && !variant.is_empty()
+            && !variant.contains(':')
+        {
+            return Holds::Variant {
+                module: module.into(),
+                variant: variant.into(),
+            };
+        }
+        if name.starts_with("peer-") {
+            return Holds::Peer {
+                feature: name.into(),
+            };
+        }
+        Holds::Unknown(name.into())
+    }
+
+    /// Whether this is `entry`'s: one of its variants or peers.
+    pub fn is_of(&self, entry: &CipherEntry) -> bool {
+        match self {
+            Holds::Variant { module, variant } => {
+                module == entry.module && entry.variants.iter().any(|(v, _)| v == variant)
+            }
+            Holds::Peer { feature } => entry.peers.iter().any(|p| p.feature == feature),
+            Holds::Unknown(_) => false,
+        }
+    }
+
+    /// The registry's ciphers (and calibration entries) this belongs to.
+    pub fn entries(&self) -> Vec<&'static CipherEntry> {
+        crate::registry::CIPHERS
+            .iter()
+            .chain(crate::registry::CALIBRATION)
+            .filter(|e| self.is_of(e))
+            .collect()
+    }
+}
+
+/// Checks, without loading it, that `path` is a file the loader may hand to
+/// `dlopen`: a regular file of sane size holding an ELF shared object whose
+/// sections and segments lie within the file (a truncated copy would be
+/// mapped past its end and die of SIGBUS on first touch), exporting every
+/// symbol of [`SYMBOLS`].
+pub fn inspect(path: &Path) -> Result<(), String> {
+    let meta = std::fs::metadata(path).map_err(|e| e.to_string())?;
+    if !meta.is_file() {
+        return Err("not a regular file; --so takes a built artifact (.so)".into());
+    }
+    if meta.len() > MAX_ARTIFACT_BYTES {
+        return Err(format!(
+            "{} bytes, more than any artifact ({MAX_ARTIFACT_BYTES} at most)",
+            meta.len()
+        ));
+    }
+    let data = std::fs::read(path).map_err(|e| e.to_string())?;
+    let len = data.len() as u64;
+    let file = object::File::parse(&*data)
+        .map_err(|e| format!("not an ELF shared object the loader can read, or truncated ({e})"))?;
+    if !matches!(file.format(), object::BinaryFormat::Elf) {
+        return Err(format!(
+            "a {:?} file, not an ELF shared object",
+            file.format()
+        ));
+    }
+    if file.kind() != ObjectKind::Dynamic {
+        return Err(format!(
+            "an ELF file of kind {:?}, not a shared object",
+            file.kind()
+        ));
+    }
+    let within = |range: Option<(u64, u64)>| {
+        range.is_none_or(|(offset, size)| offset.checked_add(size).is_some_and(|end| end <= len))
+    };
+    for segment in file.segments() {
+        if !within(Some(segment.file_range())) {
+            return Err(format!(
+                "a segment lies past the end of the file ({len} bytes): truncated"
+            ));
+        }
+    }
+    for section in file.sections() {
+        if !within(section.file_range()) {
+            let name = section.name().unwrap_or("?");
+            return Err(format!(
+                "section {name} lies past the end of the file ({len} bytes): truncated"
+            ));
+        }
+    }
+    // The dynamic symbols it defines, as the loader will look them up.
+    let exported: Vec<&str> = file
+        .dynamic_symbols()
+        .filter(|s| s.is_definition() && s.is_global())
+        .filter_map(|s| s.name().ok())
+        .collect();
+    let missing: Vec<&str> = SYMBOLS
+        .iter()
+        .copied()
+        .filter(|s| !exported.contains(s))
+        .collect();
+    if !missing.is_empty() {
+        return Err(format!(
+            "not an inlinelab artifact (no {})",
+            missing.join(", ")
+        ));
+    }
+    Ok(())
+}
 
 type SetKey = unsafe extern "C" fn(*mut u8, u32, *const u8, usize) -> i32;
 type Clear = unsafe extern "C" fn(*mut u8);
@@ -33,12 +175,20 @@ pub struct SoCipher {
 }
 
 impl SoCipher {
-    /// Loads `path` and checks that it is an artifact of this ABI version.
+    /// Loads `path` and checks that it is an artifact of this ABI version;
+    /// the file is [`inspect`]ed first, and never loaded when it fails.
     pub fn load(path: &Path) -> Result<SoCipher, EngineError> {
         let fail = |why: String| EngineError::Load(format!("{}: {why}", path.display()));
+        inspect(path).map_err(fail)?;
+        // With a slash, `dlopen` opens this very file, the one inspected;
+        // a bare name would be searched for in the library path.
+        let opened = std::path::absolute(path).map_err(|e| fail(e.to_string()))?;
         // SAFETY: loading runs the library's initialisers; an inlinelab
-        // artifact is a no_std cdylib with no initialisers of its own.
-        let lib = unsafe { Library::new(path) }.map_err(|e| {
+        // artifact is a no_std cdylib with no initialisers of its own, and
+        // the file was just checked to be a whole shared object that
+        // exports the ABI (a race that replaces it in between is not
+        // guarded against).
+        let lib = unsafe { Library::new(&opened) }.map_err(|e| {
             // libloading's Display omits the loader's own message; its source has it.
             let detail = std::error::Error::source(&e)
                 .map(|s| format!(": {s}"))
@@ -121,6 +271,40 @@ impl SoCipher {
     /// The file this engine was loaded from.
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// What the artifact says it holds.
+    pub fn holds(&self) -> Holds {
+        Holds::parse(&self.name)
+    }
+
+    /// An error unless the artifact holds a variant or peer of `entry`:
+    /// timing a CAST6 artifact as `ecb(aes)` would record CAST6's figures
+    /// under AES.
+    pub fn check_holds(&self, entry: &CipherEntry) -> Result<(), EngineError> {
+        let holds = self.holds();
+        if holds.is_of(entry) {
+            return Ok(());
+        }
+        let what = match (&holds, holds.entries().first()) {
+            (Holds::Variant { .. }, Some(e)) => format!(
+                ", a variant of {0}, not of {1}: time it as ecb({0}) or cbc({0}), or give an artifact of {1}",
+                e.name, entry.name
+            ),
+            (Holds::Peer { .. }, Some(e)) => format!(
+                ", the peer of {0}, not of {1}: time it as ecb({0}) or cbc({0}), or give an artifact of {1}",
+                e.name, entry.name
+            ),
+            _ => format!(
+                ", which is no cipher's variant or peer: give an artifact of {} built by cargo xtask compare",
+                entry.name
+            ),
+        };
+        Err(EngineError::Load(format!(
+            "{} holds `{}`{what}",
+            self.path.display(),
+            self.name
+        )))
     }
 
     fn unkey(&mut self) {
@@ -234,4 +418,134 @@ pub fn fingerprint(path: &Path) -> std::io::Result<String> {
         (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
     });
     Ok(format!("{}:{hash:016x}", bytes.len()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::registry::CIPHERS;
+
+    fn entry(name: &str) -> &'static CipherEntry {
+        CIPHERS.iter().find(|c| c.name == name).unwrap()
+    }
+
+    #[test]
+    fn what_an_artifact_holds() {
+        let never = Holds::parse("cast6::never");
+        assert_eq!(
+            never,
+            Holds::Variant {
+                module: "cast6".into(),
+                variant: "never".into()
+            }
+        );
+        assert!(never.is_of(entry("cast6")));
+        assert!(!never.is_of(entry("aes")));
+        assert!(!Holds::parse("cast6::sometimes").is_of(entry("cast6")));
+        let peer = Holds::parse("peer-cast6");
+        assert!(peer.is_of(entry("cast6")) && !peer.is_of(entry("cast5")));
+        // Both AES peers are built from the one feature.
+        assert!(Holds::parse("peer-aes").is_of(entry("aes")));
+        assert_eq!(Holds::parse("peer-aes").entries().len(), 1);
+        for other in [
+            "",
+            "cast6",
+            "::never",
+            "cast6::",
+            "cast6::never::x",
+            "peer-",
+            "x",
+        ] {
+            assert!(
+                Holds::parse(other).entries().is_empty(),
+                "{other:?} belongs to nothing"
+            );
+        }
+    }
+
+    /// A scratch copy of a shared object this process has loaded (the C
+    /// library), to cut and patch.
+    fn some_shared_object() -> Vec<u8> {
+        let maps = std::fs::read_to_string("/proc/self/maps").unwrap();
+        let path = maps
+            .lines()
+            .filter_map(|l| l.split_whitespace().nth(5))
+            .find(|p| p.contains("libc.so") || p.contains("libc-"))
+            .expect("libc is mapped");
+        std::fs::read(path).unwrap()
+    }
+
+    fn scratch(name: &str, bytes: &[u8]) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("so-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(name);
+        std::fs::write(&path, bytes).unwrap();
+        path
+    }
+
+    /// A truncated shared object is refused before `dlopen` (which maps it
+    /// and dies of SIGBUS touching a page past the end); so are files that
+    /// are not shared objects, and one that exports no ABI.
+    #[test]
+    fn inspect_refuses_before_loading() {
+        let lib = some_shared_object();
+        let whole = scratch("whole.so", &lib);
+        let e = inspect(&whole).unwrap_err();
+        assert!(
+            e.starts_with("not an inlinelab artifact (no inlinelab_abi_version"),
+            "{e}"
+        );
+        for cut in [
+            0,
+            1,
+            64,
+            4096,
+            lib.len() / 3,
+            lib.len() / 2,
+            lib.len() - 64,
+            lib.len() - 1,
+        ] {
+            let path = scratch("cut.so", &lib[..cut]);
+            let e = inspect(&path).unwrap_err();
+            assert!(!e.contains('\n'), "{e}");
+            let Err(EngineError::Load(why)) = SoCipher::load(&path) else {
+                panic!("{cut}: loaded");
+            };
+            assert!(why.starts_with(&path.display().to_string()), "{why}");
+        }
+        // A segment that runs past the end, with the section headers whole.
+        let mut patched = lib.clone();
+        let u64_at = |b: &[u8], at: usize| u64::from_le_bytes(b[at..at + 8].try_into().unwrap());
+        let u16_at = |b: &[u8], at: usize| u16::from_le_bytes(b[at..at + 2].try_into().unwrap());
+        let (phoff, phentsize, phnum) = (
+            u64_at(&lib, 0x20) as usize,
+            u16_at(&lib, 0x36) as usize,
+            u16_at(&lib, 0x38) as usize,
+        );
+        let load = (0..phnum)
+            .map(|i| phoff + i * phentsize)
+            .rfind(|&h| u32::from_le_bytes(lib[h..h + 4].try_into().unwrap()) == 1)
+            .expect("a PT_LOAD segment");
+        patched[load + 32..load + 40].copy_from_slice(&(lib.len() as u64).to_le_bytes());
+        let path = scratch("segment.so", &patched);
+        let e = inspect(&path).unwrap_err();
+        assert!(e.contains("segment lies past the end"), "{e}");
+        // Not shared objects at all.
+        let text = scratch("text.so", b"not an ELF file\n");
+        assert!(
+            inspect(&text)
+                .unwrap_err()
+                .contains("not an ELF shared object")
+        );
+        for path in [
+            Path::new("/dev/null"),
+            Path::new("/"),
+            &std::env::temp_dir(),
+        ] {
+            let e = inspect(path).unwrap_err();
+            assert!(e.contains("not a regular file"), "{path:?}: {e}");
+        }
+        assert!(inspect(Path::new("/nonexistent/x.so")).is_err());
+        std::fs::remove_dir_all(whole.parent().unwrap()).unwrap();
+    }
 }

@@ -767,3 +767,203 @@ fn setkey_bad_combinations() {
     assert!(config(&["ecb(cast6)", "--setkey", "--sec", "1"]).setkey);
     assert!(!config(&["ecb(cast6)"]).setkey);
 }
+
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("tcrypt-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Temporaries (`.NAME.PID.N.tmp`, or the `NAME.tmp` of earlier versions).
+fn temporaries(dir: &std::path::Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains(".tmp"))
+        .collect()
+}
+
+/// `--json` is written only as a regular file, by rename: a directory, a
+/// device, a symbolic link, a path in a missing directory are refused
+/// before anything is measured (nothing on stdout), left as they were, and
+/// no temporary is left beside them (`--json DIR` once left `DIR.tmp`).
+#[test]
+fn json_paths_are_checked_before_the_run() {
+    let dir = scratch("json-paths");
+    let target = dir.join("target.json");
+    std::fs::write(&target, b"kept").unwrap();
+    let link = dir.join("link.json");
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    let sub = dir.join("sub");
+    std::fs::create_dir(&sub).unwrap();
+    let s = |p: &std::path::Path| p.to_str().unwrap().to_string();
+    for (path, why) in [
+        (s(&sub), "is a directory".to_string()),
+        ("/dev/null".to_string(), "is not a regular file".to_string()),
+        (s(&link), "is a symbolic link".to_string()),
+        (
+            s(&dir.join("missing/out.json")),
+            format!(
+                "directory {}: No such file or directory",
+                s(&dir.join("missing"))
+            ),
+        ),
+        (
+            s(&target.join("out.json")),
+            format!("{} is not a directory", s(&target)),
+        ),
+        (
+            format!("{}/", s(&dir)),
+            "names a directory, not a file".to_string(),
+        ),
+    ] {
+        check_usage(
+            &[
+                "ecb(cast6)",
+                "--variant",
+                "never",
+                "--sizes",
+                "16",
+                "--json",
+                &path,
+            ],
+            &format!("--json {path}: {why}"),
+        );
+    }
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert_eq!(std::fs::read(&target).unwrap(), b"kept");
+    assert!(temporaries(&dir).is_empty(), "{:?}", temporaries(&dir));
+    assert!(temporaries(&sub).is_empty());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `--so` is inspected before `dlopen`: not a regular file, not a shared
+/// object, a truncated one (which `dlopen` maps and dies of SIGBUS on), a
+/// shared object that exports no ABI: each a one-line usage error.
+#[test]
+fn so_files_are_inspected_before_loading() {
+    let dir = scratch("so-files");
+    let maps = std::fs::read_to_string("/proc/self/maps").unwrap();
+    let libc = maps
+        .lines()
+        .filter_map(|l| l.split_whitespace().nth(5))
+        .find(|p| p.contains("libc.so") || p.contains("libc-"))
+        .expect("libc is mapped")
+        .to_string();
+    let bytes = std::fs::read(&libc).unwrap();
+    let cut = dir.join("cut.so");
+    std::fs::write(&cut, &bytes[..bytes.len() / 2]).unwrap();
+    let text = dir.join("text.so");
+    std::fs::write(&text, b"hello\n").unwrap();
+    let s = |p: &std::path::Path| p.to_str().unwrap().to_string();
+    for (path, why) in [
+        ("/dev/null".to_string(), "not a regular file"),
+        (s(&dir), "not a regular file"),
+        (
+            s(&cut),
+            "not an ELF shared object the loader can read, or truncated",
+        ),
+        (s(&text), "not an ELF shared object"),
+        (
+            libc.clone(),
+            "not an inlinelab artifact (no inlinelab_abi_version",
+        ),
+        (s(&dir.join("missing.so")), "No such file or directory"),
+    ] {
+        check_usage(&["ecb(cast6)", "--so", &path], &format!("{path}: {why}"));
+    }
+    // A bare name is the file in the current directory, not one the
+    // dynamic loader would find in its search path.
+    let out = Command::new(env!("CARGO_BIN_EXE_tcrypt"))
+        .args(["ecb(cast6)", "--so", "libc.so.6"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.starts_with("tcrypt: libc.so.6: No such file or directory"),
+        "{stderr}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `all` is every algorithm the other options fit: `--variant auto` leaves
+/// out CAST5 and CRC32C (which have no `auto`), saying so once.
+#[test]
+fn all_is_every_algorithm_the_options_fit() {
+    let plans = |args: &[&str]| cli::plan(&config(args));
+    let p = plans(&["all", "--variant", "auto"]).unwrap();
+    let names: Vec<String> = p.plans.iter().map(|p| p.alg.name()).collect();
+    assert!(names.contains(&"ecb(cast6)".to_string()), "{names:?}");
+    assert!(names.contains(&"digest_null".to_string()), "{names:?}");
+    assert!(
+        !names.iter().any(|n| n.contains("cast5") || n == "crc32c"),
+        "{names:?}"
+    );
+    assert_eq!(
+        p.notes,
+        ["all: skipping ecb(cast5), cbc(cast5), ctr(cast5), crc32c (no variant `auto`)"]
+    );
+    for plan in &p.plans {
+        assert_eq!(plan.engines.len(), 1, "{}", plan.alg.name());
+        assert_eq!(plan.engines[0].0, "auto");
+    }
+    // --setkey: the block ciphers; --keys: those that take the sizes.
+    let p = plans(&["all", "--setkey", "--keys", "16"]).unwrap();
+    assert!(p.plans.iter().all(|p| !p.alg.name().starts_with("xts")));
+    assert_eq!(p.notes.len(), 2, "{:?}", p.notes);
+    // Without --variant every algorithm, with nothing to say.
+    let p = plans(&["all"]).unwrap();
+    assert_eq!(p.plans.len(), bench_harness::registry::all().len());
+    assert!(p.notes.is_empty());
+    // Fitting nothing is an error; a named algorithm that does not fit
+    // still is one.
+    let e = plans(&["all", "--variant", "sometimes"]).err().unwrap();
+    assert_eq!(
+        e.0,
+        "no algorithm has a variant `sometimes`; --list shows each algorithm's variants"
+    );
+    assert!(plans(&["ecb(cast5)", "--variant", "auto"]).is_err());
+
+    let out = tcrypt(&[
+        "all",
+        "--variant",
+        "auto",
+        "--sizes",
+        "16",
+        "--sec",
+        "0.001",
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert_eq!(
+        stderr.lines().filter(|l| l.contains("skipping")).count(),
+        1,
+        "{stderr}"
+    );
+}
+
+/// A reader that has gone (`tcrypt --list | head -1`) is no panic.
+#[test]
+fn a_closed_stdout_is_no_panic() {
+    for args in [&["--list"][..], &["ecb(cipher_null)", "--sizes", "16"]] {
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let out = Command::new(env!("CARGO_BIN_EXE_tcrypt"))
+            .args(args)
+            .stdout(writer)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {stderr}");
+    }
+}

@@ -31,7 +31,7 @@ pub struct Args {
     pub cipher: String,
 
     /// Only these variants, comma-separated [default: every one].
-    #[arg(long, value_name = "V,...", value_delimiter = ',')]
+    #[arg(long, value_name = "V,...", value_delimiter = ',', action = clap::ArgAction::Set)]
     pub variants: Option<Vec<String>>,
 
     /// The reference variant: speed ratios are taken against it [default:
@@ -64,23 +64,27 @@ fn after_help() -> String {
 pub fn run(args: Args) -> Result<()> {
     let meta = workspace::metadata()?;
     let ciphers = ciphers::named(&args.cipher, true, "compare")?;
+    check_out(&args.out, &ciphers)?;
     if args.cipher == "all" {
         return run_all(&args, &ciphers, &meta.target_dir);
     }
     let result = run_one(&args, ciphers[0], &meta.target_dir);
-    // The index is kept current when there is one, but a report beside it
-    // that cannot be read (another schema) leaves it as it was, said, not a
-    // failure of this run; nor is it touched after bad input.
-    let ran = !matches!(result, Err(Error::Usage { .. }));
-    if ran && args.out.join("README.md").exists() {
-        match output::write_index(&args.out) {
-            Ok(()) => {}
-            Err(Error::Failed(why) | Error::Usage { cause: why, .. }) => {
-                eprintln!("index not updated: {why}")
-            }
-        }
-    }
+    output::refresh(&args.out, false)?;
     result
+}
+
+/// `--out` is checked before anything is built: a directory (created if
+/// missing) where each report file and the index can be written.
+fn check_out(out: &Path, ciphers: &[&'static CipherEntry]) -> Result<()> {
+    workspace::check_output_dir("--out", out)?;
+    let files = ciphers
+        .iter()
+        .flat_map(|c| ["json", "md", "svg"].map(|ext| out.join(format!("{}.{ext}", c.name))))
+        .chain([out.join("README.md")]);
+    for file in files {
+        workspace::check_output("--out", &file)?;
+    }
+    Ok(())
 }
 
 /// Every cipher, then the index; one cipher's failure does not stop the
@@ -103,7 +107,7 @@ fn run_all(args: &Args, ciphers: &[&'static CipherEntry], target: &Path) -> Resu
             failed.push(format!("{}: {cause}", entry.name));
         }
     }
-    output::write_index(&args.out)?;
+    output::refresh(&args.out, true)?;
     println!("index: {}", args.out.join("README.md").display());
     if failed.is_empty() {
         Ok(())

@@ -121,6 +121,9 @@ struct BaseRev {
 }
 
 pub fn run(args: Args) -> Result<()> {
+    if let Some(path) = &args.comment {
+        workspace::check_output("--comment", path)?;
+    }
     let meta = workspace::metadata()?;
     let ciphers = ciphers::named(&args.cipher, true, "gate")?;
     if args.baseline.is_some() && ciphers.len() > 1 {
@@ -180,7 +183,7 @@ pub fn run(args: Args) -> Result<()> {
     let md = changed_md + &md;
     print!("{md}");
     if let Some(path) = &args.comment {
-        workspace::write_atomically(path, md.as_bytes())?;
+        workspace::write_output("--comment", path, md.as_bytes())?;
     }
     if regressions > 0 {
         Err(Error::failed(format!(

@@ -42,6 +42,8 @@ mod workdir;
 mod workspace;
 
 #[cfg(test)]
+mod hostile_tests;
+#[cfg(test)]
 mod tests;
 
 use clap::{CommandFactory, Parser, Subcommand};

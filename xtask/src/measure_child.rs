@@ -160,6 +160,11 @@ fn load(
     path: &Path,
 ) -> std::result::Result<SoCipher, EngineState> {
     let mut engine = SoCipher::load(path).map_err(|e| EngineState::from_error("load", &e))?;
+    // The artifact says what it holds: one of another cipher is no
+    // measurement of this one.
+    engine
+        .check_holds(entry)
+        .map_err(|e| EngineState::from_error("load", &e))?;
     // Keyed once as the first case keys it: an engine this CPU cannot run
     // says so here, as a typed error.
     if let Some(c) = spec.cases.first()

@@ -1,8 +1,12 @@
 //! `cargo xtask render [DIR]`: renders every report's markdown and chart,
 //! and the index, again from the JSON in DIR, after a change to the
-//! renderer; nothing is measured.
+//! renderer; nothing is measured. A `.json` file that is not a report (a
+//! `tcrypt --json` output) is skipped with a line saying so; one that
+//! claims to be a report but cannot be read or trusted (another schema
+//! version, a cipher name that is not a plain name, a size of 0) is
+//! skipped too, and makes the exit code 1 once the others are rendered.
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::{output, workspace};
 use std::path::PathBuf;
 
@@ -14,13 +18,21 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<()> {
-    let reports = output::read_reports(&args.dir)?;
-    for r in &reports {
-        output::write(r, &args.dir)?;
+    let read = output::read_reports(&args.dir)?;
+    read.say();
+    for r in &read.reports {
+        output::render(r, &args.dir)?;
         println!(
             "rendered {}",
             args.dir.join(format!("{}.md", r.cipher)).display()
         );
     }
-    output::write_index_of(&args.dir, &reports)
+    output::write_index_of(&args.dir, &read.reports)?;
+    match read.refused() {
+        0 => Ok(()),
+        n => Err(Error::failed(format!(
+            "{n} file(s) in {} look like reports but could not be read (named above); the others were rendered",
+            args.dir.display()
+        ))),
+    }
 }

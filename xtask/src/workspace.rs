@@ -3,6 +3,7 @@
 //! decide the artifacts.
 
 use crate::error::{Error, Result};
+use bench_harness::outfile;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -223,17 +224,64 @@ pub fn today() -> String {
     format!("{y:04}-{m:02}-{d:02}")
 }
 
-/// Writes `bytes` to a temporary file beside `path` and renames it over
-/// `path`, so that an interrupted run leaves the previous file intact.
+/// Writes `bytes` to `path` through [`bench_harness::outfile`]: a
+/// temporary file beside it, renamed over it, so that an interrupted run
+/// leaves the previous file intact; only a regular file (or nothing) is
+/// replaced, and no temporary is left behind on failure. The directory is
+/// created if need be.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
-    let fail = |e: std::io::Error| Error::failed(format!("writing {}: {e}", path.display()));
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir).map_err(fail)?;
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| Error::failed(format!("writing {}: {e}", path.display())))?;
     }
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(format!(".tmp{}", std::process::id()));
-    std::fs::write(&tmp, bytes).map_err(fail)?;
-    std::fs::rename(&tmp, path).map_err(fail)
+    outfile::write(path, bytes).map_err(|e| Error::failed(format!("writing {e}")))
+}
+
+/// Checks, before anything is measured, that the output `path` given as
+/// `flag` can be written (see [`outfile::check`]): a usage error (exit 2)
+/// if not.
+pub fn check_output(flag: &str, path: &Path) -> Result<()> {
+    outfile::check(path).map_err(|e| {
+        Error::usage(
+            format!("{flag} {e}"),
+            format!("give {flag} the path of a regular file in an existing directory"),
+        )
+    })
+}
+
+/// Writes an output the user asked for (`flag` PATH): as
+/// [`write_atomically`], but a failure is a setup error (exit 2), not a
+/// failed measurement.
+pub fn write_output(flag: &str, path: &Path, bytes: &[u8]) -> Result<()> {
+    outfile::write(path, bytes).map_err(|e| {
+        Error::usage(
+            format!("{flag} {e}"),
+            format!("give {flag} the path of a regular file in an existing directory"),
+        )
+    })
+}
+
+/// Checks, before anything is measured, that files can be written into the
+/// directory `dir` given as `flag` (created if it does not exist yet).
+pub fn check_output_dir(flag: &str, dir: &Path) -> Result<()> {
+    let bad = |why: String| {
+        Error::usage(
+            format!("{flag} {}: {why}", dir.display()),
+            format!("give {flag} a directory (it is created if missing)"),
+        )
+    };
+    if dir.as_os_str().is_empty() {
+        return Err(bad("an output directory cannot be empty".into()));
+    }
+    match std::fs::metadata(dir) {
+        Ok(m) if m.is_dir() => {}
+        Ok(_) => return Err(bad("is not a directory".into())),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            std::fs::create_dir_all(dir).map_err(|e| bad(e.to_string()))?;
+        }
+        Err(e) => return Err(bad(e.to_string())),
+    }
+    outfile::check(&dir.join(".inlinelab-write-check")).map_err(|e| bad(e.why))
 }
 
 #[cfg(test)]

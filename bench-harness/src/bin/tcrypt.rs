@@ -3,7 +3,7 @@
 
 use bench_harness::clock::Counter;
 use bench_harness::machine::Machine;
-use bench_harness::{UsageError, cli, interleave};
+use bench_harness::{UsageError, cli, interleave, outfile};
 use std::ffi::OsString;
 use std::io::Write;
 use std::process::ExitCode;
@@ -41,21 +41,24 @@ fn real_main(args: Vec<OsString>) -> Result<(), Failure> {
     };
     if config.list {
         for line in cli::list() {
-            println!("{line}");
+            say(&line);
         }
         if config.algs.is_empty() {
             return Ok(());
         }
     }
-    let mut plans = cli::plan(&config).map_err(Failure::Usage)?;
+    let cli::Plans { mut plans, notes } = cli::plan(&config).map_err(Failure::Usage)?;
+    // The output is checked before anything is measured: a path that
+    // cannot be written fails now, not after the run.
+    if let Some(path) = &config.json {
+        outfile::check(path).map_err(|e| Failure::Usage(UsageError(format!("--json {e}"))))?;
+    }
+    for note in notes {
+        eprintln!("tcrypt: {note}");
+    }
     let counter = Counter::calibrate();
-    println!("{}", counter.describe());
-    let stdout = std::io::stdout();
-    let mut print = |line: &str| {
-        let mut lock = stdout.lock();
-        let _ = writeln!(lock, "{line}");
-        let _ = lock.flush();
-    };
+    say(&counter.describe());
+    let mut print = |line: &str| say(line);
     let (measurements, fits) = cli::run(&config, &mut plans, &counter, &mut print)
         .map_err(|e| Failure::Run(e.to_string()))?;
     if let Some(path) = &config.json {
@@ -77,8 +80,7 @@ fn real_main(args: Vec<OsString>) -> Result<(), Failure> {
         };
         let json =
             serde_json::to_string_pretty(&report).map_err(|e| Failure::Run(e.to_string()))?;
-        write_atomically(path, json.as_bytes())
-            .map_err(|e| Failure::Run(format!("writing {}: {e}", path.display())))?;
+        outfile::write(path, json.as_bytes()).map_err(|e| Failure::Run(format!("--json {e}")))?;
         eprintln!(
             "tcrypt: wrote {} measurements to {}",
             measurements.len(),
@@ -88,10 +90,10 @@ fn real_main(args: Vec<OsString>) -> Result<(), Failure> {
     Ok(())
 }
 
-/// Writes a temporary file beside `path`, then renames it over `path`.
-fn write_atomically(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()> {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    std::fs::write(&tmp, bytes)?;
-    std::fs::rename(&tmp, path)
+/// One line on stdout. A reader that has gone (`tcrypt --list | head -1`)
+/// ends nothing: the run goes on, and its JSON is still written.
+fn say(line: &str) {
+    let mut lock = std::io::stdout().lock();
+    let _ = writeln!(lock, "{line}");
+    let _ = lock.flush();
 }
