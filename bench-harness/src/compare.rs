@@ -167,7 +167,7 @@ pub struct Sample {
     /// this round met the criterion, [`interleave::is_quiet`]`(probe_rate,
     /// waited_ns)`. The same for every engine of a case in a round.
     pub quiet: bool,
-    /// The slowest reference probe during this batch, as a fraction of the
+    /// The reference probes' rate over this batch, as a fraction of the
     /// fastest reference rate seen in the run (1 where there is no
     /// reference loop).
     pub probe_rate: f64,
@@ -220,7 +220,7 @@ pub fn interleaved(
         if clock::read() >= next_progress {
             next_progress = clock::read() + counter.hz as u64;
             progress(&format!(
-                "round {round}: {quiet} of {} quiet rounds in every case",
+                "round {round}: at least {quiet} of {} quiet batches for every engine and case",
                 plan.rounds
             ));
         }
@@ -277,27 +277,22 @@ impl Workload for Grid<'_> {
 }
 
 /// A run's batches as [`Samples`]: each batch's ticks per operation, its
-/// slowest probe relative to the run's best, its observed share, and whether
-/// its round was quiet.
+/// probes' rate relative to the run's level, its observed share, and
+/// whether it was quiet (each batch on its own: a ratio of two engines
+/// pairs the rounds in which both were).
 pub fn samples(run: &Run) -> Samples {
-    let cases = run.batches.first().map_or(0, Vec::len);
-    let quiet: Vec<Vec<usize>> = (0..cases)
-        .map(|c| interleave::quiet_rounds(&run.batches, c))
-        .collect();
     run.batches
         .iter()
         .map(|engine| {
             engine
                 .iter()
-                .zip(&quiet)
-                .map(|(rounds, quiet)| {
+                .map(|rounds| {
                     rounds
                         .iter()
-                        .enumerate()
-                        .map(|(r, b)| Sample {
+                        .map(|b| Sample {
                             ticks_per_op: b.per_op,
-                            quiet: quiet.contains(&r),
-                            probe_rate: b.reference / run.best,
+                            quiet: b.quiet,
+                            probe_rate: b.reference / run.level,
                             observed: b.observed,
                             waited_ns: b.waited_ns,
                         })
@@ -335,7 +330,7 @@ mod tests {
     }
 
     /// The raw samples say, per engine, case and round, the ticks per
-    /// operation, the probe rate relative to the run's best, and whether the
+    /// operation, the probe rate relative to the run's level, and whether the
     /// round (every engine's batch) was quiet.
     #[test]
     fn samples_carry_round_quietness_and_relative_probe_rates() {
@@ -345,14 +340,15 @@ mod tests {
                 vec![vec![batch(90.0, 1.0), batch(91.0, 0.5)]],
             ],
             best: 1.0,
+            level: 1.0,
         };
-        interleave::classify(&mut run.batches, run.best);
+        interleave::classify(&mut run.batches, run.level);
         let s = samples(&run);
         assert_eq!(
             s[0][0][1],
             Sample {
                 ticks_per_op: 101.0,
-                quiet: false,
+                quiet: true,
                 probe_rate: 1.0,
                 observed: 0.065,
                 waited_ns: Some(0),
@@ -362,13 +358,12 @@ mod tests {
         assert!(s[0][0][0].quiet && s[1][0][0].quiet);
         assert!(!s[1][0][1].quiet);
         assert_eq!(quiet_rounds(&s, 0), vec![0]);
-        // Anyone can apply the criterion again from the samples alone.
+        // Anyone can apply the criterion again from the samples alone: each
+        // batch on its own.
         for engine in &s {
-            for (r, sample) in engine[0].iter().enumerate() {
-                let round_quiet = s
-                    .iter()
-                    .all(|e| interleave::is_quiet(e[0][r].probe_rate, e[0][r].waited_ns));
-                assert_eq!(sample.quiet, round_quiet);
+            for sample in &engine[0] {
+                let quiet = interleave::is_quiet(sample.probe_rate, sample.waited_ns);
+                assert_eq!(sample.quiet, quiet);
             }
         }
     }

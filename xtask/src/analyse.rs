@@ -121,6 +121,7 @@ fn entry_of(
     let (status, reason) = match (&c.state, k) {
         (_, Some(_)) => (Status::Measured, None),
         (State::Unavailable { why, .. }, None) => (Status::Unavailable, Some(why.clone())),
+        (State::Screened { why, .. }, None) => (Status::Screened, Some(why.clone())),
         (State::Failed { why, .. }, None) => (Status::Failed, Some(why.clone())),
         (State::Pending | State::Built(_), None) => (Status::Failed, Some("not measured".into())),
     };

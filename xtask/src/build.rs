@@ -1,8 +1,8 @@
 //! The build stage: builds and sizes each contender (the same file is
 //! sized here and timed later), printing a progress line per step.
 //!
-//! With [`Reuse::Previous`] (the gate's hidden `--reuse-build`, for tests
-//! that run the gate many times on the same code), a contender whose
+//! With [`Reuse::Previous`] (compare's default, unless `--rebuild`; the
+//! gate's hidden `--reuse-build`, for tests), a contender whose
 //! previous build in the work directory was made from the same sources,
 //! selection, features, flags and toolchain is not built again: a manifest
 //! beside each artifact records what it was built from.
@@ -32,14 +32,9 @@ struct Manifest {
     rlib_bytes: u64,
 }
 
-/// Builds and sizes each contender into `dir`; a failure marks that
-/// contender failed and the others go on. `steps` is the run's step count,
-/// for the progress lines.
-pub fn build_and_size(entry: &CipherEntry, contenders: &mut [Contender], dir: &Path, steps: usize) {
-    build_and_size_reusing(entry, contenders, dir, steps, Reuse::Never);
-}
-
-/// [`build_and_size`], taking a previous build where `reuse` allows it.
+/// Builds and sizes each contender into `dir`, taking a previous build
+/// where `reuse` allows it; a failure marks that contender failed and the
+/// others go on. `steps` is the run's step count, for the progress lines.
 pub fn build_and_size_reusing(
     entry: &CipherEntry,
     contenders: &mut [Contender],

@@ -46,7 +46,9 @@ pub fn named(name: &str, all_allowed: bool, command: &str) -> Result<Vec<&'stati
 }
 
 /// The variants of `entry` that `wanted` names (every one for `None`), in
-/// registry order; an unknown name is a usage error with `hint`.
+/// registry order. Each name may be a pattern, `*` standing for any run of
+/// characters (`*_x4*`, `never*`); a name or pattern that matches no
+/// variant is a usage error with `hint`.
 pub fn choose(
     entry: &CipherEntry,
     wanted: Option<&[String]>,
@@ -56,7 +58,10 @@ pub fn choose(
     let Some(wanted) = wanted else {
         return Ok(all);
     };
-    if let Some(v) = wanted.iter().find(|v| !all.contains(&v.trim())) {
+    if let Some(v) = wanted
+        .iter()
+        .find(|w| !all.iter().any(|v| matches(w.trim(), v)))
+    {
         return Err(Error::usage(
             format!(
                 "unknown variant `{}` of {}; expected one of: {}",
@@ -69,8 +74,24 @@ pub fn choose(
     }
     Ok(all
         .into_iter()
-        .filter(|v| wanted.iter().any(|w| w.trim() == *v))
+        .filter(|v| wanted.iter().any(|w| matches(w.trim(), v)))
         .collect())
+}
+
+/// Whether `name` matches `pattern`, in which `*` stands for any run of
+/// characters (none included) and everything else for itself.
+pub fn matches(pattern: &str, name: &str) -> bool {
+    match pattern.split_once('*') {
+        None => pattern == name,
+        Some((head, rest)) => {
+            let Some(tail) = name.strip_prefix(head) else {
+                return false;
+            };
+            (0..=tail.len())
+                .filter(|&i| tail.is_char_boundary(i))
+                .any(|i| matches(rest, &tail[i..]))
+        }
+    }
 }
 
 /// For `compare --help`: each cipher's default reference variant.
@@ -79,4 +100,22 @@ pub fn reference_help() -> String {
         .map(|c| format!("{} {}", c.name, default_reference(c)))
         .collect();
     format!("Default reference variants: {}.", each.join(", "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::matches;
+
+    #[test]
+    fn patterns() {
+        assert!(matches("never", "never"));
+        assert!(!matches("never", "never_x4"));
+        assert!(matches("never*", "never_x4"));
+        assert!(matches("*_x4*", "auto_x4_unrolled"));
+        assert!(matches("*_x4*", "auto_x4"));
+        assert!(!matches("*_x4*", "auto_x8"));
+        assert!(matches("*", "anything"));
+        assert!(matches("a*b*c", "abc"));
+        assert!(!matches("a*b*c", "acb"));
+    }
 }

@@ -14,6 +14,7 @@ use crate::error::{Error, Result};
 use crate::output;
 use crate::plan::{self, Amount};
 use crate::report::{Report, Status};
+use crate::screen;
 use crate::tree::Tree;
 use crate::verdict::{self, Conclusion};
 use crate::workdir::WorkDir;
@@ -30,7 +31,10 @@ pub struct Args {
     #[arg(value_name = "CIPHER|all")]
     pub cipher: String,
 
-    /// Only these variants, comma-separated [default: every one].
+    /// Only these variants, comma-separated; `*` in a name stands for any
+    /// run of characters (`*_x4*`, `never*`) [default: every one]. With
+    /// many variants, a brief screen leaves out those clearly dominated
+    /// before the full run (the report lists them with the evidence).
     #[arg(long, value_name = "V,...", value_delimiter = ',', action = clap::ArgAction::Set)]
     pub variants: Option<Vec<String>>,
 
@@ -55,6 +59,11 @@ pub struct Args {
     /// Leave out the peers (RustCrypto's crates, the crc32c crate).
     #[arg(long)]
     pub no_peer: bool,
+
+    /// Build every artifact again, even one a previous run built from the
+    /// same inputs (by default such an artifact is taken as it is).
+    #[arg(long)]
+    pub rebuild: bool,
 }
 
 fn after_help() -> String {
@@ -180,13 +189,25 @@ fn compare(
         contenders::contenders(entry, chosen, !args.no_peer, &Tree::here(), Origin::Current);
     let steps = contenders.len() + 2;
     let work = WorkDir::lock(target, entry.name)?;
-    build::build_and_size(entry, &mut contenders, &work.path, steps);
+    let reuse = if args.rebuild {
+        build::Reuse::Never
+    } else {
+        build::Reuse::Previous
+    };
+    build::build_and_size_reusing(entry, &mut contenders, &work.path, steps, reuse);
+    let mut cases = args.amount.cases(entry);
+    let screened = screen::screen(
+        entry,
+        &mut contenders,
+        &settings.reference,
+        &cases,
+        &work.path,
+    )?;
     contenders.extend(contenders::control(
         &contenders,
         &settings.reference,
         &work.path,
     ));
-    let mut cases = args.amount.cases(entry);
     cases.extend(cases::setkey(entry, args.amount.quick));
     let plan = args.amount.plan();
     eprintln!(
@@ -196,16 +217,21 @@ fn compare(
         cases.len(),
         plan.rounds
     );
-    let timings = child::measure(entry, &mut contenders, &cases, plan, &work.path)?;
+    let mut timings = child::measure(entry, &mut contenders, &cases, plan, &work.path)?;
+    let sample_of = |pick: &dyn Fn(&contenders::Contender) -> bool| {
+        (0..contenders.len())
+            .find(|&i| pick(&contenders[i]))
+            .and_then(|i| timings.index(i))
+    };
+    let reference = sample_of(&|c| c.name == settings.reference && !c.is_control());
+    let control = sample_of(&|c| c.is_control());
+    if let Some(r) = reference {
+        timings.mark_uncertain(r, control.unwrap_or(r));
+    }
     eprintln!("[{steps}/{steps}] writing the report");
-    Ok(analyse::analyse(
-        settings,
-        entry,
-        &contenders,
-        &cases,
-        plan,
-        &timings,
-    ))
+    let mut report = analyse::analyse(settings, entry, &contenders, &cases, plan, &timings);
+    report.run.notes.extend(screened);
+    Ok(report)
 }
 
 fn print_verdict(report: &Report, out: &Path) {

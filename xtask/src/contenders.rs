@@ -50,6 +50,9 @@ pub enum State {
     Failed { why: String, built: Option<Built> },
     /// Built, but this CPU cannot run it: reported, not a failure.
     Unavailable { why: String, built: Option<Built> },
+    /// Built, sized and left out of the full run by the screen (`why`
+    /// holds the evidence).
+    Screened { why: String, built: Built },
 }
 
 /// A built, sized artifact.
@@ -127,7 +130,18 @@ impl Contender {
         match &self.state {
             State::Built(b) => Some(b),
             State::Failed { built, .. } | State::Unavailable { built, .. } => built.as_ref(),
+            State::Screened { built, .. } => Some(built),
             State::Pending => None,
+        }
+    }
+
+    /// Leaves it out of the full run, keeping what was built.
+    pub fn screen_out(&mut self, why: impl Into<String>) {
+        if let Some(built) = self.take_built() {
+            self.state = State::Screened {
+                why: why.into(),
+                built,
+            };
         }
     }
 
@@ -153,6 +167,7 @@ impl Contender {
         match std::mem::replace(&mut self.state, State::Pending) {
             State::Built(b) => Some(b),
             State::Failed { built, .. } | State::Unavailable { built, .. } => built,
+            State::Screened { built, .. } => Some(built),
             State::Pending => None,
         }
     }

@@ -33,6 +33,7 @@ mod raw;
 mod render;
 mod report;
 mod rows;
+mod screen;
 mod size;
 mod summary;
 mod timings;

@@ -152,6 +152,11 @@ pub enum Status {
     /// reported, never replaced by another method, and not a failure.
     #[serde(rename = "unavailable")]
     Unavailable,
+    /// Built and sized, and left out of the full run by the screen: another
+    /// variant no larger was clearly faster (the `reason` says which, by how
+    /// much, on which case).
+    #[serde(rename = "screened")]
+    Screened,
 }
 
 impl fmt::Display for Status {
@@ -160,6 +165,7 @@ impl fmt::Display for Status {
             Status::Measured => "ok",
             Status::Failed => "failed",
             Status::Unavailable => "unavailable",
+            Status::Screened => "screened",
         })
     }
 }
@@ -253,14 +259,32 @@ pub struct Speed {
     pub samples: Vec<Sample>,
 }
 
-/// The rounds a case's figures use: the quiet ones, or every one when fewer
-/// than [`MIN_QUIET_ROUNDS`] were quiet.
+/// The rounds an engine's figures in a case use: its quiet batches, or
+/// every one when fewer than [`MIN_QUIET_ROUNDS`] were quiet.
 pub fn rounds_used(samples: &[Sample]) -> Vec<usize> {
     let quiet: Vec<usize> = (0..samples.len()).filter(|&r| samples[r].quiet).collect();
     if quiet.len() >= MIN_QUIET_ROUNDS {
         quiet
     } else {
         (0..samples.len()).collect()
+    }
+}
+
+/// The rounds in which both engines' batches ran quiet.
+pub fn quiet_pairs(a: &[Sample], b: &[Sample]) -> Vec<usize> {
+    (0..a.len().min(b.len()))
+        .filter(|&r| a[r].quiet && b[r].quiet)
+        .collect()
+}
+
+/// The rounds a ratio of two engines pairs: those in which both ran quiet,
+/// or every round when fewer than [`MIN_QUIET_ROUNDS`] did.
+pub fn pair_rounds(a: &[Sample], b: &[Sample]) -> Vec<usize> {
+    let quiet = quiet_pairs(a, b);
+    if quiet.len() >= MIN_QUIET_ROUNDS {
+        quiet
+    } else {
+        (0..a.len().min(b.len())).collect()
     }
 }
 

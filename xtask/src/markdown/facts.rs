@@ -106,9 +106,10 @@ pub fn render(w: &mut String, r: &Report) {
     );
     let _ = writeln!(
         w,
-        "| quiet | {} (`QUIET` = {}). A case with fewer than {} quiet rounds takes its figures from every round. |\n",
+        "| quiet | {} (`QUIET` = {}). A median is over its engine's quiet batches, a ratio over the rounds in which both of its engines' batches were quiet; with fewer than {} of them, over every round, and a case where the reference and its A/A control had fewer than {} quiet rounds together is uncertain. |\n",
         md_cell(&run.quiet.criterion),
         run.quiet.threshold,
+        run.quiet.min_rounds,
         run.quiet.min_rounds
     );
 }
