@@ -36,7 +36,7 @@ pub fn run(args: Args) -> Result<()> {
             &mut contenders,
             &work.path,
             false,
-            Reuse::Never,
+            Reuse::Previous,
             &format!("cargo xtask baseline {}", entry.name),
         )?;
         // What the gate would refuse to judge by is not written: a failed
