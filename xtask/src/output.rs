@@ -405,6 +405,14 @@ pub fn check(r: &Report) -> std::result::Result<(), String> {
                     blocks.end()
                 ));
             }
+            if s.rounds == 0 && s.samples.is_empty() {
+                // Not timed: a baseline's entry that holds only its
+                // instruction count.
+                match s.instructions {
+                    Some(i) if i.is_finite() && i > 0.0 => continue,
+                    _ => return Err(format!("{case}: neither timed nor counted")),
+                }
+            }
             positive(&format!("{case}: ops_per_sec"), s.ops_per_sec, MAX_SPEED)?;
             if let Some(b) = s.bytes_per_sec {
                 positive(&format!("{case}: bytes_per_sec"), b, MAX_SPEED)?;
