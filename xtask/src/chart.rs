@@ -142,11 +142,23 @@ fn panel(
             Some((p.size, mb(s.ops_per_sec), mb(lo), mb(hi)))
         })
         .collect();
+    // Plotters loops without end on an axis with a bound that is not a
+    // finite positive number, so a figure that is not one (a report whose
+    // samples say 0 ticks, say) is not drawn, and neither is a panel whose
+    // range spans more than twelve decades.
+    let figures: Vec<Option<(f64, f64, f64, f64)>> = figures
+        .into_iter()
+        .map(|f| {
+            f.filter(|&(x, y, lo, hi)| {
+                [x, y, lo, hi].iter().all(|v| v.is_finite() && *v >= 0.0) && x > 0.0
+            })
+        })
+        .collect();
     let shown: Vec<&(f64, f64, f64, f64)> = figures.iter().flatten().collect();
     let (xmin, xmax, ymax) = shown.iter().fold((f64::INFINITY, 0f64, 0f64), |a, f| {
         (a.0.min(f.0), a.1.max(f.0), a.2.max(f.3))
     });
-    if shown.is_empty() {
+    if shown.is_empty() || xmax / xmin > 1e12 || ymax > 1e15 {
         return Some(());
     }
     let mut chart = ChartBuilder::on(area)
