@@ -387,7 +387,17 @@ fn recomputed_from_samples(json: &serde_json::Value, md: &str) {
         row.contains(&format!("{mb_s:.1} MB/s")),
         "{mb_s:.1} in {row}"
     );
-    let speeds = |s: &[(f64, bool)]| -> Vec<f64> { rounds.iter().map(|&r| 1.0 / s[r].0).collect() };
+    // A ratio pairs the rounds in which both engines were quiet (every
+    // round when fewer than three were).
+    let both: Vec<usize> = (0..mine.len().min(theirs.len()))
+        .filter(|&r| mine[r].1 && theirs[r].1)
+        .collect();
+    let paired: Vec<usize> = if both.len() >= 3 {
+        both
+    } else {
+        (0..mine.len().min(theirs.len())).collect()
+    };
+    let speeds = |s: &[(f64, bool)]| -> Vec<f64> { paired.iter().map(|&r| 1.0 / s[r].0).collect() };
     let r = stats::paired_ratio(&speeds(&theirs), &speeds(&mine)).unwrap();
     for (field, value) in [("ratio", r.ratio), ("low", r.low), ("high", r.high)] {
         let stored = never["ratio"][field].as_f64().unwrap();
