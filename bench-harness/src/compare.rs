@@ -149,7 +149,9 @@ pub fn check_against(
 /// the one criterion [`QUIET`].
 #[derive(Clone, Copy, Debug, Serialize, Deserialize)]
 pub struct Plan {
-    /// Rounds wanted in which every engine's batch of a case ran quiet.
+    /// Quiet rounds wanted in every case: rounds in which both engines of
+    /// the certifying pair ran quiet, or each engine's own quiet batches
+    /// when there is no pair (see [`interleaved`]).
     pub rounds: usize,
     /// Seconds of timed work one batch lasts at least.
     pub batch_seconds: f64,
@@ -187,12 +189,15 @@ pub type Samples = Vec<Vec<Vec<Sample>>>;
 /// and engines rotated each round), one batch. Before every batch (and
 /// before it is sized) `marker(engine index)` is called, so that a caller can
 /// tell which engine was running if the process dies. `progress` gets a
-/// line at most once a second. On an engine error, returns that engine's
+/// line at most once a second. `certify`, two engine indices, is the pair
+/// whose rounds quiet for both decide when the run has enough
+/// ([`interleave::enough`]). On an engine error, returns that engine's
 /// index with it.
 pub fn interleaved(
     engines: &mut [Box<dyn Engine>],
     cases: &[Case],
     plan: Plan,
+    certify: Option<(usize, usize)>,
     counter: &Counter,
     marker: &mut dyn FnMut(usize),
     progress: &mut dyn FnMut(&str),
@@ -203,7 +208,12 @@ pub fn interleaved(
         plan.rounds,
         plan.batch_seconds,
         plan.patience_seconds,
-    );
+    )
+    .certified_by(certify);
+    let wanted = match certify {
+        Some(_) => "rounds quiet for both certifying engines in every case",
+        None => "quiet batches for every engine and case",
+    };
     let mut w = Grid {
         bufs: engines
             .iter()
@@ -220,7 +230,7 @@ pub fn interleaved(
         if clock::read() >= next_progress {
             next_progress = clock::read() + counter.hz as u64;
             progress(&format!(
-                "round {round}: at least {quiet} of {} quiet batches for every engine and case",
+                "round {round}: at least {quiet} of {} {wanted}",
                 plan.rounds
             ));
         }
@@ -463,6 +473,7 @@ mod tests {
             &mut engines,
             &cases,
             plan,
+            Some((0, 1)),
             &counter,
             &mut |e| marked[e] = true,
             &mut |_| {},
@@ -484,6 +495,7 @@ mod tests {
             &mut engines[1..],
             &[Case::set_key(Mode::Ecb, 7)],
             plan,
+            None,
             &counter,
             &mut |_| {},
             &mut |_| {},

@@ -10,9 +10,11 @@
 //! operations that lasts at least [`Schedule::batch`] ticks. Then round after
 //! round, for every case, every engine runs one batch, one after the other;
 //! the order of the cases and of the engines is rotated each round, so that
-//! drift and order effects hit all of them alike. Rounds go on until every
-//! case has [`Schedule::rounds`] quiet rounds, or until [`Schedule::patience`]
-//! ticks have passed since that many rounds were run.
+//! drift and order effects hit all of them alike. Rounds go on until there
+//! are [`Schedule::rounds`] quiet ones in every case ([`enough`]: for the
+//! pair of engines that certifies the run, the rounds in which both were
+//! quiet; otherwise each engine's own quiet batches), or until
+//! [`Schedule::patience`] ticks have passed since that many rounds were run.
 //!
 //! # The probe: sampling throughout a batch
 //!
@@ -161,6 +163,11 @@ pub struct Schedule {
     pub patience: u64,
     /// The best reference rate known before the run (from calibration).
     pub reference_best: f64,
+    /// The two engines whose rounds quiet for both decide when the run has
+    /// enough ([`enough`]): compare's reference variant and its A/A
+    /// control, whose paired figure certifies the run. `None`: every
+    /// engine's own quiet batches.
+    pub pair: Option<(usize, usize)>,
 }
 
 impl Schedule {
@@ -178,7 +185,40 @@ impl Schedule {
             overhead: counter.read_overhead,
             patience: (patience_seconds * counter.hz) as u64,
             reference_best: counter.reference_best,
+            pair: None,
         }
+    }
+
+    /// The same schedule, with enough decided by engines `a` and `b`
+    /// quiet in the same rounds (see [`Schedule::pair`]).
+    pub fn certified_by(self, pair: Option<(usize, usize)>) -> Schedule {
+        Schedule { pair, ..self }
+    }
+}
+
+/// How many quiet rounds the run has, where it has fewest: with `pair`
+/// `(a, b)`, the least over cases of the rounds in which both `a`'s and
+/// `b`'s batches were quiet (a ratio of two engines pairs those rounds);
+/// without, the least over engines and cases of quiet batches.
+pub fn enough(batches: &[Vec<Vec<Batch>>], pair: Option<(usize, usize)>) -> usize {
+    match pair {
+        Some((a, b)) if a < batches.len() && b < batches.len() => batches[a]
+            .iter()
+            .zip(&batches[b])
+            .map(|(ra, rb)| {
+                ra.iter()
+                    .zip(rb)
+                    .filter(|(x, y)| x.quiet && y.quiet)
+                    .count()
+            })
+            .min()
+            .unwrap_or(0),
+        _ => batches
+            .iter()
+            .flatten()
+            .map(|rounds| rounds.iter().filter(|b| b.quiet).count())
+            .min()
+            .unwrap_or(0),
     }
 }
 
@@ -235,8 +275,8 @@ pub fn level(batches: &[Vec<Vec<Batch>>]) -> f64 {
 
 /// Times every engine on every case, interleaved (see the module doc):
 /// returns every batch, classified against the best reference rate of the
-/// whole run. `progress(rounds run, quiet batches of the engine and case
-/// with fewest)` is called after every round.
+/// whole run. `progress(rounds run, quiet rounds where fewest, as
+/// [`enough`] counts them)` is called after every round.
 pub fn interleave<W: Workload + ?Sized>(
     engines: usize,
     cases: usize,
@@ -287,15 +327,7 @@ pub fn interleave<W: Workload + ?Sized>(
         }
         run.level = level(&run.batches);
         classify(&mut run.batches, run.level);
-        // Enough when every engine has its rounds of quiet batches in every
-        // case (a ratio pairs the rounds in which both of its engines were).
-        let quiet = run
-            .batches
-            .iter()
-            .flatten()
-            .map(|rounds| rounds.iter().filter(|b| b.quiet).count())
-            .min()
-            .unwrap_or(0);
+        let quiet = enough(&run.batches, s.pair);
         progress(round + 1, quiet);
         if round + 1 >= s.rounds {
             let end = *deadline.get_or_insert(clock::read() + s.patience);
@@ -544,6 +576,34 @@ mod tests {
         // Sizing plus every batch was prepared.
         assert_eq!(w.prepared, 4 + 4 * seen.len());
         assert!(run.best >= counter.reference_best);
+    }
+
+    /// With a pair, only rounds quiet for both engines count, in the case
+    /// with fewest; without, each engine's own quiet batches do.
+    #[test]
+    fn enough_counts_the_pairs_joint_quiet_rounds() {
+        let b = |q: &[bool]| -> Vec<Batch> {
+            q.iter()
+                .map(|&quiet| Batch {
+                    quiet,
+                    ..batch(1.0)
+                })
+                .collect()
+        };
+        // [engine][case][round]
+        let batches = vec![
+            vec![b(&[true, true, false, true]), b(&[true, true, true, true])],
+            vec![b(&[true, false, true, true]), b(&[true, true, true, false])],
+            vec![b(&[false, false, false, false]), b(&[false; 4])],
+        ];
+        // Case 0: rounds 0 and 3 are quiet for both; case 1: rounds 0-2.
+        assert_eq!(enough(&batches, Some((0, 1))), 2);
+        assert_eq!(enough(&batches, Some((1, 0))), 2);
+        // Engine 2 is never quiet, but it is not in the pair.
+        assert_eq!(enough(&batches, None), 0);
+        assert_eq!(enough(&batches[..2], None), 3);
+        // A pair that names no engine falls back to every engine.
+        assert_eq!(enough(&batches, Some((0, 9))), 0);
     }
 
     #[test]

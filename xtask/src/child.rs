@@ -21,12 +21,15 @@ struct Files {
     marker: PathBuf,
 }
 
-/// Times the live contenders of `entry` on `cases`, interleaved.
+/// Times the live contenders of `entry` on `cases`, interleaved; `certify`
+/// names the two contenders whose rounds quiet for both decide when the
+/// run has enough (see [`Spec::certify`]).
 pub fn measure(
     entry: &CipherEntry,
     contenders: &mut [Contender],
     cases: &[Case],
     plan: Plan,
+    certify: Option<[String; 2]>,
     dir: &Path,
 ) -> Result<Timings> {
     let files = Files {
@@ -41,7 +44,7 @@ pub fn measure(
         if live.is_empty() {
             return Ok(Timings::empty(cases.len()));
         }
-        let spec = spec(entry, contenders, &live, cases, plan);
+        let spec = spec(entry, contenders, &live, cases, plan, certify.clone());
         let status = run_child(&spec, &files)?;
         if status.success() {
             let outcome = read_outcome(&files.outcome)?;
@@ -59,6 +62,7 @@ fn spec(
     live: &[usize],
     cases: &[Case],
     plan: Plan,
+    certify: Option<[String; 2]>,
 ) -> Spec {
     let engines = live
         .iter()
@@ -75,6 +79,7 @@ fn spec(
             .find(|(m, _)| *m == Mode::Ecb)
             .map(|(_, k)| k.to_vec())
             .unwrap_or_default(),
+        certify,
     }
 }
 

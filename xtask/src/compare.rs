@@ -203,21 +203,28 @@ fn compare(
         &cases,
         &work.path,
     )?;
-    contenders.extend(contenders::control(
-        &contenders,
-        &settings.reference,
-        &work.path,
-    ));
+    let control = contenders::control(&contenders, &settings.reference, &work.path);
+    // The reference and its copy certify the run: rounds go on until they
+    // were quiet together often enough in every case.
+    let certify = control
+        .as_ref()
+        .map(|c| [settings.reference.clone(), c.name.clone()]);
+    contenders.extend(control);
     cases.extend(cases::setkey(entry, args.amount.quick));
     let plan = args.amount.plan();
     eprintln!(
-        "[{}/{steps}] timing {} artifacts (an A/A control among them) on {} cases, interleaved, {} quiet rounds wanted",
+        "[{}/{steps}] timing {} artifacts (an A/A control among them) on {} cases, interleaved, until {} on {} rounds in every case (at most {} s more)",
         steps - 1,
         contenders.iter().filter(|c| c.live().is_some()).count(),
         cases.len(),
-        plan.rounds
+        match &certify {
+            Some([a, b]) => format!("`{a}` and `{b}` (the certifying pair) were both quiet"),
+            None => "every artifact was quiet".to_string(),
+        },
+        plan.rounds,
+        plan.patience_seconds
     );
-    let mut timings = child::measure(entry, &mut contenders, &cases, plan, &work.path)?;
+    let mut timings = child::measure(entry, &mut contenders, &cases, plan, certify, &work.path)?;
     let sample_of = |pick: &dyn Fn(&contenders::Contender) -> bool| {
         (0..contenders.len())
             .find(|&i| pick(&contenders[i]))

@@ -58,7 +58,14 @@ pub fn measure(
             "[{}/{steps}] timing, interleaved (wall clock, advisory)",
             steps - 1
         );
-        Some(child::measure(entry, contenders, &timed_cases, plan, dir)?)
+        Some(child::measure(
+            entry,
+            contenders,
+            &timed_cases,
+            plan,
+            None,
+            dir,
+        )?)
     };
     let variants = contenders.iter().filter(|c| !c.is_peer()).count();
     eprintln!(

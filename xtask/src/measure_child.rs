@@ -37,6 +37,11 @@ pub struct Spec {
     pub plan: Plan,
     /// Key sizes the correctness check uses.
     pub check_keys: Vec<usize>,
+    /// The names of the two engines whose rounds quiet for both decide when
+    /// the run has enough (compare's reference variant and its A/A
+    /// control); `null`: every engine's own quiet batches.
+    #[serde(default)]
+    pub certify: Option<[String; 2]>,
 }
 
 /// What happened, read by the parent.
@@ -122,10 +127,19 @@ fn measure(spec: &Spec, marker: &Path) -> Result<Outcome> {
             std::mem::take(&mut loaded).into_iter().unzip();
         let mut marker_fn = |k: usize| mark(indices[k]);
         let mut progress = |line: &str| eprintln!("    {line}");
+        let loaded_as = |name: &str| {
+            let i = spec.engines.iter().position(|(n, _)| n == name)?;
+            indices.iter().position(|&k| k == i)
+        };
+        let certify = spec
+            .certify
+            .as_ref()
+            .and_then(|[a, b]| Some((loaded_as(a)?, loaded_as(b)?)));
         let timed = compare::interleaved(
             &mut engines,
             &spec.cases,
             spec.plan,
+            certify,
             &counter,
             &mut marker_fn,
             &mut progress,

@@ -20,9 +20,9 @@ pub struct Defaults {
 /// A full run.
 pub const FULL: Defaults = Defaults {
     sizes: "16,256,1420,8192",
-    rounds: "11",
-    sec: "0.044",
-    patience: "10",
+    rounds: "8",
+    sec: "0.032",
+    patience: "120",
 };
 
 /// `--quick`.

@@ -77,7 +77,7 @@ pub fn screen(
         case.block_bytes,
         PLAN.rounds
     );
-    let t = child::measure(entry, contenders, &[case], PLAN, dir)?;
+    let t = child::measure(entry, contenders, &[case], PLAN, None, dir)?;
     let what = format!(
         "{} {} {}-bit {} B",
         case.alg(entry.name),

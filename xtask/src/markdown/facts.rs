@@ -94,7 +94,7 @@ pub fn render(w: &mut String, r: &Report) {
     let run = &r.run;
     let _ = writeln!(
         w,
-        "| run | {}; {} quiet rounds wanted per case, batches of {:.1} ms, interleaved round-robin; {:.0}% of rounds were quiet |",
+        "| run | {}; rounds went on (with bounded patience) until the reference and its A/A control had been quiet together in {} rounds of every case; batches of {:.1} ms, interleaved round-robin; {:.0}% of batches were quiet |",
         if run.quick {
             "`--quick`: fewer cases and rounds, for a first look"
         } else {
