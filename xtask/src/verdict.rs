@@ -11,8 +11,8 @@
 //! noise is measured: a larger candidate wins only if its whole interval
 //! clears `1 + max(threshold, deviation)`, the deviation being how far the
 //! A/A control's interval reaches from 1. A run whose control strays
-//! beyond the threshold, or whose cases had too few quiet rounds, decides
-//! nothing: it is [`Conclusion::Inconclusive`], with its reasons and the
+//! beyond the threshold, or more than [`MAX_UNCERTAIN_SHARE`] of whose
+//! cases had too few quiet rounds, decides nothing: it is [`Conclusion::Inconclusive`], with its reasons and the
 //! command to run again.
 
 use crate::escape::md_code as code;
@@ -23,6 +23,17 @@ use serde::{Deserialize, Serialize};
 /// The gain a larger variant must show to win, in percent, as the command
 /// line takes it (`compare --threshold`).
 pub const THRESHOLD: &str = "2";
+
+/// The share of crypt cases that may lack quiet rounds (fewer than
+/// [`crate::report::MIN_QUIET_ROUNDS`] in which the reference and its A/A
+/// control were both quiet) in a run that decides. The speed figures the
+/// rule reads are means over the crypt cases; such a case's figure comes
+/// from every round, a noisier estimate whose variance its interval
+/// carries, and the control's interval is computed the same way. Up to one
+/// case in ten, the run decides and the verdict names them; beyond, the
+/// overall figures rest too much on unfiltered rounds and it is
+/// inconclusive.
+pub const MAX_UNCERTAIN_SHARE: f64 = 0.1;
 
 /// How much a variant's name says about inlining, least first: the order in
 /// which the member of an identical-code group is chosen. No attribute
@@ -136,15 +147,41 @@ impl Noise {
             }
             Some(_) => {}
         }
-        if self.timed && !self.uncertain.is_empty() {
+        if self.timed && self.too_uncertain() {
             out.push(format!(
-                "{} of {} crypt cases had fewer than {} quiet rounds (their figures come from every round; the note lists them)",
-                self.uncertain.len(),
-                self.cases,
-                crate::report::MIN_QUIET_ROUNDS,
+                "{}, more than {:.0}% of them",
+                self.uncertain_count(),
+                MAX_UNCERTAIN_SHARE * 100.0
             ));
         }
         out
+    }
+
+    /// Whether more than [`MAX_UNCERTAIN_SHARE`] of the crypt cases lack
+    /// quiet rounds.
+    fn too_uncertain(&self) -> bool {
+        self.uncertain.len() as f64 > MAX_UNCERTAIN_SHARE * self.cases as f64
+    }
+
+    /// "N of M crypt cases had fewer than 3 quiet rounds (...)".
+    fn uncertain_count(&self) -> String {
+        format!(
+            "{} of {} crypt cases had fewer than {} quiet rounds (their figures come from every round; the note lists them)",
+            self.uncertain.len(),
+            self.cases,
+            crate::report::MIN_QUIET_ROUNDS,
+        )
+    }
+
+    /// The step that says a decided run had uncertain cases, if it had.
+    fn caveat(&self) -> Option<String> {
+        (self.timed && !self.uncertain.is_empty() && !self.too_uncertain()).then(|| {
+            format!(
+                "{}: no more than {:.0}% of them, so the run decides.",
+                self.uncertain_count(),
+                MAX_UNCERTAIN_SHARE * 100.0
+            )
+        })
     }
 }
 
@@ -223,6 +260,7 @@ pub fn decide(
             }
         }
     }
+    steps.extend(noise.caveat());
     let all: Vec<&Candidate> = by_size.iter().copied().chain(others).collect();
     let reasons = noise.reasons(reference);
     let decided = reasons.is_empty();

@@ -160,12 +160,34 @@ fn inconclusive_runs_say_why_and_how_to_rerun() {
     assert_eq!(v.pick, None);
     assert_eq!(v.rerun.as_deref(), Some("cargo xtask compare x"));
     assert!(v.reasons[0].contains("A/A control"), "{:?}", v.reasons);
-    // Too few quiet rounds.
+    // Too few quiet rounds: one case of four is more than one in ten.
     let mut n = noise(Some(0.005));
     n.uncertain = vec!["ecb(x) encrypt 128-bit 16 B".into()];
     let v = run(&specs, &n);
     assert_eq!(v.status, Conclusion::Inconclusive);
     assert!(v.reasons[0].starts_with("1 of 4 crypt cases had fewer than 3 quiet rounds"));
+    assert!(
+        v.reasons[0].ends_with("more than 10% of them"),
+        "{:?}",
+        v.reasons
+    );
+    // One case of ten is not: the run decides, and a step says so.
+    n.cases = 10;
+    let v = run(&specs, &n);
+    assert_eq!(v.status, Conclusion::Decided, "{:?}", v.reasons);
+    assert_eq!(v.pick.as_deref(), Some("always"));
+    assert!(
+        v.steps
+            .last()
+            .unwrap()
+            .starts_with("1 of 10 crypt cases had fewer than 3 quiet rounds")
+            && v.steps.last().unwrap().ends_with("so the run decides."),
+        "{:?}",
+        v.steps
+    );
+    // Two of ten are.
+    n.uncertain.push("ecb(x) decrypt 128-bit 16 B".into());
+    assert_eq!(run(&specs, &n).status, Conclusion::Inconclusive);
     // No control.
     let v = run(&specs, &noise(None));
     assert!(v.reasons[0].contains("no A/A control"), "{:?}", v.reasons);
