@@ -1,8 +1,8 @@
 //! The build stage: builds and sizes each contender (the same file is
 //! sized here and timed later), printing a progress line per step.
 //!
-//! With [`Reuse::Previous`] (compare's default, unless `--rebuild`; the
-//! gate's hidden `--reuse-build`, for tests), a contender whose
+//! With [`Reuse::Previous`] (the default of compare, gate and baseline;
+//! `--rebuild` to build everything again), a contender whose
 //! previous build in the work directory was made from the same sources,
 //! selection, features, flags and toolchain is not built again: a manifest
 //! beside each artifact records what it was built from.

@@ -75,11 +75,13 @@ pub struct Args {
     #[arg(long, value_name = "PATH")]
     comment: Option<PathBuf>,
 
-    /// Tests only: take each artifact a previous gate run of the cipher built
-    /// from the same sources, selection, features and toolchain, instead of
-    /// building it again.
-    #[arg(long, hide = true)]
-    reuse_build: bool,
+    /// Build every artifact again. By default an artifact a previous gate
+    /// run of the cipher built from the same inputs is taken as it is: the
+    /// manifest beside it records the hash of the sources, macro, ABI,
+    /// artifact crate, manifest and lock file, and the selection, features,
+    /// flags and toolchain it was built with.
+    #[arg(long)]
+    rebuild: bool,
 }
 
 /// What the verdict is against, as the summary says it.
@@ -332,10 +334,10 @@ fn gate_one(
         ));
     }
     let generated_by = format!("cargo xtask gate {}", entry.name);
-    let reuse = if args.reuse_build {
-        Reuse::Previous
-    } else {
+    let reuse = if args.rebuild {
         Reuse::Never
+    } else {
+        Reuse::Previous
     };
     let (now, timings) = gate_measure::measure(
         entry,
