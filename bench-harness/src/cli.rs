@@ -493,56 +493,12 @@ fn plan_one(c: &Config, alg: Alg) -> Result<Plan, UsageError> {
     let name = alg.name();
     match alg {
         Alg::Cipher { mode, entry, keys } => {
-            let mut engines: Vec<(String, EngineKind)> = Vec::new();
-            if let Some(path) = &c.so {
-                if !matches!(mode, Mode::Ecb | Mode::Cbc) {
-                    return Err(UsageError(format!(
-                        "--so artifacts have ecb and cbc only, not {name}"
-                    )));
-                }
-                let so = SoCipher::load(path).map_err(|e| UsageError(e.to_string()))?;
-                so.check_holds(entry)
-                    .map_err(|e| UsageError(e.to_string()))?;
-                let variant = so.name().to_string();
-                engines.push((variant, EngineKind::Cipher(Box::new(so))));
-            } else {
-                let mut names: Vec<&str> = entry.variants.iter().map(|(n, _)| *n).collect();
-                for (v, make) in entry.variants {
-                    if c.variant.as_deref().is_none_or(|w| w == *v) {
-                        engines.push((v.to_string(), EngineKind::Cipher(make())));
-                    }
-                }
-                for peer in entry.peers {
-                    let Some(make) = peer.make else { continue };
-                    names.push(peer.name);
-                    if c.variant.as_deref() == Some(peer.name) {
-                        engines.push((peer.name.into(), EngineKind::Cipher(make())));
-                    }
-                }
-                if engines.is_empty() {
-                    return Err(UsageError(format!(
-                        "unknown variant `{}` of {name}; expected one of: {}",
-                        c.variant.as_deref().unwrap_or(""),
-                        names.join(", ")
-                    )));
-                }
-            }
+            let mut engines = cipher_engines(c, mode, entry, &name)?;
             let keys = c.keys.clone().unwrap_or_else(|| keys.to_vec());
-            for &k in &keys {
-                let (_, EngineKind::Cipher(e)) = &mut engines[0] else {
-                    unreachable!("cipher plans hold cipher engines")
-                };
-                if e.set_key(mode, &vec![0xff; k]).is_err() {
-                    let ok: Vec<String> = (1..=128)
-                        .filter(|&n| e.set_key(mode, &vec![0xff; n]).is_ok())
-                        .map(|n| n.to_string())
-                        .collect();
-                    return Err(UsageError(format!(
-                        "{name} does not take a {k}-byte key; it takes {} bytes",
-                        ok.join(", ")
-                    )));
-                }
-            }
+            let (_, EngineKind::Cipher(first)) = &mut engines[0] else {
+                unreachable!("cipher plans hold cipher engines")
+            };
+            check_keys(first.as_mut(), mode, &keys, &name)?;
             let bs = entry.block_size;
             let sizes = c
                 .sizes
@@ -558,42 +514,120 @@ fn plan_one(c: &Config, alg: Alg) -> Result<Plan, UsageError> {
                 sizes,
             })
         }
-        Alg::Hash(h) => {
-            if c.so.is_some() {
-                return Err(UsageError(format!(
-                    "--so artifacts are block ciphers, not {name}"
-                )));
-            }
-            if c.keys.is_some() {
-                return Err(UsageError(format!("{name} is a hash and takes no --keys")));
-            }
-            if c.setkey {
-                return Err(UsageError(format!(
-                    "{name} is a hash and has no key to set up; --setkey times block ciphers"
-                )));
-            }
-            let engines: Vec<(String, EngineKind)> = h
-                .variants
-                .iter()
-                .filter(|(v, _)| c.variant.as_deref().is_none_or(|w| w == *v))
-                .map(|(v, make)| (v.to_string(), EngineKind::Hash(make())))
-                .collect();
-            if engines.is_empty() {
-                let names: Vec<&str> = h.variants.iter().map(|(n, _)| *n).collect();
-                return Err(UsageError(format!(
-                    "unknown variant `{}` of {name}; expected one of: {}",
-                    c.variant.as_deref().unwrap_or(""),
-                    names.join(", ")
-                )));
-            }
-            Ok(Plan {
-                alg,
-                engines,
-                keys: Vec::new(),
-                sizes: c.sizes.clone().unwrap_or_default(),
-            })
+        Alg::Hash(h) => Ok(Plan {
+            engines: hash_engines(c, h, &name)?,
+            alg,
+            keys: Vec::new(),
+            sizes: c.sizes.clone().unwrap_or_default(),
+        }),
+    }
+}
+
+/// The engines a cipher plan times: the `--so` artifact (which must hold a
+/// variant or peer of `entry`), else the `--variant` chosen (a variant or a
+/// peer), else every variant. At least one.
+fn cipher_engines(
+    c: &Config,
+    mode: Mode,
+    entry: &'static registry::CipherEntry,
+    name: &str,
+) -> Result<Vec<(String, EngineKind)>, UsageError> {
+    let mut engines: Vec<(String, EngineKind)> = Vec::new();
+    if let Some(path) = &c.so {
+        if !matches!(mode, Mode::Ecb | Mode::Cbc) {
+            return Err(UsageError(format!(
+                "--so artifacts have ecb and cbc only, not {name}"
+            )));
+        }
+        let so = SoCipher::load(path).map_err(|e| UsageError(e.to_string()))?;
+        so.check_holds(entry)
+            .map_err(|e| UsageError(e.to_string()))?;
+        let variant = so.name().to_string();
+        engines.push((variant, EngineKind::Cipher(Box::new(so))));
+        return Ok(engines);
+    }
+    let mut names: Vec<&str> = entry.variants.iter().map(|(n, _)| *n).collect();
+    for (v, make) in entry.variants {
+        if c.variant.as_deref().is_none_or(|w| w == *v) {
+            engines.push((v.to_string(), EngineKind::Cipher(make())));
         }
     }
+    for peer in entry.peers {
+        let Some(make) = peer.make else { continue };
+        names.push(peer.name);
+        if c.variant.as_deref() == Some(peer.name) {
+            engines.push((peer.name.into(), EngineKind::Cipher(make())));
+        }
+    }
+    if engines.is_empty() {
+        return Err(unknown_variant(c, name, &names));
+    }
+    Ok(engines)
+}
+
+/// Every key size in `keys` is one `engine` takes in `mode`; if not, the
+/// error lists the sizes it takes (1 to 128 bytes).
+fn check_keys(
+    engine: &mut dyn Engine,
+    mode: Mode,
+    keys: &[usize],
+    name: &str,
+) -> Result<(), UsageError> {
+    for &k in keys {
+        if engine.set_key(mode, &vec![0xff; k]).is_err() {
+            let ok: Vec<String> = (1..=128)
+                .filter(|&n| engine.set_key(mode, &vec![0xff; n]).is_ok())
+                .map(|n| n.to_string())
+                .collect();
+            return Err(UsageError(format!(
+                "{name} does not take a {k}-byte key; it takes {} bytes",
+                ok.join(", ")
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// The engines a hash plan times: the `--variant` chosen, else every
+/// variant; the options that only ciphers take are usage errors.
+fn hash_engines(
+    c: &Config,
+    h: &'static registry::HashEntry,
+    name: &str,
+) -> Result<Vec<(String, EngineKind)>, UsageError> {
+    if c.so.is_some() {
+        return Err(UsageError(format!(
+            "--so artifacts are block ciphers, not {name}"
+        )));
+    }
+    if c.keys.is_some() {
+        return Err(UsageError(format!("{name} is a hash and takes no --keys")));
+    }
+    if c.setkey {
+        return Err(UsageError(format!(
+            "{name} is a hash and has no key to set up; --setkey times block ciphers"
+        )));
+    }
+    let engines: Vec<(String, EngineKind)> = h
+        .variants
+        .iter()
+        .filter(|(v, _)| c.variant.as_deref().is_none_or(|w| w == *v))
+        .map(|(v, make)| (v.to_string(), EngineKind::Hash(make())))
+        .collect();
+    if engines.is_empty() {
+        let names: Vec<&str> = h.variants.iter().map(|(n, _)| *n).collect();
+        return Err(unknown_variant(c, name, &names));
+    }
+    Ok(engines)
+}
+
+/// "unknown variant `V` of ALG; expected one of: ...".
+fn unknown_variant(c: &Config, name: &str, names: &[&str]) -> UsageError {
+    UsageError(format!(
+        "unknown variant `{}` of {name}; expected one of: {}",
+        c.variant.as_deref().unwrap_or(""),
+        names.join(", ")
+    ))
 }
 
 /// `--list`: every algorithm, its variants and its template key sizes.

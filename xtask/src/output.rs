@@ -318,34 +318,13 @@ pub const MAX_BLOCK: usize = *crate::cli::BLOCK_BYTES.end();
 /// rendered from them is sound: the cipher name ([`valid_name`]), sizes
 /// above 0 (the chart's size axis is logarithmic), speeds, ratios and
 /// counts finite and within bounds.
-pub fn check(r: &Report) -> std::result::Result<(), String> {
+pub fn check(r: &Report) -> Checked {
     if !valid_name(&r.cipher) {
         return Err(format!(
             "cipher name `{}` is not 1 to {MAX_NAME} of a-z, 0-9 and _",
             shown(&r.cipher)
         ));
     }
-    let fraction = |what: &str, v: f64| {
-        if v.is_finite() && (0.0..=1.0).contains(&v) {
-            Ok(())
-        } else {
-            Err(format!("{what} is {v}, not a fraction from 0 to 1"))
-        }
-    };
-    let positive = |what: &str, v: f64, max: f64| {
-        if v.is_finite() && v > 0.0 && v <= max {
-            Ok(())
-        } else {
-            Err(format!("{what} is {v}, not above 0 and at most {max}"))
-        }
-    };
-    let not_negative = |what: &str, v: f64| {
-        if v.is_finite() && v >= 0.0 {
-            Ok(())
-        } else {
-            Err(format!("{what} is {v}, not a number from 0 up"))
-        }
-    };
     fraction("run.threshold", r.run.threshold)?;
     fraction("run.quiet_share", r.run.quiet_share)?;
     not_negative("run.batch_seconds", r.run.batch_seconds)?;
@@ -355,79 +334,122 @@ pub fn check(r: &Report) -> std::result::Result<(), String> {
             not_negative("machine.core_hz", hz)?;
         }
     }
-    let ratio = |what: &str, q: &bench_harness::stats::Ratio| {
-        for v in [q.ratio, q.low, q.high] {
-            positive(what, v, 1e6)?;
-        }
-        Ok::<(), String>(())
-    };
     for e in r.entries() {
         let name = shown(&e.name);
         if let Some(a) = &e.artifact {
-            for (what, v) in [
-                (".so bytes", a.so_bytes),
-                (".text bytes", a.text_bytes),
-                ("footprint bytes", a.footprint_bytes),
-            ] {
-                if v == 0 || v > MAX_BYTES {
-                    return Err(format!(
-                        "`{name}`: {what} are {v}, not from 1 to {MAX_BYTES}"
-                    ));
-                }
-            }
-            for (what, v) in [
-                (".rodata bytes", a.rodata_bytes),
-                (".data bytes", a.data_bytes),
-                (".rlib bytes", a.rlib_bytes),
-            ] {
-                if v > MAX_BYTES {
-                    return Err(format!("`{name}`: {what} are {v}, more than {MAX_BYTES}"));
-                }
-            }
+            check_artifact(&name, a)?;
         }
         if let Some(o) = &e.overall {
             ratio(&format!("`{name}`: overall"), o)?;
         }
         for s in &e.speed {
-            let case = format!("`{name}` at {} bytes", s.block_bytes);
-            // Key setup has no block; every other case has one.
-            let blocks = if s.dir == crate::report::Dir::Setkey {
-                0..=0
-            } else {
-                1..=MAX_BLOCK
-            };
-            if !blocks.contains(&s.block_bytes) {
-                return Err(format!(
-                    "`{name}`: a {} case of {} bytes, not from {} to {}",
-                    s.dir.name(),
-                    s.block_bytes,
-                    blocks.start(),
-                    blocks.end()
-                ));
-            }
-            if s.rounds == 0 && s.samples.is_empty() {
-                // Not timed: a baseline's entry that holds only its
-                // instruction count.
-                match s.instructions {
-                    Some(i) if i.is_finite() && i > 0.0 => continue,
-                    _ => return Err(format!("{case}: neither timed nor counted")),
-                }
-            }
-            positive(&format!("{case}: ops_per_sec"), s.ops_per_sec, MAX_SPEED)?;
-            if let Some(b) = s.bytes_per_sec {
-                positive(&format!("{case}: bytes_per_sec"), b, MAX_SPEED)?;
-            }
-            if let Some(t) = s.ticks_per_byte {
-                not_negative(&format!("{case}: ticks_per_byte"), t)?;
-            }
-            not_negative(&format!("{case}: spread"), s.spread)?;
-            if let Some(q) = &s.ratio {
-                ratio(&format!("{case}: ratio"), q)?;
-            }
-            if let Some(i) = s.instructions {
-                not_negative(&format!("{case}: instructions"), i)?;
-            }
+            check_speed(&name, s)?;
         }
+    }
+    Ok(())
+}
+
+/// What [`check`] and its parts return: the first value out of bounds, in
+/// words.
+type Checked = std::result::Result<(), String>;
+
+fn fraction(what: &str, v: f64) -> Checked {
+    if v.is_finite() && (0.0..=1.0).contains(&v) {
+        Ok(())
+    } else {
+        Err(format!("{what} is {v}, not a fraction from 0 to 1"))
+    }
+}
+
+fn positive(what: &str, v: f64, max: f64) -> Checked {
+    if v.is_finite() && v > 0.0 && v <= max {
+        Ok(())
+    } else {
+        Err(format!("{what} is {v}, not above 0 and at most {max}"))
+    }
+}
+
+fn not_negative(what: &str, v: f64) -> Checked {
+    if v.is_finite() && v >= 0.0 {
+        Ok(())
+    } else {
+        Err(format!("{what} is {v}, not a number from 0 up"))
+    }
+}
+
+fn ratio(what: &str, q: &bench_harness::stats::Ratio) -> Checked {
+    for v in [q.ratio, q.low, q.high] {
+        positive(what, v, 1e6)?;
+    }
+    Ok(())
+}
+
+/// An artifact's sizes: the `.so`, `.text` and footprint above 0 (the
+/// chart's size axis is logarithmic), every section at most [`MAX_BYTES`].
+fn check_artifact(name: &str, a: &crate::size::Artifact) -> Checked {
+    for (what, v) in [
+        (".so bytes", a.so_bytes),
+        (".text bytes", a.text_bytes),
+        ("footprint bytes", a.footprint_bytes),
+    ] {
+        if v == 0 || v > MAX_BYTES {
+            return Err(format!(
+                "`{name}`: {what} are {v}, not from 1 to {MAX_BYTES}"
+            ));
+        }
+    }
+    for (what, v) in [
+        (".rodata bytes", a.rodata_bytes),
+        (".data bytes", a.data_bytes),
+        (".rlib bytes", a.rlib_bytes),
+    ] {
+        if v > MAX_BYTES {
+            return Err(format!("`{name}`: {what} are {v}, more than {MAX_BYTES}"));
+        }
+    }
+    Ok(())
+}
+
+/// One speed entry: its block within bounds (0 for key setup), and either
+/// timed figures within bounds or, untimed, an instruction count.
+fn check_speed(name: &str, s: &crate::report::Speed) -> Checked {
+    let case = format!("`{name}` at {} bytes", s.block_bytes);
+    // Key setup has no block; every other case has one.
+    let blocks = if s.dir == crate::report::Dir::Setkey {
+        0..=0
+    } else {
+        1..=MAX_BLOCK
+    };
+    if !blocks.contains(&s.block_bytes) {
+        return Err(format!(
+            "`{name}`: a {} case of {} bytes, not from {} to {}",
+            s.dir.name(),
+            s.block_bytes,
+            blocks.start(),
+            blocks.end()
+        ));
+    }
+    if s.rounds == 0 && s.samples.is_empty() {
+        // Not timed: a baseline's entry that holds only its instruction
+        // count.
+        return match s.instructions {
+            Some(i) if i.is_finite() && i > 0.0 => Ok(()),
+            _ => Err(format!("{case}: neither timed nor counted")),
+        };
+    }
+    positive(&format!("{case}: ops_per_sec"), s.ops_per_sec, MAX_SPEED)?;
+    if let Some(b) = s.bytes_per_sec {
+        positive(&format!("{case}: bytes_per_sec"), b, MAX_SPEED)?;
+    }
+    if let Some(t) = s.ticks_per_byte {
+        not_negative(&format!("{case}: ticks_per_byte"), t)?;
+    }
+    not_negative(&format!("{case}: spread"), s.spread)?;
+    if let Some(q) = &s.ratio {
+        ratio(&format!("{case}: ratio"), q)?;
+    }
+    if let Some(i) = s.instructions {
+        not_negative(&format!("{case}: instructions"), i)?;
     }
     Ok(())
 }

@@ -16,9 +16,19 @@ const CHANGES_SHOWN: usize = 100;
 /// The summary of `cipher`'s rows, judged by `basis`.
 pub fn render(cipher: &str, basis: &Basis, th: &Thresholds, rows: &[Row]) -> String {
     let mut md = String::new();
+    let _ = writeln!(md, "## inlinelab gate: {}\n", md_text(cipher));
+    headline(&mut md, basis, rows);
+    let against = basis.base_tree.is_some();
+    flagged(&mut md, rows, against);
+    within(&mut md, rows);
+    thresholds(&mut md, th, against);
+    md
+}
+
+/// "**N regression(s)** against ...", with the advisories counted.
+fn headline(md: &mut String, basis: &Basis, rows: &[Row]) {
     let count = |v: Verdict| rows.iter().filter(|r| r.verdict == v).count();
     let (regressions, advisories) = (count(Verdict::Regression), count(Verdict::Advisory));
-    let _ = writeln!(md, "## inlinelab gate: {}\n", md_text(cipher));
     let _ = writeln!(
         md,
         "{} against {}{}.{}\n",
@@ -41,50 +51,46 @@ pub fn render(cipher: &str, basis: &Basis, th: &Thresholds, rows: &[Row]) -> Str
             String::new()
         }
     );
-    let against = basis.base_tree.is_some();
+}
+
+/// The rows that regressed or were flagged, one by one; with a base tree
+/// (`against`), its figure and the change against it beside the baseline's.
+fn flagged(md: &mut String, rows: &[Row], against: bool) {
     let flagged: Vec<&Row> = rows.iter().filter(|r| r.verdict != Verdict::Ok).collect();
-    if !flagged.is_empty() {
-        if against {
-            let _ = writeln!(
-                md,
-                "| metric | baseline | base tree | now | change | vs base tree | verdict |\n|---|---:|---:|---:|---:|---:|---|"
-            );
-        } else {
-            let _ = writeln!(
-                md,
-                "| metric | baseline | now | change | verdict |\n|---|---:|---:|---:|---|"
-            );
-        }
-        for r in &flagged {
-            let verdict = match r.verdict {
-                Verdict::Regression => "**regression**",
-                Verdict::Advisory => "slower (advisory)",
-                Verdict::Ok => "ok",
-            };
-            if against {
-                let _ = writeln!(
-                    md,
-                    "| {} | {} | {} | {} | {} | {} | {verdict} |",
-                    md_cell_fragment(&r.metric),
-                    md_cell(&r.baseline),
-                    md_cell(r.base.as_deref().unwrap_or("")),
-                    md_cell(&r.now),
-                    md_cell(&r.change),
-                    md_cell(r.change_base.as_deref().unwrap_or(""))
-                );
-            } else {
-                let _ = writeln!(
-                    md,
-                    "| {} | {} | {} | {} | {verdict} |",
-                    md_cell_fragment(&r.metric),
-                    md_cell(&r.baseline),
-                    md_cell(&r.now),
-                    md_cell(&r.change)
-                );
-            }
-        }
-        md.push('\n');
+    if flagged.is_empty() {
+        return;
     }
+    let _ = writeln!(
+        md,
+        "{}",
+        if against {
+            "| metric | baseline | base tree | now | change | vs base tree | verdict |\n|---|---:|---:|---:|---:|---:|---|"
+        } else {
+            "| metric | baseline | now | change | verdict |\n|---|---:|---:|---:|---|"
+        }
+    );
+    for r in &flagged {
+        let verdict = match r.verdict {
+            Verdict::Regression => "**regression**",
+            Verdict::Advisory => "slower (advisory)",
+            Verdict::Ok => "ok",
+        };
+        let mut cells = vec![md_cell_fragment(&r.metric), md_cell(&r.baseline)];
+        if against {
+            cells.push(md_cell(r.base.as_deref().unwrap_or("")));
+        }
+        cells.extend([md_cell(&r.now), md_cell(&r.change)]);
+        if against {
+            cells.push(md_cell(r.change_base.as_deref().unwrap_or("")));
+        }
+        let _ = writeln!(md, "| {} | {verdict} |", cells.join(" | "));
+    }
+    md.push('\n');
+}
+
+/// The rows within the thresholds, counted per variant (in the order the
+/// variants first appear), with the largest growth among them.
+fn within(md: &mut String, rows: &[Row]) {
     let mut variants: Vec<&str> = Vec::new();
     for r in rows {
         if !variants.contains(&r.variant.as_str()) {
@@ -102,27 +108,32 @@ pub fn render(cipher: &str, basis: &Basis, th: &Thresholds, rows: &[Row]) -> Str
         })
         .filter(|(_, rows): &(&str, Vec<&Row>)| !rows.is_empty())
         .collect();
-    if !ok.is_empty() {
-        let _ = writeln!(
-            md,
-            "Within the thresholds:\n\n| variant | rows ok | largest growth among them |\n|---|---:|---|"
-        );
-        for (v, rows) in ok {
-            let largest = rows
-                .iter()
-                .filter(|r| r.growth > 0.0)
-                .max_by(|a, b| a.growth.total_cmp(&b.growth))
-                .map_or("none".to_string(), |r| {
-                    format!(
-                        "{:+.2}% ({})",
-                        r.growth * 100.0,
-                        md_cell_fragment(&r.metric)
-                    )
-                });
-            let _ = writeln!(md, "| {} | {} | {largest} |", md_code_cell(v), rows.len());
-        }
-        md.push('\n');
+    if ok.is_empty() {
+        return;
     }
+    let _ = writeln!(
+        md,
+        "Within the thresholds:\n\n| variant | rows ok | largest growth among them |\n|---|---:|---|"
+    );
+    for (v, rows) in ok {
+        let largest = rows
+            .iter()
+            .filter(|r| r.growth > 0.0)
+            .max_by(|a, b| a.growth.total_cmp(&b.growth))
+            .map_or("none".to_string(), |r| {
+                format!(
+                    "{:+.2}% ({})",
+                    r.growth * 100.0,
+                    md_cell_fragment(&r.metric)
+                )
+            });
+        let _ = writeln!(md, "| {} | {} | {largest} |", md_code_cell(v), rows.len());
+    }
+    md.push('\n');
+}
+
+/// The thresholds and what wall-clock speed is relative to.
+fn thresholds(md: &mut String, th: &Thresholds, against: bool) {
     let _ = writeln!(
         md,
         "Thresholds: size +{:.1}%, instructions per operation +{:.1}% (callgrind, repeatable; every mode, key size and direction at 16, 1424 and 8192 bytes, and key setup per key size), wall clock -{:.1}% with the whole 95% interval beyond it ({}). Wall-clock speed is relative to {}.\n",
@@ -140,7 +151,6 @@ pub fn render(cipher: &str, basis: &Basis, th: &Thresholds, rows: &[Row]) -> Str
             "the peer (RustCrypto's crate, or the crc32c crate) timed in the same run, then to the baseline's ratio"
         }
     );
-    md
 }
 
 /// The "baseline changed in this change" table of one cipher.

@@ -210,3 +210,77 @@ fn json_interface_names() {
     assert_eq!(inconclusive["verdict"]["status"], "inconclusive");
     assert!(inconclusive["verdict"]["pick"].is_null());
 }
+
+/// The gate's summary, judged by the baseline alone and against a base
+/// tree, with a changed baseline above it: regressions and advisories listed
+/// row by row, the rest counted per variant.
+#[test]
+fn golden_gate_summary() {
+    use crate::gate::{BaselineChange, Basis};
+    use crate::rows::{Change, Row, Thresholds, Verdict};
+    use crate::summary;
+    let row = |variant: &str, what: &str, change: &str, growth: f64, verdict| Row {
+        variant: variant.into(),
+        metric: format!("`{variant}` {what}"),
+        baseline: "1000".into(),
+        base: Some("1001".into()),
+        now: "1100".into(),
+        change: change.into(),
+        change_base: Some("+9.89%".into()),
+        growth,
+        verdict,
+    };
+    let rows = [
+        row("never", ".text bytes", "+10.00%", 0.10, Verdict::Regression),
+        row(
+            "never",
+            "ecb(x) encrypt 128-bit 16 B, instructions/op",
+            "+0.50%",
+            0.005,
+            Verdict::Ok,
+        ),
+        row(
+            "auto_x2",
+            "ecb(x) encrypt 128-bit 8192 B, speed",
+            "-6.00%",
+            0.06,
+            Verdict::Advisory,
+        ),
+        row("auto_x2", ".so bytes", "+0.00%", 0.0, Verdict::Ok),
+        row("a|b<c>", ".text bytes", "-1.00%", 0.0, Verdict::Ok),
+    ];
+    let th = Thresholds {
+        size: 0.01,
+        speed: 0.02,
+        time: 0.05,
+        strict_time: false,
+    };
+    let alone = Basis {
+        baseline: "the committed baseline `reports/baseline/x.json` at `HEAD`".into(),
+        base_tree: None,
+    };
+    let against = Basis {
+        baseline: alone.baseline.clone(),
+        base_tree: Some("origin/main".into()),
+    };
+    let change = BaselineChange {
+        cipher: "x".into(),
+        old: "the committed `reports/baseline/x.json`".into(),
+        new: "the working tree's".into(),
+        rows: vec![Change {
+            metric: "`never` .text bytes".into(),
+            old: "1000".into(),
+            new: "1100".into(),
+            change: "+10.00%".into(),
+        }],
+        accepted: false,
+    };
+    let md = [
+        summary::render_change(&change),
+        summary::render("x", &alone, &th, &rows),
+        summary::render("x", &against, &th, &rows),
+        summary::render("x", &alone, &th, &rows[3..]),
+    ]
+    .join("---\n\n");
+    expect_test::expect_file!["../../tests/golden/gate.md"].assert_eq(&md);
+}
