@@ -202,17 +202,13 @@ impl Schedule {
 /// without, the least over engines and cases of quiet batches.
 pub fn enough(batches: &[Vec<Vec<Batch>>], pair: Option<(usize, usize)>) -> usize {
     match pair {
-        Some((a, b)) if a < batches.len() && b < batches.len() => batches[a]
-            .iter()
-            .zip(&batches[b])
-            .map(|(ra, rb)| {
-                ra.iter()
-                    .zip(rb)
-                    .filter(|(x, y)| x.quiet && y.quiet)
-                    .count()
-            })
-            .min()
-            .unwrap_or(0),
+        Some((a, b)) if a < batches.len() && b < batches.len() => {
+            let cases = batches[a].len();
+            (0..cases)
+                .map(|c| quiet_rounds_of(batches, &[a, b], c).len())
+                .min()
+                .unwrap_or(0)
+        }
         _ => batches
             .iter()
             .flatten()
@@ -349,9 +345,20 @@ pub fn classify(batches: &mut [Vec<Vec<Batch>>], level: f64) {
 
 /// The rounds of case `c` in which every engine's batch was quiet.
 pub fn quiet_rounds(batches: &[Vec<Vec<Batch>>], c: usize) -> Vec<usize> {
-    let rounds = batches.iter().map(|e| e[c].len()).min().unwrap_or(0);
+    let every: Vec<usize> = (0..batches.len()).collect();
+    quiet_rounds_of(batches, &every, c)
+}
+
+/// The rounds of case `c` in which the batches of every engine in
+/// `engines` were quiet.
+fn quiet_rounds_of(batches: &[Vec<Vec<Batch>>], engines: &[usize], c: usize) -> Vec<usize> {
+    let rounds = engines
+        .iter()
+        .map(|&e| batches[e][c].len())
+        .min()
+        .unwrap_or(0);
     (0..rounds)
-        .filter(|&r| batches.iter().all(|e| e[c][r].quiet))
+        .filter(|&r| engines.iter().all(|&e| batches[e][c][r].quiet))
         .collect()
 }
 

@@ -224,15 +224,20 @@ fn compare(
         plan.rounds,
         plan.patience_seconds
     );
-    let mut timings = child::measure(entry, &mut contenders, &cases, plan, certify, &work.path)?;
-    let sample_of = |pick: &dyn Fn(&contenders::Contender) -> bool| {
-        (0..contenders.len())
-            .find(|&i| pick(&contenders[i]))
-            .and_then(|i| timings.index(i))
+    let mut timings = child::measure(
+        entry,
+        &mut contenders,
+        &cases,
+        plan,
+        certify.clone(),
+        &work.path,
+    )?;
+    // The same pair tells which cases lack quiet rounds.
+    let sample_of = |name: &str| {
+        (contenders.iter().position(|c| c.name == name)).and_then(|i| timings.index(i))
     };
-    let reference = sample_of(&|c| c.name == settings.reference && !c.is_control());
-    let control = sample_of(&|c| c.is_control());
-    if let Some(r) = reference {
+    if let Some(r) = sample_of(&settings.reference) {
+        let control = certify.as_ref().and_then(|[_, c]| sample_of(c));
         timings.mark_uncertain(r, control.unwrap_or(r));
     }
     eprintln!("[{steps}/{steps}] writing the report");

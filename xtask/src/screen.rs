@@ -69,15 +69,6 @@ pub fn screen(
     let Some(case) = headline(cases).filter(|_| variants >= SCREEN_FROM) else {
         return Ok(None);
     };
-    eprintln!(
-        "    screening {variants} variants on {} {} {}-bit {} B ({} rounds)",
-        case.alg(entry.name),
-        case.dir_name(),
-        case.key_bytes * 8,
-        case.block_bytes,
-        PLAN.rounds
-    );
-    let t = child::measure(entry, contenders, &[case], PLAN, None, dir)?;
     let what = format!(
         "{} {} {}-bit {} B",
         case.alg(entry.name),
@@ -85,6 +76,11 @@ pub fn screen(
         case.key_bytes * 8,
         case.block_bytes
     );
+    eprintln!(
+        "    screening {variants} variants on {what} ({} rounds)",
+        PLAN.rounds
+    );
+    let t = child::measure(entry, contenders, &[case], PLAN, None, dir)?;
     let footprint = |c: &Contender| c.live().map(|b| b.artifact.footprint_bytes);
     let mut out = Vec::new();
     for v in 0..contenders.len() {

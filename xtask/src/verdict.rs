@@ -12,8 +12,9 @@
 //! clears `1 + max(threshold, deviation)`, the deviation being how far the
 //! A/A control's interval reaches from 1. A run whose control strays
 //! beyond the threshold, or more than [`MAX_UNCERTAIN_SHARE`] of whose
-//! cases had too few quiet rounds, decides nothing: it is [`Conclusion::Inconclusive`], with its reasons and the
-//! command to run again.
+//! cases had too few quiet rounds, decides nothing: it is
+//! [`Conclusion::Inconclusive`], with its reasons and the command to run
+//! again.
 
 use crate::escape::md_code as code;
 use crate::report::deviation;
