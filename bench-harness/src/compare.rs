@@ -147,7 +147,7 @@ pub fn check_against(
 
 /// How long to measure. Which batches count is not part of the plan: it is
 /// the one criterion [`QUIET`].
-#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Plan {
     /// Quiet rounds wanted in every case: rounds in which both engines of
     /// the certifying pair ran quiet, or each engine's own quiet batches

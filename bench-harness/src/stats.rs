@@ -1,5 +1,6 @@
 //! Medians, spreads, the least-squares line of bench-slope, and a confidence
-//! interval for a paired ratio.
+//! interval for a paired ratio, widened to the spread between independent
+//! measuring processes where there were several.
 
 use serde::{Deserialize, Serialize};
 
@@ -136,6 +137,30 @@ impl Ratio {
             high: (mean + half).exp(),
         }
     }
+
+    /// The same ratio with its interval's half-width (in logarithms) at
+    /// least `half`.
+    pub fn widened(self, half: f64) -> Ratio {
+        let mean = self.ratio.ln();
+        let own = (self.high.ln() - mean).max(mean - self.low.ln());
+        Ratio::from_log(mean, own.max(half))
+    }
+}
+
+/// The 95% half-width, in logarithms, of the mean of `means`: one mean log
+/// ratio per independent measuring process, each process the unit (Student's
+/// t with one degree of freedom fewer than there are processes). It holds
+/// what repeated rounds inside one process cannot average out: an effect
+/// fixed for the life of a process, such as where the loader put the code
+/// and the allocator the buffers. `None` with fewer than two processes.
+pub fn between_processes(means: &[f64]) -> Option<f64> {
+    let k = means.len();
+    if k < 2 {
+        return None;
+    }
+    let mean = means.iter().sum::<f64>() / k as f64;
+    let var = means.iter().map(|m| (m - mean).powi(2)).sum::<f64>() / (k - 1) as f64;
+    Some(t_975(k - 1) * (var / k as f64).sqrt())
 }
 
 #[cfg(test)]
@@ -172,5 +197,21 @@ mod tests {
         let r = paired_ratio(&base, &noisy).unwrap();
         assert!(r.low < r.ratio && r.ratio < r.high);
         assert!(paired_ratio(&[1.0], &[2.0]).is_none());
+    }
+
+    #[test]
+    fn processes_widen_an_interval_they_exceed() {
+        assert_eq!(between_processes(&[0.01]), None);
+        // Means 0.00 and 0.02: variance 0.0002, so t(1) * sqrt(0.0002 / 2).
+        let half = between_processes(&[0.0, 0.02]).unwrap();
+        assert!((half - 12.706 * 0.01).abs() < 1e-9);
+        let r = Ratio::from_log(0.01, 0.005);
+        let wide = r.widened(half);
+        assert!((wide.ratio - r.ratio).abs() < 1e-12);
+        assert!((wide.high.ln() - 0.01 - half).abs() < 1e-12);
+        assert!((0.01 - wide.low.ln() - half).abs() < 1e-12);
+        // A narrower spread between processes leaves the interval alone.
+        let same = r.widened(0.001);
+        assert!((same.low - r.low).abs() < 1e-12 && (same.high - r.high).abs() < 1e-12);
     }
 }

@@ -104,6 +104,7 @@ fn run(settings: &Settings, entry: &CipherEntry, cases: &[Case], plan: Plan, t: 
         } else {
             t.quiet_total as f64 / t.total_rounds as f64
         },
+        processes: t.processes,
         notes: notes(entry, cases, t),
     }
 }

@@ -1,11 +1,15 @@
 //! The timing stage: runs the measuring process (`__measure`) on the live
-//! contenders until it finishes, leaving out any artifact that crashes it
-//! (the marker file names the one running), and checks that what was
-//! measured is the file that was sized.
+//! contenders, several times in turn, each run until it finishes, leaving
+//! out any artifact that crashes it (the marker file names the one
+//! running), and checks that what was measured is the file that was sized.
+//! Each process loads every artifact afresh, so where the loader puts the
+//! code and the allocator the buffers differs between them, and the
+//! statistics see that spread ([`Timings::new`]).
 
 use crate::contenders::{Contender, State};
 use crate::error::{Error, Result};
 use crate::measure_child::{EngineState, Outcome, Spec};
+use crate::plan;
 use crate::timings::Timings;
 use crate::workspace;
 use bench_harness::compare::{Case, Plan};
@@ -21,14 +25,16 @@ struct Files {
     marker: PathBuf,
 }
 
-/// Times the live contenders of `entry` on `cases`, interleaved; `certify`
-/// names the two contenders whose rounds quiet for both decide when the
-/// run has enough (see [`Spec::certify`]).
+/// Times the live contenders of `entry` on `cases`, interleaved, in
+/// `processes` measuring processes one after the other, which share `plan`
+/// (see [`plan::share`]); `certify` names the two contenders whose rounds quiet
+/// for both decide when a process has enough (see [`Spec::certify`]).
 pub fn measure(
     entry: &CipherEntry,
     contenders: &mut [Contender],
     cases: &[Case],
     plan: Plan,
+    processes: usize,
     certify: Option<[String; 2]>,
     dir: &Path,
 ) -> Result<Timings> {
@@ -37,19 +43,45 @@ pub fn measure(
         outcome: dir.join("outcome.json"),
         marker: dir.join("marker"),
     };
+    let processes = processes.max(1);
+    let plan = plan::share(plan, processes);
+    let mut runs = Vec::new();
+    for p in 0..processes {
+        if processes > 1 {
+            eprintln!("    measuring process {} of {processes}", p + 1);
+        }
+        match run_until_done(entry, contenders, cases, plan, &certify, &files)? {
+            Some(run) => runs.push(run),
+            None => return Ok(Timings::empty(cases.len())),
+        }
+    }
+    Ok(Timings::new(runs, cases))
+}
+
+/// Runs one measuring process on the live contenders, again without any
+/// that crashes it, until one finishes: its outcome and the contender
+/// index of each engine with samples; `None` when no contender is live.
+fn run_until_done(
+    entry: &CipherEntry,
+    contenders: &mut [Contender],
+    cases: &[Case],
+    plan: Plan,
+    certify: &Option<[String; 2]>,
+    files: &Files,
+) -> Result<Option<(Outcome, Vec<usize>)>> {
     loop {
         let live: Vec<usize> = (0..contenders.len())
             .filter(|&i| contenders[i].live().is_some())
             .collect();
         if live.is_empty() {
-            return Ok(Timings::empty(cases.len()));
+            return Ok(None);
         }
         let spec = spec(entry, contenders, &live, cases, plan, certify.clone());
-        let status = run_child(&spec, &files)?;
+        let status = run_child(&spec, files)?;
         if status.success() {
             let outcome = read_outcome(&files.outcome)?;
             let measured = apply(&outcome, &live, contenders);
-            return Ok(Timings::new(outcome, measured, cases));
+            return Ok(Some((outcome, measured)));
         }
         blame(&status, &files.marker, &live, contenders)?;
     }

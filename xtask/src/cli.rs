@@ -11,6 +11,8 @@ use std::ops::RangeInclusive;
 pub const BLOCK_BYTES: RangeInclusive<usize> = 1..=1 << 20;
 /// Quiet rounds a run may ask for per case.
 pub const ROUNDS: RangeInclusive<usize> = 3..=1000;
+/// Measuring processes a run may share its rounds among.
+pub const PROCESSES: RangeInclusive<usize> = 1..=16;
 /// The longest a run may time a case, or wait for quiet rounds, in seconds.
 pub const MAX_SECONDS: f64 = 3600.0;
 
@@ -50,6 +52,21 @@ pub fn rounds(s: &str) -> std::result::Result<usize, String> {
                 "rounds are one whole number from {} to {}",
                 ROUNDS.start(),
                 ROUNDS.end()
+            )
+        })
+}
+
+/// `--processes`: a whole number in [`PROCESSES`].
+pub fn processes(s: &str) -> std::result::Result<usize, String> {
+    s.trim()
+        .parse::<usize>()
+        .ok()
+        .filter(|n| PROCESSES.contains(n))
+        .ok_or_else(|| {
+            format!(
+                "processes are one whole number from {} to {}",
+                PROCESSES.start(),
+                PROCESSES.end()
             )
         })
 }

@@ -212,8 +212,10 @@ fn compare(
     contenders.extend(control);
     cases.extend(cases::setkey(entry, args.amount.quick));
     let plan = args.amount.plan();
+    let processes = args.amount.processes;
+    let each = plan::share(plan, processes);
     eprintln!(
-        "[{}/{steps}] timing {} artifacts (an A/A control among them) on {} cases, interleaved, until {} on {} rounds in every case (at most {} s more)",
+        "[{}/{steps}] timing {} artifacts (an A/A control among them) on {} cases, interleaved, in {processes} processes in turn, each until {} on {} rounds in every case (at most {} s more)",
         steps - 1,
         contenders.iter().filter(|c| c.live().is_some()).count(),
         cases.len(),
@@ -221,14 +223,15 @@ fn compare(
             Some([a, b]) => format!("`{a}` and `{b}` (the certifying pair) were both quiet"),
             None => "every artifact was quiet".to_string(),
         },
-        plan.rounds,
-        plan.patience_seconds
+        each.rounds,
+        each.patience_seconds
     );
     let mut timings = child::measure(
         entry,
         &mut contenders,
         &cases,
         plan,
+        processes,
         certify.clone(),
         &work.path,
     )?;

@@ -63,6 +63,7 @@ pub fn measure(
             contenders,
             &timed_cases,
             plan,
+            amount.processes,
             None,
             dir,
         )?)

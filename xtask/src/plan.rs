@@ -1,10 +1,11 @@
 //! How much is measured: the block sizes and the timing plan (rounds,
-//! seconds, patience), with the defaults of a full run and of `--quick`,
+//! seconds, patience, processes), with the defaults of a full run and of `--quick`,
 //! each stated once, here; clap applies them, and `compare --help` shows
 //! them. The gate measures what `compare --quick` measures ([`Amount::quick`]).
 
 use crate::cases;
 use crate::cli::{self, Sizes};
+use crate::report::MIN_QUIET_ROUNDS;
 use bench_harness::compare::{Case, Plan};
 use bench_harness::registry::CipherEntry;
 use clap::Parser;
@@ -15,6 +16,7 @@ pub struct Defaults {
     pub rounds: &'static str,
     pub sec: &'static str,
     pub patience: &'static str,
+    pub processes: &'static str,
 }
 
 /// A full run.
@@ -23,6 +25,7 @@ pub const FULL: Defaults = Defaults {
     rounds: "8",
     sec: "0.032",
     patience: "120",
+    processes: "4",
 };
 
 /// `--quick`.
@@ -31,6 +34,7 @@ pub const QUICK: Defaults = Defaults {
     rounds: "5",
     sec: "0.01",
     patience: "3",
+    processes: "3",
 };
 
 /// How much to measure.
@@ -63,6 +67,13 @@ pub struct Amount {
     #[arg(long, value_name = "SECS", value_parser = cli::seconds, allow_negative_numbers = true,
           default_value = FULL.patience, default_value_if("quick", "true", QUICK.patience))]
     pub patience: f64,
+
+    /// Measuring processes, one after the other, that share the rounds and
+    /// the patience (1 to 16); each loads the artifacts afresh, and every
+    /// interval is at least as wide as the spread between them.
+    #[arg(long, value_name = "N", value_parser = cli::processes,
+          default_value = FULL.processes, default_value_if("quick", "true", QUICK.processes))]
+    pub processes: usize,
 }
 
 impl Amount {
@@ -93,17 +104,50 @@ impl Amount {
     }
 }
 
+/// One process's part of `plan` when `processes` share it: the quiet
+/// rounds wanted divided among them (but never fewer than
+/// [`MIN_QUIET_ROUNDS`]), and so is the patience.
+pub fn share(plan: Plan, processes: usize) -> Plan {
+    let k = processes.max(1);
+    Plan {
+        rounds: per_process_rounds(plan.rounds, k),
+        batch_seconds: plan.batch_seconds,
+        patience_seconds: plan.patience_seconds / k as f64,
+    }
+}
+
+/// The quiet rounds each of `processes` processes wants when they share
+/// `rounds`.
+pub fn per_process_rounds(rounds: usize, processes: usize) -> usize {
+    rounds.div_ceil(processes.max(1)).max(MIN_QUIET_ROUNDS)
+}
+
 /// For `compare --help`: what `--quick` changes.
 pub fn quick_help() -> String {
     format!(
-        "With --quick the defaults are --sizes {}, --rounds {}, --sec {}, --patience {}.",
-        QUICK.sizes, QUICK.rounds, QUICK.sec, QUICK.patience
+        "With --quick the defaults are --sizes {}, --rounds {}, --sec {}, --patience {}, --processes {}.",
+        QUICK.sizes, QUICK.rounds, QUICK.sec, QUICK.patience, QUICK.processes
     )
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn processes_share_the_rounds_and_the_patience() {
+        let plan = Plan {
+            rounds: 8,
+            batch_seconds: 0.004,
+            patience_seconds: 120.0,
+        };
+        let each = share(plan, 4);
+        assert_eq!((each.rounds, each.batch_seconds), (3, 0.004));
+        assert_eq!(each.patience_seconds, 30.0);
+        assert_eq!(share(plan, 2).rounds, 4);
+        assert_eq!(share(plan, 1), plan);
+        assert_eq!(share(plan, 0), plan);
+    }
 
     #[test]
     fn quick_is_the_quick_defaults() {
@@ -113,5 +157,6 @@ mod tests {
         assert_eq!(Ok(q.rounds), cli::rounds(QUICK.rounds));
         assert_eq!(Ok(q.sec), cli::seconds(QUICK.sec));
         assert_eq!(Ok(q.patience), cli::seconds(QUICK.patience));
+        assert_eq!(Ok(q.processes), cli::processes(QUICK.processes));
     }
 }

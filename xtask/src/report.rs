@@ -61,6 +61,12 @@ pub struct Run {
     pub quiet: Quiet,
     /// The share of rounds in which every engine ran on a quiet core.
     pub quiet_share: f64,
+    /// Independent measuring processes the rounds came from, one after the
+    /// other (each loads every artifact afresh); a ratio's interval is at
+    /// least as wide as their spread ([`process_means`]). 1 in a report
+    /// written before there were several.
+    #[serde(default = "one")]
+    pub processes: usize,
     /// Doubts about the measurement, said in the report.
     pub notes: Vec<String>,
 }
@@ -223,6 +229,14 @@ pub struct Sample {
     /// Whether the round was quiet (every contender's batch of this case in
     /// it met the criterion); the same for every contender in a round.
     pub quiet: bool,
+    /// The measuring process it ran in, from 0; the same for every
+    /// contender in a round.
+    #[serde(default)]
+    pub process: usize,
+}
+
+fn one() -> usize {
+    1
 }
 
 /// One case's speed.
@@ -286,6 +300,34 @@ pub fn pair_rounds(a: &[Sample], b: &[Sample]) -> Vec<usize> {
     } else {
         (0..a.len().min(b.len())).collect()
     }
+}
+
+/// Each process's mean log speed ratio of `a` over `b` (their samples of
+/// one case) over the rounds `used` of it, or over all of its rounds when
+/// none of them is used, so that every process has a figure in every case:
+/// `(process, mean)` in process order.
+pub fn process_means(a: &[Sample], b: &[Sample], used: &[usize]) -> Vec<(usize, f64)> {
+    let n = a.len().min(b.len());
+    let mut processes: Vec<usize> = (0..n).map(|r| a[r].process).collect();
+    processes.dedup();
+    processes
+        .into_iter()
+        .filter_map(|p| {
+            let mine: Vec<usize> = (used.iter().copied())
+                .filter(|&r| r < n && a[r].process == p)
+                .collect();
+            let rounds = if mine.is_empty() {
+                (0..n).filter(|&r| a[r].process == p).collect()
+            } else {
+                mine
+            };
+            let logs: Vec<f64> = (rounds.iter())
+                .map(|&r| (b[r].ticks_per_op / a[r].ticks_per_op).ln())
+                .filter(|l| l.is_finite())
+                .collect();
+            (!logs.is_empty()).then(|| (p, logs.iter().sum::<f64>() / logs.len() as f64))
+        })
+        .collect()
 }
 
 impl Speed {
@@ -440,12 +482,34 @@ mod tests {
     }
 
     #[test]
+    fn each_process_has_its_own_mean() {
+        let at = |t: &[(f64, usize)]| -> Vec<Sample> {
+            (t.iter())
+                .map(|&(ticks_per_op, process)| Sample {
+                    ticks_per_op,
+                    quiet: true,
+                    process,
+                })
+                .collect()
+        };
+        let a = at(&[(1.0, 0), (2.0, 0), (1.0, 1), (0.5, 1)]);
+        let b = at(&[(1.1, 0), (2.0, 0), (1.0, 1), (1.0, 1)]);
+        // Process 0 uses round 0 only; process 1 has no round used, so all
+        // of its rounds count.
+        let m = process_means(&a, &b, &[0]);
+        assert_eq!((m[0].0, m[1].0, m.len()), (0, 1, 2));
+        assert!((m[0].1 - 1.1f64.ln()).abs() < 1e-12);
+        assert!((m[1].1 - 2f64.ln() / 2.0).abs() < 1e-12);
+    }
+
+    #[test]
     fn rounds_used_are_the_quiet_ones_when_there_are_enough() {
         let s = |q: &[bool]| -> Vec<Sample> {
             q.iter()
                 .map(|&quiet| Sample {
                     ticks_per_op: 1.0,
                     quiet,
+                    process: 0,
                 })
                 .collect()
         };

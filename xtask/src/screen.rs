@@ -80,7 +80,7 @@ pub fn screen(
         "    screening {variants} variants on {what} ({} rounds)",
         PLAN.rounds
     );
-    let t = child::measure(entry, contenders, &[case], PLAN, None, dir)?;
+    let t = child::measure(entry, contenders, &[case], PLAN, 1, None, dir)?;
     let footprint = |c: &Contender| c.live().map(|b| b.artifact.footprint_bytes);
     let mut out = Vec::new();
     for v in 0..contenders.len() {

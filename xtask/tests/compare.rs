@@ -346,14 +346,15 @@ fn verdict_control_and_setkey(json: &serde_json::Value, md: &str) {
 /// The figures of a speed entry, computed again from the samples alone: the
 /// rounds used (the quiet ones when at least three were, else every one),
 /// the median ticks and the MB/s it gives, and the paired-ratio interval
-/// against the reference's samples of the same rounds; each matches the
-/// JSON and the markdown's printed figure.
+/// against the reference's samples of the same rounds, widened to the
+/// spread between the measuring processes' own means; each matches the JSON
+/// and the markdown's printed figure.
 fn recomputed_from_samples(json: &serde_json::Value, md: &str) {
     use bench_harness::stats;
     let hz = json["machine"]["counter_hz"].as_f64().unwrap();
     let case = |name: &str| entry(json, name)["speed"][0].clone();
     let (never, auto) = (case("never"), case("auto"));
-    let samples = |s: &serde_json::Value| -> Vec<(f64, bool)> {
+    let samples = |s: &serde_json::Value| -> Vec<(f64, bool, u64)> {
         s["samples"]
             .as_array()
             .unwrap()
@@ -362,6 +363,7 @@ fn recomputed_from_samples(json: &serde_json::Value, md: &str) {
                 (
                     x["ticks_per_op"].as_f64().unwrap(),
                     x["quiet"].as_bool().unwrap(),
+                    x["process"].as_u64().unwrap(),
                 )
             })
             .collect()
@@ -397,8 +399,29 @@ fn recomputed_from_samples(json: &serde_json::Value, md: &str) {
     } else {
         (0..mine.len().min(theirs.len())).collect()
     };
-    let speeds = |s: &[(f64, bool)]| -> Vec<f64> { paired.iter().map(|&r| 1.0 / s[r].0).collect() };
+    let speeds =
+        |s: &[(f64, bool, u64)]| -> Vec<f64> { paired.iter().map(|&r| 1.0 / s[r].0).collect() };
     let r = stats::paired_ratio(&speeds(&theirs), &speeds(&mine)).unwrap();
+    // Each process's mean log ratio over its paired rounds (over all of
+    // its rounds when none is paired); the interval is at least as wide as
+    // the 95% t interval of those means.
+    let processes = json["run"]["processes"].as_u64().unwrap();
+    assert!(processes >= 2, "a quick run has several processes");
+    let means: Vec<f64> = (0..processes)
+        .map(|p| {
+            let of_p = |r: &usize| mine[*r].2 == p;
+            let mut rounds: Vec<usize> = paired.iter().copied().filter(of_p).collect();
+            if rounds.is_empty() {
+                rounds = (0..mine.len()).filter(of_p).collect();
+            }
+            let logs: Vec<f64> = (rounds.iter())
+                .map(|&r| (theirs[r].0 / mine[r].0).ln())
+                .collect();
+            logs.iter().sum::<f64>() / logs.len() as f64
+        })
+        .collect();
+    assert_eq!(means.len() as u64, processes);
+    let r = r.widened(stats::between_processes(&means).unwrap());
     for (field, value) in [("ratio", r.ratio), ("low", r.low), ("high", r.high)] {
         let stored = never["ratio"][field].as_f64().unwrap();
         assert!(

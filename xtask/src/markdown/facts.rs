@@ -92,15 +92,28 @@ pub fn render(w: &mut String, r: &Report) {
         md_code_cell(&r.inputs.hash)
     );
     let run = &r.run;
+    let until = |rounds: usize| {
+        format!(
+            "rounds went on (with bounded patience) until the reference and its A/A control had been quiet together in {rounds} rounds of every case"
+        )
+    };
+    let rounds = if run.processes > 1 {
+        format!(
+            "{} measuring processes in turn, each loading every artifact afresh; in each, {}; every interval is at least as wide as the spread between the processes' own figures (each process one unit)",
+            run.processes,
+            until(crate::plan::per_process_rounds(run.rounds, run.processes))
+        )
+    } else {
+        until(run.rounds)
+    };
     let _ = writeln!(
         w,
-        "| run | {}; rounds went on (with bounded patience) until the reference and its A/A control had been quiet together in {} rounds of every case; batches of {:.1} ms, interleaved round-robin; {:.0}% of batches were quiet |",
+        "| run | {}; {rounds}; batches of {:.1} ms, interleaved round-robin; {:.0}% of batches were quiet |",
         if run.quick {
             "`--quick`: fewer cases and rounds, for a first look"
         } else {
             "full default set"
         },
-        run.rounds,
         run.batch_seconds * 1e3,
         run.quiet_share * 100.0
     );

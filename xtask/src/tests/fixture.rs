@@ -19,6 +19,7 @@ fn samples(ticks: f64) -> Vec<Sample> {
         .map(|(r, f)| Sample {
             ticks_per_op: ticks * f,
             quiet: r != 3,
+            process: 0,
         })
         .collect()
 }
@@ -158,6 +159,7 @@ fn run() -> Run {
             min_rounds: report::MIN_QUIET_ROUNDS,
         },
         quiet_share: 0.8,
+        processes: 1,
         notes: vec!["an example note".into()],
     }
 }
