@@ -10,7 +10,11 @@
 //! candidate, the member with the least annotation ([`Annotation`]). The
 //! noise is measured: a larger candidate wins only if its whole interval
 //! clears `1 + max(threshold, deviation)`, the deviation being how far the
-//! A/A control's interval reaches from 1. A run whose control strays
+//! A/A control's interval reaches from 1. One whose gain is past that bar
+//! but whose interval reaches below it is neither shown worth its size nor
+//! without evidence: both it and the one it was measured against stay
+//! possible, and a run that ends with more than one possible pick decides
+//! nothing, rather than let the noise of the run pick. A run whose control strays
 //! beyond the threshold, or more than [`MAX_UNCERTAIN_SHARE`] of whose
 //! cases had too few quiet rounds, decides nothing: it is
 //! [`Conclusion::Inconclusive`], with its reasons and the command to run
@@ -241,29 +245,51 @@ pub fn decide(
             .then(Annotation::of(&a.name).cmp(&Annotation::of(&b.name)))
     });
     let bar = noise.bar();
-    let mut pick: Option<&Candidate> = None;
+    // The candidates the steps so far leave possible: one, unless a step's
+    // evidence leaned to a larger one without settling it.
+    let mut open: Vec<&Candidate> = Vec::new();
     for c in &by_size {
-        match pick {
-            None => {
-                steps.push(format!(
-                    "{} is the smallest ({} bytes of footprint: .text + .rodata + .data).",
-                    code(&c.name),
-                    c.size
-                ));
-                pick = Some(c);
-            }
-            Some(p) => {
-                let (step, wins) = step(c, p, faster(&c.name, &p.name), bar, noise);
-                steps.push(step);
-                if wins {
-                    pick = Some(c);
-                }
-            }
+        if open.is_empty() {
+            steps.push(format!(
+                "{} is the smallest ({} bytes of footprint: .text + .rodata + .data).",
+                code(&c.name),
+                c.size
+            ));
+            open.push(c);
+            continue;
         }
+        let mut kept = Vec::new();
+        let mut possible = false;
+        for p in &open {
+            let (step, outcome) = step(c, p, faster(&c.name, &p.name), bar, noise);
+            steps.push(step);
+            if outcome != Outcome::Wins {
+                kept.push(*p);
+            }
+            possible |= outcome != Outcome::Stays;
+        }
+        if possible {
+            kept.push(c);
+        }
+        open = kept;
     }
     steps.extend(noise.caveat());
     let all: Vec<&Candidate> = by_size.iter().copied().chain(others).collect();
-    let reasons = noise.reasons(reference);
+    let mut reasons = noise.reasons(reference);
+    let mut rerun = rerun.to_string();
+    if open.len() > 1 {
+        let names: Vec<String> = open.iter().map(|c| code(&c.name)).collect();
+        reasons.push(format!(
+            "the steps leave {} possible: a larger one's gain leaned past the bar ({:+.1}%) without its whole interval clearing it (see the steps)",
+            names.join(", "),
+            (bar - 1.0) * 100.0
+        ));
+        let mut only: Vec<&str> = open.iter().map(|c| c.name.as_str()).collect();
+        if !only.contains(&reference) {
+            only.insert(0, reference);
+        }
+        rerun = format!("{rerun} --variants {}", only.join(","));
+    }
     let decided = reasons.is_empty();
     Verdict {
         status: if decided {
@@ -271,8 +297,8 @@ pub fn decide(
         } else {
             Conclusion::Inconclusive
         },
-        pick: pick.filter(|_| decided).map(|c| c.name.clone()),
-        rerun: (!decided).then(|| rerun.to_string()),
+        pick: open.first().filter(|_| decided).map(|c| c.name.clone()),
+        rerun: (!decided).then_some(rerun),
         reasons,
         bar,
         pareto: pareto(&all, faster),
@@ -280,8 +306,26 @@ pub fn decide(
     }
 }
 
-/// The step from pick `p` to the larger `c`, and whether `c` wins.
-fn step(c: &Candidate, p: &Candidate, r: Option<Ratio>, bar: f64, noise: &Noise) -> (String, bool) {
+/// What one step of the rule found for a larger (or equal) candidate
+/// against one it may replace.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Outcome {
+    /// Its whole interval clears the bar: it replaces the other.
+    Wins,
+    /// No evidence it is worth its size: the other stays.
+    Stays,
+    /// Its gain is past the bar but its interval reaches below it: the run
+    /// cannot tell, and both stay possible.
+    Leans,
+}
+
+fn step(
+    c: &Candidate,
+    p: &Candidate,
+    r: Option<Ratio>,
+    bar: f64,
+    noise: &Noise,
+) -> (String, Outcome) {
     let Some(r) = r else {
         return (
             format!(
@@ -289,7 +333,7 @@ fn step(c: &Candidate, p: &Candidate, r: Option<Ratio>, bar: f64, noise: &Noise)
                 code(&c.name),
                 code(&p.name)
             ),
-            false,
+            Outcome::Stays,
         );
     };
     let why = format!(
@@ -311,6 +355,7 @@ fn step(c: &Candidate, p: &Candidate, r: Option<Ratio>, bar: f64, noise: &Noise)
         } else {
             "so the first stays"
         };
+        let outcome = if wins { Outcome::Wins } else { Outcome::Stays };
         return (
             format!(
                 "{} has the footprint of {} and is {} against it: {} beyond its interval, {verb}.",
@@ -319,34 +364,40 @@ fn step(c: &Candidate, p: &Candidate, r: Option<Ratio>, bar: f64, noise: &Noise)
                 pct(&r),
                 if wins { "faster" } else { "not faster" }
             ),
-            wins,
+            outcome,
         );
     }
     let larger = format!(
         "{:+.1}% larger",
         (c.size as f64 / p.size.max(1) as f64 - 1.0) * 100.0
     );
-    if r.low > bar {
-        let s = format!(
-            "{} is {larger} and {} against {}: its whole interval clears {why}, so it is worth its size.",
-            code(&c.name),
-            pct(&r),
-            code(&p.name)
-        );
-        (s, true)
+    let (found, outcome) = if r.low > bar {
+        (
+            format!("its whole interval clears {why}, so it is worth its size"),
+            Outcome::Wins,
+        )
+    } else if r.ratio > bar {
+        (
+            format!(
+                "its gain is past {why}, but its interval reaches below it: the run cannot tell whether it is worth its size, so both stay possible"
+            ),
+            Outcome::Leans,
+        )
     } else {
-        let s = format!(
-            "{} is {larger} and {} against {}: its interval does not clear {why}, so the smaller one stays.",
-            code(&c.name),
-            pct(&r),
-            code(&p.name)
-        );
-        (s, false)
-    }
+        (
+            format!("its interval does not clear {why}, so the smaller one stays"),
+            Outcome::Stays,
+        )
+    };
+    let s = format!(
+        "{} is {larger} and {} against {}: {found}.",
+        code(&c.name),
+        pct(&r),
+        code(&p.name)
+    );
+    (s, outcome)
 }
 
-/// The candidates no other dominates: `d` dominates `c` when it is no
-/// larger and faster beyond the interval (its whole interval above 1).
 fn pareto(all: &[&Candidate], faster: &dyn Fn(&str, &str) -> Option<Ratio>) -> Vec<String> {
     let mut front: Vec<&Candidate> = all
         .iter()
