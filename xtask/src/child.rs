@@ -50,10 +50,14 @@ pub fn measure(
         if processes > 1 {
             eprintln!("    measuring process {} of {processes}", p + 1);
         }
-        match run_until_done(entry, contenders, cases, plan, &certify, &files)? {
-            Some(run) => runs.push(run),
-            None => return Ok(Timings::empty(cases.len())),
-        }
+        // No live contender left: nothing more to time.
+        let Some(run) = run_until_done(entry, contenders, cases, plan, &certify, &files)? else {
+            break;
+        };
+        runs.push(run);
+    }
+    if runs.is_empty() {
+        return Ok(Timings::empty(cases.len()));
     }
     Ok(Timings::new(runs, cases))
 }
