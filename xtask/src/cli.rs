@@ -43,30 +43,29 @@ pub fn sizes(s: &str) -> std::result::Result<Sizes, String> {
 
 /// `--rounds`: one whole number in [`ROUNDS`].
 pub fn rounds(s: &str) -> std::result::Result<usize, String> {
-    s.trim()
-        .parse::<usize>()
-        .ok()
-        .filter(|n| ROUNDS.contains(n))
-        .ok_or_else(|| {
-            format!(
-                "rounds are one whole number from {} to {}",
-                ROUNDS.start(),
-                ROUNDS.end()
-            )
-        })
+    whole_in(s, &ROUNDS, "rounds")
 }
 
-/// `--processes`: a whole number in [`PROCESSES`].
+/// `--processes`: one whole number in [`PROCESSES`].
 pub fn processes(s: &str) -> std::result::Result<usize, String> {
+    whole_in(s, &PROCESSES, "processes")
+}
+
+/// One whole number in `range`; the error names it as `what`.
+fn whole_in(
+    s: &str,
+    range: &RangeInclusive<usize>,
+    what: &str,
+) -> std::result::Result<usize, String> {
     s.trim()
         .parse::<usize>()
         .ok()
-        .filter(|n| PROCESSES.contains(n))
+        .filter(|n| range.contains(n))
         .ok_or_else(|| {
             format!(
-                "processes are one whole number from {} to {}",
-                PROCESSES.start(),
-                PROCESSES.end()
+                "{what} are one whole number from {} to {}",
+                range.start(),
+                range.end()
             )
         })
 }
