@@ -158,13 +158,15 @@ fn child<'a>(
     doc.push('.');
     let selector = format!("{cipher}::{name}");
     let name_str = name.to_string();
+    let items: Vec<&Item> = items.collect();
+    let callees = crate::lanes::Callees::of(items.iter().copied());
     let mut out: Vec<Item> = Vec::new();
     for item in items {
         let mut item = item.clone();
         strip_round_markers(&mut item, Some(*policy));
         shape(&mut item, *form)?;
         crate::unroll::apply(&mut item, variant.unrolled)?;
-        let copy = crate::lanes::apply(&mut item)?;
+        let copy = crate::lanes::apply(&mut item, &callees)?;
         out.push(item);
         out.extend(copy);
     }

@@ -25,6 +25,15 @@
 //! - a `for`, `while`, `loop`, `if` or block whose header reads no lane
 //!   value is kept and its body rewritten by the same rules (so each step
 //!   of a round loop runs for all lanes before the next);
+//! - a call of another free `#[lanes]` function of the module, `g(...)`
+//!   as a statement, as `x = g(...)`/`*x = g(...)` of a whole lane value,
+//!   as the initializer of a `let` or as the function's value, calls its
+//!   copy `g_lanes(...)` once for all lanes, so the blocks interleave
+//!   inside `g` too: each `#[lane]` argument is a whole lane value as the
+//!   copy takes it (`x`, `&x`, `&mut x` or `*x`) and every other argument
+//!   reads no lane value and has no side effects (names, literals, fields,
+//!   indexing, `&`, operators, casts); `g` takes no other `&mut`. Any
+//!   other call of `g` runs per lane, by the next rule;
 //! - any other statement that reads a lane value runs once per lane,
 //!   `for lane in 0..LANES { ... }`, with each lane value `x` read as
 //!   `x[lane]` (`&mut x[lane]` where the original had a reference);
@@ -80,9 +89,9 @@ fn marked(item: &Item) -> Vec<(&[Attribute], &Signature, &Block)> {
 }
 
 /// Checks that every `#[lanes]` function of `item` can be rewritten.
-pub(crate) fn check(item: &Item, errors: &mut crate::parse::Errors) {
+pub(crate) fn check(item: &Item, callees: &Callees, errors: &mut crate::parse::Errors) {
     for (attrs, sig, block) in marked(item) {
-        if let Err(e) = copy(attrs, sig, block) {
+        if let Err(e) = copy(attrs, sig, block, callees) {
             errors.push(e);
         }
     }
@@ -117,10 +126,10 @@ pub(crate) fn strip(item: &mut Item) {
 /// Adds the `_lanes` copy of every `#[lanes]` function of `item` and removes
 /// the markers: a method's copy follows it in its `impl`; a function's copy
 /// is returned, to follow `item`.
-pub(crate) fn apply(item: &mut Item) -> syn::Result<Option<Item>> {
+pub(crate) fn apply(item: &mut Item, callees: &Callees) -> syn::Result<Option<Item>> {
     let extra = match item {
         Item::Fn(f) if f.attrs.iter().any(is_lanes) => {
-            let (attrs, sig, block) = copy(&f.attrs, &f.sig, &f.block)?;
+            let (attrs, sig, block) = copy(&f.attrs, &f.sig, &f.block, callees)?;
             Some(Item::Fn(syn::ItemFn {
                 attrs,
                 vis: f.vis.clone(),
@@ -133,7 +142,7 @@ pub(crate) fn apply(item: &mut Item) -> syn::Result<Option<Item>> {
             for ii in std::mem::take(&mut imp.items) {
                 let lanes = match &ii {
                     ImplItem::Fn(f) if f.attrs.iter().any(is_lanes) => {
-                        let (attrs, sig, block) = copy(&f.attrs, &f.sig, &f.block)?;
+                        let (attrs, sig, block) = copy(&f.attrs, &f.sig, &f.block, callees)?;
                         Some(ImplItem::Fn(syn::ImplItemFn {
                             attrs,
                             vis: f.vis.clone(),
@@ -170,6 +179,58 @@ enum Held {
 /// The lane values in scope, by name.
 type Scope = HashMap<String, Held>;
 
+/// How the copy holds a `#[lane]` parameter of type `ty`, and the type of
+/// one lane's value.
+fn held(ty: &Type) -> (Held, &Type) {
+    match ty {
+        Type::Reference(r) => (
+            Held::Ref {
+                mutable: r.mutability.is_some(),
+            },
+            &*r.elem,
+        ),
+        other => (Held::Value, other),
+    }
+}
+
+/// The free `#[lanes]` functions of a module that a `#[lanes]` body calls
+/// on all its lanes at once (see the module docs), by name: how the copy
+/// holds each parameter, `None` for one that is not `#[lane]`.
+#[derive(Default)]
+pub(crate) struct Callees(HashMap<String, Vec<Option<Held>>>);
+
+impl Callees {
+    /// The callees among `items`: the free `#[lanes]` functions with no
+    /// `&mut` parameter but their `#[lane]` ones (a `&mut` shared by all
+    /// lanes would see the copy's once-run statements once, not per lane).
+    pub(crate) fn of<'a>(items: impl IntoIterator<Item = &'a Item>) -> Self {
+        let mut callees = HashMap::new();
+        for item in items {
+            let Item::Fn(f) = item else { continue };
+            if !f.attrs.iter().any(is_lanes) {
+                continue;
+            }
+            let params: Option<Vec<Option<Held>>> = f
+                .sig
+                .inputs
+                .iter()
+                .map(|input| match input {
+                    FnArg::Typed(t) if t.attrs.iter().any(is_lane) => Some(Some(held(&t.ty).0)),
+                    FnArg::Typed(t) => match &*t.ty {
+                        Type::Reference(r) if r.mutability.is_some() => None,
+                        _ => Some(None),
+                    },
+                    FnArg::Receiver(_) => None,
+                })
+                .collect();
+            if let Some(params) = params {
+                callees.insert(f.sig.ident.to_string(), params);
+            }
+        }
+        Callees(callees)
+    }
+}
+
 /// `[ty; LANES]`.
 fn per_lane(ty: &Type) -> Type {
     syn::parse_quote_spanned!(ty.span()=> [#ty; LANES])
@@ -180,6 +241,7 @@ fn copy(
     attrs: &[Attribute],
     sig: &Signature,
     block: &Block,
+    callees: &Callees,
 ) -> syn::Result<(Vec<Attribute>, Signature, Block)> {
     let plain = |tokens: &dyn ToTokens| {
         syn::Error::new_spanned(
@@ -235,15 +297,7 @@ fn copy(
                         "a `#[lane]` parameter is a plain name, e.g. `#[lane] state: &mut [u32; 4]`: its copy holds one value per lane",
                     ));
                 }
-                let (held, inner) = match &*t.ty {
-                    Type::Reference(r) => (
-                        Held::Ref {
-                            mutable: r.mutability.is_some(),
-                        },
-                        &*r.elem,
-                    ),
-                    other => (Held::Value, other),
-                };
+                let (held, inner) = held(&t.ty);
                 if !sized(inner) {
                     return Err(syn::Error::new_spanned(
                         &t.ty,
@@ -287,6 +341,7 @@ fn copy(
     }
     let rewrite = Rewrite {
         lane: Ident::new("lane", Span::mixed_site()),
+        callees,
     };
     let body = rewrite.block(block, &scope, returns)?;
     let doc = format!(
@@ -320,11 +375,12 @@ fn sized(ty: &Type) -> bool {
 
 /// The rewrite of a `#[lanes]` body; `lane` is the index of the per-lane
 /// loops and closures (hygienic: it cannot clash with the author's names).
-struct Rewrite {
+struct Rewrite<'c> {
     lane: Ident,
+    callees: &'c Callees,
 }
 
-impl Rewrite {
+impl Rewrite<'_> {
     /// A block, statement by statement; `value`: its tail expression is the
     /// function's value, computed per lane.
     fn block(&self, b: &Block, outer: &Scope, value: bool) -> syn::Result<Block> {
@@ -345,7 +401,9 @@ impl Rewrite {
                     stmts.push(stmt.clone());
                 }
                 Stmt::Expr(e, semi) => {
-                    if mentions(e, &scope) {
+                    if let Some(e) = self.whole_statement(e, &scope) {
+                        stmts.push(Stmt::Expr(e, *semi));
+                    } else if mentions(e, &scope) {
                         let (e, per_lane) = self.statement(e, &scope)?;
                         // A statement run per lane is a `for` loop, a
                         // statement that needs no `;`.
@@ -384,6 +442,7 @@ impl Rewrite {
         if init.diverge.is_some() {
             return Err(let_error(&local.pat));
         }
+        let whole = self.whole_call(&init.expr, scope);
         let (ident, ty) = match &local.pat {
             Pat::Ident(p) if p.by_ref.is_none() && p.subpat.is_none() => (p, None),
             Pat::Type(t) => match &*t.pat {
@@ -398,9 +457,15 @@ impl Rewrite {
                 "a `let` of lane values holds one value per lane, not a `&mut` into them: change the lane values in place, or copy them out",
             ));
         }
-        check_escape(&init.expr, scope)?;
         let lane = &self.lane;
-        let value = subst(&init.expr, scope, lane);
+        let value = match whole {
+            Some(call) => call,
+            None => {
+                check_escape(&init.expr, scope)?;
+                let value = subst(&init.expr, scope, lane);
+                syn::parse_quote!(::core::array::from_fn(|#lane| #value))
+            }
+        };
         let ty = match ty {
             Some(ty) => per_lane(ty),
             None => syn::parse_quote!([_; LANES]),
@@ -413,7 +478,7 @@ impl Rewrite {
             ty: Box::new(ty),
         });
         if let Some(init) = &mut out.init {
-            *init.expr = syn::parse_quote!(::core::array::from_fn(|#lane| #value));
+            *init.expr = value;
         }
         scope.insert(ident.ident.to_string(), Held::Value);
         Ok(Stmt::Local(out))
@@ -491,10 +556,118 @@ impl Rewrite {
         if !mentions(e, scope) {
             return Ok(syn::parse_quote!(::core::array::from_fn(|_| #e)));
         }
+        if let Some(call) = self.whole_call(e, scope) {
+            return Ok(call);
+        }
         check_escape(e, scope)?;
         let lane = &self.lane;
         let value = subst(e, scope, lane);
         Ok(syn::parse_quote!(::core::array::from_fn(|#lane| #value)))
+    }
+}
+
+impl Rewrite<'_> {
+    /// A statement that calls a callee on all lanes at once: `g(...)`, or
+    /// `x = g(...)` or `*x = g(...)` of a whole lane value `x`.
+    fn whole_statement(&self, e: &Expr, scope: &Scope) -> Option<Expr> {
+        if let Expr::Assign(a) = e {
+            let whole_place = match &*a.left {
+                Expr::Unary(u) if matches!(u.op, syn::UnOp::Deref(_)) => {
+                    matches!(
+                        lane_of(&u.expr, scope),
+                        Some((_, Held::Ref { mutable: true }))
+                    )
+                }
+                left => matches!(lane_of(left, scope), Some((_, Held::Value))),
+            };
+            let call = whole_place.then(|| self.whole_call(&a.right, scope))??;
+            let mut a = a.clone();
+            *a.right = call;
+            return Some(Expr::Assign(a));
+        }
+        self.whole_call(e, scope)
+    }
+
+    /// `g(...)` as `g_lanes(...)`, when `g` is a callee and the arguments
+    /// fit (see the module docs).
+    fn whole_call(&self, e: &Expr, scope: &Scope) -> Option<Expr> {
+        let Expr::Call(call) = e else { return None };
+        let Expr::Path(path) = &*call.func else {
+            return None;
+        };
+        let name = path.path.get_ident().filter(|_| path.qself.is_none())?;
+        let params = self.callees.0.get(&name.to_string())?;
+        if params.len() != call.args.len() {
+            return None;
+        }
+        let fits = params
+            .iter()
+            .zip(&call.args)
+            .all(|(param, arg)| match param {
+                Some(want) => whole_lane_argument(arg, *want, scope),
+                None => !mentions(arg, scope) && pure(arg),
+            });
+        if !fits {
+            return None;
+        }
+        let mut call = call.clone();
+        let lanes = format_ident!("{}_lanes", name, span = name.span());
+        call.func = Box::new(syn::parse_quote!(#lanes));
+        Some(Expr::Call(call))
+    }
+}
+
+/// Whether `arg` passes a whole lane value as a callee's copy takes a
+/// parameter held as `want`: `x` as it is held, `&mut x`/`&x` of a value
+/// for a reference, `*x` of a reference for a value.
+fn whole_lane_argument(arg: &Expr, want: Held, scope: &Scope) -> bool {
+    let lane = |e: &Expr| lane_of(e, scope).map(|(_, held)| held);
+    match (arg, want) {
+        (Expr::Reference(r), Held::Ref { mutable }) => {
+            r.mutability.is_some() == mutable && lane(&r.expr) == Some(Held::Value)
+        }
+        (Expr::Unary(u), Held::Value) if matches!(u.op, syn::UnOp::Deref(_)) => {
+            matches!(lane(&u.expr), Some(Held::Ref { .. }))
+        }
+        (arg, Held::Ref { mutable: true }) => lane(arg) == Some(Held::Ref { mutable: true }),
+        (arg, Held::Ref { mutable: false }) => matches!(lane(arg), Some(Held::Ref { .. })),
+        (arg, Held::Value) => lane(arg) == Some(Held::Value),
+    }
+}
+
+/// Whether evaluating `e` once gives what evaluating it once per lane
+/// would: names, literals, fields, indexing, shared references, operators
+/// other than assignments, and casts, of such.
+fn pure(e: &Expr) -> bool {
+    use syn::BinOp::*;
+    match e {
+        Expr::Lit(_) | Expr::Path(_) => true,
+        Expr::Paren(p) => pure(&p.expr),
+        Expr::Group(g) => pure(&g.expr),
+        Expr::Reference(r) => r.mutability.is_none() && pure(&r.expr),
+        Expr::Field(f) => pure(&f.base),
+        Expr::Index(i) => pure(&i.expr) && pure(&i.index),
+        Expr::Unary(u) => pure(&u.expr),
+        Expr::Cast(c) => pure(&c.expr),
+        Expr::Binary(b) => {
+            !matches!(
+                b.op,
+                AddAssign(_)
+                    | SubAssign(_)
+                    | MulAssign(_)
+                    | DivAssign(_)
+                    | RemAssign(_)
+                    | BitXorAssign(_)
+                    | BitAndAssign(_)
+                    | BitOrAssign(_)
+                    | ShlAssign(_)
+                    | ShrAssign(_)
+            ) && pure(&b.left)
+                && pure(&b.right)
+        }
+        Expr::Tuple(t) => t.elems.iter().all(pure),
+        Expr::Array(a) => a.elems.iter().all(pure),
+        _ => false,
     }
 }
 

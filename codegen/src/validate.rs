@@ -112,6 +112,7 @@ pub(crate) fn module(m: &Module) -> syn::Result<()> {
     // `super` would mean the module; items of a `#[method]` module are
     // already one level down, where `super` means the module in both.
     let method_items = m.methods.iter().flat_map(|meth| &meth.items);
+    let callees = crate::lanes::Callees::of(m.per_variant.iter().chain(method_items.clone()));
     let items = m.per_variant.iter().map(|i| (i, false));
     for (item, super_allowed) in items.chain(method_items.map(|i| (i, true))) {
         for attrs in round_fn_attrs(item) {
@@ -122,7 +123,7 @@ pub(crate) fn module(m: &Module) -> syn::Result<()> {
                 ));
             }
         }
-        crate::lanes::check(item, &mut errors);
+        crate::lanes::check(item, &callees, &mut errors);
         crate::unroll::check(item, &mut errors);
         let mut stripped = item.clone();
         strip_round_markers(&mut stripped, None);

@@ -1,5 +1,6 @@
 //! The `_lanes` copy of a function using each kind of statement the
-//! rewrite knows computes, lane by lane, what the function computes.
+//! rewrite knows computes, lane by lane, what the function computes, and
+//! so does one that calls another `#[lanes]` function on all lanes at once.
 
 // The selection cfgs are `variants`' own (its build script declares them).
 #![allow(unexpected_cfgs)]
@@ -49,6 +50,24 @@ mod m {
         }
     }
 
+    /// A `#[lanes]` function that `steps` calls on all lanes at once.
+    #[round]
+    #[lanes]
+    pub fn step(#[lane] s: &mut [u32; 2], k: &[u32; 4], i: usize) {
+        s[0] ^= f(s[1], k[i]);
+        s[1] = s[1].wrapping_add(s[0]);
+    }
+
+    #[lanes]
+    pub fn steps(#[lane] s: &mut [u32; 2], #[lane] y: u64, k: &[u32; 4]) -> u64 {
+        #[unroll]
+        for i in 0..4 {
+            step(s, k, i);
+        }
+        let z = h(y);
+        z ^ u64::from(s[0])
+    }
+
     #[lanes]
     pub fn h(#[lane] mut y: u64) -> u64 {
         #[unroll]
@@ -80,6 +99,10 @@ fn main() {
                 assert_eq!(s, one, "{}", VARIANT);
                 let y: [u64; LANES] = core::array::from_fn(|l| u64::from(seed) + l as u64);
                 assert_eq!(h_lanes(y), y.map(h), "{}", VARIANT);
+                let mut s2 = s;
+                let want: Vec<u64> = (0..LANES).map(|l| steps(&mut s2[l], y[l], &keys.0)).collect();
+                assert_eq!(steps_lanes(&mut s, y, &keys.0).to_vec(), want, "{}", VARIANT);
+                assert_eq!(s, s2, "{}", VARIANT);
             }
         })*};
     }
