@@ -105,6 +105,18 @@ fn ctr_counter_carries_across_bytes() {
     counter[15] = 0xff;
     modes::ctr_apply(&c, &mut counter, &mut [0u8; 16]).unwrap();
     assert_eq!(counter[13..], [1, 0, 0]);
+    // All ones wraps to zero, through the lanes path too (8 blocks).
+    let mut counter = [0xff; 16];
+    modes::ctr_apply(&c, &mut counter, &mut [0u8; 16]).unwrap();
+    assert_eq!(counter, [0; 16]);
+    let lanes = variants::cast6::auto_x8::Cast6::new_from_slice(&[1u8; 16]).unwrap();
+    let mut counter = [0xff; 16];
+    counter[0] = 0;
+    modes::ctr_apply(&lanes, &mut counter, &mut [0u8; 16 * 8]).unwrap();
+    let mut want = [0u8; 16];
+    want[0] = 1;
+    want[15] = 7;
+    assert_eq!(counter, want);
 }
 
 #[test]
