@@ -1,13 +1,20 @@
 //! Tables only: the CAST S-boxes.
 //!
 //! S1 to S8 are RFC 2144 (CAST-128) Appendix A, "S-Boxes"; RFC 2612
-//! (CAST-256) section 2.5 reuses S1 to S4. Each is a `static`, so it is in a
-//! binary once whatever the number of variants that index it.
+//! (CAST-256) section 2.5 reuses S1 to S4. Each is in a `static`, so it is
+//! in a binary once whatever the number of variants that index it.
+//!
+//! S1 to S4, which every round indexes, are one table, [`S`]: position-
+//! independent code (a `.so`, as compare builds) reaches a table through a
+//! register that holds its address, so four tables would hold four of the
+//! sixteen registers in the rounds, where one holds one and the other three
+//! are a constant offset. With several blocks in flight, registers are what
+//! the rounds run short of.
 
 #![allow(clippy::unreadable_literal)]
 
 /// RFC 2144 Appendix A, S-Box S1.
-pub static S1: [u32; 256] = [
+const S1: [u32; 256] = [
     0x30fb40d4, 0x9fa0ff0b, 0x6beccd2f, 0x3f258c7a, 0x1e213f2f, 0x9c004dd3, 0x6003e540, 0xcf9fc949,
     0xbfd4af27, 0x88bbbdb5, 0xe2034090, 0x98d09675, 0x6e63a0e0, 0x15c361d2, 0xc2e7661d, 0x22d4ff8e,
     0x28683b6f, 0xc07fd059, 0xff2379c8, 0x775f50e2, 0x43c340d3, 0xdf2f8656, 0x887ca41a, 0xa2d2bd2d,
@@ -43,7 +50,7 @@ pub static S1: [u32; 256] = [
 ];
 
 /// RFC 2144 Appendix A, S-Box S2.
-pub static S2: [u32; 256] = [
+const S2: [u32; 256] = [
     0x1f201094, 0xef0ba75b, 0x69e3cf7e, 0x393f4380, 0xfe61cf7a, 0xeec5207a, 0x55889c94, 0x72fc0651,
     0xada7ef79, 0x4e1d7235, 0xd55a63ce, 0xde0436ba, 0x99c430ef, 0x5f0c0794, 0x18dcdb7d, 0xa1d6eff3,
     0xa0b52f7b, 0x59e83605, 0xee15b094, 0xe9ffd909, 0xdc440086, 0xef944459, 0xba83ccb3, 0xe0c3cdfb,
@@ -79,7 +86,7 @@ pub static S2: [u32; 256] = [
 ];
 
 /// RFC 2144 Appendix A, S-Box S3.
-pub static S3: [u32; 256] = [
+const S3: [u32; 256] = [
     0x8defc240, 0x25fa5d9f, 0xeb903dbf, 0xe810c907, 0x47607fff, 0x369fe44b, 0x8c1fc644, 0xaececa90,
     0xbeb1f9bf, 0xeefbcaea, 0xe8cf1950, 0x51df07ae, 0x920e8806, 0xf0ad0548, 0xe13c8d83, 0x927010d5,
     0x11107d9f, 0x07647db9, 0xb2e3e4d4, 0x3d4f285e, 0xb9afa820, 0xfade82e0, 0xa067268b, 0x8272792e,
@@ -115,7 +122,7 @@ pub static S3: [u32; 256] = [
 ];
 
 /// RFC 2144 Appendix A, S-Box S4.
-pub static S4: [u32; 256] = [
+const S4: [u32; 256] = [
     0x9db30420, 0x1fb6e9de, 0xa7be7bef, 0xd273a298, 0x4a4f7bdb, 0x64ad8c57, 0x85510443, 0xfa020ed1,
     0x7e287aff, 0xe60fb663, 0x095f35a1, 0x79ebf120, 0xfd059d43, 0x6497b7b1, 0xf3641f63, 0x241e4adf,
     0x28147f5f, 0x4fa2b8cd, 0xc9430040, 0x0cc32220, 0xfdd30b30, 0xc0a5374f, 0x1d2d00d9, 0x24147b15,
@@ -149,6 +156,9 @@ pub static S4: [u32; 256] = [
     0x8644213e, 0xb7dc59d0, 0x7965291f, 0xccd6fd43, 0x41823979, 0x932bcdf6, 0xb657c34d, 0x4edfd282,
     0x7ae5290c, 0x3cb9536b, 0x851e20fe, 0x9833557e, 0x13ecf0b0, 0xd3ffb372, 0x3f85c5c1, 0x0aef7ed2,
 ];
+
+/// S1 to S4 in one table: `S[0]` is S1, ..., `S[3]` is S4.
+pub static S: [[u32; 256]; 4] = [S1, S2, S3, S4];
 
 /// RFC 2144 Appendix A, S-Box S5 (key schedule only).
 pub static S5: [u32; 256] = [

@@ -344,8 +344,9 @@ pub mod aes {
 
     impl Drop for Aes {
         fn drop(&mut self) {
-            self.ek.zeroize();
-            self.dk.zeroize();
+            // Flat, each is one loop of volatile writes, not one per row.
+            self.ek.as_flattened_mut().zeroize();
+            self.dk.as_flattened_mut().zeroize();
         }
     }
 

@@ -34,7 +34,7 @@
     cipher = Cast5
 )]
 pub mod cast5 {
-    use crate::consts::{S1, S2, S3, S4, S5, S6, S7, S8};
+    use crate::consts::{S, S5, S6, S7, S8};
     use cipher::consts::{U8, U16};
     use cipher::{
         AlgorithmName, Block, BlockCipherDecBackend, BlockCipherDecClosure, BlockCipherDecrypt,
@@ -56,9 +56,9 @@ pub mod cast5 {
     #[round]
     fn f1(d: u32, km: u32, kr: u8) -> u32 {
         let [ia, ib, ic, id] = km.wrapping_add(d).rotate_left(u32::from(kr)).to_be_bytes();
-        (S1[usize::from(ia)] ^ S2[usize::from(ib)])
-            .wrapping_sub(S3[usize::from(ic)])
-            .wrapping_add(S4[usize::from(id)])
+        (S[0][usize::from(ia)] ^ S[1][usize::from(ib)])
+            .wrapping_sub(S[2][usize::from(ic)])
+            .wrapping_add(S[3][usize::from(id)])
     }
 
     /// RFC 2144 section 2.2, round function type 2 (rounds 2, 5, 8, 11, 14):
@@ -70,8 +70,8 @@ pub mod cast5 {
     #[round]
     fn f2(d: u32, km: u32, kr: u8) -> u32 {
         let [ia, ib, ic, id] = (km ^ d).rotate_left(u32::from(kr)).to_be_bytes();
-        (S1[usize::from(ia)].wrapping_sub(S2[usize::from(ib)])).wrapping_add(S3[usize::from(ic)])
-            ^ S4[usize::from(id)]
+        (S[0][usize::from(ia)].wrapping_sub(S[1][usize::from(ib)])).wrapping_add(S[2][usize::from(ic)])
+            ^ S[3][usize::from(id)]
     }
 
     /// RFC 2144 section 2.2, round function type 3 (rounds 3, 6, 9, 12, 15):
@@ -83,8 +83,8 @@ pub mod cast5 {
     #[round]
     fn f3(d: u32, km: u32, kr: u8) -> u32 {
         let [ia, ib, ic, id] = km.wrapping_sub(d).rotate_left(u32::from(kr)).to_be_bytes();
-        ((S1[usize::from(ia)].wrapping_add(S2[usize::from(ib)])) ^ S3[usize::from(ic)])
-            .wrapping_sub(S4[usize::from(id)])
+        ((S[0][usize::from(ia)].wrapping_add(S[1][usize::from(ib)])) ^ S[2][usize::from(ic)])
+            .wrapping_sub(S[3][usize::from(id)])
     }
 
     /// The CAST-128 block cipher (64-bit blocks) with its expanded key. The

@@ -55,20 +55,23 @@ static TR: [[u8; 8]; 24] = key_schedule_constants().1;
 ///   Q and QBAR and the key schedule's forward octave W): `always`, `never`
 ///   and `auto`. `hint` is left out: it inlines everything but W and gave
 ///   `always`'s instruction counts and speed (reports/cast6.md);
-/// - lanes, 1, 2, 3, 4 or 8 blocks encrypted together round by round
-///   (`x2`...), through `cipher`'s parallel blocks (`ParBlocksSize`);
+/// - lanes, 1, 2, 3, 4, 6 or 8 blocks encrypted together round by round
+///   (`x2`...), through `cipher`'s parallel blocks (`ParBlocksSize`). Six
+///   is there because on this position-independent build four lanes are
+///   latency-bound and eight are the largest: six is the smallest count
+///   that ran at the scalar throughput limit (reports/cast6.md);
 /// - the quad-round loops as written or unrolled (`unrolled`).
 ///
 /// The reference is `auto`, one lane, rolled: the code as written.
 #[codegen::variants(
     policy(always, never, auto),
-    lanes(1, 2, 3, 4, 8),
+    lanes(1, 2, 3, 4, 6, 8),
     unroll(rolled, unrolled),
     cipher = Cast6
 )]
 pub mod cast6 {
     use super::{TM, TR};
-    use crate::consts::{S1, S2, S3, S4};
+    use crate::consts::S;
     use cipher::consts::{U16, U32};
     use cipher::{
         AlgorithmName, Block, BlockCipherDecBackend, BlockCipherDecClosure, BlockCipherDecrypt,
@@ -82,6 +85,13 @@ pub mod cast6 {
     /// a shorter key is padded with zero bytes to 256 bits (section 2.4).
     pub const KEY_SIZES: [usize; 5] = [16, 20, 24, 28, 32];
 
+    /// The words of a block, `BETA = ABCD` (RFC 2612 section 2.3): `beta[A]`
+    /// is A.
+    const A: usize = 0;
+    const B: usize = 1;
+    const C: usize = 2;
+    const D: usize = 3;
+
     /// RFC 2612 section 2.2, round function type 1:
     ///
     /// ```text
@@ -91,9 +101,9 @@ pub mod cast6 {
     #[round]
     fn f1(d: u32, kr: u8, km: u32) -> u32 {
         let [ia, ib, ic, id] = km.wrapping_add(d).rotate_left(u32::from(kr)).to_be_bytes();
-        (S1[usize::from(ia)] ^ S2[usize::from(ib)])
-            .wrapping_sub(S3[usize::from(ic)])
-            .wrapping_add(S4[usize::from(id)])
+        (S[0][usize::from(ia)] ^ S[1][usize::from(ib)])
+            .wrapping_sub(S[2][usize::from(ic)])
+            .wrapping_add(S[3][usize::from(id)])
     }
 
     /// RFC 2612 section 2.2, round function type 2:
@@ -105,8 +115,8 @@ pub mod cast6 {
     #[round]
     fn f2(d: u32, kr: u8, km: u32) -> u32 {
         let [ia, ib, ic, id] = (km ^ d).rotate_left(u32::from(kr)).to_be_bytes();
-        (S1[usize::from(ia)].wrapping_sub(S2[usize::from(ib)])).wrapping_add(S3[usize::from(ic)])
-            ^ S4[usize::from(id)]
+        (S[0][usize::from(ia)].wrapping_sub(S[1][usize::from(ib)])).wrapping_add(S[2][usize::from(ic)])
+            ^ S[3][usize::from(id)]
     }
 
     /// RFC 2612 section 2.2, round function type 3:
@@ -118,8 +128,8 @@ pub mod cast6 {
     #[round]
     fn f3(d: u32, kr: u8, km: u32) -> u32 {
         let [ia, ib, ic, id] = km.wrapping_sub(d).rotate_left(u32::from(kr)).to_be_bytes();
-        ((S1[usize::from(ia)].wrapping_add(S2[usize::from(ib)])) ^ S3[usize::from(ic)])
-            .wrapping_sub(S4[usize::from(id)])
+        ((S[0][usize::from(ia)].wrapping_add(S[1][usize::from(ib)])) ^ S[2][usize::from(ic)])
+            .wrapping_sub(S[3][usize::from(id)])
     }
 
     /// RFC 2612 section 2.3, the forward quad-round `BETA <- Qi(BETA)`:
@@ -130,13 +140,16 @@ pub mod cast6 {
     /// A = A ^ f3(B, Kr2_(i), Km2_(i))
     /// D = D ^ f1(A, Kr3_(i), Km3_(i))
     /// ```
+    ///
+    /// With lanes, `q_lanes` applies each of the four lines to every block
+    /// before the next line, and `Subkeys::crypt_lanes` calls it once.
     #[round]
-    fn q(beta: &mut [u32; 4], kr: &[u8; 4], km: &[u32; 4]) {
-        let [a, b, c, d] = beta;
-        *c ^= f1(*d, kr[0], km[0]);
-        *b ^= f2(*c, kr[1], km[1]);
-        *a ^= f3(*b, kr[2], km[2]);
-        *d ^= f1(*a, kr[3], km[3]);
+    #[lanes]
+    fn q(#[lane] beta: &mut [u32; 4], kr: &[u8; 4], km: &[u32; 4]) {
+        beta[C] ^= f1(beta[D], kr[0], km[0]);
+        beta[B] ^= f2(beta[C], kr[1], km[1]);
+        beta[A] ^= f3(beta[B], kr[2], km[2]);
+        beta[D] ^= f1(beta[A], kr[3], km[3]);
     }
 
     /// RFC 2612 section 2.3, the reverse quad-round `BETA <- QBARi(BETA)`:
@@ -148,12 +161,12 @@ pub mod cast6 {
     /// C = C ^ f1(D, Kr0_(i), Km0_(i))
     /// ```
     #[round]
-    fn qbar(beta: &mut [u32; 4], kr: &[u8; 4], km: &[u32; 4]) {
-        let [a, b, c, d] = beta;
-        *d ^= f1(*a, kr[3], km[3]);
-        *a ^= f3(*b, kr[2], km[2]);
-        *b ^= f2(*c, kr[1], km[1]);
-        *c ^= f1(*d, kr[0], km[0]);
+    #[lanes]
+    fn qbar(#[lane] beta: &mut [u32; 4], kr: &[u8; 4], km: &[u32; 4]) {
+        beta[D] ^= f1(beta[A], kr[3], km[3]);
+        beta[A] ^= f3(beta[B], kr[2], km[2]);
+        beta[B] ^= f2(beta[C], kr[1], km[1]);
+        beta[C] ^= f1(beta[D], kr[0], km[0]);
     }
 
     /// RFC 2612 section 2.4, the forward octave `KAPPA <- Wi(KAPPA)`:
@@ -181,14 +194,49 @@ pub mod cast6 {
         *h ^= f2(*a, tr[7], tm[7]);
     }
 
-    /// The CAST-256 block cipher (128-bit blocks) with its expanded key. The
-    /// key schedule is zeroized when the value is dropped.
+    /// The subkeys of one direction, in the order its rounds use them:
+    /// `Kr_(i)`, the 12 quad-rounds' rotation keys (5 bits each), and
+    /// `Km_(i)`, their masking keys.
+    #[derive(Clone)]
+    struct Subkeys {
+        kr: [[u8; 4]; 12],
+        km: [[u32; 4]; 12],
+    }
+
+    impl Subkeys {
+        /// RFC 2612 section 2.5, encryption, on `BETA`, with these subkeys:
+        ///
+        /// ```text
+        /// BETA = 128bits of plaintext
+        /// for (i=0; i<6; i++)  BETA <- Qi(BETA)
+        /// for (i=6; i<12; i++) BETA <- QBARi(BETA)
+        /// 128bits of ciphertext = BETA
+        /// ```
+        ///
+        /// Decryption is this with the subkeys in reverse order (section
+        /// 2.5: "the rounds (and therefore the subkey indices) are
+        /// reversed"), so both directions run this one function and one
+        /// copy of the rounds.
+        #[lanes]
+        fn crypt(&self, #[lane] beta: &mut [u32; 4]) {
+            #[unroll]
+            for i in 0..6 {
+                q(beta, &self.kr[i], &self.km[i]);
+            }
+            #[unroll]
+            for i in 6..12 {
+                qbar(beta, &self.kr[i], &self.km[i]);
+            }
+        }
+    }
+
+    /// The CAST-256 block cipher (128-bit blocks) with its expanded key, in
+    /// encryption's order and in decryption's. The key schedule is zeroized
+    /// when the value is dropped.
     #[derive(Clone)]
     pub struct Cast6 {
-        /// `Kr_(i)`: the 12 quad-rounds' rotation keys (5 bits each).
-        kr: [[u8; 4]; 12],
-        /// `Km_(i)`: the 12 quad-rounds' masking keys.
-        km: [[u32; 4]; 12],
+        enc: Subkeys,
+        dec: Subkeys,
     }
 
     impl Cast6 {
@@ -210,59 +258,28 @@ pub mod cast6 {
             for (word, bytes) in kappa.iter_mut().zip(key.chunks_exact(4)) {
                 *word = u32::from_be_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]);
             }
-            let mut kr = [[0u8; 4]; 12];
-            let mut km = [[0u32; 4]; 12];
-            for i in 0..12 {
-                w(&mut kappa, &TR[2 * i], &TM[2 * i]);
-                w(&mut kappa, &TR[2 * i + 1], &TM[2 * i + 1]);
-                let [a, b, c, d, e, f, g, h] = kappa;
-                // Only the five low bits of A, C, E and G are a rotation.
-                kr[i] = [a, c, e, g].map(|x| (x & 0x1f) as u8);
-                km[i] = [h, f, d, b];
+            let empty = Subkeys {
+                kr: [[0u8; 4]; 12],
+                km: [[0u32; 4]; 12],
+            };
+            let (mut enc, mut dec) = (empty.clone(), empty);
+            // The RFC's two octaves per quad-round as one loop over the 24,
+            // so that W has one call site (an inlined W is 500 bytes).
+            for octave in 0..24 {
+                w(&mut kappa, &TR[octave], &TM[octave]);
+                if octave % 2 == 1 {
+                    let i = octave / 2;
+                    let [a, b, c, d, e, f, g, h] = kappa;
+                    // Only the five low bits of A, C, E and G are a rotation.
+                    let kr = [a, c, e, g].map(|x| (x & 0x1f) as u8);
+                    let km = [h, f, d, b];
+                    (enc.kr[i], enc.km[i]) = (kr, km);
+                    // Decryption takes the quad-rounds' subkeys in reverse.
+                    (dec.kr[11 - i], dec.km[11 - i]) = (kr, km);
+                }
             }
             kappa.zeroize();
-            Cast6 { kr, km }
-        }
-
-        /// RFC 2612 section 2.5, encryption, on `BETA`:
-        ///
-        /// ```text
-        /// BETA = 128bits of plaintext
-        /// for (i=0; i<6; i++)  BETA <- Qi(BETA)
-        /// for (i=6; i<12; i++) BETA <- QBARi(BETA)
-        /// 128bits of ciphertext = BETA
-        /// ```
-        #[lanes]
-        fn encrypt_beta(&self, #[lane] beta: &mut [u32; 4]) {
-            #[unroll]
-            for i in 0..6 {
-                q(beta, &self.kr[i], &self.km[i]);
-            }
-            #[unroll]
-            for i in 6..12 {
-                qbar(beta, &self.kr[i], &self.km[i]);
-            }
-        }
-
-        /// RFC 2612 section 2.5, decryption: the encryption with the order of
-        /// the rounds, and so of the subkeys, reversed.
-        ///
-        /// ```text
-        /// BETA = 128bits of ciphertext
-        /// for (i=11; i>=6; i--) BETA <- Qi(BETA)
-        /// for (i=5; i>=0; i--)  BETA <- QBARi(BETA)
-        /// 128bits of plaintext = BETA
-        /// ```
-        #[lanes]
-        fn decrypt_beta(&self, #[lane] beta: &mut [u32; 4]) {
-            #[unroll]
-            for i in (6..12).rev() {
-                q(beta, &self.kr[i], &self.km[i]);
-            }
-            #[unroll]
-            for i in (0..6).rev() {
-                qbar(beta, &self.kr[i], &self.km[i]);
-            }
+            Cast6 { enc, dec }
         }
     }
 
@@ -322,7 +339,7 @@ pub mod cast6 {
     impl BlockCipherEncBackend for Cast6 {
         fn encrypt_block(&self, mut block: InOut<'_, '_, Block<Self>>) {
             let mut beta = load(block.get_in().as_ref());
-            self.encrypt_beta(&mut beta);
+            self.enc.crypt(&mut beta);
             store(&beta, block.get_out().as_mut());
         }
 
@@ -331,7 +348,7 @@ pub mod cast6 {
         fn encrypt_par_blocks(&self, mut blocks: InOut<'_, '_, ParBlocks<Self>>) {
             let mut beta: [[u32; 4]; LANES] =
                 core::array::from_fn(|l| load(blocks.get_in()[l].as_ref()));
-            self.encrypt_beta_lanes(&mut beta);
+            self.enc.crypt_lanes(&mut beta);
             for (block, beta) in blocks.get_out().iter_mut().zip(&beta) {
                 store(beta, block.as_mut());
             }
@@ -348,7 +365,7 @@ pub mod cast6 {
     impl BlockCipherDecBackend for Cast6 {
         fn decrypt_block(&self, mut block: InOut<'_, '_, Block<Self>>) {
             let mut beta = load(block.get_in().as_ref());
-            self.decrypt_beta(&mut beta);
+            self.dec.crypt(&mut beta);
             store(&beta, block.get_out().as_mut());
         }
 
@@ -356,7 +373,7 @@ pub mod cast6 {
         fn decrypt_par_blocks(&self, mut blocks: InOut<'_, '_, ParBlocks<Self>>) {
             let mut beta: [[u32; 4]; LANES] =
                 core::array::from_fn(|l| load(blocks.get_in()[l].as_ref()));
-            self.decrypt_beta_lanes(&mut beta);
+            self.dec.crypt_lanes(&mut beta);
             for (block, beta) in blocks.get_out().iter_mut().zip(&beta) {
                 store(beta, block.as_mut());
             }
@@ -378,8 +395,11 @@ pub mod cast6 {
 
     impl Drop for Cast6 {
         fn drop(&mut self) {
-            self.kr.zeroize();
-            self.km.zeroize();
+            // Flat, each is one loop of volatile writes, not one per row.
+            for keys in [&mut self.enc, &mut self.dec] {
+                keys.kr.as_flattened_mut().zeroize();
+                keys.km.as_flattened_mut().zeroize();
+            }
         }
     }
 

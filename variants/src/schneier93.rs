@@ -476,7 +476,8 @@ pub mod blowfish {
     impl Drop for Blowfish {
         fn drop(&mut self) {
             self.p.zeroize();
-            self.s.zeroize();
+            // Flat, one loop of volatile writes, not one per S-box.
+            self.s.as_flattened_mut().zeroize();
         }
     }
 
