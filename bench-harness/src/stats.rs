@@ -145,6 +145,16 @@ impl Ratio {
         let own = (self.high.ln() - mean).max(mean - self.low.ln());
         Ratio::from_log(mean, own.max(half))
     }
+
+    /// This interval widened to the spread between measuring processes,
+    /// `means` holding one figure per process ([`between_processes`]); as
+    /// it is with fewer than two.
+    pub fn across_processes(self, means: &[f64]) -> Ratio {
+        match between_processes(means) {
+            Some(half) => self.widened(half),
+            None => self,
+        }
+    }
 }
 
 /// The 95% half-width, in logarithms, of the mean of `means`: one mean log
@@ -213,5 +223,11 @@ mod tests {
         // A narrower spread between processes leaves the interval alone.
         let same = r.widened(0.001);
         assert!((same.low - r.low).abs() < 1e-12 && (same.high - r.high).abs() < 1e-12);
+        // From the processes' figures: widened by their spread; one
+        // process has none.
+        let across = r.across_processes(&[0.0, 0.02]);
+        assert!((across.high - wide.high).abs() < 1e-12 && (across.low - wide.low).abs() < 1e-12);
+        let one = r.across_processes(&[0.02]);
+        assert!((one.low - r.low).abs() < 1e-12 && (one.high - r.high).abs() < 1e-12);
     }
 }

@@ -35,5 +35,8 @@ fn names_lanes_and_par_blocks_agree() {
         assert_eq!(par, lanes, "{name}: ParBlocksSize");
         counts.insert(lanes);
     }
-    assert_eq!(counts.into_iter().collect::<Vec<_>>(), [1, 2, 3, 4, 8]);
+    // The counts every cipher is searched over; CAST6 adds 6.
+    for n in [1, 2, 3, 4, 8] {
+        assert!(counts.contains(&n), "no variant with {n} lanes: {counts:?}");
+    }
 }

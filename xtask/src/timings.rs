@@ -180,10 +180,7 @@ impl Timings {
         let p = self.paired(a, b, c);
         let r = stats::paired_ratio(&p.base, &p.other)?;
         let means: Vec<f64> = p.processes.iter().map(|&(_, m)| m).collect();
-        Some(match stats::between_processes(&means) {
-            Some(half) => r.widened(half),
-            None => r,
-        })
+        Some(r.across_processes(&means))
     }
 
     /// Speed of engine `a` over engine `b` over the crypt cases: the mean
@@ -228,10 +225,7 @@ pub fn overall(per_case: &[Paired]) -> Option<Ratio> {
     let figures: Vec<f64> = (by_process.values())
         .map(|m| m.iter().sum::<f64>() / m.len() as f64)
         .collect();
-    Some(match stats::between_processes(&figures) {
-        Some(half) => within.widened(half),
-        None => within,
-    })
+    Some(within.across_processes(&figures))
 }
 
 #[cfg(test)]

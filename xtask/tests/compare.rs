@@ -320,7 +320,11 @@ fn verdict_control_and_setkey(json: &serde_json::Value, md: &str) {
             assert!(json["verdict"]["pick"].is_null());
             assert!(!json["verdict"]["reasons"].as_array().unwrap().is_empty());
             assert!(md.contains("**Verdict: inconclusive.**"));
-            assert!(md.contains("`cargo xtask compare cast6`"));
+            // How to run again: the whole run, or only the picks it left
+            // possible (`--variants`).
+            let rerun = json["verdict"]["rerun"].as_str().unwrap();
+            assert!(rerun.starts_with("cargo xtask compare cast6"), "{rerun}");
+            assert!(md.contains(&format!("`{rerun}`")), "{rerun}");
         }
         other => panic!("verdict status {other:?}"),
     }
