@@ -75,6 +75,13 @@ pub struct Args {
     #[arg(long, value_name = "PATH")]
     comment: Option<PathBuf>,
 
+    /// Only these variants of the one cipher, comma-separated (`*` in a name
+    /// stands for any run of characters): the baseline's other variants are
+    /// left out of the verdict, and the summary says so [default: every
+    /// one].
+    #[arg(long, value_name = "V,...", value_delimiter = ',', action = clap::ArgAction::Set)]
+    variants: Option<Vec<String>>,
+
     /// Build every artifact again. By default an artifact a previous gate
     /// run of the cipher built from the same inputs is taken as it is: the
     /// manifest beside it records the hash of the sources, macro, ABI,
@@ -90,6 +97,8 @@ pub struct Basis {
     pub baseline: String,
     /// `--against REV`: the base tree's revision.
     pub base_tree: Option<String>,
+    /// `--variants`: how many of the baseline's variants were left out.
+    pub left_out: usize,
 }
 
 /// A cipher's baselines: the one judged by, and what the change did to it.
@@ -128,6 +137,12 @@ pub fn run(args: Args) -> Result<()> {
     }
     let meta = workspace::metadata()?;
     let ciphers = ciphers::named(&args.cipher, true, "gate")?;
+    if args.variants.is_some() && ciphers.len() > 1 {
+        return Err(Error::usage(
+            "--variants names one cipher's variants, not all ciphers'",
+            "give one cipher, e.g. cargo xtask gate cast6 --variants never,auto",
+        ));
+    }
     if args.baseline.is_some() && ciphers.len() > 1 {
         return Err(Error::usage(
             "--baseline names one file: give one cipher",
@@ -163,14 +178,25 @@ pub fn run(args: Args) -> Result<()> {
     let mut md = String::new();
     let mut regressions = 0;
     for (entry, baselines) in ciphers.into_iter().zip(baselines) {
+        let chosen = ciphers::choose(
+            entry,
+            args.variants.as_deref(),
+            "e.g. --variants never,auto",
+        )?;
         let basis = Basis {
             baseline: baselines.label.clone(),
             base_tree: args.against.clone(),
+            left_out: baselines
+                .judged_by
+                .variants
+                .iter()
+                .filter(|b| left_out(entry, &chosen, &b.name))
+                .count(),
         };
         if let Some(change) = &baselines.changed {
             changed_md.push_str(&summary::render_change(change));
         }
-        let rows = gate_one(&args, entry, baselines, &meta.target_dir)?;
+        let rows = gate_one(&args, entry, &chosen, baselines, &meta.target_dir)?;
         regressions += rows
             .iter()
             .filter(|r| r.verdict == Verdict::Regression)
@@ -294,19 +320,19 @@ fn read_baselines(args: &Args, entry: &CipherEntry, base: Option<&BaseRev>) -> R
     })
 }
 
-/// Measures one cipher now (and the base tree, with `--against`) and gives
-/// the rows, regressions first.
+/// Measures the `variants` of one cipher now (and the base tree, with
+/// `--against`) and gives the rows, regressions first.
 fn gate_one(
     args: &Args,
     entry: &'static CipherEntry,
+    variants: &[&'static str],
     baselines: Baselines,
     target: &Path,
 ) -> Result<Vec<Row>> {
     let work = WorkDir::lock(target, entry.name)?;
-    let variants = ciphers::variant_names(entry);
     let timed = !args.no_time;
     let mut contenders =
-        contenders::contenders(entry, &variants, timed, &Tree::here(), Origin::Current);
+        contenders::contenders(entry, variants, timed, &Tree::here(), Origin::Current);
     let base_tree = match &args.against {
         Some(rev) => Some(BaseTree::add(target, rev)?),
         None => None,
@@ -366,7 +392,10 @@ fn gate_one(
     };
     let judged_by = &baselines.judged_by.variants;
     let mut rows = Vec::new();
-    for b in judged_by {
+    for b in judged_by
+        .iter()
+        .filter(|b| !left_out(entry, variants, &b.name))
+    {
         let Some(n) = current(&b.name) else {
             rows.push(rows::missing(&b.name));
             continue;
@@ -386,13 +415,21 @@ fn gate_one(
         let wall = wall(args, b, n, &contenders, &timings);
         rows.extend(rows::rows(b, base, n, &cases, wall, &args.thresholds));
     }
-    for v in &variants {
+    for v in variants {
         if !judged_by.iter().any(|b| b.name == *v) {
             rows.push(rows::not_in_baseline(v));
         }
     }
     rows.sort_by_key(|r| r.verdict);
     Ok(rows)
+}
+
+/// Whether the baseline's variant `name` is one `--variants` left out: the
+/// tree has it, and it was not chosen. Left out, it is neither measured nor
+/// judged; a variant the tree no longer has is never left out (it is
+/// `missing`, whatever was chosen).
+fn left_out(entry: &CipherEntry, chosen: &[&str], name: &str) -> bool {
+    !chosen.contains(&name) && ciphers::variant_names(entry).contains(&name)
 }
 
 /// Wall-clock speed of variant `now` over `before`: with `--against`, paired

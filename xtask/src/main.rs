@@ -39,6 +39,7 @@ mod summary;
 mod timings;
 mod tree;
 mod verdict;
+mod verify;
 mod workdir;
 mod workspace;
 
@@ -86,6 +87,12 @@ enum Command {
     /// Measure every variant as the gate does and write the baseline files
     /// reports/baseline/CIPHER.json.
     Baseline(baseline::Args),
+    /// Check every artifact this tree builds: it computes what its
+    /// statically linked variant computes (every mode, key size and
+    /// direction), embeds no source path, and has the fingerprint the
+    /// committed reports and baselines record (else: which are stale, and
+    /// the command that refreshes each). Exit 0 when all holds, 1 if not.
+    Verify(verify::Args),
     /// cargo-bloat's per-function table of each variant's artifact.
     Bloat(bloat::Args),
     /// The measuring process compare and gate start.
@@ -109,6 +116,7 @@ fn main() -> ExitCode {
             Command::Render(args) => render::run(args),
             Command::Gate(args) => gate::run(args),
             Command::Baseline(args) => baseline::run(args),
+            Command::Verify(args) => verify::run(args),
             Command::Bloat(args) => bloat::run(args),
             Command::Measure(args) => measure_child::run(args),
             Command::Count(args) => count_child::run(args),

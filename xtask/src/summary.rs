@@ -51,6 +51,13 @@ fn headline(md: &mut String, basis: &Basis, rows: &[Row]) {
             String::new()
         }
     );
+    if basis.left_out > 0 {
+        let _ = writeln!(
+            md,
+            "Only the variants `--variants` named were measured: {} of the baseline's were left out, and are not judged.\n",
+            basis.left_out
+        );
+    }
 }
 
 /// The rows that regressed or were flagged, one by one; with a base tree

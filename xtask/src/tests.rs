@@ -6,7 +6,6 @@ mod committed;
 pub(crate) mod fixture;
 mod render;
 
-use crate::workspace;
 
 /// The `[default: X]` of each option in a help text, by flag.
 fn stated_defaults(help: &str) -> Vec<(String, String)> {
@@ -146,47 +145,6 @@ fn declared_variants_are_compared_and_gated() {
                 calibration,
                 "variants::{module} is neither compared nor gated"
             ),
-        }
-    }
-}
-
-/// Drift: every declared variant of every compared cipher builds as an
-/// artifact on its own, the artifact says it holds that variant, and through
-/// the C ABI it computes what the statically linked variant computes in
-/// every mode the registry lists (ECB, CBC, CTR, XTS, digest) at every key
-/// size of the template, both directions.
-#[test]
-fn declared_variants_build_as_artifacts() {
-    use crate::artifacts::{self, Selection};
-    let dir = workspace::target_dir_default()
-        .join("inlinelab")
-        .join("drift");
-    for entry in crate::ciphers::all() {
-        for variant in crate::ciphers::variant_names(entry) {
-            let selection = Selection::Variant {
-                module: entry.module,
-                variant,
-            };
-            let dest = dir.join(format!("{}-{variant}.so", entry.module));
-            let tree = crate::tree::Tree::here();
-            let built = artifacts::build(&tree, &selection, &[], "variants", &dest)
-                .unwrap_or_else(|e| panic!("{}::{variant}: {e}", entry.module));
-            match bench_harness::so::SoCipher::load(&built.so) {
-                Ok(mut so) => {
-                    use bench_harness::engine::Engine;
-                    assert_eq!(so.name(), selection.variant_env());
-                    let (_, make) = entry.variants.iter().find(|(v, _)| *v == variant).unwrap();
-                    for &(mode, keys) in entry.modes {
-                        bench_harness::compare::check_against(&mut so, &mut *make(), keys, &[mode])
-                            .unwrap_or_else(|e| {
-                                panic!("{}::{variant} {}: {e}", entry.module, mode.name())
-                            });
-                    }
-                }
-                // Built, but this CPU cannot run it: it said so when asked.
-                Err(bench_harness::engine::EngineError::Unavailable(_)) => {}
-                Err(e) => panic!("{}::{variant}: {e}", entry.module),
-            }
         }
     }
 }

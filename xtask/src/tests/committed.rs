@@ -1,9 +1,10 @@
-//! The committed reports against the code: each was measured from the
-//! inputs this tree has (its inputs hash, checked first), renders to the
-//! markdown and SVG committed beside it, parses back to the same JSON, and
-//! holds the fingerprint of the artifact this tree builds. These need the
-//! committed reports to be regenerated after any change to the inputs or
-//! the schema (`cargo xtask compare all`, from a clean tree).
+//! The committed reports against the code: each renders to the markdown
+//! and SVG committed beside it and parses back to the same JSON. Whether
+//! they were measured from the artifacts this tree builds is decided by the
+//! artifacts' bytes, not here: `cargo xtask verify` (run by CI, where every
+//! artifact is built anyway) compares each artifact's fingerprint with the
+//! one each report and baseline records, so a change that alters no
+//! artifact (a refactor, a comment) leaves every report current.
 
 use super::render::parse_svg;
 use crate::markdown;
@@ -31,24 +32,13 @@ fn read(path: &Path) -> Report {
     })
 }
 
-/// The committed reports describe this tree: measured from the same inputs
-/// (checked first: a stale report says so before its rendering is
-/// compared), and what the code renders from their JSON.
+/// The committed reports are what the code renders from their JSON.
 #[test]
-fn committed_reports_are_fresh() {
+fn committed_reports_render_as_committed() {
     let dir = workspace::root().join("reports");
-    let inputs = workspace::inputs();
     let mut reports = Vec::new();
     for path in json_files(&dir) {
         let r = read(&path);
-        assert!(
-            r.inputs.hash == inputs.hash,
-            "{} was measured from other inputs ({}; this tree has {}): run `{}` again (or `cargo xtask compare all`)",
-            path.display(),
-            r.inputs.hash,
-            inputs.hash,
-            r.generated_by
-        );
         let stale = |what: &str| {
             format!(
                 "{} is stale: run `cargo xtask render` (or `{}` to measure again)",
@@ -95,51 +85,4 @@ fn committed_json_round_trips() {
         checked += 1;
     }
     assert!(checked >= 8, "{checked} files");
-}
-
-/// What the committed report says was measured is what this tree builds:
-/// the reference variant of one cipher, built here, has the fingerprint the
-/// committed report recorded. One build stands for all: the inputs hash of
-/// every report is checked against this tree (`committed_reports_are_fresh`),
-/// so what this adds is that the same inputs build the same bytes (the
-/// build is reproducible here), which one artifact shows.
-#[test]
-fn committed_fingerprints_are_what_this_tree_builds() {
-    use crate::artifacts::{self, Selection};
-    let cipher = "cast6";
-    let r = read(
-        &workspace::root()
-            .join("reports")
-            .join(format!("{cipher}.json")),
-    );
-    let entry = crate::ciphers::named(cipher, false, "compare").unwrap()[0];
-    let reference = &r.run.reference;
-    let committed = r
-        .variants
-        .iter()
-        .find(|e| &e.name == reference)
-        .and_then(|e| e.artifact.as_ref())
-        .unwrap_or_else(|| panic!("{cipher}: no artifact for `{reference}`"));
-    let dest = workspace::target_dir_default()
-        .join("inlinelab")
-        .join("fresh")
-        .join(format!("{cipher}-{reference}.so"));
-    let selection = Selection::Variant {
-        module: entry.module,
-        variant: reference,
-    };
-    let built = artifacts::build(
-        &crate::tree::Tree::here(),
-        &selection,
-        &[],
-        "variants",
-        &dest,
-    )
-    .unwrap_or_else(|e| panic!("{cipher}::{reference}: {e}"));
-    let here = bench_harness::so::fingerprint(&built.so).unwrap();
-    assert_eq!(
-        here, committed.fingerprint,
-        "reports/{cipher}.json records `{reference}` as {}, this tree builds {here}: run `cargo xtask compare all` again",
-        committed.fingerprint
-    );
 }

@@ -258,10 +258,12 @@ fn golden_gate_summary() {
     let alone = Basis {
         baseline: "the committed baseline `reports/baseline/x.json` at `HEAD`".into(),
         base_tree: None,
+        left_out: 0,
     };
     let against = Basis {
         baseline: alone.baseline.clone(),
         base_tree: Some("origin/main".into()),
+        left_out: 2,
     };
     let change = BaselineChange {
         cipher: "x".into(),
