@@ -25,6 +25,34 @@
 /// 4: `inlinelab_set_key` takes a [`Keying`]; CTR and XTS ops.
 pub const VERSION: u32 = 4;
 
+/// The names of the exported functions, for the loader (and for anything
+/// that finds them in a built file: the sizer's call graph, callgrind's
+/// collection toggles). The artifact defines functions of exactly these
+/// names; the loader refuses a file that lacks one.
+pub mod symbol {
+    pub const ABI_VERSION: &str = "inlinelab_abi_version";
+    pub const NAME: &str = "inlinelab_name";
+    pub const AVAILABLE: &str = "inlinelab_available";
+    pub const BLOCK_SIZE: &str = "inlinelab_block_size";
+    pub const CTX_SIZE: &str = "inlinelab_ctx_size";
+    pub const CTX_ALIGN: &str = "inlinelab_ctx_align";
+    pub const SET_KEY: &str = "inlinelab_set_key";
+    pub const CLEAR: &str = "inlinelab_clear";
+    pub const CRYPT: &str = "inlinelab_crypt";
+    /// Every one, in the table's order.
+    pub const ALL: [&str; 9] = [
+        ABI_VERSION,
+        NAME,
+        AVAILABLE,
+        BLOCK_SIZE,
+        CTX_SIZE,
+        CTX_ALIGN,
+        SET_KEY,
+        CLEAR,
+        CRYPT,
+    ];
+}
+
 /// Success.
 pub const OK: i32 = 0;
 /// A key, buffer or IV of a length the operation does not take.

@@ -451,15 +451,21 @@ pub fn looks_uncontended(batches: &[Vec<Batch>]) -> bool {
     stats::spread(&rates) <= 0.03
 }
 
-/// The quiet batches' values, or all of them when fewer than three are quiet
-/// (then the result is marked uncertain by the caller).
+/// A figure comes from the quiet batches (or rounds) when there are at
+/// least this many, else from all of them and is marked uncertain: a median
+/// and a spread need three. The one constant for the harness and compare's
+/// report.
+pub const MIN_QUIET: usize = 3;
+
+/// The quiet batches' values, or all of them when fewer than [`MIN_QUIET`]
+/// are quiet (then the result is marked uncertain by the caller).
 pub fn quiet_values(batches: &[Batch]) -> (Vec<f64>, bool) {
     let quiet: Vec<f64> = batches
         .iter()
         .filter(|b| b.quiet)
         .map(|b| b.per_op)
         .collect();
-    if quiet.len() >= 3 {
+    if quiet.len() >= MIN_QUIET {
         (quiet, true)
     } else {
         (batches.iter().map(|b| b.per_op).collect(), false)

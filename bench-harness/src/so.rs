@@ -4,7 +4,7 @@
 
 use crate::engine::{Dir, Engine, EngineError, Mode};
 use crate::registry::CipherEntry;
-use abi::{Keying, Op};
+use abi::{Keying, Op, symbol};
 use libloading::Library;
 use object::{Object, ObjectKind, ObjectSection, ObjectSegment, ObjectSymbol};
 use std::alloc::Layout;
@@ -12,17 +12,7 @@ use std::ffi::CStr;
 use std::path::{Path, PathBuf};
 
 /// The symbols every artifact of this ABI exports (`abi`'s table).
-pub const SYMBOLS: [&str; 9] = [
-    "inlinelab_abi_version",
-    "inlinelab_name",
-    "inlinelab_available",
-    "inlinelab_block_size",
-    "inlinelab_ctx_size",
-    "inlinelab_ctx_align",
-    "inlinelab_set_key",
-    "inlinelab_clear",
-    "inlinelab_crypt",
-];
+pub const SYMBOLS: [&str; 9] = abi::symbol::ALL;
 
 /// The largest file taken for an artifact (a peer that links std is a few
 /// MiB; a variant some tens of KiB).
@@ -197,7 +187,7 @@ impl SoCipher {
         })?;
         // SAFETY: the symbol is looked up with the signature the artifact
         // crate exports it with (`extern "C" fn() -> u32`).
-        let version = unsafe { lib.get::<extern "C" fn() -> u32>(b"inlinelab_abi_version") }
+        let version = unsafe { lib.get::<extern "C" fn() -> u32>(symbol::ABI_VERSION.as_bytes()) }
             .map_err(|_| fail("not an inlinelab artifact (no inlinelab_abi_version)".into()))?;
         if version() != abi::VERSION {
             return Err(fail(format!(
@@ -209,7 +199,7 @@ impl SoCipher {
         // SAFETY: the symbol is looked up with the signature the ABI gives
         // it (`extern "C" fn() -> i32`); it is asked before anything else, so
         // that code this CPU cannot run is never entered.
-        let available = unsafe { lib.get::<extern "C" fn() -> i32>(b"inlinelab_available") }
+        let available = unsafe { lib.get::<extern "C" fn() -> i32>(symbol::AVAILABLE.as_bytes()) }
             .map_err(|e| fail(e.to_string()))?;
         if available() == 0 {
             return Err(EngineError::Unavailable(format!(
@@ -225,11 +215,11 @@ impl SoCipher {
                 .map_err(|e| fail(e.to_string()))?;
             Ok(f())
         };
-        let block_size = usize_fn(b"inlinelab_block_size")?;
-        let size = usize_fn(b"inlinelab_ctx_size")?;
-        let align = usize_fn(b"inlinelab_ctx_align")?;
+        let block_size = usize_fn(symbol::BLOCK_SIZE.as_bytes())?;
+        let size = usize_fn(symbol::CTX_SIZE.as_bytes())?;
+        let align = usize_fn(symbol::CTX_ALIGN.as_bytes())?;
         let name_fn =
-            unsafe { lib.get::<extern "C" fn() -> *const std::ffi::c_char>(b"inlinelab_name") }
+            unsafe { lib.get::<extern "C" fn() -> *const std::ffi::c_char>(symbol::NAME.as_bytes()) }
                 .map_err(|e| fail(e.to_string()))?;
         // SAFETY: `inlinelab_name` returns a pointer to a NUL-terminated
         // static string inside the library, valid while it is loaded.
@@ -237,11 +227,11 @@ impl SoCipher {
             .to_string_lossy()
             .into_owned();
         let set_key =
-            *unsafe { lib.get::<SetKey>(b"inlinelab_set_key") }.map_err(|e| fail(e.to_string()))?;
+            *unsafe { lib.get::<SetKey>(symbol::SET_KEY.as_bytes()) }.map_err(|e| fail(e.to_string()))?;
         let clear =
-            *unsafe { lib.get::<Clear>(b"inlinelab_clear") }.map_err(|e| fail(e.to_string()))?;
+            *unsafe { lib.get::<Clear>(symbol::CLEAR.as_bytes()) }.map_err(|e| fail(e.to_string()))?;
         let crypt =
-            *unsafe { lib.get::<Crypt>(b"inlinelab_crypt") }.map_err(|e| fail(e.to_string()))?;
+            *unsafe { lib.get::<Crypt>(symbol::CRYPT.as_bytes()) }.map_err(|e| fail(e.to_string()))?;
         // Aligned to a cache line at least, so that where the allocator
         // put the context never changes what the artifact does with it
         // (memcpy takes other paths at other alignments): the gate counts
@@ -414,10 +404,16 @@ impl Drop for SoCipher {
 /// the file a measurement loaded can be matched with the file that was sized.
 pub fn fingerprint(path: &Path) -> std::io::Result<String> {
     let bytes = std::fs::read(path)?;
-    let hash = bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
-    });
-    Ok(format!("{}:{hash:016x}", bytes.len()))
+    Ok(format!("{}:{:016x}", bytes.len(), fnv1a(&bytes)))
+}
+
+/// FNV-1a, 64 bits, of `bytes`: the hash of fingerprints and of normalized
+/// code (not cryptographic: it tells files apart, no adversary involved).
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    use std::hash::Hasher;
+    let mut h = fnv::FnvHasher::default();
+    h.write(bytes);
+    h.finish()
 }
 
 #[cfg(test)]

@@ -7,14 +7,16 @@ use clap::error::ErrorKind;
 use std::ffi::OsString;
 use std::ops::RangeInclusive;
 
-/// Block sizes a run may ask for, in bytes (1 MiB at most).
-pub const BLOCK_BYTES: RangeInclusive<usize> = 1..=1 << 20;
-/// Quiet rounds a run may ask for per case.
-pub const ROUNDS: RangeInclusive<usize> = 3..=1000;
+/// Block sizes a run may ask for, in bytes: tcrypt's bound (1 MiB at most).
+pub const BLOCK_BYTES: RangeInclusive<usize> = 1..=bench_harness::cli::MAX_BLOCK;
+/// Quiet rounds a run may ask for per case: tcrypt's bounds.
+pub const ROUNDS: RangeInclusive<usize> =
+    bench_harness::cli::MIN_ROUNDS..=bench_harness::cli::MAX_ROUNDS;
 /// Measuring processes a run may share its rounds among.
 pub const PROCESSES: RangeInclusive<usize> = 1..=16;
-/// The longest a run may time a case, or wait for quiet rounds, in seconds.
-pub const MAX_SECONDS: f64 = 3600.0;
+/// The longest a run may time a case, or wait for quiet rounds, in seconds:
+/// tcrypt's bound.
+pub const MAX_SECONDS: f64 = bench_harness::cli::MAX_SECONDS;
 
 /// Block sizes in bytes, from a comma-separated list.
 #[derive(Clone, Debug, PartialEq)]

@@ -29,9 +29,9 @@ use object::{
 use std::collections::{HashMap, VecDeque};
 
 /// The export whose reach is the hot path.
-pub const CRYPT: &str = "inlinelab_crypt";
+pub const CRYPT: &str = abi::symbol::CRYPT;
 /// The export whose reach (less the hot path) is the key schedule.
-pub const SET_KEY: &str = "inlinelab_set_key";
+pub const SET_KEY: &str = abi::symbol::SET_KEY;
 
 /// What a reference points at, as the normalized form names it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -506,10 +506,7 @@ fn slots(file: &object::File<'_>) -> HashMap<u64, Slot> {
 
 /// A short hash of normalized code, for the report (FNV-1a, 64 bits).
 pub fn hash(bytes: &[u8]) -> String {
-    let h = bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
-    });
-    format!("{h:016x}")
+    format!("{:016x}", bench_harness::so::fnv1a(bytes))
 }
 
 #[cfg(test)]

@@ -16,7 +16,7 @@ pub const SCHEMA_VERSION: u32 = 2;
 
 /// A case whose figures come from fewer quiet rounds than this uses every
 /// round instead, and a verdict resting on such a case is inconclusive.
-pub const MIN_QUIET_ROUNDS: usize = 3;
+pub const MIN_QUIET_ROUNDS: usize = bench_harness::interleave::MIN_QUIET;
 
 /// Everything a compare run found.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
