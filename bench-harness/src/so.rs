@@ -218,20 +218,21 @@ impl SoCipher {
         let block_size = usize_fn(symbol::BLOCK_SIZE.as_bytes())?;
         let size = usize_fn(symbol::CTX_SIZE.as_bytes())?;
         let align = usize_fn(symbol::CTX_ALIGN.as_bytes())?;
-        let name_fn =
-            unsafe { lib.get::<extern "C" fn() -> *const std::ffi::c_char>(symbol::NAME.as_bytes()) }
-                .map_err(|e| fail(e.to_string()))?;
+        let name_fn = unsafe {
+            lib.get::<extern "C" fn() -> *const std::ffi::c_char>(symbol::NAME.as_bytes())
+        }
+        .map_err(|e| fail(e.to_string()))?;
         // SAFETY: `inlinelab_name` returns a pointer to a NUL-terminated
         // static string inside the library, valid while it is loaded.
         let name = unsafe { CStr::from_ptr(name_fn()) }
             .to_string_lossy()
             .into_owned();
-        let set_key =
-            *unsafe { lib.get::<SetKey>(symbol::SET_KEY.as_bytes()) }.map_err(|e| fail(e.to_string()))?;
-        let clear =
-            *unsafe { lib.get::<Clear>(symbol::CLEAR.as_bytes()) }.map_err(|e| fail(e.to_string()))?;
-        let crypt =
-            *unsafe { lib.get::<Crypt>(symbol::CRYPT.as_bytes()) }.map_err(|e| fail(e.to_string()))?;
+        let set_key = *unsafe { lib.get::<SetKey>(symbol::SET_KEY.as_bytes()) }
+            .map_err(|e| fail(e.to_string()))?;
+        let clear = *unsafe { lib.get::<Clear>(symbol::CLEAR.as_bytes()) }
+            .map_err(|e| fail(e.to_string()))?;
+        let crypt = *unsafe { lib.get::<Crypt>(symbol::CRYPT.as_bytes()) }
+            .map_err(|e| fail(e.to_string()))?;
         // Aligned to a cache line at least, so that where the allocator
         // put the context never changes what the artifact does with it
         // (memcpy takes other paths at other alignments): the gate counts

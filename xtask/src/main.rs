@@ -2,53 +2,24 @@
 //! command is a module; the stages they share (contenders, build and size,
 //! the measuring child, timings, analysis, report) are modules of their own.
 
-mod analyse;
-mod artifacts;
-mod baseline;
-mod baseline_file;
-mod bloat;
 mod build;
-mod callgrind;
-mod cases;
-mod chart;
 mod child;
-mod ciphers;
 mod cli;
-mod code;
-mod compare;
-mod contenders;
-mod count_child;
-mod counts;
+mod cmd;
+mod count;
+mod env;
 mod error;
-mod escape;
-mod fault;
 mod gate;
-mod gate_measure;
-mod instructions;
-mod markdown;
-mod measure_child;
-mod output;
-mod plan;
-mod raw;
-mod render;
 mod report;
-mod rows;
-mod screen;
-mod size;
-mod summary;
-mod timings;
-mod tree;
-mod verdict;
-mod verify;
-mod workdir;
-mod workspace;
+mod select;
+mod time;
 
-#[cfg(test)]
-mod hostile_tests;
 #[cfg(test)]
 mod tests;
 
+use child::{count_child, instructions, measure_child};
 use clap::{CommandFactory, Parser, Subcommand};
+use cmd::{baseline, bloat, compare, render, verify};
 use std::process::ExitCode;
 
 /// inlinelab's automation: build, size and time every inlining variant of a

@@ -7,9 +7,9 @@
 //! artifact (a refactor, a comment) leaves every report current.
 
 use super::render::parse_svg;
-use crate::markdown;
+use crate::env::workspace;
 use crate::report::Report;
-use crate::workspace;
+use crate::report::markdown;
 use std::path::{Path, PathBuf};
 
 /// The committed report JSON files of `dir`.
@@ -50,7 +50,11 @@ fn committed_reports_render_as_committed() {
         assert!(md == markdown::render(&r), "{}", stale("md"));
         let svg = std::fs::read_to_string(path.with_extension("svg")).unwrap();
         parse_svg(&svg);
-        assert!(Some(svg) == crate::chart::render(&r), "{}", stale("svg"));
+        assert!(
+            Some(svg) == crate::report::chart::render(&r),
+            "{}",
+            stale("svg")
+        );
         reports.push(r);
     }
     assert!(!reports.is_empty(), "no committed report in reports/");

@@ -2,10 +2,10 @@
 //! (two with the same hot-path code), a peer, a failed and an unavailable
 //! variant, an A/A control, samples behind every figure.
 
+use crate::build::size::{Artifact, Function};
+use crate::env::workspace::{Inputs, Toolchain};
+use crate::report::verdict::{Conclusion, Verdict};
 use crate::report::{self, Control, Dir, Entry, Quiet, Report, Run, Sample, Speed, Status};
-use crate::size::{Artifact, Function};
-use crate::verdict::{Conclusion, Verdict};
-use crate::workspace::{Inputs, Toolchain};
 use bench_harness::machine::{CpuInfo, Fact, Machine};
 use bench_harness::stats::Ratio;
 

@@ -4,7 +4,8 @@
 
 use super::fixture;
 use crate::report::Report;
-use crate::{chart, markdown};
+use crate::report::chart;
+use crate::report::markdown;
 
 /// Parses `svg` (after its first-line comment) as XML.
 pub fn parse_svg(svg: &str) -> roxmltree::Document<'_> {
@@ -166,7 +167,7 @@ fn names_are_escaped_everywhere() {
 #[test]
 fn json_round_trips() {
     let r = fixture::report();
-    let json = crate::output::to_json(&r);
+    let json = crate::report::output::to_json(&r);
     let back: Report = serde_json::from_str(&json).unwrap();
     assert_eq!(back, r);
 }
@@ -216,9 +217,9 @@ fn json_interface_names() {
 /// row by row, the rest counted per variant.
 #[test]
 fn golden_gate_summary() {
+    use crate::gate::rows::{Change, Row, Thresholds, Verdict};
+    use crate::gate::summary;
     use crate::gate::{BaselineChange, Basis};
-    use crate::rows::{Change, Row, Thresholds, Verdict};
-    use crate::summary;
     let row = |variant: &str, what: &str, change: &str, growth: f64, verdict| Row {
         variant: variant.into(),
         metric: format!("`{variant}` {what}"),

@@ -1,0 +1,160 @@
+//! Builds one artifact: `inlinelab-artifact` holding one variant or peer,
+//! through cargo with `--message-format=json` (the paths come from cargo,
+//! not guesses), in the tree's target directory. [`select`] is the one
+//! place that says how a cargo command picks what an artifact holds.
+
+use crate::env::tree::Tree;
+use crate::env::workspace;
+use bench_harness::registry::Peer;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+/// What an artifact holds.
+#[derive(Clone, Copy)]
+pub enum Selection<'a> {
+    /// One of our variants: `module` of `variants` (`cast6`) and a name in
+    /// its `VARIANTS`.
+    Variant { module: &'a str, variant: &'a str },
+    /// A peer crate.
+    Peer(&'a Peer),
+}
+
+impl Selection<'_> {
+    /// What `variants/build.rs` reads from `variants::SELECT_ENV`:
+    /// `cast6::never`, or `none` for a peer (no variant compiled).
+    pub fn variant_env(&self) -> String {
+        match self {
+            Selection::Variant { module, variant } => format!("{module}::{variant}"),
+            Selection::Peer(_) => "none".into(),
+        }
+    }
+}
+
+/// Makes `cmd` (a cargo command on `inlinelab-artifact`) select `selection`,
+/// with `extra` features (fault injection) besides: a variant through the
+/// environment, a peer through its feature.
+pub fn select(cmd: &mut Command, selection: &Selection, extra: &[&str]) {
+    cmd.env(variants::SELECT_ENV, selection.variant_env());
+    let mut features: Vec<&str> = extra.to_vec();
+    if let Selection::Peer(p) = selection {
+        features.push(p.feature);
+    }
+    cmd.arg("--no-default-features");
+    if !features.is_empty() {
+        cmd.args(["--features", &features.join(",")]);
+    }
+}
+
+/// A built artifact.
+pub struct Files {
+    /// The `.so`, copied out of cargo's output to a per-contender path (the
+    /// next build overwrites cargo's own copy).
+    pub so: PathBuf,
+    /// The size of the `.rlib` of the crate that holds the cipher, from the
+    /// same build: `variants` compiled with only this variant, or the peer
+    /// crate (read under the build lock: the next build rewrites the file).
+    pub rlib_bytes: u64,
+    pub seconds: f64,
+}
+
+/// Builds `selection` (plus `extra` features) in `tree` and copies its `.so`
+/// to `dest`. `rlib_crate` is the crate whose `.rlib` to report. The error is
+/// the compiler's first error line.
+pub fn build(
+    tree: &Tree,
+    selection: &Selection,
+    extra: &[&str],
+    rlib_crate: &str,
+    dest: &Path,
+) -> Result<Files, String> {
+    let start = Instant::now();
+    // Every variant is built to the same file names (what differs is the
+    // environment, not the features), so a build and the reading of its
+    // outputs must not interleave with another process's build.
+    let target = tree
+        .target_dir
+        .clone()
+        .unwrap_or_else(workspace::target_dir_default);
+    let _lock = lock(&target)?;
+    let mut cmd = workspace::cargo();
+    cmd.current_dir(&tree.root).args([
+        "build",
+        "--profile",
+        "artifact",
+        "--package",
+        "inlinelab-artifact",
+    ]);
+    select(&mut cmd, selection, extra);
+    cmd.args([
+        "--message-format=json-render-diagnostics",
+        "--manifest-path",
+    ])
+    .arg(tree.root.join("Cargo.toml"));
+    if let Some(dir) = &tree.target_dir {
+        cmd.arg("--target-dir").arg(dir);
+    }
+    if let Some(flags) = &tree.rustflags {
+        cmd.env("RUSTFLAGS", flags);
+    }
+    let out = cmd.output().map_err(|e| format!("running cargo: {e}"))?;
+    let (so, rlib) = outputs(&String::from_utf8_lossy(&out.stdout), rlib_crate);
+    if !out.status.success() {
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let first = stderr
+            .lines()
+            .find(|l| l.starts_with("error"))
+            .unwrap_or("cargo build failed");
+        return Err(format!("build failed: {first}"));
+    }
+    let so = so.ok_or("cargo reported no .so for inlinelab-artifact")?;
+    let rlib = rlib.ok_or_else(|| format!("cargo reported no .rlib for {rlib_crate}"))?;
+    if let Some(dir) = dest.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
+    std::fs::copy(&so, dest).map_err(|e| format!("copying {}: {e}", so.display()))?;
+    let rlib_bytes = std::fs::metadata(&rlib)
+        .map_err(|e| format!("{}: {e}", rlib.display()))?
+        .len();
+    Ok(Files {
+        so: dest.to_path_buf(),
+        rlib_bytes,
+        seconds: start.elapsed().as_secs_f64(),
+    })
+}
+
+/// The lock that serializes artifact builds in `target` (held while it
+/// lives), across processes.
+fn lock(target: &Path) -> Result<std::fs::File, String> {
+    let dir = target.join("inlinelab");
+    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let path = dir.join("artifact-build.lock");
+    let file = std::fs::File::create(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    file.lock()
+        .map_err(|e| format!("locking {}: {e}", path.display()))?;
+    Ok(file)
+}
+
+/// The artifact's `.so` and `rlib_crate`'s `.rlib`, from cargo's JSON lines.
+fn outputs(stdout: &str, rlib_crate: &str) -> (Option<PathBuf>, Option<PathBuf>) {
+    let mut so = None;
+    let mut rlib = None;
+    for line in stdout.lines() {
+        let Ok(msg) = serde_json::from_str::<serde_json::Value>(line) else {
+            continue;
+        };
+        if msg["reason"] != "compiler-artifact" {
+            continue;
+        }
+        let target = msg["target"]["name"].as_str().unwrap_or("");
+        let files = msg["filenames"].as_array().into_iter().flatten();
+        for f in files.filter_map(|f| f.as_str()) {
+            if target == "inlinelab_artifact" && f.ends_with(".so") {
+                so = Some(PathBuf::from(f));
+            } else if target == rlib_crate && f.ends_with(".rlib") {
+                rlib = Some(PathBuf::from(f));
+            }
+        }
+    }
+    (so, rlib)
+}

@@ -1,0 +1,252 @@
+//! The build stage: builds and sizes each contender (the same file is
+//! sized here and timed later), printing a progress line per step.
+//!
+//! With [`Reuse::Previous`] (the default of compare, gate and baseline;
+//! `--rebuild` to build everything again), a contender whose
+//! previous build in the work directory was made from the same sources,
+//! selection, features, flags and toolchain is not built again: a manifest
+//! beside each artifact records what it was built from.
+
+pub mod artifacts;
+pub mod code;
+pub mod size;
+
+use crate::env::fault;
+use crate::env::tree::Tree;
+use crate::env::workspace;
+use crate::select::contenders::{Built, Contender, Kind, State};
+use artifacts::Files;
+use bench_harness::registry::CipherEntry;
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::path::Path;
+
+/// Whether to build every contender, or take what a previous run of the
+/// same cipher built from the same inputs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reuse {
+    Never,
+    Previous,
+}
+
+/// What an artifact in the work directory was built from.
+#[derive(Serialize, Deserialize, PartialEq)]
+struct Manifest {
+    inputs: String,
+    rlib_bytes: u64,
+}
+
+/// How many artifact builds run at once: one per core, at most
+/// [`MAX_WORKERS`]. Each build is one rustc process on one core
+/// (`codegen-units = 1`), so on two cores two builds take the time of one.
+pub fn workers() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get().clamp(1, MAX_WORKERS))
+}
+
+/// Builds at once, at most: each worker past the first has a target
+/// directory of its own (the same file names in one directory would
+/// collide), which costs its first build the shared dependencies.
+pub const MAX_WORKERS: usize = 4;
+
+/// The tree worker `w` builds in: worker 0 in the tree's own target
+/// directory, each other in `inlinelab/worker-W` under it.
+fn worker_tree(tree: &Tree, w: usize) -> Tree {
+    if w == 0 {
+        return tree.clone();
+    }
+    let base = tree
+        .target_dir
+        .clone()
+        .unwrap_or_else(workspace::target_dir_default);
+    Tree {
+        target_dir: Some(base.join("inlinelab").join(format!("worker-{w}"))),
+        ..tree.clone()
+    }
+}
+
+/// One contender to build: where its artifact goes and what it is.
+struct Job {
+    index: usize,
+    tree: Tree,
+    selection: artifacts::Selection<'static>,
+    extra: &'static [&'static str],
+    crate_name: &'static str,
+    dest: std::path::PathBuf,
+}
+
+/// Builds and sizes each contender into `dir`, taking a previous build
+/// where `reuse` allows it and building the rest [`workers`] at a time; a
+/// failure marks that contender failed and the others go on. `steps` is the
+/// run's step count, for the progress lines.
+pub fn build_and_size_reusing(
+    entry: &CipherEntry,
+    contenders: &mut [Contender],
+    dir: &Path,
+    steps: usize,
+    reuse: Reuse,
+) {
+    let mut sources = HashMap::new();
+    let rustc = workspace::toolchain().rustc;
+    let mut jobs = Vec::new();
+    let mut inputs_of = Vec::new();
+    let mut results: Vec<Option<Result<Files, String>>> = Vec::new();
+    for (i, c) in contenders.iter().enumerate() {
+        let dest = dir.join(format!("{}.so", c.name));
+        let manifest_path = dir.join(format!("{}.build.json", c.name));
+        let extra = fault::extra_features(&c.name);
+        let inputs = format!(
+            "{}|{}|{:?}|{:?}|{:?}|{}",
+            sources
+                .entry(c.tree.root.clone())
+                .or_insert_with(|| workspace::inputs_of(&c.tree.root).hash),
+            c.selection().variant_env(),
+            selection_features(c),
+            extra,
+            c.tree.rustflags,
+            rustc,
+        );
+        let previous = (reuse == Reuse::Previous)
+            .then(|| std::fs::read(&manifest_path).ok())
+            .flatten()
+            .and_then(|b| serde_json::from_slice::<Manifest>(&b).ok())
+            .filter(|m| m.inputs == inputs && dest.is_file());
+        let _ = std::fs::remove_file(&manifest_path);
+        results.push(previous.map(|m| {
+            Ok(Files {
+                so: dest.clone(),
+                rlib_bytes: m.rlib_bytes,
+                seconds: 0.0,
+            })
+        }));
+        if results[i].is_none() {
+            let selection = match c.kind {
+                Kind::Variant(variant) | Kind::Control(variant) => artifacts::Selection::Variant {
+                    module: c.module,
+                    variant,
+                },
+                Kind::Peer(p) => artifacts::Selection::Peer(p),
+            };
+            jobs.push(Job {
+                index: i,
+                tree: c.tree.clone(),
+                selection,
+                extra,
+                crate_name: c.crate_name(),
+                dest,
+            });
+        }
+        inputs_of.push((inputs, manifest_path));
+    }
+    let workers = workers().min(jobs.len().max(1));
+    if !jobs.is_empty() {
+        eprintln!(
+            "building {} artifact(s), {workers} at a time ({} reused from a previous build of the same inputs)",
+            jobs.len(),
+            contenders.len() - jobs.len()
+        );
+    }
+    let (tx, rx) = std::sync::mpsc::channel();
+    let queue = std::sync::Mutex::new(jobs.into_iter());
+    let total = contenders.len();
+    std::thread::scope(|scope| {
+        for w in 0..workers {
+            let (tx, queue) = (tx.clone(), &queue);
+            scope.spawn(move || {
+                loop {
+                    let next = queue.lock().map(|mut q| q.next()).ok().flatten();
+                    let Some(job) = next else { break };
+                    let tree = worker_tree(&job.tree, w);
+                    let built = artifacts::build(
+                        &tree,
+                        &job.selection,
+                        job.extra,
+                        job.crate_name,
+                        &job.dest,
+                    );
+                    if tx.send((job.index, built)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        // Sized and reported in the order they finish; reused ones first.
+        let mut done = 0;
+        for i in 0..total {
+            if let Some(files) = results[i].take() {
+                done += 1;
+                finish(entry, &mut contenders[i], files, &inputs_of[i], done, steps);
+            }
+        }
+        for (i, files) in rx {
+            done += 1;
+            finish(entry, &mut contenders[i], files, &inputs_of[i], done, steps);
+        }
+    });
+}
+
+/// Sizes a contender's built (or reused) artifact, prints its progress line
+/// (`done` of `steps`) and records it, with the manifest that lets a later
+/// run reuse it.
+fn finish(
+    entry: &CipherEntry,
+    c: &mut Contender,
+    files: Result<Files, String>,
+    (inputs, manifest_path): &(String, std::path::PathBuf),
+    done: usize,
+    steps: usize,
+) {
+    let built = files.and_then(|files| {
+        size::read(
+            &files.so,
+            files.rlib_bytes,
+            c.crate_name(),
+            c.variant(),
+            entry.rounds,
+        )
+        .map(|sized| (files, sized))
+    });
+    eprint!("[{done}/{steps}] {} ... ", c.label);
+    match built {
+        Ok((files, sized)) => {
+            let a = &sized.artifact;
+            eprintln!(
+                "{}, footprint {} bytes (hot path {}), .so {} bytes",
+                if files.seconds == 0.0 {
+                    "reused".to_string()
+                } else {
+                    format!("built in {:.1}s", files.seconds)
+                },
+                a.footprint_bytes,
+                a.hot_path_bytes.map_or("unknown".into(), |b| b.to_string()),
+                a.so_bytes
+            );
+            let manifest = Manifest {
+                inputs: inputs.clone(),
+                rlib_bytes: files.rlib_bytes,
+            };
+            if let Ok(json) = serde_json::to_vec(&manifest) {
+                let _ = std::fs::write(manifest_path, json);
+            }
+            c.state = State::Built(Built {
+                so: files.so,
+                artifact: sized.artifact,
+                hot_path: sized.hot_path,
+                loaded: None,
+            });
+        }
+        Err(why) => {
+            eprintln!("failed");
+            eprintln!("    {why}");
+            c.fail(why);
+        }
+    }
+}
+
+/// The features a peer's selection adds (a variant's is the environment).
+fn selection_features(c: &Contender) -> Option<&'static str> {
+    match c.selection() {
+        artifacts::Selection::Peer(p) => Some(p.feature),
+        artifacts::Selection::Variant { .. } => None,
+    }
+}

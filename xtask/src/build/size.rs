@@ -1,0 +1,206 @@
+//! Sizes of a built artifact, read with the `object` crate: the file, its
+//! sections, its footprint, the code reachable from its entries (see
+//! `code.rs`), and each function of the cipher.
+
+use crate::build::code;
+use object::{Object, ObjectSection, ObjectSymbol, SymbolKind};
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// What an artifact weighs.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Artifact {
+    /// Where the `.so` was, relative to the workspace root.
+    pub path: String,
+    /// Length and hash of the `.so` that was sized.
+    pub fingerprint: String,
+    pub so_bytes: u64,
+    pub text_bytes: u64,
+    pub rodata_bytes: u64,
+    pub data_bytes: u64,
+    /// `.text` + `.rodata` + `.data`: what loading the module costs, and
+    /// the size the verdict's rule compares.
+    pub footprint_bytes: u64,
+    /// The functions reachable from `inlinelab_crypt` (the hot path),
+    /// `inlinelab_crypt` included, the panic machinery not (see
+    /// `code::is_panic`).
+    pub hot_path_bytes: Option<u64>,
+    /// The functions reachable from `inlinelab_set_key` and not from
+    /// `inlinelab_crypt` (a function both reach counts in the hot path).
+    pub key_schedule_bytes: Option<u64>,
+    /// A hash of the hot path's normalized machine code (`code.rs`): equal
+    /// for the same code wherever it was placed.
+    pub hot_path_code: Option<String>,
+    /// The hot path's functions, in the walk's order.
+    pub hot_path: Vec<Function>,
+    pub rlib_bytes: u64,
+    /// The cipher's own functions (its crate's symbols), largest first.
+    pub functions: Vec<Function>,
+    /// The round functions found as functions of their own.
+    pub rounds_out_of_line: Vec<String>,
+}
+
+/// One function of the cipher.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Function {
+    /// Demangled, with paths shortened to their last segment.
+    pub name: String,
+    pub bytes: u64,
+}
+
+/// An artifact's sizes, and its hot path's normalized code (compared, not
+/// stored).
+pub struct Sized {
+    pub artifact: Artifact,
+    pub hot_path: Option<Vec<u8>>,
+}
+
+/// Reads `so` (`rlib_bytes` is the size of the cipher crate's `.rlib`).
+/// Functions are those whose demangled path starts in `crate_name`; `rounds` are looked for among them as
+/// `<module>::<variant>::<round>` (any variant module when `variant` is `None`).
+pub fn read(
+    so: &Path,
+    rlib_bytes: u64,
+    crate_name: &str,
+    variant: Option<&str>,
+    rounds: &[&str],
+) -> Result<Sized, String> {
+    let data = std::fs::read(so).map_err(|e| format!("{}: {e}", so.display()))?;
+    let file = object::File::parse(&*data).map_err(|e| format!("{}: {e}", so.display()))?;
+    let section = |name: &str| file.section_by_name(name).map_or(0, |s| s.size());
+    let (functions, rounds_out_of_line) = cipher_functions(&file, crate_name, variant, rounds);
+    let image = code::Image::new(&file, variant);
+    // Compared: everything the entry reaches. Counted: not the panic
+    // machinery, which a call that does not panic never runs.
+    let same = image
+        .walk(code::CRYPT, &|_| false)
+        .and_then(|w| w.normalized);
+    let hot = image.walk(code::CRYPT, &code::is_panic);
+    let key = image.walk(code::SET_KEY, &code::is_panic);
+    let (text_bytes, rodata_bytes, data_bytes) =
+        (section(".text"), section(".rodata"), section(".data"));
+    let artifact = Artifact {
+        path: so
+            .strip_prefix(crate::env::workspace::root())
+            .unwrap_or(so)
+            .display()
+            .to_string(),
+        fingerprint: bench_harness::so::fingerprint(so)
+            .map_err(|e| format!("{}: {e}", so.display()))?,
+        so_bytes: data.len() as u64,
+        text_bytes,
+        rodata_bytes,
+        data_bytes,
+        footprint_bytes: text_bytes + rodata_bytes + data_bytes,
+        hot_path_bytes: hot.as_ref().map(|w| w.bytes()),
+        key_schedule_bytes: key
+            .as_ref()
+            .map(|k| hot.as_ref().map_or(k.bytes(), |h| k.bytes_not_in(h))),
+        hot_path_code: same.as_deref().map(code::hash),
+        hot_path: hot.as_ref().map_or(Vec::new(), |w| {
+            w.functions
+                .iter()
+                .map(|(name, bytes)| Function {
+                    name: name.clone(),
+                    bytes: *bytes,
+                })
+                .collect()
+        }),
+        rlib_bytes,
+        functions,
+        rounds_out_of_line,
+    };
+    Ok(Sized {
+        artifact,
+        hot_path: same,
+    })
+}
+
+/// The functions whose demangled path starts in `crate_name`, largest
+/// first, and which of `rounds` are among them (see [`read`]).
+fn cipher_functions(
+    file: &object::File<'_>,
+    crate_name: &str,
+    variant: Option<&str>,
+    rounds: &[&str],
+) -> (Vec<Function>, Vec<String>) {
+    let mut seen = std::collections::HashSet::new();
+    let mut full_names = Vec::new();
+    let mut functions = Vec::new();
+    for sym in file.symbols() {
+        if sym.kind() != SymbolKind::Text || sym.size() == 0 || !seen.insert(sym.address()) {
+            continue;
+        }
+        let Ok(raw) = sym.name() else { continue };
+        let name = format!("{:#}", rustc_demangle::demangle(raw));
+        let bare = name.trim_start_matches('<');
+        if !bare.starts_with(&format!("{crate_name}::")) {
+            continue;
+        }
+        functions.push(Function {
+            name: shorten(&name),
+            bytes: sym.size(),
+        });
+        full_names.push(name.replace(['<', '>'], ""));
+    }
+    functions.sort_by(|a, b| b.bytes.cmp(&a.bytes).then(a.name.cmp(&b.name)));
+    let rounds_out_of_line = rounds
+        .iter()
+        .filter(|r| {
+            full_names.iter().any(|n| match variant {
+                // Every variant is a child module `<cipher>::<variant>`.
+                Some(v) => n.ends_with(&format!("::{v}::{r}")),
+                None => n.ends_with(&format!("::{r}")),
+            })
+        })
+        .map(|r| r.to_string())
+        .collect();
+    (functions, rounds_out_of_line)
+}
+
+/// Shortens every path in a demangled name to its last segment:
+/// `<variants::rfc2612::cast6::never::Cast6 as cipher::Trait>::f` becomes
+/// `<Cast6 as Trait>::f`.
+pub fn shorten(name: &str) -> String {
+    let mut out = String::new();
+    let mut token = String::new();
+    let flush = |token: &mut String, out: &mut String| {
+        if let Some(rest) = token.strip_prefix("::") {
+            out.push_str("::");
+            out.push_str(rest.rsplit("::").next().unwrap_or(rest));
+        } else {
+            out.push_str(token.rsplit("::").next().unwrap_or(token));
+        }
+        token.clear();
+    };
+    for ch in name.chars() {
+        if ch.is_alphanumeric() || ch == '_' || ch == ':' {
+            token.push(ch);
+        } else {
+            flush(&mut token, &mut out);
+            out.push(ch);
+        }
+    }
+    flush(&mut token, &mut out);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shorten;
+
+    #[test]
+    fn shortens_paths() {
+        let check = |full: &str, short: &str| assert_eq!(shorten(full), short);
+        check("variants::rfc2612::cast6::never::f1", "f1");
+        check(
+            "<variants::rfc2612::cast6::never::Cast6 as cipher::block::backends::BlockCipherEncBackend>::encrypt_block",
+            "<Cast6 as BlockCipherEncBackend>::encrypt_block",
+        );
+        check(
+            "<variants::rfc2612::cast6::never::Cast6>::key_schedule",
+            "<Cast6>::key_schedule",
+        );
+        check("cast6::forward_quad", "forward_quad");
+    }
+}

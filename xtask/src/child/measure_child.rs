@@ -1,0 +1,203 @@
+//! `cargo xtask __measure` (internal): loads the built artifacts, checks each
+//! against the oracle, and times them interleaved, in a process of its own
+//! so that an artifact that crashes takes down only this process. Before
+//! each batch it writes the running engine's index to the marker file, so
+//! that the parent (`child.rs`) can name the artifact that crashed. Also the
+//! protocol between the two: [`Spec`] in, [`Outcome`] out.
+
+use crate::env::fault;
+use crate::error::{Error, Result};
+use bench_harness::clock::Counter;
+use bench_harness::compare::{self, Case, Plan, Samples};
+use bench_harness::engine::{Engine, EngineError, Mode};
+use bench_harness::machine::Machine;
+use bench_harness::registry::{self, CipherEntry};
+use bench_harness::so::{self, SoCipher};
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// `__measure SPEC OUT MARKER`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// What to measure (JSON, written by the parent).
+    spec: PathBuf,
+    /// Where to write the outcome (JSON).
+    out: PathBuf,
+    /// The file that names the engine running.
+    marker: PathBuf,
+}
+
+/// What to measure, written by the parent.
+#[derive(Serialize, Deserialize)]
+pub struct Spec {
+    pub cipher: String,
+    /// (name, path of the `.so`)
+    pub engines: Vec<(String, PathBuf)>,
+    pub cases: Vec<Case>,
+    pub plan: Plan,
+    /// Key sizes the correctness check uses.
+    pub check_keys: Vec<usize>,
+    /// The names of the two engines whose rounds quiet for both decide when
+    /// the run has enough (compare's reference variant and its A/A
+    /// control); `null`: every engine's own quiet batches.
+    #[serde(default)]
+    pub certify: Option<[String; 2]>,
+}
+
+/// What happened, read by the parent.
+#[derive(Serialize, Deserialize)]
+pub struct Outcome {
+    pub counter: Counter,
+    /// The machine, read here (the CPU this process ran on, its SMT
+    /// siblings, ...).
+    pub machine: Machine,
+    pub engines: Vec<EngineOutcome>,
+    /// `[engine][case][round]`, for the measured engines, in order.
+    pub samples: Samples,
+}
+
+#[derive(Serialize, Deserialize)]
+pub struct EngineOutcome {
+    pub name: String,
+    /// The fingerprint of the file as it was loaded.
+    pub loaded: Option<String>,
+    pub state: EngineState,
+}
+
+/// How one engine fared.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum EngineState {
+    /// Timed: it has samples.
+    Measured,
+    /// Failed to load, the oracle check, or while timed.
+    Failed(String),
+    /// This CPU cannot run it.
+    Unavailable(String),
+}
+
+impl EngineState {
+    /// The state an engine error leaves, described with `context`.
+    fn from_error(context: &str, e: &EngineError) -> EngineState {
+        match e {
+            EngineError::Unavailable(_) => EngineState::Unavailable(format!("{context}: {e}")),
+            _ => EngineState::Failed(format!("{context}: {e}")),
+        }
+    }
+}
+
+pub fn run(args: Args) -> Result<()> {
+    let read = |e: &dyn std::fmt::Display| Error::failed(format!("{}: {e}", args.spec.display()));
+    let bytes = std::fs::read(&args.spec).map_err(|e| read(&e))?;
+    let spec: Spec = serde_json::from_slice(&bytes).map_err(|e| read(&e))?;
+    let outcome = measure(&spec, &args.marker)?;
+    let json = serde_json::to_vec(&outcome).map_err(|e| Error::failed(e.to_string()))?;
+    crate::env::workspace::write_atomically(&args.out, &json)
+}
+
+fn measure(spec: &Spec, marker: &Path) -> Result<Outcome> {
+    let mark = |i: usize| {
+        let _ = std::fs::write(marker, i.to_string());
+        fault::crash_point(&spec.engines[i].0);
+    };
+    let entry = registry::cipher(&spec.cipher).map_err(|e| Error::failed(e.0))?;
+    let counter = Counter::calibrate();
+    eprintln!("    {}", counter.describe());
+    let machine = Machine::read(&counter);
+    eprintln!("    {}", machine.describe());
+    let mut outcomes = Vec::new();
+    let mut loaded: Vec<(usize, Box<dyn Engine>)> = Vec::new();
+    for (i, (name, path)) in spec.engines.iter().enumerate() {
+        mark(i);
+        let fingerprint = so::fingerprint(path).ok();
+        let state = match load(entry, spec, path) {
+            Ok(engine) => {
+                loaded.push((i, Box::new(engine)));
+                EngineState::Measured
+            }
+            Err(state) => state,
+        };
+        outcomes.push(EngineOutcome {
+            name: name.clone(),
+            loaded: fingerprint,
+            state,
+        });
+    }
+    loop {
+        let (indices, mut engines): (Vec<usize>, Vec<Box<dyn Engine>>) =
+            std::mem::take(&mut loaded).into_iter().unzip();
+        let mut marker_fn = |k: usize| mark(indices[k]);
+        let mut progress = |line: &str| eprintln!("    {line}");
+        let loaded_as = |name: &str| {
+            let i = spec.engines.iter().position(|(n, _)| n == name)?;
+            indices.iter().position(|&k| k == i)
+        };
+        let certify = spec
+            .certify
+            .as_ref()
+            .and_then(|[a, b]| Some((loaded_as(a)?, loaded_as(b)?)));
+        let timed = compare::interleaved(
+            &mut engines,
+            &spec.cases,
+            spec.plan,
+            certify,
+            &counter,
+            &mut marker_fn,
+            &mut progress,
+        );
+        match timed {
+            Ok(samples) => {
+                return Ok(Outcome {
+                    counter,
+                    machine,
+                    engines: outcomes,
+                    samples,
+                });
+            }
+            Err((k, err)) => {
+                let bad = indices[k];
+                outcomes[bad].state = EngineState::from_error("failed while measured", &err);
+                loaded = indices
+                    .into_iter()
+                    .zip(engines)
+                    .filter(|(i, _)| *i != bad)
+                    .collect();
+            }
+        }
+    }
+}
+
+/// Loads the artifact at `path`, sees that this CPU can run it, and checks
+/// it against the oracle.
+fn load(
+    entry: &CipherEntry,
+    spec: &Spec,
+    path: &Path,
+) -> std::result::Result<SoCipher, EngineState> {
+    let mut engine = SoCipher::load(path).map_err(|e| EngineState::from_error("load", &e))?;
+    // The artifact says what it holds: one of another cipher is no
+    // measurement of this one.
+    engine
+        .check_holds(entry)
+        .map_err(|e| EngineState::from_error("load", &e))?;
+    // Keyed once as the first case keys it: an engine this CPU cannot run
+    // says so here, as a typed error.
+    if let Some(c) = spec.cases.first()
+        && let Err(e @ EngineError::Unavailable(_)) =
+            engine.set_key(c.mode, &vec![0xff; c.key_bytes])
+    {
+        return Err(EngineState::from_error("set_key", &e));
+    }
+    let mut oracle = match entry.peers.iter().find_map(|p| p.make) {
+        Some(make) => make(),
+        None => (entry.variants[0].1)(),
+    };
+    let mut modes: Vec<Mode> = Vec::new();
+    for c in &spec.cases {
+        if !modes.contains(&c.mode) {
+            modes.push(c.mode);
+        }
+    }
+    compare::check_against(&mut engine, oracle.as_mut(), &spec.check_keys, &modes)
+        .map_err(EngineState::Failed)?;
+    Ok(engine)
+}

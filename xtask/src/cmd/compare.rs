@@ -1,0 +1,279 @@
+//! `cargo xtask compare CIPHER|all`: builds every variant (and the peers) as
+//! its own `.so`, sizes each, times those same files interleaved, and writes
+//! `reports/CIPHER.{md,json,svg}`; `all` does every cipher and the index.
+//! The pipeline: contenders, build and size, time, analyse, write.
+
+use crate::build;
+use crate::cli;
+use crate::env::tree::Tree;
+use crate::env::workdir::WorkDir;
+use crate::env::workspace;
+use crate::error::{Error, Result};
+use crate::report::analyse::{self, Settings};
+use crate::report::output;
+use crate::report::verdict::{self, Conclusion};
+use crate::report::{Report, Status};
+use crate::select::cases;
+use crate::select::ciphers;
+use crate::select::contenders::{self, Origin};
+use crate::time::plan::{self, Amount};
+use crate::time::processes;
+use crate::time::screen;
+use bench_harness::registry::CipherEntry;
+use std::path::{Path, PathBuf};
+
+#[derive(clap::Args)]
+#[command(after_help = after_help())]
+pub struct Args {
+    /// The cipher, as the kernel names it (e.g. cast6; a wrong name lists
+    /// them all), or `all` for every one and
+    /// the index reports/README.md.
+    #[arg(value_name = "CIPHER|all")]
+    pub cipher: String,
+
+    /// Only these variants, comma-separated; `*` in a name stands for any
+    /// run of characters (`*_x4*`, `never*`) [default: every one]. With
+    /// many variants, a brief screen leaves out those clearly dominated
+    /// before the full run (the report lists them with the evidence).
+    #[arg(long, value_name = "V,...", value_delimiter = ',', action = clap::ArgAction::Set)]
+    pub variants: Option<Vec<String>>,
+
+    /// The reference variant: speed ratios are taken against it [default:
+    /// the cipher's, listed below].
+    #[arg(long, value_name = "V", alias = "baseline-variant")]
+    pub reference: Option<String>,
+
+    #[command(flatten)]
+    pub amount: Amount,
+
+    /// The gain, in percent (0 to 100), by which a larger variant must beat
+    /// a smaller one, beyond the noise, to be worth its size.
+    #[arg(long, value_name = "PCT", value_parser = cli::percent,
+          allow_negative_numbers = true, default_value = verdict::THRESHOLD)]
+    pub threshold: f64,
+
+    /// Where the report goes.
+    #[arg(long, value_name = "DIR", default_value_os_t = workspace::root().join("reports"))]
+    pub out: PathBuf,
+
+    /// Leave out the peers (RustCrypto's crates, the crc32c crate).
+    #[arg(long)]
+    pub no_peer: bool,
+
+    /// Build every artifact again, even one a previous run built from the
+    /// same inputs (by default such an artifact is taken as it is).
+    #[arg(long)]
+    pub rebuild: bool,
+}
+
+fn after_help() -> String {
+    format!("{}\n{}", plan::quick_help(), ciphers::reference_help())
+}
+
+pub fn run(args: Args) -> Result<()> {
+    let meta = workspace::metadata()?;
+    let ciphers = ciphers::named(&args.cipher, true, "compare")?;
+    check_out(&args.out, &ciphers)?;
+    if args.cipher == "all" {
+        return run_all(&args, &ciphers, &meta.target_dir);
+    }
+    let result = run_one(&args, ciphers[0], &meta.target_dir);
+    output::refresh(&args.out, false)?;
+    result
+}
+
+/// `--out` is checked before anything is built: a directory (created if
+/// missing) where each report file and the index can be written.
+fn check_out(out: &Path, ciphers: &[&'static CipherEntry]) -> Result<()> {
+    workspace::check_output_dir("--out", out)?;
+    let files = ciphers
+        .iter()
+        .flat_map(|c| ["json", "md", "svg"].map(|ext| out.join(format!("{}.{ext}", c.name))))
+        .chain([out.join("README.md")]);
+    for file in files {
+        workspace::check_output("--out", &file)?;
+    }
+    Ok(())
+}
+
+/// Every cipher, then the index; one cipher's failure does not stop the
+/// others.
+fn run_all(args: &Args, ciphers: &[&'static CipherEntry], target: &Path) -> Result<()> {
+    if args.variants.is_some() || args.reference.is_some() {
+        return Err(Error::usage(
+            "--variants and --reference name one cipher's variants, not all ciphers'",
+            "give one cipher, e.g. cargo xtask compare cast6 --variants never,auto",
+        ));
+    }
+    let mut failed = Vec::new();
+    for entry in ciphers {
+        eprintln!("== {}", entry.name);
+        if let Err(e) = run_one(args, entry, target) {
+            let cause = match e {
+                Error::Failed(m) => m,
+                Error::Usage { cause, .. } => cause,
+            };
+            failed.push(format!("{}: {cause}", entry.name));
+        }
+    }
+    output::refresh(&args.out, true)?;
+    println!("index: {}", args.out.join("README.md").display());
+    if failed.is_empty() {
+        Ok(())
+    } else {
+        Err(Error::failed(failed.join("; ")))
+    }
+}
+
+/// Compares one cipher and writes its report.
+fn run_one(args: &Args, entry: &'static CipherEntry, target: &Path) -> Result<()> {
+    let chosen = ciphers::choose(
+        entry,
+        args.variants.as_deref(),
+        "e.g. --variants never,auto",
+    )?;
+    let reference = args
+        .reference
+        .clone()
+        .unwrap_or_else(|| ciphers::default_reference(entry).to_string());
+    if !chosen.contains(&reference.as_str()) {
+        return Err(Error::usage(
+            format!(
+                "the reference variant `{reference}` is not among those measured ({})",
+                chosen.join(", ")
+            ),
+            format!(
+                "add it to --variants, or name another with --reference ({})",
+                chosen.join(", ")
+            ),
+        ));
+    }
+    let settings = Settings {
+        reference,
+        threshold: args.threshold,
+        quick: args.amount.quick,
+        generated_by: format!(
+            "cargo xtask compare {}{}",
+            entry.name,
+            if args.amount.quick { " --quick" } else { "" }
+        ),
+    };
+    let report = compare(args, &settings, entry, &chosen, target)?;
+    output::write(&report, &args.out)?;
+    print_verdict(&report, &args.out);
+    // A variant this CPU cannot run is reported, not a failure.
+    let failed: Vec<&str> = report
+        .entries()
+        .filter(|e| e.status == Status::Failed)
+        .map(|e| e.name.as_str())
+        .collect();
+    if failed.is_empty() {
+        Ok(())
+    } else {
+        Err(Error::failed(format!(
+            "{} failed: see the report",
+            failed.join(", ")
+        )))
+    }
+}
+
+/// The pipeline: build and size, time, analyse.
+fn compare(
+    args: &Args,
+    settings: &Settings,
+    entry: &'static CipherEntry,
+    chosen: &[&'static str],
+    target: &Path,
+) -> Result<Report> {
+    let mut contenders =
+        contenders::contenders(entry, chosen, !args.no_peer, &Tree::here(), Origin::Current);
+    let steps = contenders.len() + 2;
+    let work = WorkDir::lock(target, entry.name)?;
+    let reuse = if args.rebuild {
+        build::Reuse::Never
+    } else {
+        build::Reuse::Previous
+    };
+    build::build_and_size_reusing(entry, &mut contenders, &work.path, steps, reuse);
+    let mut cases = args.amount.cases(entry);
+    let screened = screen::screen(
+        entry,
+        &mut contenders,
+        &settings.reference,
+        &cases,
+        &work.path,
+    )?;
+    let control = contenders::control(&contenders, &settings.reference, &work.path);
+    // The reference and its copy certify the run: rounds go on until they
+    // were quiet together often enough in every case.
+    let certify = control
+        .as_ref()
+        .map(|c| [settings.reference.clone(), c.name.clone()]);
+    contenders.extend(control);
+    cases.extend(cases::setkey(entry, args.amount.quick));
+    let plan = args.amount.plan();
+    let processes = args.amount.processes;
+    let each = plan::share(plan, processes);
+    eprintln!(
+        "[{}/{steps}] timing {} artifacts (an A/A control among them) on {} cases, interleaved, in {processes} processes in turn, each until {} on {} rounds in every case (at most {} s more)",
+        steps - 1,
+        contenders.iter().filter(|c| c.live().is_some()).count(),
+        cases.len(),
+        match &certify {
+            Some([a, b]) => format!("`{a}` and `{b}` (the certifying pair) were both quiet"),
+            None => "every artifact was quiet".to_string(),
+        },
+        each.rounds,
+        each.patience_seconds
+    );
+    let mut timings = processes::measure(
+        entry,
+        &mut contenders,
+        &cases,
+        plan,
+        processes,
+        certify.clone(),
+        &work.path,
+    )?;
+    // The same pair tells which cases lack quiet rounds.
+    let sample_of = |name: &str| {
+        (contenders.iter().position(|c| c.name == name)).and_then(|i| timings.index(i))
+    };
+    if let Some(r) = sample_of(&settings.reference) {
+        let control = certify.as_ref().and_then(|[_, c]| sample_of(c));
+        timings.mark_uncertain(r, control.unwrap_or(r));
+    }
+    eprintln!("[{steps}/{steps}] writing the report");
+    let mut report = analyse::analyse(settings, entry, &contenders, &cases, plan, &timings);
+    report.run.notes.extend(screened);
+    Ok(report)
+}
+
+fn print_verdict(report: &Report, out: &Path) {
+    let v = &report.verdict;
+    match (v.status, &v.pick) {
+        (Conclusion::Inconclusive, _) => println!("verdict: inconclusive"),
+        (Conclusion::Decided, Some(p)) => println!("verdict: use `{p}`"),
+        (Conclusion::Decided, None) => println!("verdict: none"),
+    }
+    for reason in &v.reasons {
+        println!("  because {reason}");
+    }
+    if let Some(c) = &report.control {
+        println!(
+            "  A/A control (`{}` against its copy): {}",
+            c.of,
+            verdict::pct(&c.interval())
+        );
+    }
+    for step in &v.steps {
+        println!("  {step}");
+    }
+    if let Some(rerun) = &v.rerun {
+        println!("  run again on a quieter machine: {rerun}");
+    }
+    println!(
+        "report: {}",
+        out.join(format!("{}.md", report.cipher)).display()
+    );
+}

@@ -1,0 +1,8 @@
+//! One module per command: what `main.rs` dispatches to. Each parses
+//! its flags (documented where declared) and runs the stages.
+
+pub mod baseline;
+pub mod bloat;
+pub mod compare;
+pub mod render;
+pub mod verify;

@@ -1,0 +1,229 @@
+//! Instructions per operation, counted by valgrind's callgrind: repeatable
+//! for the same binary and inputs whatever else the machine does, which is
+//! what a gate on shared CI machines needs. Our own runner rather than a
+//! benchmark framework such as gungraun: the code measured is a loaded `.so`
+//! whose two entry points (`inlinelab_set_key`, `inlinelab_crypt`)
+//! callgrind can toggle on by name, so a plain valgrind run with
+//! `--toggle-collect` counts exactly the artifact's instructions and nothing
+//! of the harness around it.
+//!
+//! One valgrind run counts every artifact of a cipher: the counting process
+//! (`__count`, see `count_child.rs`) loads each in turn and brackets each
+//! case with two marker functions, on which callgrind zeroes
+//! (`--zero-before`) and dumps (`--dump-before`) its counts; the dumps are
+//! appended to one file (`--combine-dumps`) and read back in order. Its cost
+//! is one valgrind start per cipher, not per variant.
+
+use crate::child::count_child::{CountOutcome, CountSpec, Counted};
+use crate::error::{Error, Result};
+use bench_harness::compare::Case;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// valgrind's version, or a setup error that says how to install it.
+pub fn check() -> Result<String> {
+    match Command::new("valgrind").arg("--version").output() {
+        Ok(o) if o.status.success() => Ok(String::from_utf8_lossy(&o.stdout).trim().to_string()),
+        _ => Err(Error::usage(
+            "valgrind is not installed; the gate counts instructions with callgrind",
+            "install it: apt-get install valgrind (Debian, Ubuntu), dnf install valgrind (Fedora), brew install valgrind (macOS on Intel)",
+        )),
+    }
+}
+
+/// What counting gave for one artifact.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Count {
+    /// Instructions of one operation in each case, in case order.
+    Counted(Vec<f64>),
+    /// This CPU cannot run it.
+    Unavailable(String),
+    Failed(String),
+}
+
+/// The counting process's files, in the work directory.
+struct Files {
+    spec: PathBuf,
+    outcome: PathBuf,
+    marker: PathBuf,
+    out: PathBuf,
+}
+
+/// Counts each of `artifacts` (`(name, path)`) in every case, in one
+/// valgrind run (again without an artifact that crashes it), in `dir`
+/// (scratch).
+pub fn count(artifacts: &[(String, PathBuf)], cases: &[Case], dir: &Path) -> Vec<Count> {
+    let files = Files {
+        spec: dir.join("count.json"),
+        outcome: dir.join("count-outcome.json"),
+        marker: dir.join("count-marker"),
+        out: dir.join("callgrind.out"),
+    };
+    let mut result: Vec<Option<Count>> = vec![None; artifacts.len()];
+    loop {
+        let left: Vec<usize> = (0..artifacts.len())
+            .filter(|&i| result[i].is_none())
+            .collect();
+        if left.is_empty() {
+            break;
+        }
+        let spec = CountSpec {
+            artifacts: left.iter().map(|&i| artifacts[i].clone()).collect(),
+            cases: cases.to_vec(),
+        };
+        match run(&spec, &files) {
+            Ok(counts) => {
+                for (&i, c) in left.iter().zip(counts) {
+                    result[i] = Some(c);
+                }
+            }
+            Err(Crash::At(k, how)) => {
+                let i = left[k];
+                eprintln!(
+                    "    {} crashed the counting process ({how}); counting the others again",
+                    artifacts[i].0
+                );
+                result[i] = Some(Count::Failed(format!(
+                    "crashed while its instructions were counted ({how})"
+                )));
+            }
+            Err(Crash::Whole(why)) => {
+                for &i in &left {
+                    result[i] = Some(Count::Failed(format!("counting instructions: {why}")));
+                }
+            }
+        }
+    }
+    result
+        .into_iter()
+        .map(|c| c.expect("every artifact"))
+        .collect()
+}
+
+/// Why a counting run gave nothing.
+enum Crash {
+    /// The process died while artifact `k` of the spec was loaded or run.
+    At(usize, String),
+    /// It failed before any artifact, or its output cannot be read.
+    Whole(String),
+}
+
+/// One valgrind run of `__count` over `spec`: each artifact's counts.
+fn run(spec: &CountSpec, files: &Files) -> std::result::Result<Vec<Count>, Crash> {
+    let whole = |e: &dyn std::fmt::Display| Crash::Whole(e.to_string());
+    let json = serde_json::to_vec(spec).map_err(|e| whole(&e))?;
+    std::fs::write(&files.spec, json).map_err(|e| whole(&e))?;
+    for stale in [&files.outcome, &files.marker, &files.out] {
+        let _ = std::fs::remove_file(stale);
+    }
+    let exe = std::env::current_exe().map_err(|e| whole(&e))?;
+    let run = Command::new("valgrind")
+        .arg("--tool=callgrind")
+        .arg(format!("--callgrind-out-file={}", files.out.display()))
+        .args([
+            "--combine-dumps=yes",
+            "--dump-line=no",
+            "--collect-atstart=no",
+            "--toggle-collect=inlinelab_set_key",
+            "--toggle-collect=inlinelab_crypt",
+            "--zero-before=inlinelab_count_start",
+            "--dump-before=inlinelab_count_end",
+        ])
+        .arg(exe)
+        .arg("__count")
+        .args([&files.spec, &files.outcome, &files.marker])
+        .output()
+        .map_err(|e| Crash::Whole(format!("running valgrind: {e}")))?;
+    if !run.status.success() {
+        let err = String::from_utf8_lossy(&run.stderr);
+        // The process's own last words, else valgrind's (`==PID== ...`).
+        let last = err
+            .lines()
+            .rfind(|l| !l.trim().is_empty() && !l.starts_with("=="))
+            .or_else(|| err.lines().rfind(|l| !l.trim().is_empty()))
+            .unwrap_or("");
+        let how = format!("valgrind: {}; {last}", run.status);
+        let at = std::fs::read_to_string(&files.marker)
+            .ok()
+            .and_then(|s| s.trim().parse::<usize>().ok())
+            .filter(|&k| k < spec.artifacts.len());
+        return Err(match at {
+            Some(k) => Crash::At(k, how),
+            None => Crash::Whole(how),
+        });
+    }
+    let outcome: CountOutcome = std::fs::read(&files.outcome)
+        .map_err(|e| format!("{}: {e}", files.outcome.display()))
+        .and_then(|b| {
+            serde_json::from_slice(&b).map_err(|e| format!("{}: {e}", files.outcome.display()))
+        })
+        .map_err(Crash::Whole)?;
+    if outcome.artifacts.len() != spec.artifacts.len() {
+        return Err(Crash::Whole(format!(
+            "{}: {} artifacts, not {}",
+            files.outcome.display(),
+            outcome.artifacts.len(),
+            spec.artifacts.len()
+        )));
+    }
+    let text = std::fs::read_to_string(&files.out)
+        .map_err(|e| Crash::Whole(format!("{}: {e}", files.out.display())))?;
+    let dumps = dumps(&text);
+    let expected = outcome.artifacts.iter().filter(|c| c.dumped()).count() * spec.cases.len();
+    if dumps.len() != expected {
+        return Err(Crash::Whole(format!(
+            "{}: {} dumps where {expected} were expected",
+            files.out.display(),
+            dumps.len()
+        )));
+    }
+    let mut next = dumps.into_iter();
+    Ok(outcome
+        .artifacts
+        .into_iter()
+        .map(|c| {
+            let counts: Vec<f64> = if c.dumped() {
+                next.by_ref().take(spec.cases.len()).map(|n| n as f64).collect()
+            } else {
+                Vec::new()
+            };
+            match c {
+                // Nothing collected: the toggle did not match (a renamed
+                // entry point?); a count of 0 must never pass as a speedup.
+                Counted::Dumped if counts.contains(&0.0) => Count::Failed(
+                    "callgrind counted no instruction in a case (are inlinelab_set_key and inlinelab_crypt still the entry points?)".into(),
+                ),
+                Counted::Dumped => Count::Counted(counts),
+                Counted::DumpedThenFailed(why) => Count::Failed(why),
+                Counted::Unavailable(why) => Count::Unavailable(why),
+                Counted::NotLoaded(why) => Count::Failed(why),
+            }
+        })
+        .collect())
+}
+
+/// The instruction total of each dump that `--dump-before` triggered, in
+/// order, from a `--combine-dumps` file (the dump at program termination is
+/// left out).
+pub fn dumps(text: &str) -> Vec<u64> {
+    let mut totals = Vec::new();
+    let mut triggered = false;
+    for line in text.lines() {
+        if let Some(trigger) = line.strip_prefix("desc: Trigger:") {
+            triggered = trigger.contains("--dump-before");
+        } else if let Some(v) = line
+            .strip_prefix("totals:")
+            .or_else(|| line.strip_prefix("summary:"))
+            && triggered
+        {
+            totals.push(
+                v.split_whitespace()
+                    .next()
+                    .and_then(|n| n.parse().ok())
+                    .unwrap_or(0),
+            );
+            triggered = false;
+        }
+    }
+    totals
+}

@@ -1,0 +1,5 @@
+//! Counting instructions with callgrind: one valgrind run over every
+//! artifact of a cipher, and the counts per case it gives.
+
+pub mod callgrind;
+pub mod counts;

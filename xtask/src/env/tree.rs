@@ -1,0 +1,150 @@
+//! Where artifacts are built from: this workspace, or the base tree that
+//! `gate --against REV` compares with (REV checked out in a temporary git
+//! worktree, removed when dropped).
+
+use crate::env::workspace;
+use crate::error::{Error, Result};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// A workspace to build from, and the target directory to use.
+#[derive(Clone, Debug)]
+pub struct Tree {
+    pub root: PathBuf,
+    /// `None`: the workspace's own.
+    pub target_dir: Option<PathBuf>,
+    /// `RUSTFLAGS` for the build, if any.
+    pub rustflags: Option<String>,
+}
+
+impl Tree {
+    /// This workspace.
+    pub fn here() -> Tree {
+        Tree {
+            root: workspace::root(),
+            target_dir: None,
+            rustflags: None,
+        }
+    }
+
+    /// This tree built with `rustflags`, in a target directory of its own:
+    /// other flags would make every other artifact build start over.
+    pub fn with_rustflags(&self, name: &str, rustflags: &str) -> Tree {
+        let base = self
+            .target_dir
+            .clone()
+            .unwrap_or_else(workspace::target_dir_default);
+        Tree {
+            root: self.root.clone(),
+            target_dir: Some(base.join(format!("flags-{name}"))),
+            rustflags: Some(rustflags.to_string()),
+        }
+    }
+}
+
+/// The base tree: a revision checked out in a temporary git worktree.
+pub struct BaseTree {
+    path: PathBuf,
+}
+
+impl BaseTree {
+    /// Checks out `rev` under `target`.
+    pub fn add(target: &Path, rev: &str) -> Result<BaseTree> {
+        let commit = resolve(rev)?;
+        let path = target
+            .join("inlinelab")
+            .join("worktrees")
+            .join(&commit[..12]);
+        if path.exists() {
+            remove_worktree(&path);
+            let _ = std::fs::remove_dir_all(&path);
+        }
+        let ok = git()
+            .args(["worktree", "add", "--detach", "--quiet"])
+            .arg(&path)
+            .arg(&commit)
+            .status()
+            .is_ok_and(|s| s.success());
+        if !ok {
+            return Err(Error::failed(format!(
+                "git worktree add {} {commit} failed",
+                path.display()
+            )));
+        }
+        eprintln!(
+            "base {rev} ({}) checked out in {}",
+            &commit[..12],
+            path.display()
+        );
+        Ok(BaseTree { path })
+    }
+
+    /// Where to build it: its worktree, into `target/against`.
+    pub fn tree(&self, target: &Path) -> Tree {
+        Tree {
+            root: self.path.clone(),
+            target_dir: Some(target.join("against")),
+            rustflags: None,
+        }
+    }
+}
+
+impl Drop for BaseTree {
+    fn drop(&mut self) {
+        remove_worktree(&self.path);
+    }
+}
+
+/// The commit `rev` names, or a usage error.
+pub fn resolve(rev: &str) -> Result<String> {
+    git()
+        .args(["rev-parse", "--verify", "--quiet"])
+        .arg(format!("{rev}^{{commit}}"))
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .ok_or_else(|| {
+            Error::usage(
+                format!("`{rev}` is not a revision of this repository"),
+                "e.g. --against origin/main or --against HEAD~1",
+            )
+        })
+}
+
+/// The bytes of `path` (relative to the repository's root) as committed in
+/// `commit`; `None` when the commit has no such file.
+pub fn show(commit: &str, path: &str) -> Result<Option<Vec<u8>>> {
+    let spec = format!("{commit}:{path}");
+    let exists = git()
+        .args(["cat-file", "-e", &spec])
+        .output()
+        .map_err(|e| Error::failed(format!("running git: {e}")))?;
+    if !exists.status.success() {
+        return Ok(None);
+    }
+    let out = git()
+        .args(["cat-file", "blob", &spec])
+        .output()
+        .map_err(|e| Error::failed(format!("running git: {e}")))?;
+    if !out.status.success() {
+        return Err(Error::failed(format!(
+            "git cat-file blob {spec}: {}",
+            String::from_utf8_lossy(&out.stderr).trim()
+        )));
+    }
+    Ok(Some(out.stdout))
+}
+
+fn remove_worktree(path: &Path) {
+    let _ = git()
+        .args(["worktree", "remove", "--force"])
+        .arg(path)
+        .status();
+}
+
+fn git() -> Command {
+    let mut cmd = Command::new("git");
+    cmd.current_dir(workspace::root());
+    cmd
+}

@@ -1,0 +1,312 @@
+//! Facts about the workspace: where things are, which
+//! artifact features exist, the toolchain, the commit, the inputs that
+//! decide the artifacts.
+
+use crate::error::{Error, Result};
+use bench_harness::outfile;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The workspace root.
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("xtask sits in the workspace")
+        .to_path_buf()
+}
+
+/// The cargo that runs us, so that builds use the same toolchain.
+pub fn cargo() -> Command {
+    let mut cmd = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
+    cmd.current_dir(root());
+    cmd
+}
+
+/// What `cargo metadata` says that compare needs.
+pub struct Metadata {
+    pub target_dir: PathBuf,
+}
+
+pub fn metadata() -> Result<Metadata> {
+    let out = cargo()
+        .args([
+            "metadata",
+            "--format-version",
+            "1",
+            "--no-deps",
+            "--offline",
+        ])
+        .output()
+        .map_err(|e| Error::failed(format!("running cargo metadata: {e}")))?;
+    if !out.status.success() {
+        return Err(Error::failed(format!(
+            "cargo metadata failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+                .lines()
+                .next()
+                .unwrap_or("")
+        )));
+    }
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout)
+        .map_err(|e| Error::failed(format!("cargo metadata output: {e}")))?;
+    let target_dir = PathBuf::from(v["target_directory"].as_str().unwrap_or("target"));
+    Ok(Metadata { target_dir })
+}
+
+/// The workspace's target directory when `cargo metadata` is not at hand:
+/// `CARGO_TARGET_DIR` or `target/`.
+pub fn target_dir_default() -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root().join("target"))
+}
+
+/// The toolchain that builds the artifacts.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize, PartialEq)]
+pub struct Toolchain {
+    /// `rustc --version`.
+    pub rustc: String,
+    /// The host target triple, which the artifacts are built for.
+    pub target: String,
+    /// The cargo profile and what it sets.
+    pub profile: String,
+}
+
+pub fn toolchain() -> Toolchain {
+    let rustc = std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
+    let out = Command::new(rustc).arg("-vV").output().ok();
+    let text = out
+        .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
+        .unwrap_or_default();
+    let field = |name: &str| {
+        text.lines()
+            .find_map(|l| l.strip_prefix(name))
+            .unwrap_or("unknown")
+            .trim()
+            .to_string()
+    };
+    Toolchain {
+        rustc: text.lines().next().unwrap_or("rustc (unknown)").to_string(),
+        target: field("host:"),
+        profile: "artifact (release + panic=abort, codegen-units=1, no LTO, no_std cdylib)"
+            .to_string(),
+    }
+}
+
+/// The commit checked out.
+pub fn commit() -> String {
+    git_output(&["rev-parse", "--short=12", "HEAD"]).unwrap_or_else(|| "unknown".into())
+}
+
+fn git_output(args: &[&str]) -> Option<String> {
+    git_output_in(&root(), args)
+}
+
+/// What git prints for `args` in the work tree at `dir`, if it succeeds.
+fn git_output_in(dir: &Path, args: &[&str]) -> Option<String> {
+    Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+}
+
+/// The tracked files whose contents decide what an artifact holds: the
+/// workspace manifest (the `artifact` profile) and lock file, the toolchain
+/// file, the ABI, the macro, the ciphers and the artifact crate, the
+/// registry (a peer's `RUSTFLAGS`) and the build command. Tests, benches
+/// and markdown under them are left out: they change no artifact.
+pub const INPUT_PATHS: &[&str] = &[
+    "Cargo.toml",
+    "Cargo.lock",
+    "rust-toolchain.toml",
+    "rust-toolchain",
+    "abi",
+    "codegen",
+    "variants",
+    "bench-harness/src/registry.rs",
+    "xtask/src/build/artifacts.rs",
+];
+
+/// What decided the artifacts of a report.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize, PartialEq)]
+pub struct Inputs {
+    /// `fnv1a64:` and the hash of each input file's path and contents (as
+    /// in the working tree, in path order) and of `rustc -vV`.
+    pub hash: String,
+    /// Whether any input file differs from the commit (other files, such as
+    /// the reports themselves, do not count).
+    pub dirty: bool,
+}
+
+/// Whether `path` (one of `git ls-files`) is an input: not a test, a bench
+/// or a markdown file.
+fn is_input(path: &str) -> bool {
+    !path.ends_with(".md")
+        && !path
+            .split('/')
+            .any(|part| part == "tests" || part == "benches" || part == "tests.rs")
+}
+
+/// The inputs of this tree (see [`INPUT_PATHS`]).
+pub fn inputs() -> Inputs {
+    inputs_of(&root())
+}
+
+/// The inputs of the tree at `root` (this one, or the base tree of
+/// `gate --against`).
+pub fn inputs_of(root: &Path) -> Inputs {
+    let mut args = vec!["ls-files", "--"];
+    args.extend(INPUT_PATHS);
+    let files = git_output_in(root, &args).unwrap_or_default();
+    let mut files: Vec<&str> = files.lines().filter(|p| is_input(p)).collect();
+    files.sort_unstable();
+    let mut h = Fnv::default();
+    for path in &files {
+        h.add(path.as_bytes());
+        h.add(&std::fs::read(root.join(path)).unwrap_or_else(|_| b"(missing)".to_vec()));
+    }
+    h.add(&rustc_vv());
+    let mut status = vec!["status", "--porcelain", "--untracked-files=no", "--"];
+    status.extend(INPUT_PATHS);
+    Inputs {
+        hash: format!("fnv1a64:{:016x}", h.0),
+        dirty: git_output_in(root, &status)
+            .is_some_and(|s| s.lines().any(|l| is_input(&l[3.min(l.len())..]))),
+    }
+}
+
+/// FNV-1a, 64 bits, with each part's length mixed in before it.
+struct Fnv(u64);
+
+impl Default for Fnv {
+    fn default() -> Fnv {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Fnv {
+    fn add(&mut self, bytes: &[u8]) {
+        for &b in (bytes.len() as u64).to_le_bytes().iter().chain(bytes) {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+}
+
+/// `rustc -vV`: the toolchain, to its commit and LLVM version.
+fn rustc_vv() -> Vec<u8> {
+    let rustc = std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
+    Command::new(rustc)
+        .arg("-vV")
+        .output()
+        .map(|o| o.stdout)
+        .unwrap_or_default()
+}
+
+/// Today's date (UTC), from the system clock.
+pub fn today() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    // Days to civil date (Howard Hinnant's algorithm).
+    let z = (secs / 86_400) as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}-{m:02}-{d:02}")
+}
+
+/// Writes `bytes` to `path` through [`bench_harness::outfile`]: a
+/// temporary file beside it, renamed over it, so that an interrupted run
+/// leaves the previous file intact; only a regular file (or nothing) is
+/// replaced, and no temporary is left behind on failure. The directory is
+/// created if need be.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| Error::failed(format!("writing {}: {e}", path.display())))?;
+    }
+    outfile::write(path, bytes).map_err(|e| Error::failed(format!("writing {e}")))
+}
+
+/// Checks, before anything is measured, that the output `path` given as
+/// `flag` can be written (see [`outfile::check`]): a usage error (exit 2)
+/// if not.
+pub fn check_output(flag: &str, path: &Path) -> Result<()> {
+    outfile::check(path).map_err(|e| {
+        Error::usage(
+            format!("{flag} {e}"),
+            format!("give {flag} the path of a regular file in an existing directory"),
+        )
+    })
+}
+
+/// Writes an output the user asked for (`flag` PATH): as
+/// [`write_atomically`], but a failure is a setup error (exit 2), not a
+/// failed measurement.
+pub fn write_output(flag: &str, path: &Path, bytes: &[u8]) -> Result<()> {
+    outfile::write(path, bytes).map_err(|e| {
+        Error::usage(
+            format!("{flag} {e}"),
+            format!("give {flag} the path of a regular file in an existing directory"),
+        )
+    })
+}
+
+/// Checks, before anything is measured, that files can be written into the
+/// directory `dir` given as `flag` (created if it does not exist yet).
+pub fn check_output_dir(flag: &str, dir: &Path) -> Result<()> {
+    let bad = |why: String| {
+        Error::usage(
+            format!("{flag} {}: {why}", dir.display()),
+            format!("give {flag} a directory (it is created if missing)"),
+        )
+    };
+    if dir.as_os_str().is_empty() {
+        return Err(bad("an output directory cannot be empty".into()));
+    }
+    match std::fs::metadata(dir) {
+        Ok(m) if m.is_dir() => {}
+        Ok(_) => return Err(bad("is not a directory".into())),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            std::fs::create_dir_all(dir).map_err(|e| bad(e.to_string()))?;
+        }
+        Err(e) => return Err(bad(e.to_string())),
+    }
+    outfile::check(&dir.join(".inlinelab-write-check")).map_err(|e| bad(e.why))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn inputs_are_what_builds_artifacts() {
+        for path in [
+            "variants/src/rfc2612.rs",
+            "codegen/src/expand.rs",
+            "Cargo.lock",
+        ] {
+            assert!(is_input(path), "{path}");
+        }
+        for path in [
+            "variants/tests/cast6.rs",
+            "codegen/tests/ui/bad.rs",
+            "codegen/src/tests.rs",
+            "variants/README.md",
+        ] {
+            assert!(!is_input(path), "{path}");
+        }
+        let here = inputs();
+        assert!(here.hash.starts_with("fnv1a64:"), "{}", here.hash);
+        assert_eq!(inputs().hash, here.hash, "the same tree, the same hash");
+    }
+}

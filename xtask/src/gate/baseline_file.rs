@@ -1,0 +1,156 @@
+//! The baseline file, `reports/baseline/CIPHER.json`: the report `cargo
+//! xtask baseline` writes (the compare schema plus `instructions` on a speed
+//! entry per counted case, key setup included) and `gate` reads, from the
+//! base revision's commit and from the working tree. A missing, truncated,
+//! foreign, other-schema or other-toolchain file is a setup error (exit 2)
+//! that gives no verdict, and so is one that cannot be trusted: a variant
+//! `failed` or unavailable in it, without sizes or speed entries, lacking a
+//! counted case, or with a count or size of 0 (or below).
+
+use crate::env::workspace;
+use crate::error::{Error, Result};
+use crate::gate::rows;
+use crate::report::{Report, SCHEMA_VERSION, Status};
+use crate::select::cases;
+use bench_harness::registry::CipherEntry;
+use std::path::PathBuf;
+
+/// Where the baseline file of `cipher` is, relative to the repository root.
+pub fn relative(cipher: &str) -> String {
+    format!("reports/baseline/{cipher}.json")
+}
+
+/// Where the working tree's baseline file of `cipher` is.
+pub fn path(cipher: &str) -> PathBuf {
+    workspace::root().join(relative(cipher))
+}
+
+/// The hint of a baseline that is not there or not usable.
+fn rebuild(cipher: &str) -> String {
+    format!("create it with: cargo xtask baseline {cipher}")
+}
+
+/// Reads the baseline of `cipher` from `bytes` (`what` names where they
+/// came from): JSON of this schema, for this cipher. Checks nothing else:
+/// see [`check`].
+pub fn parse(bytes: &[u8], what: &str, cipher: &str) -> Result<Report> {
+    let bad = |cause: String| Error::usage(cause, rebuild(cipher));
+    let value: serde_json::Value = serde_json::from_slice(bytes)
+        .map_err(|e| bad(format!("{what} is not valid JSON (truncated?): {e}")))?;
+    let version = value["schema_version"].as_u64();
+    if version != Some(u64::from(SCHEMA_VERSION)) {
+        return Err(bad(format!(
+            "{what} has schema version {}, but this gate reads version {SCHEMA_VERSION}",
+            version.map_or("none".into(), |v| v.to_string()),
+        )));
+    }
+    let report: Report =
+        serde_json::from_value(value).map_err(|e| bad(format!("{what} is not a baseline: {e}")))?;
+    if report.cipher != cipher {
+        return Err(bad(format!(
+            "{what} is a baseline for {}, not {cipher}",
+            report.cipher
+        )));
+    }
+    Ok(report)
+}
+
+/// Checks that the gate can judge `entry`'s variants by `report` (read from
+/// `what`), here: every variant measured, with sizes and a count above 0 in
+/// every case the gate counts, and the toolchain this tree builds with.
+pub fn check(report: &Report, entry: &CipherEntry, what: &str) -> Result<()> {
+    let cipher = entry.name;
+    let untrusted = |cause: String| {
+        Error::usage(
+            format!("{what} cannot be trusted: {cause}"),
+            format!(
+                "rebuild it: cargo xtask baseline {cipher} (and judge by it with --accept-baseline-change)"
+            ),
+        )
+    };
+    if report.variants.is_empty() {
+        return Err(untrusted("it lists no variant".into()));
+    }
+    let counted = report.variants.iter().flat_map(|e| &e.speed);
+    if !counted.into_iter().any(|s| s.instructions.is_some()) {
+        return Err(Error::usage(
+            format!("{what} has no instruction counts: a compare report, not a baseline"),
+            rebuild(cipher),
+        ));
+    }
+    let keys: Vec<_> = cases::gate_cases(entry)
+        .iter()
+        .map(|c| crate::count::counts::uncounted(entry, c))
+        .collect();
+    for (i, e) in report.variants.iter().enumerate() {
+        let name = &e.name;
+        if report.variants[..i].iter().any(|o| o.name == e.name) {
+            return Err(untrusted(format!("variant `{name}` is listed twice")));
+        }
+        if e.status != Status::Measured {
+            return Err(untrusted(format!(
+                "variant `{name}` is `{}` in it ({})",
+                e.status,
+                e.reason.as_deref().unwrap_or("no reason given")
+            )));
+        }
+        let Some(a) = &e.artifact else {
+            return Err(untrusted(format!("variant `{name}` has no sizes")));
+        };
+        if a.text_bytes == 0 || a.so_bytes == 0 {
+            return Err(untrusted(format!(
+                "variant `{name}` has a size of 0 bytes (.text {}, .so {})",
+                a.text_bytes, a.so_bytes
+            )));
+        }
+        if e.speed.is_empty() {
+            return Err(untrusted(format!("variant `{name}` has no speed entries")));
+        }
+        let lacking: Vec<String> = keys
+            .iter()
+            .filter(|k| {
+                e.speed_at(&k.alg, &k.dir, k.key_bits, k.block_bytes)
+                    .and_then(|s| s.instructions)
+                    .is_none()
+            })
+            .map(rows::case_name)
+            .collect();
+        if let Some(first) = lacking.first() {
+            return Err(untrusted(format!(
+                "variant `{name}` lacks {} of the {} cases the gate counts (first: {first})",
+                lacking.len(),
+                keys.len()
+            )));
+        }
+        for s in &e.speed {
+            if let Some(n) = s.instructions
+                && !(n.is_finite() && n > 0.0)
+            {
+                return Err(untrusted(format!(
+                    "variant `{name}` counts {n} instructions per operation in {}",
+                    rows::case_name(s)
+                )));
+            }
+        }
+    }
+    check_toolchain(report, cipher)
+}
+
+/// Sizes and instruction counts differ with the toolchain alone: a baseline
+/// file from another gives no verdict.
+fn check_toolchain(base: &Report, cipher: &str) -> Result<()> {
+    let here = workspace::toolchain();
+    if base.toolchain == here {
+        return Ok(());
+    }
+    let was = &base.toolchain;
+    Err(Error::usage(
+        format!(
+            "the baseline was measured with {} for {} ({}), this tree builds with {} for {} ({}): sizes and instruction counts would differ for that alone, so there is no verdict",
+            was.rustc, was.target, was.profile, here.rustc, here.target, here.profile
+        ),
+        format!(
+            "rebuild the baseline: cargo xtask baseline {cipher} (with the toolchain rust-toolchain.toml pins), and judge by it with --accept-baseline-change"
+        ),
+    ))
+}

@@ -1,0 +1,94 @@
+//! What `gate` and `baseline` measure: sizes, instructions per operation
+//! (callgrind) in every case of [`cases::gate_cases`] (every mode, key size
+//! and direction at three sizes, and key setup), and, unless `--no-time`,
+//! wall clock over the `compare --quick` cases with ratios against the peer
+//! timed in the same run.
+
+use crate::build::{self, Reuse};
+use crate::cli;
+use crate::count::counts;
+use crate::error::Result;
+use crate::report::Report;
+use crate::report::analyse::{self, Settings};
+use crate::report::verdict;
+use crate::select::cases;
+use crate::select::ciphers;
+use crate::select::contenders::Contender;
+use crate::time::plan::Amount;
+use crate::time::processes;
+use crate::time::timings::Timings;
+use bench_harness::compare::Case;
+use bench_harness::registry::CipherEntry;
+use std::path::Path;
+
+/// The cases the gate counts instructions in (and a baseline file holds).
+pub fn counted_cases(entry: &CipherEntry) -> Vec<Case> {
+    cases::gate_cases(entry)
+}
+
+/// What ratios are taken against: the (first) peer, measured in the same
+/// run, else the reference variant.
+fn reference(entry: &CipherEntry) -> &'static str {
+    entry
+        .peers
+        .first()
+        .map_or(ciphers::default_reference(entry), |p| p.name)
+}
+
+/// Builds, sizes, counts and (unless `no_time`) times `contenders` in `dir`;
+/// returns the report over them, made by `generated_by`, and the timings.
+pub fn measure(
+    entry: &CipherEntry,
+    contenders: &mut [Contender],
+    dir: &Path,
+    no_time: bool,
+    reuse: Reuse,
+    generated_by: &str,
+) -> Result<(Report, Timings)> {
+    let amount = Amount::quick();
+    let timed_cases = amount.cases(entry);
+    let counted = counted_cases(entry);
+    let plan = amount.plan();
+    let steps = contenders.len() + 2;
+    build::build_and_size_reusing(entry, contenders, dir, steps, reuse);
+    let timings = if no_time {
+        None
+    } else {
+        eprintln!(
+            "[{}/{steps}] timing, interleaved (wall clock, advisory)",
+            steps - 1
+        );
+        Some(processes::measure(
+            entry,
+            contenders,
+            &timed_cases,
+            plan,
+            amount.processes,
+            None,
+            dir,
+        )?)
+    };
+    let variants = contenders.iter().filter(|c| !c.is_peer()).count();
+    eprintln!(
+        "[{steps}/{steps}] counting instructions with callgrind: {variants} variants x {} cases, one valgrind run",
+        counted.len()
+    );
+    let start = std::time::Instant::now();
+    let counts = counts::count(contenders, &counted, dir);
+    eprintln!("    counted in {:.1}s", start.elapsed().as_secs_f64());
+    let timings = timings.unwrap_or_else(|| {
+        let live = (0..contenders.len())
+            .filter(|&i| contenders[i].live().is_some())
+            .collect();
+        Timings::unmeasured(live, timed_cases.len())
+    });
+    let settings = Settings {
+        reference: reference(entry).to_string(),
+        threshold: cli::percent(verdict::THRESHOLD).expect("the default threshold parses"),
+        quick: amount.quick,
+        generated_by: generated_by.to_string(),
+    };
+    let mut report = analyse::analyse(&settings, entry, contenders, &timed_cases, plan, &timings);
+    counts::attach(&mut report, entry, contenders, &counts, &counted);
+    Ok((report, timings))
+}

@@ -1,0 +1,465 @@
+//! `cargo xtask gate [CIPHER|all]`: fails a change that makes a variant
+//! bigger or slower than the committed baseline of the base revision (and,
+//! with `--against REV`, than the base tree measured in the same run).
+//! Sizes are exact bytes; speed is instructions per operation counted by
+//! callgrind in every counted case, key setup included (repeatable on noisy
+//! machines), with wall-clock ratios as an advisory.
+//!
+//! Which baseline: the one committed at the base revision (`--baseline-rev`,
+//! else the `--against` revision, else HEAD), read with git, never the
+//! working tree's; so neither creep across changes nor a change's own edit
+//! of `reports/baseline/` moves what it is judged by. A change that edits
+//! the baseline (the working tree's file, or `--baseline PATH`, differs from
+//! the committed one) gets a "baseline changed in this change" table first,
+//! and is judged by its own baseline only with `--accept-baseline-change`.
+
+pub mod baseline_file;
+pub mod gate_measure;
+pub mod rows;
+pub mod summary;
+
+use crate::build::Reuse;
+use crate::count::callgrind;
+use crate::count::counts;
+use crate::env::tree::{self, BaseTree, Tree};
+use crate::env::workdir::WorkDir;
+use crate::env::workspace;
+use crate::error::{Error, Result};
+use crate::report::{Entry, Report, Speed};
+use crate::select::ciphers;
+use crate::select::contenders::{self, Contender, Origin};
+use crate::time::timings::Timings;
+use bench_harness::registry::CipherEntry;
+use bench_harness::stats::Ratio;
+use rows::{Change, Row, Thresholds, Verdict};
+use std::path::{Path, PathBuf};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The cipher, as the kernel names it (e.g. cast6; a wrong name lists
+    /// them all), or `all`.
+    #[arg(value_name = "CIPHER|all", default_value = "all")]
+    cipher: String,
+
+    /// This change's baseline file, for one cipher, instead of the working
+    /// tree's reports/baseline/CIPHER.json: shown against the committed one
+    /// when they differ, and judged by only with --accept-baseline-change.
+    #[arg(long, value_name = "PATH")]
+    baseline: Option<PathBuf>,
+
+    /// The revision whose committed baseline files the change is judged by
+    /// [default: the --against revision, else HEAD].
+    #[arg(long, value_name = "REV")]
+    baseline_rev: Option<String>,
+
+    /// Judge by this change's baseline (the working tree's, or --baseline)
+    /// where it differs from the committed one: for a maintainer accepting a
+    /// new baseline deliberately. The pull-request workflow never gives it.
+    #[arg(long)]
+    accept_baseline_change: bool,
+
+    #[command(flatten)]
+    thresholds: Thresholds,
+
+    /// Skip the wall-clock comparison (and the peers' builds, which only it
+    /// needs).
+    #[arg(long)]
+    no_time: bool,
+
+    /// Also compare with the base tree: build REV (e.g. origin/main) in a
+    /// temporary git worktree and measure both trees in the same run, wall
+    /// clock paired round by round. REV's committed baselines are the ones
+    /// judged by (unless --baseline-rev says otherwise).
+    #[arg(long, value_name = "REV")]
+    against: Option<String>,
+
+    /// Also write the summary (markdown) to PATH.
+    #[arg(long, value_name = "PATH")]
+    comment: Option<PathBuf>,
+
+    /// Only these variants of the one cipher, comma-separated (`*` in a name
+    /// stands for any run of characters): the baseline's other variants are
+    /// left out of the verdict, and the summary says so [default: every
+    /// one].
+    #[arg(long, value_name = "V,...", value_delimiter = ',', action = clap::ArgAction::Set)]
+    variants: Option<Vec<String>>,
+
+    /// Build every artifact again. By default an artifact a previous gate
+    /// run of the cipher built from the same inputs is taken as it is: the
+    /// manifest beside it records the hash of the sources, macro, ABI,
+    /// artifact crate, manifest and lock file, and the selection, features,
+    /// flags and toolchain it was built with.
+    #[arg(long)]
+    rebuild: bool,
+}
+
+/// What the verdict is against, as the summary says it.
+pub struct Basis {
+    /// The baseline judged by, in words.
+    pub baseline: String,
+    /// `--against REV`: the base tree's revision.
+    pub base_tree: Option<String>,
+    /// `--variants`: how many of the baseline's variants were left out.
+    pub left_out: usize,
+}
+
+/// A cipher's baselines: the one judged by, and what the change did to it.
+struct Baselines {
+    judged_by: Report,
+    /// In words, for the summary.
+    label: String,
+    /// The variants of the committed baseline at the base revision (what
+    /// the base tree is expected to build), when it could be read.
+    committed_variants: Option<Vec<String>>,
+    /// The change's edit of the baseline, if it made one.
+    changed: Option<BaselineChange>,
+}
+
+/// A baseline file that differs between the base revision and the change.
+pub struct BaselineChange {
+    pub cipher: String,
+    /// The committed file, in words.
+    pub old: String,
+    /// The change's file, in words.
+    pub new: String,
+    pub rows: Vec<Change>,
+    /// Whether the change's version is the one judged by.
+    pub accepted: bool,
+}
+
+/// The base revision: its commit, and how it was named.
+struct BaseRev {
+    name: String,
+    commit: String,
+}
+
+pub fn run(args: Args) -> Result<()> {
+    if let Some(path) = &args.comment {
+        workspace::check_output("--comment", path)?;
+    }
+    let meta = workspace::metadata()?;
+    let ciphers = ciphers::named(&args.cipher, true, "gate")?;
+    if args.variants.is_some() && ciphers.len() > 1 {
+        return Err(Error::usage(
+            "--variants names one cipher's variants, not all ciphers'",
+            "give one cipher, e.g. cargo xtask gate cast6 --variants never,auto",
+        ));
+    }
+    if args.baseline.is_some() && ciphers.len() > 1 {
+        return Err(Error::usage(
+            "--baseline names one file: give one cipher",
+            "e.g. cargo xtask gate cast6 --baseline PATH",
+        ));
+    }
+    if let Some(rev) = &args.against {
+        tree::resolve(rev)?;
+    }
+    let rev_name = args
+        .baseline_rev
+        .clone()
+        .or_else(|| args.against.clone())
+        .unwrap_or_else(|| "HEAD".into());
+    let base_rev = match tree::resolve(&rev_name) {
+        Ok(commit) => Some(BaseRev {
+            name: rev_name,
+            commit,
+        }),
+        // Judging by the working tree's file needs no history.
+        Err(_) if args.accept_baseline_change && args.baseline_rev.is_none() => None,
+        Err(e) => return Err(e),
+    };
+    callgrind::check()?;
+    // Every baseline is read before anything is measured: a cipher that
+    // cannot be gated (no baseline, or one that cannot be trusted) stops
+    // the run (exit 2) in its first second rather than being skipped.
+    let baselines = ciphers
+        .iter()
+        .map(|entry| read_baselines(&args, entry, base_rev.as_ref()))
+        .collect::<Result<Vec<_>>>()?;
+    let mut changed_md = String::new();
+    let mut md = String::new();
+    let mut regressions = 0;
+    for (entry, baselines) in ciphers.into_iter().zip(baselines) {
+        let chosen = ciphers::choose(
+            entry,
+            args.variants.as_deref(),
+            "e.g. --variants never,auto",
+        )?;
+        let basis = Basis {
+            baseline: baselines.label.clone(),
+            base_tree: args.against.clone(),
+            left_out: baselines
+                .judged_by
+                .variants
+                .iter()
+                .filter(|b| left_out(entry, &chosen, &b.name))
+                .count(),
+        };
+        if let Some(change) = &baselines.changed {
+            changed_md.push_str(&summary::render_change(change));
+        }
+        let rows = gate_one(&args, entry, &chosen, baselines, &meta.target_dir)?;
+        regressions += rows
+            .iter()
+            .filter(|r| r.verdict == Verdict::Regression)
+            .count();
+        md.push_str(&summary::render(
+            entry.name,
+            &basis,
+            &args.thresholds,
+            &rows,
+        ));
+    }
+    let md = changed_md + &md;
+    print!("{md}");
+    if let Some(path) = &args.comment {
+        workspace::write_output("--comment", path, md.as_bytes())?;
+    }
+    if regressions > 0 {
+        Err(Error::failed(format!(
+            "{regressions} regression(s); see the table above"
+        )))
+    } else {
+        Ok(())
+    }
+}
+
+/// The baselines of `entry`: the committed one at `base` and the change's
+/// (the working tree's, or `--baseline`), read, compared, and the one judged
+/// by checked; a setup error when the gate cannot judge by it.
+fn read_baselines(args: &Args, entry: &CipherEntry, base: Option<&BaseRev>) -> Result<Baselines> {
+    let cipher = entry.name;
+    let relative = baseline_file::relative(cipher);
+    let committed = match base {
+        Some(b) => tree::show(&b.commit, &relative)?,
+        None => None,
+    };
+    let old = base.map_or_else(
+        || "the committed baseline (no git history here)".to_string(),
+        |b| {
+            format!(
+                "the committed baseline `{relative}` at `{}` ({})",
+                b.name,
+                &b.commit[..12]
+            )
+        },
+    );
+    let (path, new) = match &args.baseline {
+        Some(p) => (p.clone(), format!("the baseline `{}`", p.display())),
+        None => (
+            baseline_file::path(cipher),
+            format!("this change's baseline `{relative}` (working tree)"),
+        ),
+    };
+    let proposed = match std::fs::read(&path) {
+        Ok(bytes) => Some(bytes),
+        Err(e) if args.baseline.is_some() || e.kind() != std::io::ErrorKind::NotFound => {
+            return Err(Error::usage(
+                format!("no baseline at {}: {e}", path.display()),
+                format!("create it with: cargo xtask baseline {cipher}"),
+            ));
+        }
+        Err(_) => None,
+    };
+    let changed = base.is_some() && committed != proposed;
+    let read = |bytes: &Option<Vec<u8>>, what: &str, missing: Error| -> Result<Report> {
+        let bytes = bytes.as_ref().ok_or(missing)?;
+        let report = baseline_file::parse(bytes, what, cipher)?;
+        baseline_file::check(&report, entry, what)?;
+        Ok(report)
+    };
+    let no_file = |what: &str| {
+        Error::usage(
+            format!("no baseline for {cipher}: {what} does not exist"),
+            format!(
+                "create it with: cargo xtask baseline {cipher}, commit it, and have a maintainer judge by it with --accept-baseline-change"
+            ),
+        )
+    };
+    let accepted = args.accept_baseline_change || !changed;
+    let (judged_by, label) = if accepted {
+        let label = if changed || base.is_none() {
+            new.clone()
+        } else {
+            old.clone()
+        };
+        (read(&proposed, &label, no_file(&label))?, label)
+    } else {
+        let judged = read(&committed, &old, no_file(&old))?;
+        // What the change proposes must be usable too: a baseline nobody
+        // can judge by would stop every later change.
+        if proposed.is_some() {
+            read(&proposed, &new, no_file(&new))?;
+        }
+        (judged, old.clone())
+    };
+    let lenient = |bytes: &Option<Vec<u8>>, what: &str| {
+        bytes
+            .as_ref()
+            .and_then(|b| baseline_file::parse(b, what, cipher).ok())
+    };
+    let committed_report = lenient(&committed, &old);
+    let changed = changed.then(|| BaselineChange {
+        cipher: cipher.to_string(),
+        old: old.clone(),
+        new: new.clone(),
+        rows: rows::baseline_changes(committed_report.as_ref(), lenient(&proposed, &new).as_ref()),
+        accepted: args.accept_baseline_change,
+    });
+    Ok(Baselines {
+        judged_by,
+        label: format!(
+            "{label}{}",
+            if changed.as_ref().is_some_and(|c| c.accepted) {
+                " (accepted: --accept-baseline-change)"
+            } else {
+                ""
+            }
+        ),
+        committed_variants: committed_report
+            .map(|r| r.variants.iter().map(|e| e.name.clone()).collect()),
+        changed,
+    })
+}
+
+/// Measures the `variants` of one cipher now (and the base tree, with
+/// `--against`) and gives the rows, regressions first.
+fn gate_one(
+    args: &Args,
+    entry: &'static CipherEntry,
+    variants: &[&'static str],
+    baselines: Baselines,
+    target: &Path,
+) -> Result<Vec<Row>> {
+    let work = WorkDir::lock(target, entry.name)?;
+    let timed = !args.no_time;
+    let mut contenders =
+        contenders::contenders(entry, variants, timed, &Tree::here(), Origin::Current);
+    let base_tree = match &args.against {
+        Some(rev) => Some(BaseTree::add(target, rev)?),
+        None => None,
+    };
+    // The base tree builds the variants its revision's baseline lists (a
+    // variant this change adds has no base), that this tree still has.
+    let base_variants: Vec<&'static str> = variants
+        .iter()
+        .copied()
+        .filter(|v| {
+            baselines
+                .committed_variants
+                .as_ref()
+                .is_none_or(|names| names.iter().any(|n| n == v))
+        })
+        .collect();
+    if let Some(base) = &base_tree {
+        let tree = base.tree(target);
+        contenders.extend(contenders::contenders(
+            entry,
+            &base_variants,
+            timed,
+            &tree,
+            Origin::Base,
+        ));
+    }
+    let generated_by = format!("cargo xtask gate {}", entry.name);
+    let reuse = if args.rebuild {
+        Reuse::Never
+    } else {
+        Reuse::Previous
+    };
+    let (now, timings) = gate_measure::measure(
+        entry,
+        &mut contenders,
+        &work.path,
+        args.no_time,
+        reuse,
+        &generated_by,
+    )?;
+    drop(base_tree);
+    let cases: Vec<Speed> = gate_measure::counted_cases(entry)
+        .iter()
+        .map(|c| counts::uncounted(entry, c))
+        .collect();
+    let current = |name: &str| {
+        contenders
+            .iter()
+            .find(|c| c.origin == Origin::Current && c.variant() == Some(name))
+            .and_then(|c| now.variants.iter().find(|e| e.name == c.name))
+    };
+    let base_entry = |name: &str| {
+        contenders
+            .iter()
+            .find(|c| c.origin == Origin::Base && c.variant() == Some(name))
+            .and_then(|c| now.variants.iter().find(|e| e.name == c.name))
+    };
+    let judged_by = &baselines.judged_by.variants;
+    let mut rows = Vec::new();
+    for b in judged_by
+        .iter()
+        .filter(|b| !left_out(entry, variants, &b.name))
+    {
+        let Some(n) = current(&b.name) else {
+            rows.push(rows::missing(&b.name));
+            continue;
+        };
+        let mut base = None;
+        if args.against.is_some() && base_variants.contains(&b.name.as_str()) {
+            match base_entry(&b.name) {
+                Some(e) if e.status == crate::report::Status::Measured => base = Some(e),
+                other => rows.push(rows::base_failed(
+                    &b.name,
+                    other
+                        .and_then(|e| e.reason.as_deref())
+                        .unwrap_or("not measured"),
+                )),
+            }
+        }
+        let wall = wall(args, b, n, &contenders, &timings);
+        rows.extend(rows::rows(b, base, n, &cases, wall, &args.thresholds));
+    }
+    for v in variants {
+        if !judged_by.iter().any(|b| b.name == *v) {
+            rows.push(rows::not_in_baseline(v));
+        }
+    }
+    rows.sort_by_key(|r| r.verdict);
+    Ok(rows)
+}
+
+/// Whether the baseline's variant `name` is one `--variants` left out: the
+/// tree has it, and it was not chosen. Left out, it is neither measured nor
+/// judged; a variant the tree no longer has is never left out (it is
+/// `missing`, whatever was chosen).
+fn left_out(entry: &CipherEntry, chosen: &[&str], name: &str) -> bool {
+    !chosen.contains(&name) && ciphers::variant_names(entry).contains(&name)
+}
+
+/// Wall-clock speed of variant `now` over `before`: with `--against`, paired
+/// round by round with the base tree's; else each against the peer of its
+/// own run.
+fn wall(
+    args: &Args,
+    before: &Entry,
+    now: &Entry,
+    contenders: &[Contender],
+    timings: &Timings,
+) -> Option<Ratio> {
+    if args.no_time {
+        return None;
+    }
+    if args.against.is_some() {
+        let index = |origin: Origin| {
+            contenders
+                .iter()
+                .position(|c| c.origin == origin && c.variant() == Some(now.name.as_str()))
+                .and_then(|i| timings.index(i))
+        };
+        return timings.overall(index(Origin::Current)?, index(Origin::Base)?);
+    }
+    let (b, c) = (before.overall.as_ref()?, now.overall.as_ref()?);
+    Some(Ratio {
+        ratio: c.ratio / b.ratio,
+        low: c.low / b.ratio,
+        high: c.high / b.ratio,
+    })
+}

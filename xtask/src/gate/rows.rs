@@ -1,0 +1,465 @@
+//! The gate's rows: one variant now against the baseline it is judged by
+//! (and, with `--against`, against the base tree measured in the same run):
+//! its sizes, its instructions per operation in each counted case (key
+//! setup included) and its wall-clock speed, each with a verdict under the
+//! thresholds; and the rows of a baseline file changed by the change under
+//! test. Rows are keyed by the speed entries' (alg, dir, key_bits,
+//! block_bytes), so that a key setup entry (`setkey`, 0 bytes) is one more
+//! row like the others. The thresholds are defined here.
+
+use crate::cli;
+use crate::report::verdict::pct;
+use crate::report::{Entry, Report, Speed, Status};
+use bench_harness::stats::Ratio;
+
+/// Growth of a size, in percent, that regresses.
+pub const SIZE_THRESHOLD: &str = "1";
+/// Growth of instructions per operation, in percent, that regresses.
+pub const SPEED_THRESHOLD: &str = "2";
+/// Wall-clock slowdown, in percent, that is flagged.
+pub const TIME_THRESHOLD: &str = "5";
+
+/// How much worse is a regression (each a fraction; flags in percent).
+#[derive(clap::Args, Clone, Debug)]
+pub struct Thresholds {
+    /// Growth of .text, .rodata or .so bytes, in percent (0 to 100), that
+    /// is a regression.
+    #[arg(long = "size-threshold", value_name = "PCT", value_parser = cli::percent,
+          allow_negative_numbers = true, default_value = SIZE_THRESHOLD)]
+    pub size: f64,
+
+    /// Growth of instructions per operation (key setup included), in
+    /// percent (0 to 100), that is a regression.
+    #[arg(long = "speed-threshold", value_name = "PCT", value_parser = cli::percent,
+          allow_negative_numbers = true, default_value = SPEED_THRESHOLD)]
+    pub speed: f64,
+
+    /// Wall-clock slowdown, in percent (0 to 100), flagged when its whole
+    /// 95% interval lies beyond it; advisory unless --strict-time.
+    #[arg(long = "time-threshold", value_name = "PCT", value_parser = cli::percent,
+          allow_negative_numbers = true, default_value = TIME_THRESHOLD)]
+    pub time: f64,
+
+    /// A flagged wall-clock slowdown is a regression.
+    #[arg(long)]
+    pub strict_time: bool,
+}
+
+/// One line of the summary.
+#[derive(Debug, Clone)]
+pub struct Row {
+    /// The variant it is about.
+    pub variant: String,
+    /// What is compared, the variant's name first: "`never` .text bytes".
+    pub metric: String,
+    /// The figure in the baseline the gate judges by.
+    pub baseline: String,
+    /// The figure of the base tree (`--against`), if it gave one.
+    pub base: Option<String>,
+    pub now: String,
+    /// Now against the baseline.
+    pub change: String,
+    /// Now against the base tree.
+    pub change_base: Option<String>,
+    /// The larger growth of the two, as a fraction (0 where there is none).
+    pub growth: f64,
+    pub verdict: Verdict,
+}
+
+#[derive(Debug, PartialEq, Eq, PartialOrd, Ord, Clone, Copy)]
+pub enum Verdict {
+    Regression,
+    Advisory,
+    Ok,
+}
+
+/// A row that is a regression with no figures to compare.
+fn broken(variant: &str, metric: String, baseline: &str, now: String) -> Row {
+    Row {
+        variant: variant.to_string(),
+        metric,
+        baseline: baseline.to_string(),
+        base: None,
+        now,
+        change: String::new(),
+        change_base: None,
+        growth: 0.0,
+        verdict: Verdict::Regression,
+    }
+}
+
+/// A variant in the baseline and missing now (removed or renamed).
+pub fn missing(name: &str) -> Row {
+    broken(
+        name,
+        crate::report::escape::md_code(name),
+        "measured",
+        "missing".into(),
+    )
+}
+
+/// A variant measured now that the baseline does not have: nothing holds it
+/// to anything until a baseline with it is accepted.
+pub fn not_in_baseline(name: &str) -> Row {
+    broken(
+        name,
+        crate::report::escape::md_code(name),
+        "missing",
+        "not in the baseline".into(),
+    )
+}
+
+/// The base tree's build (or count) of a variant the base revision's
+/// baseline lists failed: it cannot be compared with, which is said, never
+/// dropped.
+pub fn base_failed(name: &str, why: &str) -> Row {
+    let mut row = broken(
+        name,
+        format!("{} in the base tree", crate::report::escape::md_code(name)),
+        "measured",
+        "n/a".into(),
+    );
+    row.base = Some(format!("failed: {why}"));
+    row
+}
+
+/// The key of a speed entry as the rows name it: `ecb(aes) encrypt 128-bit
+/// 16 B`, or `ecb(aes) setkey 128-bit` for key setup.
+pub fn case_name(s: &Speed) -> String {
+    if s.block_bytes == 0 {
+        format!("{} {} {}-bit", s.alg, s.dir, s.key_bits)
+    } else {
+        format!("{} {} {}-bit {} B", s.alg, s.dir, s.key_bits, s.block_bytes)
+    }
+}
+
+/// The rows of one variant: `baseline` is its entry in the baseline judged
+/// by, `base` the base tree's (with `--against`, when it was measured),
+/// `now` this tree's; `cases` are the counted cases (their keys).
+pub fn rows(
+    baseline: &Entry,
+    base: Option<&Entry>,
+    now: &Entry,
+    cases: &[Speed],
+    wall: Option<Ratio>,
+    th: &Thresholds,
+) -> Vec<Row> {
+    let name = &baseline.name;
+    let (Some(was), Some(is)) = (&baseline.artifact, &now.artifact) else {
+        let why = now.reason.clone().unwrap_or_else(|| "failed".into());
+        return vec![broken(
+            name,
+            format!("{} build", crate::report::escape::md_code(name)),
+            "ok",
+            why,
+        )];
+    };
+    let mut rows = Vec::new();
+    if now.status != Status::Measured {
+        let why = now.reason.clone().unwrap_or_else(|| "failed".into());
+        rows.push(broken(
+            name,
+            crate::report::escape::md_code(name),
+            "ok",
+            why,
+        ));
+    }
+    let base_artifact = base.and_then(|b| b.artifact.as_ref());
+    for (what, b, t, c) in [
+        (
+            ".text bytes",
+            was.text_bytes,
+            base_artifact.map(|a| a.text_bytes),
+            is.text_bytes,
+        ),
+        (
+            ".rodata bytes",
+            was.rodata_bytes,
+            base_artifact.map(|a| a.rodata_bytes),
+            is.rodata_bytes,
+        ),
+        (
+            ".so bytes",
+            was.so_bytes,
+            base_artifact.map(|a| a.so_bytes),
+            is.so_bytes,
+        ),
+    ] {
+        let t = base.map(|_| t.map(|t| t as f64));
+        rows.push(compare(
+            name,
+            format!("{} {what}", crate::report::escape::md_code(name)),
+            b as f64,
+            t,
+            Some(c as f64),
+            th.size,
+        ));
+    }
+    let counted = |e: &Entry, key: &Speed| {
+        e.speed_at(&key.alg, &key.dir, key.key_bits, key.block_bytes)
+            .and_then(|s| s.instructions)
+    };
+    // Counted in no case (it failed, and said why above): one row, not one
+    // per case.
+    if cases.iter().all(|key| counted(now, key).is_none()) {
+        let mut row = broken(
+            name,
+            format!("{} instructions/op", crate::report::escape::md_code(name)),
+            "counted",
+            format!("not counted in any of the {} cases", cases.len()),
+        );
+        row.base = base.map(|_| "counted".into());
+        rows.push(row);
+        if let Some(w) = wall {
+            rows.push(wall_row(name, &w, th));
+        }
+        return rows;
+    }
+    for key in cases {
+        let metric = format!(
+            "{} {}, instructions/op",
+            crate::report::escape::md_code(name),
+            case_name(key)
+        );
+        let Some(b) = counted(baseline, key) else {
+            // The baseline's trust check makes every case present.
+            rows.push(broken(name, metric, "none", "baseline lacks it".into()));
+            continue;
+        };
+        let t = base.map(|e| counted(e, key));
+        rows.push(compare(name, metric, b, t, counted(now, key), th.speed));
+    }
+    if let Some(w) = wall {
+        rows.push(wall_row(name, &w, th));
+    }
+    rows
+}
+
+/// Growth from `before` to `now` as a fraction: from 0 to anything more is
+/// infinite growth, never "+0%"; a figure that is not a number is too.
+pub fn growth(before: f64, now: f64) -> f64 {
+    if !before.is_finite() || !now.is_finite() {
+        f64::INFINITY
+    } else if before > 0.0 {
+        now / before - 1.0
+    } else if now > before {
+        f64::INFINITY
+    } else {
+        0.0
+    }
+}
+
+fn show_growth(g: f64) -> String {
+    if g.is_infinite() {
+        "new".into()
+    } else {
+        format!("{:+.2}%", g * 100.0)
+    }
+}
+
+/// A figure that must not grow by more than `limit` (a fraction) against
+/// the baseline nor against the base tree (`base`: `None` without a base
+/// tree, `Some(None)` when the base tree did not give it).
+fn compare(
+    variant: &str,
+    metric: String,
+    baseline: f64,
+    base: Option<Option<f64>>,
+    now: Option<f64>,
+    limit: f64,
+) -> Row {
+    let Some(now) = now else {
+        let mut row = broken(variant, metric, "", "not counted".into());
+        row.baseline = format!("{baseline:.0}");
+        row.base = base.map(|t| t.map_or("n/a".into(), |t| format!("{t:.0}")));
+        return row;
+    };
+    let g = growth(baseline, now);
+    let gb = base.map(|t| t.map(|t| growth(t, now)));
+    let worst = gb.flatten().map_or(g, |gb| g.max(gb));
+    Row {
+        variant: variant.to_string(),
+        metric,
+        baseline: format!("{baseline:.0}"),
+        base: base.map(|t| t.map_or("n/a".into(), |t| format!("{t:.0}"))),
+        now: format!("{now:.0}"),
+        change: show_growth(g),
+        change_base: gb.map(|g| g.map_or(String::new(), show_growth)),
+        growth: worst,
+        verdict: if worst > limit {
+            Verdict::Regression
+        } else {
+            Verdict::Ok
+        },
+    }
+}
+
+/// Wall-clock speed now over before: flagged when the whole interval lies
+/// beyond the threshold.
+fn wall_row(name: &str, w: &Ratio, th: &Thresholds) -> Row {
+    let slower = w.high < 1.0 - th.time;
+    Row {
+        variant: name.to_string(),
+        metric: format!(
+            "{} wall-clock speed, timed cases",
+            crate::report::escape::md_code(name)
+        ),
+        baseline: "1".into(),
+        base: None,
+        now: format!("{:.3}", w.ratio),
+        change: pct(w),
+        change_base: None,
+        growth: 0.0,
+        verdict: match (slower, th.strict_time) {
+            (true, true) => Verdict::Regression,
+            (true, false) => Verdict::Advisory,
+            _ => Verdict::Ok,
+        },
+    }
+}
+
+/// One figure a change to a baseline file changed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Change {
+    pub metric: String,
+    pub old: String,
+    pub new: String,
+    pub change: String,
+}
+
+/// What differs between two versions of a baseline file, in what the gate
+/// judges by: each variant's presence and status, its sizes, and its
+/// instructions per operation in each case (`None`: no such file).
+pub fn baseline_changes(old: Option<&Report>, new: Option<&Report>) -> Vec<Change> {
+    let none: &[Entry] = &[];
+    let (olds, news) = (
+        old.map_or(none, |r| &r.variants),
+        new.map_or(none, |r| &r.variants),
+    );
+    let mut names: Vec<&str> = olds.iter().map(|e| e.name.as_str()).collect();
+    for e in news {
+        if !names.contains(&e.name.as_str()) {
+            names.push(&e.name);
+        }
+    }
+    let mut out = Vec::new();
+    for name in names {
+        let o = olds.iter().find(|e| e.name == name);
+        let n = news.iter().find(|e| e.name == name);
+        let (o, n) = match (o, n) {
+            (Some(o), Some(n)) => (o, n),
+            (o, n) => {
+                let shown = |e: Option<&Entry>| e.map_or("absent".into(), |e| e.status.to_string());
+                out.push(Change {
+                    metric: crate::report::escape::md_code(name),
+                    old: shown(o),
+                    new: shown(n),
+                    change: if n.is_some() { "added" } else { "removed" }.into(),
+                });
+                continue;
+            }
+        };
+        if o.status != n.status {
+            out.push(Change {
+                metric: format!("{} status", crate::report::escape::md_code(name)),
+                old: o.status.to_string(),
+                new: n.status.to_string(),
+                change: String::new(),
+            });
+        }
+        let sizes = |e: &Entry| {
+            e.artifact
+                .as_ref()
+                .map(|a| [a.text_bytes, a.rodata_bytes, a.so_bytes])
+        };
+        if let (Some(so), Some(sn)) = (sizes(o), sizes(n)) {
+            for (what, a, b) in [
+                (".text bytes", so[0], sn[0]),
+                (".rodata bytes", so[1], sn[1]),
+                (".so bytes", so[2], sn[2]),
+            ] {
+                if a != b {
+                    out.push(number(
+                        format!("{} {what}", crate::report::escape::md_code(name)),
+                        Some(a as f64),
+                        Some(b as f64),
+                    ));
+                }
+            }
+        }
+        let mut keys: Vec<&Speed> = o.speed.iter().collect();
+        for s in &n.speed {
+            if !keys.iter().any(|k| crate::count::counts::same_case(k, s)) {
+                keys.push(s);
+            }
+        }
+        for k in keys {
+            let count = |e: &Entry| {
+                e.speed_at(&k.alg, &k.dir, k.key_bits, k.block_bytes)?
+                    .instructions
+            };
+            let (a, b) = (count(o), count(n));
+            if a != b {
+                out.push(number(
+                    format!(
+                        "{} {}, instructions/op",
+                        crate::report::escape::md_code(name),
+                        case_name(k)
+                    ),
+                    a,
+                    b,
+                ));
+            }
+        }
+    }
+    out
+}
+
+fn number(metric: String, old: Option<f64>, new: Option<f64>) -> Change {
+    let shown = |v: Option<f64>| v.map_or("absent".into(), |v| format!("{v:.0}"));
+    Change {
+        metric,
+        old: shown(old),
+        new: shown(new),
+        change: match (old, new) {
+            (Some(a), Some(b)) => show_growth(growth(a, b)),
+            _ => String::new(),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A figure that was 0 (or not a number) and is now more never passes
+    /// as "+0%"; one that shrank is not a regression.
+    #[test]
+    fn growth_from_nothing_is_never_zero() {
+        assert_eq!(growth(0.0, 0.0), 0.0);
+        assert!(growth(0.0, 5.0).is_infinite());
+        assert!(growth(-3.0, 5.0).is_infinite());
+        assert!(growth(f64::NAN, 5.0).is_infinite());
+        assert!(growth(100.0, 90.0) < 0.0);
+        let row = compare("v", "m".into(), 0.0, None, Some(1.0), 0.01);
+        assert_eq!(row.verdict, Verdict::Regression);
+        assert_eq!(row.change, "new");
+    }
+
+    /// Against the base tree as well as the baseline: the worse decides.
+    #[test]
+    fn the_worse_of_baseline_and_base_tree_decides() {
+        let ok_both = compare("v", "m".into(), 100.0, Some(Some(100.0)), Some(101.0), 0.02);
+        assert_eq!(ok_both.verdict, Verdict::Ok);
+        // The base tree got faster since the baseline; now undoes it.
+        let base = compare("v", "m".into(), 100.0, Some(Some(90.0)), Some(100.0), 0.02);
+        assert_eq!(base.verdict, Verdict::Regression);
+        assert_eq!(base.change_base.as_deref(), Some("+11.11%"));
+        // Creep: within the threshold of the base tree, beyond the baseline.
+        let creep = compare("v", "m".into(), 100.0, Some(Some(102.0)), Some(103.5), 0.02);
+        assert_eq!(creep.verdict, Verdict::Regression);
+        // Not counted now is a regression, whatever the figures before.
+        let lost = compare("v", "m".into(), 100.0, None, None, 0.02);
+        assert_eq!(lost.verdict, Verdict::Regression);
+    }
+}

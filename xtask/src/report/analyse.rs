@@ -1,0 +1,302 @@
+//! Report assembly: the report from the contenders, their timings and the
+//! run's settings: an entry per contender (its status, sizes, speeds with
+//! every round's sample, ratios to the reference, and the variant it has
+//! the same hot-path code as), the A/A control, the notes, the raw lines
+//! and the verdict.
+
+use crate::env::workspace;
+use crate::report::raw;
+use crate::report::verdict::{self, Candidate, Noise, Verdict};
+use crate::report::{self, Control, Dir, Entry, Quiet, Report, Run, Speed, Status};
+use crate::select::contenders::{Contender, State};
+use crate::time::timings::Timings;
+use bench_harness::compare::{Case, Plan};
+use bench_harness::interleave;
+use bench_harness::registry::CipherEntry;
+use bench_harness::stats::{self, Ratio};
+
+/// What the run was asked for, as the report records it.
+pub struct Settings {
+    /// The name of the contender ratios are taken against: the reference
+    /// variant (for the gate, the peer).
+    pub reference: String,
+    /// The verdict's threshold, as a fraction (0.02 is 2%).
+    pub threshold: f64,
+    pub quick: bool,
+    /// The command, for the report's first line.
+    pub generated_by: String,
+}
+
+/// The report over `contenders`, timed (or not) as `t` says.
+pub fn analyse(
+    settings: &Settings,
+    entry: &CipherEntry,
+    contenders: &[Contender],
+    cases: &[Case],
+    plan: Plan,
+    t: &Timings,
+) -> Report {
+    let index_of = |name: &str| {
+        contenders
+            .iter()
+            .position(|c| c.name == name)
+            .and_then(|i| t.index(i))
+    };
+    let reference = index_of(&settings.reference);
+    let mut variants = Vec::new();
+    let mut peers = Vec::new();
+    let mut control = None;
+    let mut raw = String::new();
+    for (i, c) in contenders.iter().enumerate() {
+        // Its sample index, while it is sound.
+        let k = t.index(i).filter(|_| c.live().is_some());
+        if let Some(k) = k.filter(|_| t.timed() && !c.is_control()) {
+            raw.push_str(&raw::lines(entry.name, cases, &c.label, |ci| {
+                stats::median(&t.ticks(k, ci))
+            }));
+        }
+        let e = entry_of(entry.name, c, k, reference, cases, t);
+        if c.is_control() {
+            control = control_of(c, e, k, reference, t);
+        } else if c.is_peer() {
+            peers.push(e);
+        } else {
+            variants.push(e);
+        }
+    }
+    same_code(contenders, &mut variants);
+    let faster = |a: &str, b: &str| t.overall(index_of(a)?, index_of(b)?);
+    let noise = noise(settings, entry, cases, &control, t);
+    let rerun = format!("cargo xtask compare {}", entry.name);
+    let verdict = decide(settings, &variants, &peers, &noise, &faster, &rerun);
+    Report {
+        schema_version: report::SCHEMA_VERSION,
+        generated_by: settings.generated_by.clone(),
+        cipher: entry.name.to_string(),
+        machine: t.outcome.as_ref().map(|o| o.machine.clone()),
+        toolchain: workspace::toolchain(),
+        date: workspace::today(),
+        commit: workspace::commit(),
+        inputs: workspace::inputs(),
+        run: run(settings, entry, cases, plan, t),
+        control,
+        variants,
+        peers,
+        verdict,
+        raw,
+    }
+}
+
+fn run(settings: &Settings, entry: &CipherEntry, cases: &[Case], plan: Plan, t: &Timings) -> Run {
+    Run {
+        quick: settings.quick,
+        rounds: plan.rounds,
+        batch_seconds: plan.batch_seconds,
+        reference: settings.reference.clone(),
+        threshold: settings.threshold,
+        quiet: Quiet {
+            criterion: interleave::criterion(),
+            threshold: interleave::QUIET,
+            min_rounds: report::MIN_QUIET_ROUNDS,
+        },
+        quiet_share: if t.total_rounds == 0 {
+            0.0
+        } else {
+            t.quiet_total as f64 / t.total_rounds as f64
+        },
+        processes: t.processes,
+        notes: notes(entry, cases, t),
+    }
+}
+
+/// The entry of contender `c`, whose sample index is `k` if it was measured
+/// and is sound; `reference` is the reference's sample index.
+fn entry_of(
+    cipher: &str,
+    c: &Contender,
+    k: Option<usize>,
+    reference: Option<usize>,
+    cases: &[Case],
+    t: &Timings,
+) -> Entry {
+    let (status, reason) = match (&c.state, k) {
+        (_, Some(_)) => (Status::Measured, None),
+        (State::Unavailable { why, .. }, None) => (Status::Unavailable, Some(why.clone())),
+        (State::Screened { why, .. }, None) => (Status::Screened, Some(why.clone())),
+        (State::Failed { why, .. }, None) => (Status::Failed, Some(why.clone())),
+        (State::Pending | State::Built(_), None) => (Status::Failed, Some("not measured".into())),
+    };
+    let against = |k: usize| reference.filter(|&r| r != k);
+    let built = c.built();
+    Entry {
+        name: c.name.clone(),
+        label: c.label.clone(),
+        status,
+        reason,
+        same_code_as: None,
+        artifact: built.map(|b| b.artifact.clone()),
+        measured_fingerprint: built.and_then(|b| b.loaded.clone()),
+        speed: match k.filter(|_| t.timed()) {
+            Some(k) => speeds(cipher, cases, t, k, against(k)),
+            None => Vec::new(),
+        },
+        overall: k.and_then(|k| against(k).and_then(|r| t.overall(k, r))),
+    }
+}
+
+/// The control's figures: its speed over the reference's.
+fn control_of(
+    c: &Contender,
+    e: Entry,
+    k: Option<usize>,
+    reference: Option<usize>,
+    t: &Timings,
+) -> Option<Control> {
+    let r = t.overall(k?, reference?)?;
+    let crate::select::contenders::Kind::Control(of) = c.kind else {
+        return None;
+    };
+    Some(Control {
+        of: of.to_string(),
+        ratio: r.ratio,
+        ci_low: r.low,
+        ci_high: r.high,
+        speed: e.speed,
+    })
+}
+
+/// Engine `k`'s speed in each case, and its ratio to engine `reference`.
+fn speeds(
+    cipher: &str,
+    cases: &[Case],
+    t: &Timings,
+    k: usize,
+    reference: Option<usize>,
+) -> Vec<Speed> {
+    cases
+        .iter()
+        .enumerate()
+        .map(|(ci, case)| {
+            let ticks = t.ticks(k, ci);
+            let median = stats::median(&ticks);
+            let dir = Dir::of(case);
+            let per_byte = |x: f64| (dir.is_crypt() && case.block_bytes > 0).then_some(x);
+            Speed {
+                alg: case.alg(cipher),
+                dir,
+                key_bits: case.key_bytes * 8,
+                block_bytes: case.block_bytes,
+                ticks_per_op: median,
+                ops_per_sec: t.hz() / median,
+                bytes_per_sec: per_byte(case.block_bytes as f64 * t.hz() / median),
+                ticks_per_byte: per_byte(median / case.block_bytes as f64),
+                spread: stats::spread(&ticks),
+                ratio: reference.and_then(|r| t.ratio(k, r, ci)),
+                rounds: ticks.len(),
+                instructions: None,
+                samples: t.samples(k, ci),
+            }
+        })
+        .collect()
+}
+
+/// Sets each variant's `same_code_as`: the first variant before it whose
+/// hot path normalizes to the same bytes.
+fn same_code(contenders: &[Contender], variants: &mut [Entry]) {
+    let code = |name: &str| {
+        contenders
+            .iter()
+            .find(|c| c.name == name && !c.is_control())
+            .and_then(|c| c.built())
+            .and_then(|b| b.hot_path.as_deref())
+    };
+    for i in 0..variants.len() {
+        let Some(mine) = code(&variants[i].name) else {
+            continue;
+        };
+        let first = variants[..i]
+            .iter()
+            .find(|e| e.same_code_as.is_none() && code(&e.name) == Some(mine))
+            .map(|e| e.name.clone());
+        variants[i].same_code_as = first;
+    }
+}
+
+/// The kernel reviewers' rule over the measured entries.
+fn decide(
+    settings: &Settings,
+    variants: &[Entry],
+    peers: &[Entry],
+    noise: &Noise,
+    faster: &dyn Fn(&str, &str) -> Option<Ratio>,
+    rerun: &str,
+) -> Verdict {
+    let candidate = |e: &Entry| -> Option<Candidate> {
+        let a = e.artifact.as_ref()?;
+        (e.status == Status::Measured && (e.name == settings.reference || e.overall.is_some()))
+            .then(|| Candidate {
+                name: e.name.clone(),
+                size: a.footprint_bytes,
+                same_code_as: e.same_code_as.clone(),
+            })
+    };
+    let vc: Vec<Candidate> = variants.iter().filter_map(candidate).collect();
+    let pc: Vec<Candidate> = peers.iter().filter_map(candidate).collect();
+    verdict::decide(&vc, &pc, faster, noise, &settings.reference, rerun)
+}
+
+/// What the measurement allows the verdict: the threshold, the control,
+/// the crypt cases with too few quiet rounds.
+fn noise(
+    settings: &Settings,
+    entry: &CipherEntry,
+    cases: &[Case],
+    control: &Option<Control>,
+    t: &Timings,
+) -> Noise {
+    Noise {
+        threshold: settings.threshold,
+        control: control.as_ref().map(Control::interval),
+        uncertain: t
+            .uncertain
+            .iter()
+            .filter(|c| t.crypt.contains(c))
+            .map(|&c| describe(entry, &cases[c]))
+            .collect(),
+        cases: t.crypt.len(),
+        timed: t.timed(),
+    }
+}
+
+/// `ecb(cast6) encrypt 128-bit 16 B`, `crc32c digest 16 B`,
+/// `ecb(cast6) setkey 128-bit`.
+fn describe(entry: &CipherEntry, k: &Case) -> String {
+    let key = if k.key_bytes == 0 {
+        String::new()
+    } else {
+        format!(" {}-bit", k.key_bytes * 8)
+    };
+    match Dir::of(k) {
+        Dir::Setkey => format!("{} setkey{key}", k.alg(entry.name)),
+        dir => format!("{} {dir}{key} {} B", k.alg(entry.name), k.block_bytes),
+    }
+}
+
+/// Doubts about the measurement: cases whose rounds were mostly not quiet.
+fn notes(entry: &CipherEntry, cases: &[Case], t: &Timings) -> Vec<String> {
+    if t.uncertain.is_empty() {
+        return Vec::new();
+    }
+    let short: Vec<String> = t
+        .uncertain
+        .iter()
+        .map(|&c| describe(entry, &cases[c]))
+        .collect();
+    vec![format!(
+        "fewer than {} rounds were quiet in {} of {} cases, so their medians come from every round and are uncertain; the ratios pair each round's batches, which ran milliseconds apart, and are less affected. Uncertain: {}.",
+        report::MIN_QUIET_ROUNDS,
+        short.len(),
+        cases.len(),
+        short.join("; ")
+    )]
+}

@@ -1,0 +1,184 @@
+//! The report's speed tables and its ratios against the reference.
+
+use super::{figure, measured};
+use crate::report::escape::{md_cell, md_code, md_code_cell};
+use crate::report::verdict::pct;
+use crate::report::{Dir, Entry, Report, Speed};
+use std::fmt::Write;
+
+/// The (alg, dir, key) groups and block sizes, in first-seen order.
+fn shape(r: &Report) -> (Vec<(String, Dir, usize)>, Vec<usize>) {
+    let mut groups: Vec<(String, Dir, usize)> = Vec::new();
+    let mut blocks: Vec<usize> = Vec::new();
+    for s in r.entries().flat_map(|e| &e.speed) {
+        let g = (s.alg.clone(), s.dir, s.key_bits);
+        if s.dir.is_crypt() && !groups.contains(&g) {
+            groups.push(g);
+        }
+        if s.dir.is_crypt() && !blocks.contains(&s.block_bytes) {
+            blocks.push(s.block_bytes);
+        }
+    }
+    blocks.sort_unstable();
+    (groups, blocks)
+}
+
+/// The key sizes of key setup, in first-seen order, with their alg.
+fn setkey_keys(r: &Report) -> Vec<(String, usize)> {
+    let mut keys = Vec::new();
+    for s in r.entries().flat_map(|e| &e.speed) {
+        let k = (s.alg.clone(), s.key_bits);
+        if s.dir == Dir::Setkey && !keys.contains(&k) {
+            keys.push(k);
+        }
+    }
+    keys
+}
+
+fn key_label(key: usize) -> String {
+    if key == 0 {
+        String::new()
+    } else {
+        format!(", {key}-bit key")
+    }
+}
+
+pub fn render_speed(w: &mut String, r: &Report) {
+    let (groups, blocks) = shape(r);
+    let cpt = r.cycles_per_tick();
+    let _ = writeln!(w, "## Speed\n");
+    let _ = writeln!(
+        w,
+        "MB/s (10^6 bytes per second), then counter ticks per byte, with the core cycles per byte they estimate; medians over the quiet rounds (every round of a case with too few).\n"
+    );
+    for (alg, dir, key) in &groups {
+        let _ = writeln!(w, "### {} {dir}{}\n", md_cell(alg), key_label(*key));
+        let head: Vec<String> = blocks.iter().map(|b| format!("{b} B")).collect();
+        let _ = writeln!(w, "| variant | {} |", head.join(" | "));
+        let _ = writeln!(w, "|---|{}", "---:|".repeat(blocks.len()));
+        for e in measured(r) {
+            let cells: Vec<String> = blocks
+                .iter()
+                .map(|b| {
+                    e.speed_at(alg, dir, *key, *b)
+                        .map(|s| figure(s, cpt))
+                        .unwrap_or_default()
+                })
+                .collect();
+            let _ = writeln!(w, "| {} | {} |", md_cell(&e.label), cells.join(" | "));
+        }
+        let _ = writeln!(w);
+    }
+    let keys = setkey_keys(r);
+    if keys.is_empty() {
+        return;
+    }
+    let _ = writeln!(w, "### Key setup\n");
+    let _ = writeln!(
+        w,
+        "One operation is a key of 0xff bytes replacing the previous one (`inlinelab_clear`, then `inlinelab_set_key`): counter ticks per key, with the core cycles they estimate, and keys per second.\n"
+    );
+    let head: Vec<String> = keys
+        .iter()
+        .map(|(alg, k)| format!("{} {k}-bit", md_cell(alg)))
+        .collect();
+    let _ = writeln!(w, "| variant | {} |", head.join(" | "));
+    let _ = writeln!(w, "|---|{}", "---:|".repeat(keys.len()));
+    for e in measured(r) {
+        let cells: Vec<String> = keys
+            .iter()
+            .map(|(alg, k)| {
+                e.speed_at(alg, &Dir::Setkey, *k, 0)
+                    .map(|s| figure(s, cpt))
+                    .unwrap_or_default()
+            })
+            .collect();
+        let _ = writeln!(w, "| {} | {} |", md_cell(&e.label), cells.join(" | "));
+    }
+    let _ = writeln!(w);
+}
+
+/// A column of the ratio table: a name and its speed entries and overall.
+struct Column<'a> {
+    name: String,
+    speed: &'a [Speed],
+    overall: Option<String>,
+}
+
+/// Every case, in report order: (alg, dir, key, block).
+fn cases(r: &Report) -> Vec<(String, Dir, usize, usize)> {
+    let mut out = Vec::new();
+    for s in r.entries().flat_map(|e| &e.speed) {
+        let c = (s.alg.clone(), s.dir, s.key_bits, s.block_bytes);
+        if !out.contains(&c) {
+            out.push(c);
+        }
+    }
+    out
+}
+
+pub fn render_ratios(w: &mut String, r: &Report) {
+    let reference = &r.run.reference;
+    let others: Vec<&Entry> = measured(r).filter(|e| &e.name != reference).collect();
+    let mut columns: Vec<Column> = others
+        .iter()
+        .map(|e| Column {
+            name: md_code_cell(&e.name),
+            speed: &e.speed,
+            overall: e.overall.as_ref().map(pct),
+        })
+        .collect();
+    if let Some(c) = &r.control {
+        columns.push(Column {
+            name: format!("{} (A/A control)", md_code_cell(&c.of)),
+            speed: &c.speed,
+            overall: Some(pct(&c.interval())),
+        });
+    }
+    let _ = writeln!(w, "## Against {}\n", md_code(reference));
+    let _ = writeln!(
+        w,
+        "Speed relative to {}, measured in the same rounds (paired), with 95% confidence intervals; + is faster. The first row is the geometric mean over the crypt cases, the speed the verdict uses.\n",
+        md_code(reference)
+    );
+    let names: Vec<&str> = columns.iter().map(|c| c.name.as_str()).collect();
+    let _ = writeln!(w, "| case | {} |", names.join(" | "));
+    let _ = writeln!(w, "|---|{}", "---:|".repeat(columns.len()));
+    let overall: Vec<String> = columns
+        .iter()
+        .map(|c| c.overall.clone().unwrap_or_else(|| "n/a".into()))
+        .collect();
+    let _ = writeln!(w, "| **all crypt cases** | {} |", overall.join(" | "));
+    for (alg, dir, key, block) in cases(r) {
+        let cells: Vec<String> = columns
+            .iter()
+            .map(|c| {
+                c.speed
+                    .iter()
+                    .find(|s| {
+                        s.alg == alg && s.dir == dir && s.key_bits == key && s.block_bytes == block
+                    })
+                    .and_then(|s| s.ratio.as_ref())
+                    .map(pct)
+                    .unwrap_or_else(|| "n/a".into())
+            })
+            .collect();
+        let key = if key == 0 {
+            String::new()
+        } else {
+            format!(" {key}-bit")
+        };
+        let block = if dir == Dir::Setkey {
+            String::new()
+        } else {
+            format!(" {block} B")
+        };
+        let _ = writeln!(
+            w,
+            "| {} {dir}{key}{block} | {} |",
+            md_cell(&alg),
+            cells.join(" | ")
+        );
+    }
+    let _ = writeln!(w);
+}

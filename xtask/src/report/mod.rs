@@ -1,0 +1,527 @@
+//! The compare report's data: the JSON (`schema_version` 2) that compare
+//! writes and render, the gate and the baseline files read; `markdown.rs`
+//! and `chart.rs` render it. Every median and interval in it can be
+//! computed again from the per-round samples it holds ([`Speed::samples`]),
+//! by the functions here.
+
+pub mod analyse;
+pub mod chart;
+pub mod escape;
+pub mod markdown;
+pub mod output;
+pub mod raw;
+pub mod verdict;
+
+use crate::build::size::Artifact;
+use crate::env::workspace::{Inputs, Toolchain};
+use crate::report::verdict::Verdict;
+use bench_harness::machine::Machine;
+use bench_harness::stats::Ratio;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+pub const SCHEMA_VERSION: u32 = 2;
+
+/// A case whose figures come from fewer quiet rounds than this uses every
+/// round instead, and a verdict resting on such a case is inconclusive.
+pub const MIN_QUIET_ROUNDS: usize = bench_harness::interleave::MIN_QUIET;
+
+/// Everything a compare run found.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Report {
+    pub schema_version: u32,
+    /// The command that produced it.
+    pub generated_by: String,
+    pub cipher: String,
+    /// The machine the timings ran on, as the measuring process read it;
+    /// `null` when nothing was timed.
+    pub machine: Option<Machine>,
+    pub toolchain: Toolchain,
+    pub date: String,
+    pub commit: String,
+    /// What decides the artifacts: a hash of those inputs, and whether they
+    /// differed from the commit.
+    pub inputs: Inputs,
+    pub run: Run,
+    /// The reference variant's artifact, copied and timed as a contender of
+    /// its own: what identical code measures against itself.
+    pub control: Option<Control>,
+    pub variants: Vec<Entry>,
+    pub peers: Vec<Entry>,
+    pub verdict: Verdict,
+    /// The medians as tcrypt would print them (cycles mode lines).
+    pub raw: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Run {
+    /// `--quick`: fewer cases and rounds.
+    pub quick: bool,
+    /// Quiet rounds wanted per case.
+    pub rounds: usize,
+    pub batch_seconds: f64,
+    /// The reference variant: ratios are taken against it.
+    #[serde(rename = "reference_variant")]
+    pub reference: String,
+    /// The verdict's threshold, as a fraction (0.02 is 2%).
+    pub threshold: f64,
+    /// What a quiet round is.
+    pub quiet: Quiet,
+    /// The share of rounds in which every engine ran on a quiet core.
+    pub quiet_share: f64,
+    /// Independent measuring processes the rounds came from, one after the
+    /// other (each loads every artifact afresh); a ratio's interval is at
+    /// least as wide as their spread ([`process_means`]). 1 in a report
+    /// written before there were several.
+    #[serde(default = "one")]
+    pub processes: usize,
+    /// Doubts about the measurement, said in the report.
+    pub notes: Vec<String>,
+}
+
+/// The quiet criterion of the run (`bench_harness::interleave::QUIET`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Quiet {
+    /// The criterion in words.
+    pub criterion: String,
+    /// The least probe rate, as a fraction of the run's best, of a quiet batch.
+    pub threshold: f64,
+    /// [`MIN_QUIET_ROUNDS`].
+    pub min_rounds: usize,
+}
+
+/// The A/A control: the reference variant's `.so` under another file name,
+/// timed as an independent contender; its speed over the original, over
+/// the crypt cases (the same mean as `overall`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Control {
+    /// The reference variant it is a copy of.
+    pub of: String,
+    pub ratio: f64,
+    pub ci_low: f64,
+    pub ci_high: f64,
+    /// Its own speed entries, with their samples.
+    pub speed: Vec<Speed>,
+}
+
+impl Control {
+    pub fn interval(&self) -> Ratio {
+        Ratio {
+            ratio: self.ratio,
+            low: self.ci_low,
+            high: self.ci_high,
+        }
+    }
+
+    /// How far identical code measured from itself: the larger distance of
+    /// the interval's ends from 1 (0.013 is 1.3%).
+    pub fn deviation(&self) -> f64 {
+        deviation(&self.interval())
+    }
+}
+
+/// The larger distance of `r`'s interval ends from 1.
+pub fn deviation(r: &Ratio) -> f64 {
+    (r.low - 1.0).abs().max((r.high - 1.0).abs())
+}
+
+/// A variant or a peer.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Entry {
+    /// `never`, or for a peer `rustcrypto`.
+    pub name: String,
+    /// `cast6-never`, or `cast6 0.2 (RustCrypto)`.
+    pub label: String,
+    pub status: Status,
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub reason: Option<String>,
+    /// The first variant (in report order) whose hot path is the same
+    /// machine code as this one's; `null` for the first of a group, for a
+    /// variant alone, and for a peer.
+    pub same_code_as: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub artifact: Option<Artifact>,
+    /// Fingerprint of the file the measuring process loaded; equal to the
+    /// artifact's, or the entry failed.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub measured_fingerprint: Option<String>,
+    pub speed: Vec<Speed>,
+    /// Speed over the crypt cases against the reference variant (the
+    /// geometric mean of the per-case paired ratios, with a t interval).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub overall: Option<Ratio>,
+}
+
+/// What became of a variant or peer; `ok`, `failed` or `unavailable` in
+/// the JSON.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Status {
+    /// Built, sized and measured.
+    #[serde(rename = "ok")]
+    Measured,
+    /// Failed to build, load, check or run; the entry's `reason` says why.
+    #[serde(rename = "failed")]
+    Failed,
+    /// This CPU cannot run it (e.g. SSE4.2 CRC32C on a CPU without SSE4.2);
+    /// reported, never replaced by another method, and not a failure.
+    #[serde(rename = "unavailable")]
+    Unavailable,
+    /// Built and sized, and left out of the full run by the screen: another
+    /// variant no larger was clearly faster (the `reason` says which, by how
+    /// much, on which case).
+    #[serde(rename = "screened")]
+    Screened,
+}
+
+impl fmt::Display for Status {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Status::Measured => "ok",
+            Status::Failed => "failed",
+            Status::Unavailable => "unavailable",
+            Status::Screened => "screened",
+        })
+    }
+}
+
+/// What one operation of a case is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Dir {
+    Encrypt,
+    Decrypt,
+    Digest,
+    /// Key setup: one key of `key_bits` replacing the previous one.
+    Setkey,
+}
+
+impl Dir {
+    pub fn name(self) -> &'static str {
+        match self {
+            Dir::Encrypt => "encrypt",
+            Dir::Decrypt => "decrypt",
+            Dir::Digest => "digest",
+            Dir::Setkey => "setkey",
+        }
+    }
+
+    /// Whether it processes bytes (everything but key setup).
+    pub fn is_crypt(self) -> bool {
+        self != Dir::Setkey
+    }
+
+    /// The direction of a harness case.
+    pub fn of(case: &bench_harness::compare::Case) -> Dir {
+        use bench_harness::compare::CaseKind;
+        use bench_harness::engine::{Dir as CaseDir, Mode};
+        match (case.kind, case.mode, case.dir) {
+            (CaseKind::SetKey, _, _) => Dir::Setkey,
+            (CaseKind::Crypt, Mode::Digest, _) => Dir::Digest,
+            (CaseKind::Crypt, _, CaseDir::Encrypt) => Dir::Encrypt,
+            (CaseKind::Crypt, _, CaseDir::Decrypt) => Dir::Decrypt,
+        }
+    }
+}
+
+impl fmt::Display for Dir {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// One round of one case for one contender.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Sample {
+    /// Counter ticks per operation in that round's batch.
+    pub ticks_per_op: f64,
+    /// Whether the round was quiet (every contender's batch of this case in
+    /// it met the criterion); the same for every contender in a round.
+    pub quiet: bool,
+    /// The measuring process it ran in, from 0; the same for every
+    /// contender in a round.
+    #[serde(default)]
+    pub process: usize,
+}
+
+fn one() -> usize {
+    1
+}
+
+/// One case's speed.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Speed {
+    /// `ecb(cast6)`.
+    pub alg: String,
+    pub dir: Dir,
+    pub key_bits: usize,
+    /// 0 for key setup.
+    pub block_bytes: usize,
+    /// Median counter ticks per operation over the rounds used.
+    pub ticks_per_op: f64,
+    /// Operations per second at that median.
+    pub ops_per_sec: f64,
+    /// Bytes per second at that median; `null` for key setup.
+    pub bytes_per_sec: Option<f64>,
+    /// Counter ticks per byte at that median; `null` for key setup.
+    pub ticks_per_byte: Option<f64>,
+    /// Half the interquartile range over the median.
+    pub spread: f64,
+    /// Against the reference variant, from paired rounds.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub ratio: Option<Ratio>,
+    /// Rounds the figures come from.
+    pub rounds: usize,
+    /// Instructions per operation inside the artifact, counted by callgrind
+    /// (baselines and gate runs only).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub instructions: Option<f64>,
+    /// Every round, in order: round `r` of a case is the same round for
+    /// every contender, which is what pairs them.
+    #[serde(default)]
+    pub samples: Vec<Sample>,
+}
+
+/// The rounds an engine's figures in a case use: its quiet batches, or
+/// every one when fewer than [`MIN_QUIET_ROUNDS`] were quiet.
+pub fn rounds_used(samples: &[Sample]) -> Vec<usize> {
+    let quiet: Vec<usize> = (0..samples.len()).filter(|&r| samples[r].quiet).collect();
+    if quiet.len() >= MIN_QUIET_ROUNDS {
+        quiet
+    } else {
+        (0..samples.len()).collect()
+    }
+}
+
+/// The rounds in which both engines' batches ran quiet.
+pub fn quiet_pairs(a: &[Sample], b: &[Sample]) -> Vec<usize> {
+    (0..a.len().min(b.len()))
+        .filter(|&r| a[r].quiet && b[r].quiet)
+        .collect()
+}
+
+/// The rounds a ratio of two engines pairs: those in which both ran quiet,
+/// or every round when fewer than [`MIN_QUIET_ROUNDS`] did.
+pub fn pair_rounds(a: &[Sample], b: &[Sample]) -> Vec<usize> {
+    let quiet = quiet_pairs(a, b);
+    if quiet.len() >= MIN_QUIET_ROUNDS {
+        quiet
+    } else {
+        (0..a.len().min(b.len())).collect()
+    }
+}
+
+/// Each process's mean log speed ratio of `a` over `b` (their samples of
+/// one case) over the rounds `used` of it, or over all of its rounds when
+/// none of them is used, so that every process has a figure in every case:
+/// `(process, mean)` in process order.
+pub fn process_means(a: &[Sample], b: &[Sample], used: &[usize]) -> Vec<(usize, f64)> {
+    let n = a.len().min(b.len());
+    let mut processes: Vec<usize> = (0..n).map(|r| a[r].process).collect();
+    processes.dedup();
+    processes
+        .into_iter()
+        .filter_map(|p| {
+            let mine: Vec<usize> = (used.iter().copied())
+                .filter(|&r| r < n && a[r].process == p)
+                .collect();
+            let rounds = if mine.is_empty() {
+                (0..n).filter(|&r| a[r].process == p).collect()
+            } else {
+                mine
+            };
+            let logs: Vec<f64> = (rounds.iter())
+                .map(|&r| (b[r].ticks_per_op / a[r].ticks_per_op).ln())
+                .filter(|l| l.is_finite())
+                .collect();
+            (!logs.is_empty()).then(|| (p, logs.iter().sum::<f64>() / logs.len() as f64))
+        })
+        .collect()
+}
+
+impl Speed {
+    /// Ticks per operation over the rounds used.
+    pub fn used_ticks(&self) -> Vec<f64> {
+        rounds_used(&self.samples)
+            .into_iter()
+            .map(|r| self.samples[r].ticks_per_op)
+            .collect()
+    }
+
+    /// A 95% interval of the median operations per second, by order
+    /// statistics (the smallest and largest value with fewer than six
+    /// rounds), from the samples.
+    pub fn ops_interval(&self, hz: f64) -> Option<(f64, f64)> {
+        let (lo, hi) = stats_median_interval(&self.used_ticks())?;
+        // More ticks is slower: the interval turns over.
+        Some((hz / hi, hz / lo))
+    }
+}
+
+/// A distribution-free 95% interval of the median of `values`: the order
+/// statistics `k` and `n + 1 - k` for the largest `k` with at least 95%
+/// binomial coverage (the extremes when none reaches it).
+pub fn stats_median_interval(values: &[f64]) -> Option<(f64, f64)> {
+    let n = values.len();
+    if n == 0 {
+        return None;
+    }
+    let mut v = values.to_vec();
+    v.sort_by(f64::total_cmp);
+    // P(X < k) for X ~ Binomial(n, 1/2).
+    let below = |k: usize| -> f64 {
+        let mut c = 1.0f64;
+        let mut sum = 0.0;
+        for i in 0..k {
+            sum += c;
+            c = c * (n - i) as f64 / (i + 1) as f64;
+        }
+        sum / 2f64.powi(n as i32)
+    };
+    let mut k = 1;
+    while k < n.div_ceil(2) && 1.0 - 2.0 * below(k + 1) >= 0.95 {
+        k += 1;
+    }
+    Some((v[k - 1], v[n - k]))
+}
+
+impl Entry {
+    /// The speed of one case.
+    pub fn speed_at(&self, alg: &str, dir: &Dir, key_bits: usize, block: usize) -> Option<&Speed> {
+        self.speed.iter().find(|s| {
+            s.alg == alg && s.dir == *dir && s.key_bits == key_bits && s.block_bytes == block
+        })
+    }
+}
+
+impl Report {
+    /// Variants and peers, in report order.
+    pub fn entries(&self) -> impl Iterator<Item = &Entry> {
+        self.variants.iter().chain(&self.peers)
+    }
+
+    /// The counter's rate (ticks per second), 1 when nothing was timed.
+    pub fn hz(&self) -> f64 {
+        self.machine.as_ref().map_or(1.0, |m| m.counter_hz)
+    }
+
+    /// Core cycles per counter tick, where the core clock was estimated.
+    pub fn cycles_per_tick(&self) -> Option<f64> {
+        let m = self.machine.as_ref()?;
+        Some(m.core_hz.known()? / m.counter_hz)
+    }
+
+    /// The cases the chart plots: the first crypt mode and key, encryption
+    /// (or digest), at the smallest and the largest block size measured.
+    pub fn headlines(&self) -> Vec<Headline> {
+        let Some(s) = self
+            .entries()
+            .flat_map(|e| &e.speed)
+            .find(|s| s.dir == Dir::Encrypt || s.dir == Dir::Digest)
+        else {
+            return Vec::new();
+        };
+        let mut blocks: Vec<usize> = self
+            .entries()
+            .flat_map(|e| &e.speed)
+            .filter(|x| x.alg == s.alg && x.dir == s.dir && x.key_bits == s.key_bits)
+            .map(|x| x.block_bytes)
+            .collect();
+        blocks.sort_unstable();
+        blocks.dedup();
+        let ends = match blocks.as_slice() {
+            [] => Vec::new(),
+            [one] => vec![*one],
+            [first, .., last] => vec![*first, *last],
+        };
+        ends.into_iter()
+            .map(|block| Headline {
+                alg: s.alg.clone(),
+                dir: s.dir,
+                key_bits: s.key_bits,
+                block,
+            })
+            .collect()
+    }
+}
+
+/// A case the chart plots.
+pub struct Headline {
+    pub alg: String,
+    /// `encrypt`, or `digest` for a checksum.
+    pub dir: Dir,
+    pub key_bits: usize,
+    pub block: usize,
+}
+
+impl Headline {
+    /// `ecb(cast6) encryption, 128-bit key, 8192-byte blocks`.
+    pub fn describe(&self) -> String {
+        let what = if self.dir == Dir::Digest {
+            "digest"
+        } else {
+            "encryption"
+        };
+        let key = if self.key_bits == 0 {
+            String::new()
+        } else {
+            format!(", {}-bit key", self.key_bits)
+        };
+        format!("{} {what}{key}, {}-byte blocks", self.alg, self.block)
+    }
+
+    pub fn speed<'a>(&self, e: &'a Entry) -> Option<&'a Speed> {
+        e.speed_at(&self.alg, &self.dir, self.key_bits, self.block)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn median_intervals_by_order_statistics() {
+        let v: Vec<f64> = (1..=5).map(f64::from).collect();
+        // Five rounds cannot reach 95%: the extremes.
+        assert_eq!(stats_median_interval(&v), Some((1.0, 5.0)));
+        let v: Vec<f64> = (1..=11).map(f64::from).collect();
+        // n = 11: the 2nd and 10th (98.8%); the 3rd and 9th cover 93.5%.
+        assert_eq!(stats_median_interval(&v), Some((2.0, 10.0)));
+        assert_eq!(stats_median_interval(&[]), None);
+    }
+
+    #[test]
+    fn each_process_has_its_own_mean() {
+        let at = |t: &[(f64, usize)]| -> Vec<Sample> {
+            (t.iter())
+                .map(|&(ticks_per_op, process)| Sample {
+                    ticks_per_op,
+                    quiet: true,
+                    process,
+                })
+                .collect()
+        };
+        let a = at(&[(1.0, 0), (2.0, 0), (1.0, 1), (0.5, 1)]);
+        let b = at(&[(1.1, 0), (2.0, 0), (1.0, 1), (1.0, 1)]);
+        // Process 0 uses round 0 only; process 1 has no round used, so all
+        // of its rounds count.
+        let m = process_means(&a, &b, &[0]);
+        assert_eq!((m[0].0, m[1].0, m.len()), (0, 1, 2));
+        assert!((m[0].1 - 1.1f64.ln()).abs() < 1e-12);
+        assert!((m[1].1 - 2f64.ln() / 2.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn rounds_used_are_the_quiet_ones_when_there_are_enough() {
+        let s = |q: &[bool]| -> Vec<Sample> {
+            q.iter()
+                .map(|&quiet| Sample {
+                    ticks_per_op: 1.0,
+                    quiet,
+                    process: 0,
+                })
+                .collect()
+        };
+        assert_eq!(rounds_used(&s(&[true, false, true, true])), [0, 2, 3]);
+        assert_eq!(rounds_used(&s(&[true, false, true])), [0, 1, 2]);
+    }
+}

@@ -1,0 +1,622 @@
+//! The report files: a report's JSON, markdown and chart written side by
+//! side (each atomically), every report of a directory read back (and
+//! checked: a file that is not a report of this schema is skipped, named,
+//! with the reason), the index `README.md` over them, and the JSON's layout
+//! ([`to_json`]).
+//!
+//! A report is three files, renamed into place one after another, JSON
+//! first. A run killed between the renames leaves a new JSON beside an old
+//! markdown and chart (and perhaps a temporary): the next run that reads
+//! the directory ([`refresh`], and `render`) renders the markdown and chart
+//! again from the JSON where they differ, and removes the temporaries of
+//! processes that are gone. The JSON is the report; the other two are
+//! views of it.
+
+use crate::env::workspace;
+use crate::error::{Error, Result};
+use crate::report::chart;
+use crate::report::markdown;
+use crate::report::{Report, SCHEMA_VERSION};
+use bench_harness::outfile;
+use std::path::{Path, PathBuf};
+
+/// The longest cipher name a report may carry.
+pub const MAX_NAME: usize = 32;
+
+/// Whether `name` may name report files: 1 to [`MAX_NAME`] of `a-z`, `0-9`
+/// and `_`. A name from JSON is checked before it becomes a path, so that
+/// `"cipher": "../escaped"` or `"/tmp/x"` writes nothing outside the
+/// reports directory.
+pub fn valid_name(name: &str) -> bool {
+    (1..=MAX_NAME).contains(&name.len())
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
+}
+
+/// Writes `DIR/CIPHER.json`, `.svg` (when something was measured; a chart
+/// of an earlier run is removed otherwise) and `.md`, after removing the
+/// temporaries an interrupted run left in `DIR`.
+///
+/// A report that [`check`] refuses is not written at all: its name would
+/// not be a safe file name, or its values would not render (a size of 0
+/// sends the chart's logarithmic axis into an endless loop), nor read back.
+pub fn write(report: &Report, dir: &Path) -> Result<()> {
+    prepare(report, dir)?;
+    let base = dir.join(&report.cipher);
+    workspace::write_atomically(&base.with_extension("json"), to_json(report).as_bytes())?;
+    write_views(report, &base)
+}
+
+/// Writes the markdown and chart of `report` in `dir` from it, leaving its
+/// JSON as it is (`render`: the JSON is the record, the others its views).
+pub fn render(report: &Report, dir: &Path) -> Result<()> {
+    prepare(report, dir)?;
+    write_views(report, &dir.join(&report.cipher))
+}
+
+/// [`check`]s `report` and readies `dir` for its files.
+fn prepare(report: &Report, dir: &Path) -> Result<()> {
+    check(report).map_err(|why| {
+        Error::failed(format!(
+            "the report of {} was not written: {why}",
+            shown(&report.cipher)
+        ))
+    })?;
+    std::fs::create_dir_all(dir)
+        .map_err(|e| Error::failed(format!("creating {}: {e}", dir.display())))?;
+    remove_strays(dir);
+    Ok(())
+}
+
+/// The markdown and chart of `report`, at `base` (`DIR/CIPHER`) `.md` and
+/// `.svg`.
+fn write_views(report: &Report, base: &Path) -> Result<()> {
+    let svg_path = base.with_extension("svg");
+    match chart::render(report) {
+        Some(svg) => workspace::write_atomically(&svg_path, svg.as_bytes())?,
+        None => remove_if_file(&svg_path)?,
+    }
+    workspace::write_atomically(
+        &base.with_extension("md"),
+        markdown::render(report).as_bytes(),
+    )
+}
+
+fn remove_if_file(path: &Path) -> Result<()> {
+    match std::fs::symlink_metadata(path) {
+        Ok(m) if m.is_file() => std::fs::remove_file(path)
+            .map_err(|e| Error::failed(format!("removing {}: {e}", path.display()))),
+        _ => Ok(()),
+    }
+}
+
+/// Removes the temporaries of processes that are gone, saying so.
+fn remove_strays(dir: &Path) {
+    for path in outfile::remove_stale(dir) {
+        eprintln!(
+            "xtask: removed {}, left by an interrupted run",
+            path.display()
+        );
+    }
+}
+
+/// The markdown and chart of `report` in `dir` are rendered again when
+/// they differ from what its JSON renders to (a run killed between the
+/// renames); gives whether anything was written.
+pub fn mend(report: &Report, dir: &Path) -> Result<bool> {
+    let base = dir.join(&report.cipher);
+    let on_disk = |ext: &str| std::fs::read_to_string(base.with_extension(ext)).ok();
+    let md_fresh = on_disk("md").as_deref() == Some(markdown::render(report).as_str());
+    let svg_fresh = on_disk("svg") == chart::render(report);
+    if md_fresh && svg_fresh {
+        return Ok(false);
+    }
+    write_views(report, &base)?;
+    Ok(true)
+}
+
+/// After a compare run: strays removed, the other reports' markdown and
+/// chart mended, and the index written again when `index` (or when it
+/// exists). A directory that does not exist has nothing to refresh.
+pub fn refresh(dir: &Path, index: bool) -> Result<()> {
+    if !dir.is_dir() {
+        return Ok(());
+    }
+    remove_strays(dir);
+    let read = read_reports(dir)?;
+    read.say();
+    for r in &read.reports {
+        if mend(r, dir)? {
+            eprintln!(
+                "xtask: {} and .svg did not match {}.json: rendered again",
+                dir.join(format!("{}.md", r.cipher)).display(),
+                r.cipher
+            );
+        }
+    }
+    if index || dir.join("README.md").exists() {
+        write_index_of(dir, &read.reports)?;
+    }
+    Ok(())
+}
+
+/// A JSON file of the reports directory that was not read as a report.
+#[derive(Debug)]
+pub struct Skipped {
+    pub path: PathBuf,
+    pub why: String,
+    /// It says it is a report (it has a `schema_version` and a `cipher`),
+    /// but is one this xtask cannot read or trust; `false` for a file that
+    /// is something else (a `tcrypt --json` output).
+    pub refused: bool,
+}
+
+/// What [`read_reports`] found.
+#[derive(Debug)]
+pub struct Read {
+    /// By cipher name.
+    pub reports: Vec<Report>,
+    pub skipped: Vec<Skipped>,
+}
+
+impl Read {
+    /// One line per skipped file, on stderr.
+    pub fn say(&self) {
+        for s in &self.skipped {
+            // A file name may hold a newline too.
+            let path = shown_long(&s.path.display().to_string());
+            eprintln!("xtask: skipped {path}: {}", s.why);
+        }
+    }
+
+    /// Whether a file that claims to be a report was refused.
+    pub fn refused(&self) -> usize {
+        self.skipped.iter().filter(|s| s.refused).count()
+    }
+}
+
+/// Every report whose JSON is in `dir` (`CIPHER.json`), by cipher name; any
+/// other `.json` file is skipped, with the reason.
+pub fn read_reports(dir: &Path) -> Result<Read> {
+    let entries = std::fs::read_dir(dir).map_err(|e| {
+        Error::usage(
+            format!("{}: {e}", dir.display()),
+            "give the reports directory",
+        )
+    })?;
+    let mut paths: Vec<PathBuf> = entries
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
+    paths.sort();
+    let mut read = Read {
+        reports: Vec::new(),
+        skipped: Vec::new(),
+    };
+    for path in paths {
+        let skip = |why: String, refused: bool| Skipped {
+            path: path.clone(),
+            why,
+            refused,
+        };
+        if !path.is_file() {
+            read.skipped.push(skip("not a regular file".into(), false));
+            continue;
+        }
+        let stem = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let parsed = std::fs::read(&path)
+            .map_err(|e| NotRead::Refused(e.to_string()))
+            .and_then(|bytes| parse_report(&bytes, &stem));
+        match parsed {
+            Ok(r) => read.reports.push(r),
+            Err(NotRead::Foreign(why)) => read.skipped.push(skip(why, false)),
+            Err(NotRead::Refused(why)) => read.skipped.push(skip(why, true)),
+        }
+    }
+    read.reports.sort_by(|a, b| a.cipher.cmp(&b.cipher));
+    Ok(read)
+}
+
+/// Why a JSON file was not read as a report.
+#[derive(Debug, Clone, PartialEq)]
+pub enum NotRead {
+    /// Not a compare report at all.
+    Foreign(String),
+    /// A report this xtask cannot read or trust.
+    Refused(String),
+}
+
+/// Reads a report from the bytes of the file `STEM.json`: JSON of
+/// schema [`SCHEMA_VERSION`], holding the report of the cipher `stem`,
+/// whose values pass [`check`].
+/// Every reason is one line (a value quoted from the file has its control
+/// characters escaped) and at most a few hundred characters.
+pub fn parse_report(bytes: &[u8], stem: &str) -> std::result::Result<Report, NotRead> {
+    let line = |why: String| {
+        let escaped = shown_long(&why);
+        match escaped.char_indices().nth(300) {
+            Some((i, _)) => format!("{}...", &escaped[..i]),
+            None => escaped,
+        }
+    };
+    parse_inner(bytes, stem).map_err(|e| match e {
+        NotRead::Foreign(why) => NotRead::Foreign(line(why)),
+        NotRead::Refused(why) => NotRead::Refused(line(why)),
+    })
+}
+
+fn parse_inner(bytes: &[u8], stem: &str) -> std::result::Result<Report, NotRead> {
+    let value: serde_json::Value = serde_json::from_slice(bytes)
+        .map_err(|e| NotRead::Refused(format!("not valid JSON (truncated?): {e}")))?;
+    let Some(object) = value.as_object() else {
+        return Err(NotRead::Foreign("not a report (not a JSON object)".into()));
+    };
+    let version = match object.get("schema_version") {
+        None => {
+            return Err(NotRead::Foreign("not a report (no schema_version)".into()));
+        }
+        Some(v) => v,
+    };
+    if !(object.contains_key("cipher") && object.contains_key("variants")) {
+        return Err(NotRead::Foreign(
+            "not a compare report (no cipher and variants; a tcrypt --json output?)".into(),
+        ));
+    }
+    if version.as_u64() != Some(u64::from(SCHEMA_VERSION)) {
+        return Err(NotRead::Refused(format!(
+            "schema version {}, but this xtask reads version {SCHEMA_VERSION}",
+            shown(&version.to_string())
+        )));
+    }
+    let report: Report = serde_json::from_value(value)
+        .map_err(|e| NotRead::Refused(format!("not a valid report: {e}")))?;
+    check(&report).map_err(NotRead::Refused)?;
+    if report.cipher != stem {
+        return Err(NotRead::Refused(format!(
+            "holds the report of `{}`, but a report is named after its cipher ({}.json)",
+            report.cipher, report.cipher
+        )));
+    }
+    Ok(report)
+}
+
+/// A value from a file as a message shows it: control characters escaped
+/// (one line) and cut short.
+fn shown(s: &str) -> String {
+    let escaped = shown_long(s);
+    match escaped.char_indices().nth(40) {
+        Some((i, _)) => format!("{}...", &escaped[..i]),
+        None => escaped,
+    }
+}
+
+/// Control characters escaped, nothing cut.
+fn shown_long(s: &str) -> String {
+    s.chars()
+        .flat_map(|c| {
+            let e: Vec<char> = if c.is_control() {
+                c.escape_default().collect()
+            } else {
+                vec![c]
+            };
+            e
+        })
+        .collect()
+}
+
+/// The largest size a report may give an artifact (1 GiB).
+pub const MAX_BYTES: u64 = 1 << 30;
+/// The largest speed a report may give, in bytes per second (1 PB/s).
+pub const MAX_SPEED: f64 = 1e15;
+/// The largest block a report may give (`--sizes`' bound).
+pub const MAX_BLOCK: usize = *crate::cli::BLOCK_BYTES.end();
+
+/// Whether the values of `r` are ones a run can produce, so that what is
+/// rendered from them is sound: the cipher name ([`valid_name`]), sizes
+/// above 0 (the chart's size axis is logarithmic), speeds, ratios and
+/// counts finite and within bounds.
+pub fn check(r: &Report) -> Checked {
+    if !valid_name(&r.cipher) {
+        return Err(format!(
+            "cipher name `{}` is not 1 to {MAX_NAME} of a-z, 0-9 and _",
+            shown(&r.cipher)
+        ));
+    }
+    fraction("run.threshold", r.run.threshold)?;
+    fraction("run.quiet_share", r.run.quiet_share)?;
+    not_negative("run.batch_seconds", r.run.batch_seconds)?;
+    if let Some(m) = &r.machine {
+        not_negative("machine.counter_hz", m.counter_hz)?;
+        if let Some(&hz) = m.core_hz.known() {
+            not_negative("machine.core_hz", hz)?;
+        }
+    }
+    for e in r.entries() {
+        let name = shown(&e.name);
+        if let Some(a) = &e.artifact {
+            check_artifact(&name, a)?;
+        }
+        if let Some(o) = &e.overall {
+            ratio(&format!("`{name}`: overall"), o)?;
+        }
+        for s in &e.speed {
+            check_speed(&name, s)?;
+        }
+    }
+    Ok(())
+}
+
+/// What [`check`] and its parts return: the first value out of bounds, in
+/// words.
+type Checked = std::result::Result<(), String>;
+
+fn fraction(what: &str, v: f64) -> Checked {
+    if v.is_finite() && (0.0..=1.0).contains(&v) {
+        Ok(())
+    } else {
+        Err(format!("{what} is {v}, not a fraction from 0 to 1"))
+    }
+}
+
+fn positive(what: &str, v: f64, max: f64) -> Checked {
+    if v.is_finite() && v > 0.0 && v <= max {
+        Ok(())
+    } else {
+        Err(format!("{what} is {v}, not above 0 and at most {max}"))
+    }
+}
+
+fn not_negative(what: &str, v: f64) -> Checked {
+    if v.is_finite() && v >= 0.0 {
+        Ok(())
+    } else {
+        Err(format!("{what} is {v}, not a number from 0 up"))
+    }
+}
+
+fn ratio(what: &str, q: &bench_harness::stats::Ratio) -> Checked {
+    for v in [q.ratio, q.low, q.high] {
+        positive(what, v, 1e6)?;
+    }
+    Ok(())
+}
+
+/// An artifact's sizes: the `.so`, `.text` and footprint above 0 (the
+/// chart's size axis is logarithmic), every section at most [`MAX_BYTES`].
+fn check_artifact(name: &str, a: &crate::build::size::Artifact) -> Checked {
+    for (what, v) in [
+        (".so bytes", a.so_bytes),
+        (".text bytes", a.text_bytes),
+        ("footprint bytes", a.footprint_bytes),
+    ] {
+        if v == 0 || v > MAX_BYTES {
+            return Err(format!(
+                "`{name}`: {what} are {v}, not from 1 to {MAX_BYTES}"
+            ));
+        }
+    }
+    for (what, v) in [
+        (".rodata bytes", a.rodata_bytes),
+        (".data bytes", a.data_bytes),
+        (".rlib bytes", a.rlib_bytes),
+    ] {
+        if v > MAX_BYTES {
+            return Err(format!("`{name}`: {what} are {v}, more than {MAX_BYTES}"));
+        }
+    }
+    Ok(())
+}
+
+/// One speed entry: its block within bounds (0 for key setup), and either
+/// timed figures within bounds or, untimed, an instruction count.
+fn check_speed(name: &str, s: &crate::report::Speed) -> Checked {
+    let case = format!("`{name}` at {} bytes", s.block_bytes);
+    // Key setup has no block; every other case has one.
+    let blocks = if s.dir == crate::report::Dir::Setkey {
+        0..=0
+    } else {
+        1..=MAX_BLOCK
+    };
+    if !blocks.contains(&s.block_bytes) {
+        return Err(format!(
+            "`{name}`: a {} case of {} bytes, not from {} to {}",
+            s.dir.name(),
+            s.block_bytes,
+            blocks.start(),
+            blocks.end()
+        ));
+    }
+    if s.rounds == 0 && s.samples.is_empty() {
+        // Not timed: a baseline's entry that holds only its instruction
+        // count.
+        return match s.instructions {
+            Some(i) if i.is_finite() && i > 0.0 => Ok(()),
+            _ => Err(format!("{case}: neither timed nor counted")),
+        };
+    }
+    positive(&format!("{case}: ops_per_sec"), s.ops_per_sec, MAX_SPEED)?;
+    if let Some(b) = s.bytes_per_sec {
+        positive(&format!("{case}: bytes_per_sec"), b, MAX_SPEED)?;
+    }
+    if let Some(t) = s.ticks_per_byte {
+        not_negative(&format!("{case}: ticks_per_byte"), t)?;
+    }
+    not_negative(&format!("{case}: spread"), s.spread)?;
+    if let Some(q) = &s.ratio {
+        ratio(&format!("{case}: ratio"), q)?;
+    }
+    if let Some(i) = s.instructions {
+        not_negative(&format!("{case}: instructions"), i)?;
+    }
+    Ok(())
+}
+
+/// `DIR/README.md` over `reports`.
+pub fn write_index_of(dir: &Path, reports: &[Report]) -> Result<()> {
+    workspace::write_atomically(
+        &dir.join("README.md"),
+        markdown::render_index(reports).as_bytes(),
+    )
+}
+
+/// A report as JSON: indented, except that each element of an array named
+/// `samples` (a round's sample) takes one line. Ends with a line break.
+pub fn to_json(report: &Report) -> String {
+    let mut out = Vec::new();
+    let mut ser = serde_json::Serializer::with_formatter(&mut out, Layout::default());
+    serde::Serialize::serialize(report, &mut ser).expect("a report serializes");
+    let mut s = String::from_utf8(out).expect("serde_json writes UTF-8");
+    s.push('\n');
+    s
+}
+
+/// How a container is written.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    Pretty,
+    /// An array named `samples`: indented, its elements on one line each.
+    Samples,
+    /// On one line: `{"a": 1, "b": 2}`.
+    Line,
+}
+
+/// serde_json's pretty formatter, with the elements of `samples` arrays on
+/// one line each.
+#[derive(Default)]
+struct Layout {
+    pretty: serde_json::ser::PrettyFormatter<'static>,
+    stack: Vec<Mode>,
+    in_key: bool,
+    key: String,
+}
+
+impl Layout {
+    fn line(&self) -> bool {
+        self.stack.last() == Some(&Mode::Line)
+    }
+
+    /// The mode of a container opened now.
+    fn open(&mut self, array: bool) -> Mode {
+        let mode = match self.stack.last() {
+            Some(Mode::Line | Mode::Samples) => Mode::Line,
+            _ if array && self.key == "samples" => Mode::Samples,
+            _ => Mode::Pretty,
+        };
+        self.key.clear();
+        self.stack.push(mode);
+        mode
+    }
+}
+
+type Io = std::io::Result<()>;
+
+impl serde_json::ser::Formatter for Layout {
+    fn begin_array<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> Io {
+        match self.open(true) {
+            Mode::Line => w.write_all(b"["),
+            _ => self.pretty.begin_array(w),
+        }
+    }
+
+    fn end_array<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> Io {
+        match self.stack.pop() {
+            Some(Mode::Line) => w.write_all(b"]"),
+            _ => self.pretty.end_array(w),
+        }
+    }
+
+    fn begin_array_value<W: ?Sized + std::io::Write>(&mut self, w: &mut W, first: bool) -> Io {
+        if self.line() {
+            w.write_all(if first { b"" } else { b", " })
+        } else {
+            self.pretty.begin_array_value(w, first)
+        }
+    }
+
+    fn end_array_value<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> Io {
+        if self.line() {
+            Ok(())
+        } else {
+            self.pretty.end_array_value(w)
+        }
+    }
+
+    fn begin_object<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> Io {
+        match self.open(false) {
+            Mode::Line => w.write_all(b"{"),
+            _ => self.pretty.begin_object(w),
+        }
+    }
+
+    fn end_object<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> Io {
+        match self.stack.pop() {
+            Some(Mode::Line) => w.write_all(b"}"),
+            _ => self.pretty.end_object(w),
+        }
+    }
+
+    fn begin_object_key<W: ?Sized + std::io::Write>(&mut self, w: &mut W, first: bool) -> Io {
+        self.in_key = true;
+        self.key.clear();
+        if self.line() {
+            w.write_all(if first { b"" } else { b", " })
+        } else {
+            self.pretty.begin_object_key(w, first)
+        }
+    }
+
+    fn end_object_key<W: ?Sized + std::io::Write>(&mut self, _: &mut W) -> Io {
+        self.in_key = false;
+        Ok(())
+    }
+
+    fn write_string_fragment<W: ?Sized + std::io::Write>(&mut self, w: &mut W, s: &str) -> Io {
+        if self.in_key {
+            self.key.push_str(s);
+        }
+        w.write_all(s.as_bytes())
+    }
+
+    fn begin_object_value<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> Io {
+        if self.line() {
+            w.write_all(b": ")
+        } else {
+            self.pretty.begin_object_value(w)
+        }
+    }
+
+    fn end_object_value<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> Io {
+        if self.line() {
+            Ok(())
+        } else {
+            self.pretty.end_object_value(w)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// Each sample on a line of its own; everything else as serde_json's
+    /// pretty printer writes it; the same value either way.
+    #[test]
+    fn samples_take_a_line_each() {
+        let r = crate::tests::fixture::report();
+        let json = super::to_json(&r);
+        assert!(
+            json.contains("\"samples\": [\n") && json.contains("{\"ticks_per_op\": "),
+            "{json:.2000}"
+        );
+        let line = json
+            .lines()
+            .find(|l| l.contains("{\"ticks_per_op"))
+            .unwrap();
+        assert!(line.trim_start().starts_with('{') && line.contains("\"quiet\": "));
+        let a: serde_json::Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(a, serde_json::to_value(&r).unwrap());
+    }
+}

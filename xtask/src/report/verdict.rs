@@ -1,0 +1,428 @@
+//! The kernel reviewers' rule, applied: prefer the smaller variant unless a
+//! larger one is faster by more than the noise. Herbert Xu, on cast6 in
+//! 2008: "There isn't any evidence showing that the inlined version is
+//! significantly faster either. In the absence of that, the version with the
+//! smaller size is preferable."
+//!
+//! Size is the footprint (`.text` + `.rodata` + `.data`); speed is the
+//! geometric mean over the crypt cases of the paired ratios, with its 95%
+//! interval. Variants with the same hot-path machine code are one
+//! candidate, the member with the least annotation ([`Annotation`]). The
+//! noise is measured: a larger candidate wins only if its whole interval
+//! clears `1 + max(threshold, deviation)`, the deviation being how far the
+//! A/A control's interval reaches from 1. One whose gain is past that bar
+//! but whose interval reaches below it is neither shown worth its size nor
+//! without evidence: both it and the one it was measured against stay
+//! possible, and a run that ends with more than one possible pick decides
+//! nothing, rather than let the noise of the run pick. A run whose control strays
+//! beyond the threshold, or more than [`MAX_UNCERTAIN_SHARE`] of whose
+//! cases had too few quiet rounds, decides nothing: it is
+//! [`Conclusion::Inconclusive`], with its reasons and the command to run
+//! again.
+
+use crate::report::deviation;
+use crate::report::escape::md_code as code;
+use bench_harness::stats::Ratio;
+use serde::{Deserialize, Serialize};
+
+/// The gain a larger variant must show to win, in percent, as the command
+/// line takes it (`compare --threshold`).
+pub const THRESHOLD: &str = "2";
+
+/// The share of crypt cases that may lack quiet rounds (fewer than
+/// [`crate::report::MIN_QUIET_ROUNDS`] in which the reference and its A/A
+/// control were both quiet) in a run that decides. The speed figures the
+/// rule reads are means over the crypt cases; such a case's figure comes
+/// from every round, a noisier estimate whose variance its interval
+/// carries, and the control's interval is computed the same way. Up to one
+/// case in ten, the run decides and the verdict names them; beyond, the
+/// overall figures rest too much on unfiltered rounds and it is
+/// inconclusive.
+pub const MAX_UNCERTAIN_SHARE: f64 = 0.1;
+
+/// How much a variant's name says about inlining, least first: the order in
+/// which the member of an identical-code group is chosen. No attribute
+/// (`auto`) says least; `#[inline]` (`hint`) a suggestion; `never` and
+/// `always` force the compiler's hand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Annotation {
+    Auto,
+    Hint,
+    Never,
+    Always,
+    /// A name without a policy.
+    Other,
+}
+
+impl Annotation {
+    /// The policy in a variant's name, `[method_]policy[_form]`.
+    pub fn of(variant: &str) -> Annotation {
+        variant
+            .split('_')
+            .find_map(|part| match part {
+                "auto" => Some(Annotation::Auto),
+                "hint" => Some(Annotation::Hint),
+                "never" => Some(Annotation::Never),
+                "always" => Some(Annotation::Always),
+                _ => None,
+            })
+            .unwrap_or(Annotation::Other)
+    }
+}
+
+/// One measured contender.
+#[derive(Clone, Debug)]
+pub struct Candidate {
+    pub name: String,
+    /// Footprint bytes.
+    pub size: u64,
+    /// The first member of its identical-code group, when not itself.
+    pub same_code_as: Option<String>,
+}
+
+/// Whether the run decided.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Conclusion {
+    Decided,
+    /// The noise or the quiet rounds do not allow a decision.
+    Inconclusive,
+}
+
+/// What the rule decided, and why.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Verdict {
+    pub status: Conclusion,
+    /// The variant to use; `null` when inconclusive or nothing was measured.
+    pub pick: Option<String>,
+    /// Why it is inconclusive; empty when decided.
+    pub reasons: Vec<String>,
+    /// The command to run again, when inconclusive.
+    pub rerun: Option<String>,
+    /// What a larger candidate's whole interval must clear:
+    /// `1 + max(threshold, control deviation)`.
+    pub bar: f64,
+    /// Candidates no other dominates (no larger and faster beyond the
+    /// interval, over the crypt cases), smallest first.
+    pub pareto: Vec<String>,
+    /// One line per step of the rule (when inconclusive, what it would
+    /// have decided), in markdown: names as inline code.
+    pub steps: Vec<String>,
+}
+
+/// What the measurement allows.
+pub struct Noise {
+    /// The gain a larger variant must show (0.02 is 2%).
+    pub threshold: f64,
+    /// The A/A control's ratio, if one was timed.
+    pub control: Option<Ratio>,
+    /// Crypt cases with too few quiet rounds, described (the notes list
+    /// them; the reason counts them).
+    pub uncertain: Vec<String>,
+    /// Crypt cases measured.
+    pub cases: usize,
+    /// Whether anything was timed.
+    pub timed: bool,
+}
+
+impl Noise {
+    /// `1 + max(threshold, control deviation)`.
+    pub fn bar(&self) -> f64 {
+        1.0 + self
+            .threshold
+            .max(self.control.as_ref().map_or(0.0, deviation))
+    }
+
+    /// Why the run cannot decide, if it cannot.
+    pub fn reasons(&self, reference: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        let th = self.threshold * 100.0;
+        match &self.control {
+            _ if !self.timed => out.push("nothing was timed".to_string()),
+            None => out.push(format!(
+                "no A/A control was timed (the reference variant {} was not measured), so the noise is unknown",
+                code(reference)
+            )),
+            Some(c) if c.low < 1.0 - self.threshold || c.high > 1.0 + self.threshold => {
+                out.push(format!(
+                    "the A/A control ({} against a copy of itself) measured {}, which does not lie within ±{th:.0}%: identical code differed by more than the threshold",
+                    code(reference),
+                    pct(c)
+                ))
+            }
+            Some(_) => {}
+        }
+        if self.timed && self.too_uncertain() {
+            out.push(format!(
+                "{}, more than {:.0}% of them",
+                self.uncertain_count(),
+                MAX_UNCERTAIN_SHARE * 100.0
+            ));
+        }
+        out
+    }
+
+    /// Whether more than [`MAX_UNCERTAIN_SHARE`] of the crypt cases lack
+    /// quiet rounds.
+    fn too_uncertain(&self) -> bool {
+        self.uncertain.len() as f64 > MAX_UNCERTAIN_SHARE * self.cases as f64
+    }
+
+    /// "N of M crypt cases had fewer than 3 quiet rounds (...)".
+    fn uncertain_count(&self) -> String {
+        format!(
+            "{} of {} crypt cases had fewer than {} quiet rounds (their figures come from every round; the note lists them)",
+            self.uncertain.len(),
+            self.cases,
+            crate::report::MIN_QUIET_ROUNDS,
+        )
+    }
+
+    /// The step that says a decided run had uncertain cases, if it had.
+    fn caveat(&self) -> Option<String> {
+        (self.timed && !self.uncertain.is_empty() && !self.too_uncertain()).then(|| {
+            format!(
+                "{}: no more than {:.0}% of them, so the run decides.",
+                self.uncertain_count(),
+                MAX_UNCERTAIN_SHARE * 100.0
+            )
+        })
+    }
+}
+
+/// The groups' chosen members, and a step per group of more than one. A
+/// group is the candidates with the same first member (`same_code_as`, or
+/// the name of one that has none), whether or not that one was measured.
+fn representatives(variants: &[Candidate]) -> (Vec<&Candidate>, Vec<String>) {
+    let key = |c: &Candidate| c.same_code_as.clone().unwrap_or_else(|| c.name.clone());
+    let mut keys: Vec<String> = variants.iter().map(key).collect();
+    keys.dedup();
+    let mut seen = Vec::new();
+    let mut reps = Vec::new();
+    let mut steps = Vec::new();
+    for k in keys {
+        if seen.contains(&k) {
+            continue;
+        }
+        let members: Vec<&Candidate> = variants.iter().filter(|c| key(c) == k).collect();
+        // The least annotation; among equals, the first listed.
+        let rep = *members
+            .iter()
+            .min_by_key(|c| Annotation::of(&c.name))
+            .expect("a group has a member");
+        if members.len() > 1 {
+            let names: Vec<String> = members.iter().map(|c| code(&c.name)).collect();
+            steps.push(format!(
+                "{}: the same machine code on the hot path, so one candidate, {}: the member with the least annotation (no attribute < `#[inline]` < `never` < `always`).",
+                names.join(" = "),
+                code(&rep.name)
+            ));
+        }
+        reps.push(rep);
+        seen.push(k);
+    }
+    (reps, steps)
+}
+
+/// Walks the candidates from smallest to largest footprint (one per
+/// identical-code group), moving the pick to a larger one only when its
+/// whole interval against the current pick clears `noise.bar()`; the same
+/// footprint only needs to be faster beyond its interval. `faster(a, b)`
+/// is the speed of `a` over `b` with its interval. The Pareto set is taken
+/// among the candidates and `others` (the peers) together.
+pub fn decide(
+    variants: &[Candidate],
+    others: &[Candidate],
+    faster: &dyn Fn(&str, &str) -> Option<Ratio>,
+    noise: &Noise,
+    reference: &str,
+    rerun: &str,
+) -> Verdict {
+    let (mut by_size, mut steps) = representatives(variants);
+    by_size.sort_by(|a, b| {
+        a.size
+            .cmp(&b.size)
+            .then(Annotation::of(&a.name).cmp(&Annotation::of(&b.name)))
+    });
+    let bar = noise.bar();
+    // The candidates the steps so far leave possible: one, unless a step's
+    // evidence leaned to a larger one without settling it.
+    let mut open: Vec<&Candidate> = Vec::new();
+    for c in &by_size {
+        if open.is_empty() {
+            steps.push(format!(
+                "{} is the smallest ({} bytes of footprint: .text + .rodata + .data).",
+                code(&c.name),
+                c.size
+            ));
+            open.push(c);
+            continue;
+        }
+        let mut kept = Vec::new();
+        let mut possible = false;
+        for p in &open {
+            let (step, outcome) = step(c, p, faster(&c.name, &p.name), bar, noise);
+            steps.push(step);
+            if outcome != Outcome::Wins {
+                kept.push(*p);
+            }
+            possible |= outcome != Outcome::Stays;
+        }
+        if possible {
+            kept.push(c);
+        }
+        open = kept;
+    }
+    steps.extend(noise.caveat());
+    let all: Vec<&Candidate> = by_size.iter().copied().chain(others).collect();
+    let mut reasons = noise.reasons(reference);
+    let mut rerun = rerun.to_string();
+    if open.len() > 1 {
+        let names: Vec<String> = open.iter().map(|c| code(&c.name)).collect();
+        reasons.push(format!(
+            "the steps leave {} possible: a larger one's gain leaned past the bar ({:+.1}%) without its whole interval clearing it (see the steps)",
+            names.join(", "),
+            (bar - 1.0) * 100.0
+        ));
+        let mut only: Vec<&str> = open.iter().map(|c| c.name.as_str()).collect();
+        if !only.contains(&reference) {
+            only.insert(0, reference);
+        }
+        rerun = format!("{rerun} --variants {}", only.join(","));
+    }
+    let decided = reasons.is_empty();
+    Verdict {
+        status: if decided {
+            Conclusion::Decided
+        } else {
+            Conclusion::Inconclusive
+        },
+        pick: open.first().filter(|_| decided).map(|c| c.name.clone()),
+        rerun: (!decided).then_some(rerun),
+        reasons,
+        bar,
+        pareto: pareto(&all, faster),
+        steps,
+    }
+}
+
+/// What one step of the rule found for a larger (or equal) candidate
+/// against one it may replace.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Outcome {
+    /// Its whole interval clears the bar: it replaces the other.
+    Wins,
+    /// No evidence it is worth its size: the other stays.
+    Stays,
+    /// Its gain is past the bar but its interval reaches below it: the run
+    /// cannot tell, and both stay possible.
+    Leans,
+}
+
+fn step(
+    c: &Candidate,
+    p: &Candidate,
+    r: Option<Ratio>,
+    bar: f64,
+    noise: &Noise,
+) -> (String, Outcome) {
+    let Some(r) = r else {
+        return (
+            format!(
+                "{} could not be compared with {} (too few paired rounds).",
+                code(&c.name),
+                code(&p.name)
+            ),
+            Outcome::Stays,
+        );
+    };
+    let why = format!(
+        "{:+.1}%, the larger of the {:.0}% threshold and the A/A control's deviation ({})",
+        (bar - 1.0) * 100.0,
+        noise.threshold * 100.0,
+        noise
+            .control
+            .as_ref()
+            .map_or("none timed".to_string(), |c| format!(
+                "±{:.1}%",
+                deviation(c) * 100.0
+            ))
+    );
+    if c.size == p.size {
+        let wins = r.low > 1.0;
+        let verb = if wins {
+            "so it is taken"
+        } else {
+            "so the first stays"
+        };
+        let outcome = if wins { Outcome::Wins } else { Outcome::Stays };
+        return (
+            format!(
+                "{} has the footprint of {} and is {} against it: {} beyond its interval, {verb}.",
+                code(&c.name),
+                code(&p.name),
+                pct(&r),
+                if wins { "faster" } else { "not faster" }
+            ),
+            outcome,
+        );
+    }
+    let larger = format!(
+        "{:+.1}% larger",
+        (c.size as f64 / p.size.max(1) as f64 - 1.0) * 100.0
+    );
+    let (found, outcome) = if r.low > bar {
+        (
+            format!("its whole interval clears {why}, so it is worth its size"),
+            Outcome::Wins,
+        )
+    } else if r.ratio > bar {
+        (
+            format!(
+                "its gain is past {why}, but its interval reaches below it: the run cannot tell whether it is worth its size, so both stay possible"
+            ),
+            Outcome::Leans,
+        )
+    } else {
+        (
+            format!("its interval does not clear {why}, so the smaller one stays"),
+            Outcome::Stays,
+        )
+    };
+    let s = format!(
+        "{} is {larger} and {} against {}: {found}.",
+        code(&c.name),
+        pct(&r),
+        code(&p.name)
+    );
+    (s, outcome)
+}
+
+fn pareto(all: &[&Candidate], faster: &dyn Fn(&str, &str) -> Option<Ratio>) -> Vec<String> {
+    let mut front: Vec<&Candidate> = all
+        .iter()
+        .filter(|c| {
+            !all.iter().any(|d| {
+                d.name != c.name
+                    && d.size <= c.size
+                    && faster(&d.name, &c.name).is_some_and(|r| r.low > 1.0)
+            })
+        })
+        .copied()
+        .collect();
+    front.sort_by(|a, b| a.size.cmp(&b.size).then(a.name.cmp(&b.name)));
+    front.iter().map(|c| c.name.clone()).collect()
+}
+
+/// `+3.1% [+1.2%, +5.0%]`: a speed ratio as a gain with its 95% interval.
+pub fn pct(r: &Ratio) -> String {
+    format!(
+        "{:+.1}% [{:+.1}%, {:+.1}%]",
+        (r.ratio - 1.0) * 100.0,
+        (r.low - 1.0) * 100.0,
+        (r.high - 1.0) * 100.0
+    )
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,257 @@
+//! Who is built, sized and timed: a variant or a peer, from this tree or
+//! from the base tree (`gate --against`), and how far it got.
+
+use crate::build::artifacts::Selection;
+use crate::build::size::Artifact;
+use crate::env::tree::Tree;
+use bench_harness::registry::{CipherEntry, Peer};
+use std::path::{Path, PathBuf};
+
+/// What a contender is.
+#[derive(Clone, Copy)]
+pub enum Kind {
+    /// One of our variants, by name: `never`.
+    Variant(&'static str),
+    /// A peer crate (RustCrypto's, or `crc32c`).
+    Peer(&'static Peer),
+    /// The A/A control: a copy, under another file name, of the built
+    /// artifact of this variant (the reference), timed as a contender of
+    /// its own. Never built: see [`control`].
+    Control(&'static str),
+}
+
+/// Which tree a contender is built from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// The tree being measured.
+    Current,
+    /// The base tree `gate --against REV` compares with.
+    Base,
+}
+
+impl Origin {
+    /// What its contenders' names end with: `never@base`.
+    fn suffix(self) -> &'static str {
+        match self {
+            Origin::Current => "",
+            Origin::Base => "@base",
+        }
+    }
+}
+
+/// How far a contender got.
+#[derive(Debug)]
+pub enum State {
+    /// Not built yet.
+    Pending,
+    /// Built and sized, and so far sound.
+    Built(Built),
+    /// Not built, or built and then failed (`built` keeps what was built).
+    Failed { why: String, built: Option<Built> },
+    /// Built, but this CPU cannot run it: reported, not a failure.
+    Unavailable { why: String, built: Option<Built> },
+    /// Built, sized and left out of the full run by the screen (`why`
+    /// holds the evidence).
+    Screened { why: String, built: Built },
+}
+
+/// A built, sized artifact.
+#[derive(Debug)]
+pub struct Built {
+    pub so: PathBuf,
+    pub artifact: Artifact,
+    /// The hot path's normalized machine code (`code.rs`), compared to
+    /// find variants with the same code.
+    pub hot_path: Option<Vec<u8>>,
+    /// The fingerprint of the file the measuring process loaded.
+    pub loaded: Option<String>,
+}
+
+/// One thing built, sized and timed.
+pub struct Contender {
+    /// The module of `variants` that declares the cipher.
+    pub module: &'static str,
+    pub kind: Kind,
+    pub origin: Origin,
+    /// Unique in a run: `never`, `rustcrypto`, `never@base`.
+    pub name: String,
+    /// `cast6-never`, `cast6 0.2 (RustCrypto)`.
+    pub label: String,
+    pub tree: Tree,
+    pub state: State,
+}
+
+impl Contender {
+    /// What its artifact holds.
+    pub fn selection(&self) -> Selection<'_> {
+        match self.kind {
+            Kind::Variant(variant) | Kind::Control(variant) => Selection::Variant {
+                module: self.module,
+                variant,
+            },
+            Kind::Peer(p) => Selection::Peer(p),
+        }
+    }
+
+    /// The crate whose symbols are the cipher's.
+    pub fn crate_name(&self) -> &'static str {
+        match self.kind {
+            Kind::Variant(_) | Kind::Control(_) => "variants",
+            Kind::Peer(p) => p.crate_name,
+        }
+    }
+
+    /// The variant's name, for a variant.
+    pub fn variant(&self) -> Option<&'static str> {
+        match self.kind {
+            Kind::Variant(v) => Some(v),
+            Kind::Peer(_) | Kind::Control(_) => None,
+        }
+    }
+
+    pub fn is_control(&self) -> bool {
+        matches!(self.kind, Kind::Control(_))
+    }
+
+    pub fn is_peer(&self) -> bool {
+        matches!(self.kind, Kind::Peer(_))
+    }
+
+    /// Its artifact while it is sound (built, not failed).
+    pub fn live(&self) -> Option<&Built> {
+        match &self.state {
+            State::Built(b) => Some(b),
+            _ => None,
+        }
+    }
+
+    /// What was built, whatever happened after.
+    pub fn built(&self) -> Option<&Built> {
+        match &self.state {
+            State::Built(b) => Some(b),
+            State::Failed { built, .. } | State::Unavailable { built, .. } => built.as_ref(),
+            State::Screened { built, .. } => Some(built),
+            State::Pending => None,
+        }
+    }
+
+    /// Leaves it out of the full run, keeping what was built.
+    pub fn screen_out(&mut self, why: impl Into<String>) {
+        if let Some(built) = self.take_built() {
+            self.state = State::Screened {
+                why: why.into(),
+                built,
+            };
+        }
+    }
+
+    /// Marks it failed, keeping what was built.
+    pub fn fail(&mut self, why: impl Into<String>) {
+        let built = self.take_built();
+        self.state = State::Failed {
+            why: why.into(),
+            built,
+        };
+    }
+
+    /// Marks it unavailable on this CPU, keeping what was built.
+    pub fn unavailable(&mut self, why: impl Into<String>) {
+        let built = self.take_built();
+        self.state = State::Unavailable {
+            why: why.into(),
+            built,
+        };
+    }
+
+    fn take_built(&mut self) -> Option<Built> {
+        match std::mem::replace(&mut self.state, State::Pending) {
+            State::Built(b) => Some(b),
+            State::Failed { built, .. } | State::Unavailable { built, .. } => built,
+            State::Screened { built, .. } => Some(built),
+            State::Pending => None,
+        }
+    }
+}
+
+/// The `variants` of `entry` (and its peers, when `peers`), from `tree`.
+pub fn contenders(
+    entry: &'static CipherEntry,
+    variants: &[&'static str],
+    peers: bool,
+    tree: &Tree,
+    origin: Origin,
+) -> Vec<Contender> {
+    let suffix = origin.suffix();
+    let contender = |kind, name: String, label: String, tree: Tree| Contender {
+        module: entry.module,
+        kind,
+        origin,
+        name,
+        label,
+        tree,
+        state: State::Pending,
+    };
+    let mut out: Vec<Contender> = variants
+        .iter()
+        .map(|&v| {
+            contender(
+                Kind::Variant(v),
+                format!("{v}{suffix}"),
+                format!("{}-{v}{suffix}", entry.name),
+                tree.clone(),
+            )
+        })
+        .collect();
+    for peer in entry.peers.iter().filter(|_| peers) {
+        let tree = match peer.rustflags {
+            Some(flags) => tree.with_rustflags(peer.name, flags),
+            None => tree.clone(),
+        };
+        out.push(contender(
+            Kind::Peer(peer),
+            format!("{}{suffix}", peer.name),
+            format!("{}{suffix}", peer.label),
+            tree,
+        ));
+    }
+    out
+}
+
+/// The A/A control of the variant named `reference` among `contenders`: its
+/// built `.so` copied into `dir` under another name (the dynamic loader
+/// hands back the same library for the same file, and for a hard link), as
+/// a contender named `REFERENCE@control`. `None` when the reference was not
+/// built, or the copy failed (said on stderr).
+pub fn control(contenders: &[Contender], reference: &str, dir: &Path) -> Option<Contender> {
+    let c = contenders
+        .iter()
+        .find(|c| c.variant() == Some(reference) && c.origin == Origin::Current)?;
+    let (Kind::Variant(variant), Some(built)) = (c.kind, c.live()) else {
+        return None;
+    };
+    let so = dir.join(format!("{variant}@control.so"));
+    if let Err(e) = std::fs::copy(&built.so, &so) {
+        eprintln!("    no A/A control: copying {}: {e}", built.so.display());
+        return None;
+    }
+    let mut artifact = built.artifact.clone();
+    artifact.path = so
+        .strip_prefix(crate::env::workspace::root())
+        .unwrap_or(&so)
+        .display()
+        .to_string();
+    Some(Contender {
+        module: c.module,
+        kind: Kind::Control(variant),
+        origin: c.origin,
+        name: format!("{variant}@control"),
+        label: format!("{} (A/A control)", c.label),
+        tree: c.tree.clone(),
+        state: State::Built(Built {
+            so,
+            artifact,
+            hot_path: None,
+            loaded: None,
+        }),
+    })
+}

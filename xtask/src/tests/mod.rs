@@ -1,0 +1,157 @@
+//! Unit tests of the whole: rendering from fixed numbers (golden files, well-
+//! formed SVG, escaping), the committed reports against the code, the help
+//! against the defaults, and the drift between declarations and commands.
+
+mod committed;
+pub(crate) mod fixture;
+mod hostile_input;
+mod render;
+
+/// The `[default: X]` of each option in a help text, by flag.
+fn stated_defaults(help: &str) -> Vec<(String, String)> {
+    help.lines()
+        .filter_map(|l| {
+            let flag = l.split_whitespace().find(|w| w.starts_with('-'))?;
+            let flag = flag.trim_end_matches(',').to_string();
+            let (_, rest) = l.split_once("[default: ")?;
+            Some((flag, rest.split(']').next()?.to_string()))
+        })
+        .collect()
+}
+
+fn help_of(command: &str) -> String {
+    use clap::CommandFactory;
+    // Unwrapped, so that each option's line holds its default.
+    let mut cli = crate::Cli::command().term_width(0);
+    cli.build();
+    cli.find_subcommand_mut(command)
+        .expect(command)
+        .render_help()
+        .to_string()
+}
+
+/// The defaults the help states are the ones the code uses.
+#[test]
+fn help_states_the_defaults() {
+    use crate::time::plan::{FULL, QUICK};
+    let compare = help_of("compare");
+    let stated = stated_defaults(&compare);
+    let want = [
+        ("--sizes", FULL.sizes),
+        ("--sec", FULL.sec),
+        ("--rounds", FULL.rounds),
+        ("--patience", FULL.patience),
+        ("--threshold", crate::report::verdict::THRESHOLD),
+    ];
+    for (flag, value) in want {
+        assert!(
+            stated.contains(&(flag.to_string(), value.to_string())),
+            "compare {flag}: {stated:?}"
+        );
+    }
+    // What --quick changes, listed after the options.
+    let quick = compare
+        .lines()
+        .find_map(|l| l.strip_prefix("With --quick the defaults are "))
+        .expect("the --quick defaults");
+    for (flag, value) in [
+        ("--sizes", QUICK.sizes),
+        ("--rounds", QUICK.rounds),
+        ("--sec", QUICK.sec),
+        ("--patience", QUICK.patience),
+    ] {
+        assert!(
+            quick.contains(&format!("{flag} {value},"))
+                || quick.contains(&format!("{flag} {value}.")),
+            "{flag}: {quick}"
+        );
+    }
+    let references = compare
+        .lines()
+        .find_map(|l| l.strip_prefix("Default reference variants: "))
+        .expect("the default reference variants");
+    for c in bench_harness::registry::CIPHERS
+        .iter()
+        .filter(|c| !c.peers.is_empty())
+    {
+        let r = crate::select::ciphers::default_reference(c);
+        assert!(
+            references.contains(&format!("{} {r}", c.name)),
+            "{}: {references}",
+            c.name
+        );
+    }
+    let gate = stated_defaults(&help_of("gate"));
+    for (flag, value) in [
+        ("--size-threshold", crate::gate::rows::SIZE_THRESHOLD),
+        ("--speed-threshold", crate::gate::rows::SPEED_THRESHOLD),
+        ("--time-threshold", crate::gate::rows::TIME_THRESHOLD),
+    ] {
+        assert!(
+            gate.contains(&(flag.to_string(), value.to_string())),
+            "gate {flag}: {gate:?}"
+        );
+    }
+    let bloat = stated_defaults(&help_of("bloat"));
+    assert!(
+        bloat.contains(&("-n".into(), crate::cmd::bloat::LINES.into())),
+        "{bloat:?}"
+    );
+}
+
+/// ... and the code uses them: what the parsed command lines hold.
+#[test]
+fn parsed_defaults_are_the_consts() {
+    use crate::cli;
+    use crate::time::plan::{FULL, QUICK};
+    use clap::Parser;
+    let amount = |args: &[&str]| match crate::Cli::try_parse_from(args).unwrap().command {
+        crate::Command::Compare(a) => (a.amount, a.threshold, a.reference),
+        _ => unreachable!(),
+    };
+    let (full, threshold, reference) = amount(&["x", "compare", "cast6"]);
+    assert_eq!(Ok(full.sizes), cli::sizes(FULL.sizes));
+    assert_eq!(Ok(full.rounds), cli::rounds(FULL.rounds));
+    assert_eq!(Ok(full.sec), cli::seconds(FULL.sec));
+    assert_eq!(Ok(full.patience), cli::seconds(FULL.patience));
+    assert_eq!(
+        Ok(threshold),
+        cli::percent(crate::report::verdict::THRESHOLD)
+    );
+    assert_eq!(reference, None);
+    let (quick, _, _) = amount(&["x", "compare", "cast6", "--quick"]);
+    assert_eq!(Ok(quick.sizes), cli::sizes(QUICK.sizes));
+    assert_eq!(Ok(quick.rounds), cli::rounds(QUICK.rounds));
+    assert_eq!(Ok(quick.sec), cli::seconds(QUICK.sec));
+    assert_eq!(Ok(quick.patience), cli::seconds(QUICK.patience));
+    // A value given wins over --quick's default.
+    let (given, _, _) = amount(&["x", "compare", "cast6", "--quick", "--rounds", "7"]);
+    assert_eq!(given.rounds, 7);
+    // The old name of --reference still works.
+    let (_, _, old) = amount(&["x", "compare", "cast6", "--baseline-variant", "never"]);
+    assert_eq!(old.as_deref(), Some("never"));
+}
+
+/// Drift: compare and the gate (which share `ciphers::named`) cover every
+/// module `variants` declares, except the harness's calibration entries,
+/// with exactly the declared variants.
+#[test]
+fn declared_variants_are_compared_and_gated() {
+    let covered = crate::select::ciphers::named("all", true, "gate").expect("all");
+    for (module, declared) in variants::DECLARED {
+        let calibration = bench_harness::registry::CALIBRATION
+            .iter()
+            .any(|c| c.module == *module);
+        match covered.iter().find(|c| c.module == *module) {
+            Some(entry) => assert_eq!(
+                crate::select::ciphers::variant_names(entry),
+                *declared,
+                "{module}"
+            ),
+            None => assert!(
+                calibration,
+                "variants::{module} is neither compared nor gated"
+            ),
+        }
+    }
+}

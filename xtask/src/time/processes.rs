@@ -1,0 +1,209 @@
+//! The timing stage: runs the measuring process (`__measure`) on the live
+//! contenders, several times in turn, each run until it finishes, leaving
+//! out any artifact that crashes it (the marker file names the one
+//! running), and checks that what was measured is the file that was sized.
+//! Each process loads every artifact afresh, so where the loader puts the
+//! code and the allocator the buffers differs between them, and the
+//! statistics see that spread ([`Timings::new`]).
+
+use crate::child::measure_child::{EngineState, Outcome, Spec};
+use crate::env::workspace;
+use crate::error::{Error, Result};
+use crate::select::contenders::{Contender, State};
+use crate::time::plan;
+use crate::time::timings::Timings;
+use bench_harness::compare::{Case, Plan};
+use bench_harness::engine::Mode;
+use bench_harness::registry::CipherEntry;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitStatus};
+
+/// The measuring process's files, in the work directory.
+struct Files {
+    spec: PathBuf,
+    outcome: PathBuf,
+    marker: PathBuf,
+}
+
+/// Times the live contenders of `entry` on `cases`, interleaved, in
+/// `processes` measuring processes one after the other, which share `plan`
+/// (see [`plan::share`]); `certify` names the two contenders whose rounds quiet
+/// for both decide when a process has enough (see [`Spec::certify`]).
+pub fn measure(
+    entry: &CipherEntry,
+    contenders: &mut [Contender],
+    cases: &[Case],
+    plan: Plan,
+    processes: usize,
+    certify: Option<[String; 2]>,
+    dir: &Path,
+) -> Result<Timings> {
+    let files = Files {
+        spec: dir.join("spec.json"),
+        outcome: dir.join("outcome.json"),
+        marker: dir.join("marker"),
+    };
+    let processes = processes.max(1);
+    let plan = plan::share(plan, processes);
+    let mut runs = Vec::new();
+    for p in 0..processes {
+        if processes > 1 {
+            eprintln!("    measuring process {} of {processes}", p + 1);
+        }
+        // No live contender left: nothing more to time.
+        let Some(run) = run_until_done(entry, contenders, cases, plan, &certify, &files)? else {
+            break;
+        };
+        runs.push(run);
+    }
+    if runs.is_empty() {
+        return Ok(Timings::empty(cases.len()));
+    }
+    Ok(Timings::new(runs, cases))
+}
+
+/// Runs one measuring process on the live contenders, again without any
+/// that crashes it, until one finishes: its outcome and the contender
+/// index of each engine with samples; `None` when no contender is live.
+fn run_until_done(
+    entry: &CipherEntry,
+    contenders: &mut [Contender],
+    cases: &[Case],
+    plan: Plan,
+    certify: &Option<[String; 2]>,
+    files: &Files,
+) -> Result<Option<(Outcome, Vec<usize>)>> {
+    loop {
+        let live: Vec<usize> = (0..contenders.len())
+            .filter(|&i| contenders[i].live().is_some())
+            .collect();
+        if live.is_empty() {
+            return Ok(None);
+        }
+        let spec = spec(entry, contenders, &live, cases, plan, certify.clone());
+        let status = run_child(&spec, files)?;
+        if status.success() {
+            let outcome = read_outcome(&files.outcome)?;
+            let measured = apply(&outcome, &live, contenders);
+            return Ok(Some((outcome, measured)));
+        }
+        blame(&status, &files.marker, &live, contenders)?;
+    }
+}
+
+/// What the measuring process is to do with the contenders `live`.
+fn spec(
+    entry: &CipherEntry,
+    contenders: &[Contender],
+    live: &[usize],
+    cases: &[Case],
+    plan: Plan,
+    certify: Option<[String; 2]>,
+) -> Spec {
+    let engines = live
+        .iter()
+        .filter_map(|&i| Some((contenders[i].name.clone(), contenders[i].live()?.so.clone())))
+        .collect();
+    Spec {
+        cipher: entry.name.to_string(),
+        engines,
+        cases: cases.to_vec(),
+        plan,
+        check_keys: entry
+            .modes
+            .iter()
+            .find(|(m, _)| *m == Mode::Ecb)
+            .map(|(_, k)| k.to_vec())
+            .unwrap_or_default(),
+        certify,
+    }
+}
+
+/// Runs `__measure` on `spec` and waits for it.
+fn run_child(spec: &Spec, files: &Files) -> Result<ExitStatus> {
+    let json = serde_json::to_vec(spec).map_err(|e| Error::failed(e.to_string()))?;
+    workspace::write_atomically(&files.spec, &json)?;
+    let _ = std::fs::remove_file(&files.outcome);
+    let _ = std::fs::remove_file(&files.marker);
+    let exe = std::env::current_exe().map_err(|e| Error::failed(format!("finding xtask: {e}")))?;
+    Command::new(exe)
+        .arg("__measure")
+        .args([&files.spec, &files.outcome, &files.marker])
+        .status()
+        .map_err(|e| Error::failed(format!("starting the measuring process: {e}")))
+}
+
+fn read_outcome(path: &Path) -> Result<Outcome> {
+    let fail = |e: &dyn std::fmt::Display| Error::failed(format!("{}: {e}", path.display()));
+    let bytes = std::fs::read(path).map_err(|e| fail(&e))?;
+    serde_json::from_slice(&bytes).map_err(|e| fail(&e))
+}
+
+/// Records each engine's outcome on its contender; returns the contender
+/// index of each engine with samples, in sample order.
+fn apply(outcome: &Outcome, live: &[usize], contenders: &mut [Contender]) -> Vec<usize> {
+    let mut measured = Vec::new();
+    for (o, &i) in outcome.engines.iter().zip(live) {
+        let c = &mut contenders[i];
+        match &o.state {
+            EngineState::Failed(why) => c.fail(why.clone()),
+            EngineState::Unavailable(why) => c.unavailable(why.clone()),
+            EngineState::Measured => {
+                measured.push(i);
+                let State::Built(built) = &mut c.state else {
+                    continue;
+                };
+                built.loaded.clone_from(&o.loaded);
+                // What was measured must be the file that was sized.
+                if o.loaded.as_ref() != Some(&built.artifact.fingerprint) {
+                    c.fail("the measured file differs from the sized one");
+                }
+            }
+        }
+    }
+    measured
+}
+
+/// The measuring process died: marks the contender the marker names as
+/// failed, so that the next run leaves it out; an error if none was running.
+fn blame(
+    status: &ExitStatus,
+    marker: &Path,
+    live: &[usize],
+    contenders: &mut [Contender],
+) -> Result<()> {
+    let culprit = std::fs::read_to_string(marker)
+        .ok()
+        .and_then(|s| s.trim().parse::<usize>().ok())
+        .and_then(|k| live.get(k).copied());
+    let how = match status.code() {
+        Some(code) => format!("exit code {code}"),
+        None => format!("killed by {}", signal_of(status)),
+    };
+    let Some(i) = culprit else {
+        return Err(Error::failed(format!(
+            "the measuring process failed ({how}) before any artifact ran"
+        )));
+    };
+    eprintln!(
+        "    {} crashed the measuring process ({how}); measuring the others again",
+        contenders[i].label
+    );
+    contenders[i].fail(format!("crashed while measured ({how})"));
+    Ok(())
+}
+
+fn signal_of(status: &ExitStatus) -> String {
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        status
+            .signal()
+            .map_or("unknown".into(), |s| format!("signal {s}"))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = status;
+        "unknown".into()
+    }
+}
