@@ -19,11 +19,26 @@
 //! `duplicated` leaves such statements where they are. A condition is never
 //! duplicated: it is evaluated once, as written.
 
+use crate::items;
+use crate::markers::Marker;
 use quote::ToTokens;
 use std::collections::HashSet;
 use syn::spanned::Spanned;
 use syn::visit::Visit;
-use syn::{Block, Expr, ExprIf, Stmt};
+use syn::{Block, Expr, ExprIf, Item, Stmt};
+
+/// Removes `#[shape]` from the functions of `item` it marks and, with a
+/// form, rewrites their bodies.
+pub(crate) fn apply(item: &mut Item, form: Option<Form>) -> syn::Result<()> {
+    for f in items::fns_mut(item) {
+        if Marker::Shape.take(f.attrs)
+            && let Some(form) = form
+        {
+            form.apply(f.block)?;
+        }
+    }
+    Ok(())
+}
 
 /// A branch form.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -426,7 +441,8 @@ impl<'a> Visit<'a> for Impure {
     }
 }
 
-fn is_assign_op(op: &syn::BinOp) -> bool {
+/// Whether `op` is a compound assignment, `+=` to `>>=`.
+pub(crate) fn is_assign_op(op: &syn::BinOp) -> bool {
     use syn::BinOp::*;
     matches!(
         op,

@@ -58,9 +58,12 @@
 //! still emitted (without its `#[round]` markers) so that one mistake does not
 //! bury the crate under follow-on errors.
 
+mod errors;
 mod expand;
 mod forms;
+mod items;
 mod lanes;
+mod markers;
 mod model;
 mod parse;
 mod unroll;

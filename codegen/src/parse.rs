@@ -1,11 +1,14 @@
 //! Token streams in, model out. Every error is spanned at the tokens it is
 //! about; errors found together are reported together.
 
+use crate::errors::Errors;
 use crate::forms::Form;
+use crate::items::{self, Place};
+use crate::markers::Marker;
 use crate::model::{Args, Axes, Kind, MAX_LANES, Marked, Method, Module, Policy, Variant};
 use proc_macro2::{Ident, Span, TokenStream};
 use syn::punctuated::Punctuated;
-use syn::{Attribute, Expr, ImplItem, Item, Meta, Token};
+use syn::{Attribute, Expr, Item, Meta, Token};
 
 /// Parses `always, never, ..., cipher = Type` (or `checksum`), or the same
 /// variants as axes, `policy(always, never), lanes(1, 4), cipher = Type`.
@@ -439,7 +442,7 @@ pub(crate) fn module(tokens: TokenStream) -> syn::Result<Module> {
     let mut errors = Errors::default();
     for item in items.unwrap_or_default() {
         if let Item::Mod(m) = &item
-            && let Some(attr) = m.attrs.iter().find(|a| is_method(a))
+            && let Some(attr) = Marker::Method.find(&m.attrs)
         {
             let index = methods.len();
             if let Some(method) = method(m, attr, index, &methods, &mut names, &mut errors) {
@@ -448,9 +451,10 @@ pub(crate) fn module(tokens: TokenStream) -> syn::Result<Module> {
             continue;
         }
         if is_shared(&item) {
-            if let Some(attr) = item_attrs(&item)
+            let function_markers = [Marker::Round, Marker::Shape, Marker::Lanes];
+            if let Some(attr) = items::attrs(&item)
                 .iter()
-                .find(|a| is_round(a) || is_shape(a) || crate::lanes::is_lanes(a))
+                .find(|a| function_markers.iter().any(|m| m.is(a)))
             {
                 errors.push(syn::Error::new_spanned(
                     attr,
@@ -485,29 +489,23 @@ impl Names {
     /// Notes the `#[round]`, `#[shape]` and `#[lanes]` functions of `item`
     /// and counts its `#[unroll]` loops.
     fn collect(&mut self, item: &Item) {
-        let mut note = |name: String, attrs: &[Attribute]| {
-            if attrs.iter().any(is_round) && !self.rounds.contains(&name) {
+        for f in items::fns(item) {
+            let name = match f.place {
+                Place::Free => f.sig.ident.to_string(),
+                Place::Method { self_ty, .. } => {
+                    let ty = quote::quote!(#self_ty).to_string().replace(' ', "");
+                    format!("{ty}::{}", f.sig.ident)
+                }
+            };
+            if Marker::Round.on(f.attrs) && !self.rounds.contains(&name) {
                 self.rounds.push(name.clone());
             }
-            if attrs.iter().any(is_shape) {
+            if Marker::Shape.on(f.attrs) {
                 self.marked.shapes.push(name.clone());
             }
-            if attrs.iter().any(crate::lanes::is_lanes) {
+            if Marker::Lanes.on(f.attrs) {
                 self.marked.lanes.push(name);
             }
-        };
-        match item {
-            Item::Fn(f) => note(f.sig.ident.to_string(), &f.attrs),
-            Item::Impl(imp) => {
-                let ty = &imp.self_ty;
-                let ty = quote::quote!(#ty).to_string().replace(' ', "");
-                for ii in &imp.items {
-                    if let ImplItem::Fn(f) = ii {
-                        note(format!("{ty}::{}", f.sig.ident), &f.attrs);
-                    }
-                }
-            }
-            _ => {}
         }
         self.marked.unrolls += crate::unroll::count(item);
     }
@@ -568,7 +566,7 @@ fn method(
                 &s.ident,
                 "a `static` in a `#[method]` module would exist once per variant: put it in the enclosing module, where it exists once",
             )),
-            Item::Mod(inner) if inner.attrs.iter().any(is_method) => {
+            Item::Mod(inner) if Marker::Method.on(&inner.attrs) => {
                 errors.push(syn::Error::new_spanned(
                     &inner.ident,
                     "`#[method]` modules do not nest: put this one beside the other",
@@ -601,62 +599,6 @@ fn is_shared(item: &Item) -> bool {
     }
 }
 
-/// `#[method(...)]` on an inline module: one way to compute the function.
-pub(crate) fn is_method(attr: &Attribute) -> bool {
-    attr.path().is_ident("method")
-}
-
-pub(crate) fn is_round(attr: &Attribute) -> bool {
-    attr.path().is_ident("round")
-}
-
-/// `#[shape]`: the function's `if`/`else` is what branch forms rewrite.
-pub(crate) fn is_shape(attr: &Attribute) -> bool {
-    attr.path().is_ident("shape")
-}
-
-pub(crate) fn item_attrs(item: &Item) -> &[Attribute] {
-    match item {
-        Item::Const(i) => &i.attrs,
-        Item::Enum(i) => &i.attrs,
-        Item::ExternCrate(i) => &i.attrs,
-        Item::Fn(i) => &i.attrs,
-        Item::ForeignMod(i) => &i.attrs,
-        Item::Impl(i) => &i.attrs,
-        Item::Macro(i) => &i.attrs,
-        Item::Mod(i) => &i.attrs,
-        Item::Static(i) => &i.attrs,
-        Item::Struct(i) => &i.attrs,
-        Item::Trait(i) => &i.attrs,
-        Item::TraitAlias(i) => &i.attrs,
-        Item::Type(i) => &i.attrs,
-        Item::Union(i) => &i.attrs,
-        Item::Use(i) => &i.attrs,
-        _ => &[],
-    }
-}
-
-pub(crate) fn item_attrs_mut(item: &mut Item) -> Option<&mut Vec<Attribute>> {
-    Some(match item {
-        Item::Const(i) => &mut i.attrs,
-        Item::Enum(i) => &mut i.attrs,
-        Item::ExternCrate(i) => &mut i.attrs,
-        Item::Fn(i) => &mut i.attrs,
-        Item::ForeignMod(i) => &mut i.attrs,
-        Item::Impl(i) => &mut i.attrs,
-        Item::Macro(i) => &mut i.attrs,
-        Item::Mod(i) => &mut i.attrs,
-        Item::Static(i) => &mut i.attrs,
-        Item::Struct(i) => &mut i.attrs,
-        Item::Trait(i) => &mut i.attrs,
-        Item::TraitAlias(i) => &mut i.attrs,
-        Item::Type(i) => &mut i.attrs,
-        Item::Union(i) => &mut i.attrs,
-        Item::Use(i) => &mut i.attrs,
-        _ => return None,
-    })
-}
-
 /// The tokens of an item's head (`fn name(...)`, `struct Name`), so that an
 /// error on a wrongly annotated item does not underline its whole body.
 fn item_head(item: &Item) -> TokenStream {
@@ -668,36 +610,5 @@ fn item_head(item: &Item) -> TokenStream {
         Item::Trait(t) => t.ident.to_token_stream(),
         Item::Impl(i) => i.self_ty.to_token_stream(),
         other => other.to_token_stream(),
-    }
-}
-
-/// Collects errors so that all of them are reported at once. It must be
-/// consumed by [`Errors::finish`]: dropping it unfinished is a bug in the
-/// macro (errors that would go unreported), and panics.
-#[derive(Default)]
-pub(crate) struct Errors {
-    all: Option<syn::Error>,
-    finished: bool,
-}
-
-impl Errors {
-    pub(crate) fn push(&mut self, e: syn::Error) {
-        match &mut self.all {
-            Some(all) => all.combine(e),
-            None => self.all = Some(e),
-        }
-    }
-
-    pub(crate) fn finish(mut self) -> syn::Result<()> {
-        self.finished = true;
-        self.all.take().map_or(Ok(()), Err)
-    }
-}
-
-impl Drop for Errors {
-    fn drop(&mut self) {
-        if !self.finished && !std::thread::panicking() {
-            panic!("codegen: collected errors dropped without Errors::finish");
-        }
     }
 }
