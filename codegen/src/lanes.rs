@@ -52,7 +52,7 @@
 
 use crate::errors::Errors;
 use crate::forms::is_assign_op;
-use crate::items::{self, Place};
+use crate::items::{self, Made, Place};
 use crate::markers::{self, Marker};
 use proc_macro2::{Ident, Span};
 use quote::{ToTokens, format_ident};
@@ -177,80 +177,11 @@ fn copy(
     sig: &Signature,
     block: &Block,
     callees: &Callees,
-) -> syn::Result<(Vec<Attribute>, Signature, Block)> {
-    let plain = |tokens: &dyn ToTokens| {
-        syn::Error::new_spanned(
-            tokens,
-            "a `#[lanes]` function is a plain `fn` (not `const`, `async`, `unsafe` or `extern`): its copy runs statements in closures and loops",
-        )
-    };
-    if let Some(c) = &sig.constness {
-        return Err(plain(c));
-    }
-    if let Some(a) = &sig.asyncness {
-        return Err(plain(a));
-    }
-    if let Some(u) = &sig.unsafety {
-        return Err(plain(u));
-    }
-    if let Some(abi) = &sig.abi {
-        return Err(plain(abi));
-    }
+) -> syn::Result<Made> {
+    plain(sig)?;
     let mut out = sig.clone();
     out.ident = format_ident!("{}_lanes", sig.ident, span = sig.ident.span());
-    let mut scope = Scope::new();
-    for input in &mut out.inputs {
-        match input {
-            FnArg::Receiver(r) => {
-                if let Some(attr) = Marker::Lane.find(&r.attrs) {
-                    return Err(syn::Error::new_spanned(
-                        attr,
-                        "`#[lane]` marks a parameter that holds one block's value, not `self`",
-                    ));
-                }
-                if r.reference.is_some() && r.mutability.is_some() {
-                    return Err(syn::Error::new_spanned(
-                        &*r,
-                        "a `#[lanes]` method takes `&self` or `self`, not `&mut self`: statements run for every lane in turn must not change what the other lanes read",
-                    ));
-                }
-            }
-            FnArg::Typed(t) => {
-                if !Marker::Lane.take(&mut t.attrs) {
-                    continue;
-                }
-                let Pat::Ident(p) = &*t.pat else {
-                    return Err(syn::Error::new_spanned(
-                        &t.pat,
-                        "a `#[lane]` parameter is a plain name, e.g. `#[lane] state: &mut [u32; 4]`: its copy holds one value per lane",
-                    ));
-                };
-                if p.by_ref.is_some() || p.subpat.is_some() {
-                    return Err(syn::Error::new_spanned(
-                        &t.pat,
-                        "a `#[lane]` parameter is a plain name, e.g. `#[lane] state: &mut [u32; 4]`: its copy holds one value per lane",
-                    ));
-                }
-                let (held, inner) = held(&t.ty);
-                if !sized(inner) {
-                    return Err(syn::Error::new_spanned(
-                        &t.ty,
-                        "a `#[lane]` parameter is `&mut T`, `&T` or `T` of a sized, named `T` (e.g. `&mut [u32; 4]`): its copy takes `[T; LANES]` in its place",
-                    ));
-                }
-                let lanes = per_lane(inner);
-                *t.ty = match &*t.ty {
-                    Type::Reference(r) => {
-                        let mut r = r.clone();
-                        *r.elem = lanes;
-                        Type::Reference(r)
-                    }
-                    _ => lanes,
-                };
-                scope.insert(p.ident.to_string(), held);
-            }
-        }
-    }
+    let scope = lane_params(&mut out)?;
     if scope.is_empty() {
         return Err(syn::Error::new_spanned(
             &sig.ident,
@@ -289,6 +220,86 @@ fn copy(
         .collect();
     attrs.insert(0, syn::parse_quote!(#[doc = #doc]));
     Ok((attrs, out, body))
+}
+
+/// Errs unless `sig` is a plain `fn`.
+fn plain(sig: &Signature) -> syn::Result<()> {
+    let refuse = |tokens: &dyn ToTokens| {
+        syn::Error::new_spanned(
+            tokens,
+            "a `#[lanes]` function is a plain `fn` (not `const`, `async`, `unsafe` or `extern`): its copy runs statements in closures and loops",
+        )
+    };
+    if let Some(c) = &sig.constness {
+        return Err(refuse(c));
+    }
+    if let Some(a) = &sig.asyncness {
+        return Err(refuse(a));
+    }
+    if let Some(u) = &sig.unsafety {
+        return Err(refuse(u));
+    }
+    if let Some(abi) = &sig.abi {
+        return Err(refuse(abi));
+    }
+    Ok(())
+}
+
+/// Turns the `#[lane]` parameters of the copy's signature `out` into
+/// arrays of one value per lane, removing their markers: the lane values
+/// the body starts with.
+fn lane_params(out: &mut Signature) -> syn::Result<Scope> {
+    let mut scope = Scope::new();
+    for input in &mut out.inputs {
+        match input {
+            FnArg::Receiver(r) => {
+                if let Some(attr) = Marker::Lane.find(&r.attrs) {
+                    return Err(syn::Error::new_spanned(
+                        attr,
+                        "`#[lane]` marks a parameter that holds one block's value, not `self`",
+                    ));
+                }
+                if r.reference.is_some() && r.mutability.is_some() {
+                    return Err(syn::Error::new_spanned(
+                        &*r,
+                        "a `#[lanes]` method takes `&self` or `self`, not `&mut self`: statements run for every lane in turn must not change what the other lanes read",
+                    ));
+                }
+            }
+            FnArg::Typed(t) => {
+                if !Marker::Lane.take(&mut t.attrs) {
+                    continue;
+                }
+                let p = match &*t.pat {
+                    Pat::Ident(p) if p.by_ref.is_none() && p.subpat.is_none() => p,
+                    _ => {
+                        return Err(syn::Error::new_spanned(
+                            &t.pat,
+                            "a `#[lane]` parameter is a plain name, e.g. `#[lane] state: &mut [u32; 4]`: its copy holds one value per lane",
+                        ));
+                    }
+                };
+                let (held, inner) = held(&t.ty);
+                if !sized(inner) {
+                    return Err(syn::Error::new_spanned(
+                        &t.ty,
+                        "a `#[lane]` parameter is `&mut T`, `&T` or `T` of a sized, named `T` (e.g. `&mut [u32; 4]`): its copy takes `[T; LANES]` in its place",
+                    ));
+                }
+                let lanes = per_lane(inner);
+                *t.ty = match &*t.ty {
+                    Type::Reference(r) => {
+                        let mut r = r.clone();
+                        *r.elem = lanes;
+                        Type::Reference(r)
+                    }
+                    _ => lanes,
+                };
+                scope.insert(p.ident.to_string(), held);
+            }
+        }
+    }
+    Ok(scope)
 }
 
 /// Whether `[ty; N]` can be written: `ty` is not a slice, `str`, trait

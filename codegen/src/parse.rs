@@ -77,8 +77,98 @@ struct VariantList<'a> {
     first_axis: Option<syn::MetaList>,
 }
 
-/// The axes a user may write, by the name of their list.
-const AXES: [&str; 4] = ["policy", "form", "lanes", "unroll"];
+/// An axis of a cross product, which a user writes as a list,
+/// `lanes(1, 2, 4)`.
+#[derive(Clone, Copy)]
+enum Axis {
+    Policy,
+    Form,
+    Lanes,
+    Unroll,
+}
+
+impl Axis {
+    /// The axis a list of this path gives, if any.
+    fn of(path: &syn::Path) -> Option<Axis> {
+        [Axis::Policy, Axis::Form, Axis::Lanes, Axis::Unroll]
+            .into_iter()
+            .find(|a| path.is_ident(a.name()))
+    }
+
+    /// The name of its list.
+    fn name(self) -> &'static str {
+        match self {
+            Axis::Policy => "policy",
+            Axis::Form => "form",
+            Axis::Lanes => "lanes",
+            Axis::Unroll => "unroll",
+        }
+    }
+
+    fn example(self) -> &'static str {
+        match self {
+            Axis::Policy => "policy(never, auto)",
+            Axis::Form => "form(factored, duplicated)",
+            Axis::Lanes => "lanes(1, 2, 4)",
+            Axis::Unroll => "unroll(rolled, unrolled)",
+        }
+    }
+}
+
+/// The values of one axis list, as parsed: only the axis's own is filled.
+#[derive(Default)]
+struct AxisValues {
+    policies: Vec<(Policy, Span)>,
+    forms: Vec<Form>,
+    lanes: Vec<usize>,
+    unroll: Vec<bool>,
+}
+
+impl AxisValues {
+    /// Parses `value`, written `text`, as a value of `axis`.
+    fn push(&mut self, axis: Axis, value: &Expr, text: &str) -> syn::Result<()> {
+        let ident = match value {
+            Expr::Path(p) => p.path.get_ident(),
+            _ => None,
+        };
+        let name = axis.name();
+        let unknown = |allowed: String| {
+            syn::Error::new_spanned(
+                value,
+                format!("unknown value `{text}` in `{name}(...)`: expected one of {allowed}"),
+            )
+        };
+        match axis {
+            Axis::Policy => match ident.and_then(|i| Policy::from_name(&i.to_string())) {
+                Some(p) => self
+                    .policies
+                    .push((p, ident.map_or(Span::call_site(), Ident::span))),
+                None => return Err(unknown(Policy::allowed())),
+            },
+            Axis::Form => match ident.and_then(|i| Form::from_name(&i.to_string())) {
+                Some(f) => self.forms.push(f),
+                None => return Err(unknown(Form::allowed())),
+            },
+            Axis::Lanes => match lane_count(value) {
+                Some(n) => self.lanes.push(n),
+                None => {
+                    return Err(syn::Error::new_spanned(
+                        value,
+                        format!(
+                            "`lanes(...)` takes lane counts, integers from 1 to {MAX_LANES}, e.g. `lanes(1, 2, 4)`"
+                        ),
+                    ));
+                }
+            },
+            Axis::Unroll => match ident.map(|i| i.to_string()).as_deref() {
+                Some("rolled") => self.unroll.push(false),
+                Some("unrolled") => self.unroll.push(true),
+                _ => return Err(unknown("rolled, unrolled".to_string())),
+            },
+        }
+        Ok(())
+    }
+}
 
 impl<'a> VariantList<'a> {
     fn new(method: Option<(usize, &'a Ident)>) -> Self {
@@ -103,21 +193,20 @@ impl<'a> VariantList<'a> {
                 }
                 None
             }
-            Meta::List(list) if AXES.iter().any(|a| list.path.is_ident(a)) => {
-                self.axis(list, errors);
-                None
-            }
+            Meta::List(list) => match Axis::of(&list.path) {
+                Some(axis) => {
+                    self.axis(axis, list, errors);
+                    None
+                }
+                None => Some(Meta::List(list)),
+            },
             other => Some(other),
         }
     }
 
     /// Parses one axis list, `lanes(1, 2, 4)`.
-    fn axis(&mut self, list: syn::MetaList, errors: &mut Errors) {
-        let axis = list
-            .path
-            .get_ident()
-            .map(|i| i.to_string())
-            .unwrap_or_default();
+    fn axis(&mut self, axis: Axis, list: syn::MetaList, errors: &mut Errors) {
+        let name = axis.name();
         let values = match list.parse_args_with(Punctuated::<Expr, Token![,]>::parse_terminated) {
             Ok(values) => values,
             Err(e) => {
@@ -126,89 +215,52 @@ impl<'a> VariantList<'a> {
             }
         };
         if values.is_empty() {
-            let example = match axis.as_str() {
-                "policy" => "policy(never, auto)",
-                "form" => "form(factored, duplicated)",
-                "lanes" => "lanes(1, 2, 4)",
-                _ => "unroll(rolled, unrolled)",
-            };
             errors.push(syn::Error::new_spanned(
                 &list,
-                format!("`{axis}()` lists at least one value, e.g. `{example}`"),
+                format!(
+                    "`{name}()` lists at least one value, e.g. `{}`",
+                    axis.example()
+                ),
             ));
             return;
         }
-        let given_twice = match axis.as_str() {
-            "policy" => self.policy.is_some(),
-            "form" => self.form.is_some(),
-            "lanes" => self.lanes.is_some(),
-            _ => self.unroll.is_some(),
+        let given_twice = match axis {
+            Axis::Policy => self.policy.is_some(),
+            Axis::Form => self.form.is_some(),
+            Axis::Lanes => self.lanes.is_some(),
+            Axis::Unroll => self.unroll.is_some(),
         };
         if given_twice {
             errors.push(syn::Error::new_spanned(
                 &list.path,
-                format!("`{axis}(...)` is given twice: list all its values in one"),
+                format!("`{name}(...)` is given twice: list all its values in one"),
             ));
             return;
         }
         let mut seen: Vec<String> = Vec::new();
-        let mut policies = Vec::new();
-        let mut forms = Vec::new();
-        let mut lanes = Vec::new();
-        let mut unroll = Vec::new();
+        let mut parsed = AxisValues::default();
         for value in &values {
             let text = quote::ToTokens::to_token_stream(value).to_string();
             if seen.contains(&text) {
                 errors.push(syn::Error::new_spanned(
                     value,
-                    format!("duplicate value `{text}` in `{axis}(...)`: each value is listed once"),
+                    format!("duplicate value `{text}` in `{name}(...)`: each value is listed once"),
                 ));
                 continue;
             }
-            seen.push(text.clone());
-            let ident = match value {
-                Expr::Path(p) => p.path.get_ident(),
-                _ => None,
-            };
-            let unknown = |allowed: String| {
-                syn::Error::new_spanned(
-                    value,
-                    format!("unknown value `{text}` in `{axis}(...)`: expected one of {allowed}"),
-                )
-            };
-            match axis.as_str() {
-                "policy" => match ident.and_then(|i| Policy::from_name(&i.to_string())) {
-                    Some(p) => policies.push((p, ident.map_or(Span::call_site(), Ident::span))),
-                    None => errors.push(unknown(Policy::allowed())),
-                },
-                "form" => match ident.and_then(|i| Form::from_name(&i.to_string())) {
-                    Some(f) => forms.push(f),
-                    None => errors.push(unknown(Form::allowed())),
-                },
-                "lanes" => match lane_count(value) {
-                    Some(n) => lanes.push(n),
-                    None => errors.push(syn::Error::new_spanned(
-                        value,
-                        format!(
-                            "`lanes(...)` takes lane counts, integers from 1 to {MAX_LANES}, e.g. `lanes(1, 2, 4)`"
-                        ),
-                    )),
-                },
-                _ => match ident.map(|i| i.to_string()).as_deref() {
-                    Some("rolled") => unroll.push(false),
-                    Some("unrolled") => unroll.push(true),
-                    _ => errors.push(unknown("rolled, unrolled".to_string())),
-                },
+            if let Err(e) = parsed.push(axis, value, &text) {
+                errors.push(e);
             }
+            seen.push(text);
         }
         if self.first_axis.is_none() {
             self.first_axis = Some(list.clone());
         }
-        match axis.as_str() {
-            "policy" => self.policy = Some((list, policies)),
-            "form" => self.form = Some((list, forms)),
-            "lanes" => self.lanes = Some((list, lanes)),
-            _ => self.unroll = Some((list, unroll)),
+        match axis {
+            Axis::Policy => self.policy = Some((list, parsed.policies)),
+            Axis::Form => self.form = Some((list, parsed.forms)),
+            Axis::Lanes => self.lanes = Some((list, parsed.lanes)),
+            Axis::Unroll => self.unroll = Some((list, parsed.unroll)),
         }
     }
 

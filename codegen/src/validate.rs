@@ -47,8 +47,13 @@ pub(crate) fn args_against(args: &Args, m: &Module) -> syn::Result<()> {
             ),
         ));
     }
-    // The structural axes need something to rewrite: in the module, or in
-    // the variant's method. A cross product is checked once, at its axis.
+    structural_axes(args, m, &mut errors);
+    errors.finish()
+}
+
+/// The structural axes need something to rewrite: in the module, or in the
+/// variant's method. A cross product is checked once, at its axis.
+fn structural_axes(args: &Args, m: &Module, errors: &mut Errors) {
     let lists = std::iter::once((&args.variants, &args.axes, None)).chain(
         m.methods
             .iter()
@@ -93,7 +98,6 @@ pub(crate) fn args_against(args: &Args, m: &Module) -> syn::Result<()> {
             }
         }
     }
-    errors.finish()
 }
 
 const FORM_WITHOUT_SHAPE: &str = "`form(...)` asks for branch forms, but no function of the module is marked `#[shape]` for them to rewrite";
