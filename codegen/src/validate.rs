@@ -1,6 +1,8 @@
 //! Checks on the parsed module that need all of it: at least one round, no
-//! inline attribute the variant would contradict, no `#[round]` where it has no
-//! meaning, no path whose meaning the extra module level would change.
+//! inline attribute the variant would contradict, no marker where it has no
+//! meaning, every `#[lanes]` function and `#[unroll]` loop one that can be
+//! rewritten, no path whose meaning the extra module level would change. It
+//! reads the model and changes nothing.
 
 use crate::errors::Errors;
 use crate::markers::{self, Marker};
