@@ -120,8 +120,8 @@ pub(crate) fn module(m: &Module) -> syn::Result<()> {
     // already one level down, where `super` means the module in both.
     let method_items = m.methods.iter().flat_map(|meth| &meth.items);
     let callees = lanes::Callees::of(m.per_variant.iter().chain(method_items.clone()));
-    let items = m.per_variant.iter().map(|i| (i, false));
-    for (item, super_allowed) in items.chain(method_items.map(|i| (i, true))) {
+    let own = m.per_variant.iter().map(|i| (i, false));
+    for (item, super_allowed) in own.chain(method_items.map(|i| (i, true))) {
         for f in items::fns(item).filter(|f| Marker::Round.marks(f.attrs, f.place)) {
             if let Some(inline) = f.attrs.iter().find(|a| markers::is_inline(a)) {
                 errors.push(syn::Error::new_spanned(
