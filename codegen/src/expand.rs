@@ -1,15 +1,18 @@
 //! Model out, tokens in: the parent module with its shared items and one child
 //! module per variant.
 
+use crate::errors::Errors;
+use crate::items;
+use crate::markers::{self, Marker};
 use crate::model::{Args, Kind, Module, Policy, Variant};
-use crate::{parse, validate};
+use crate::{forms, lanes, parse, unroll, validate};
 use proc_macro2::TokenStream;
 use quote::{ToTokens, format_ident, quote};
-use syn::visit_mut::VisitMut;
-use syn::{ImplItem, Item};
+use syn::Item;
 
-/// The whole macro: on any error, the input (without `#[round]` markers, which
-/// would otherwise be unknown attributes) followed by the errors.
+/// The whole macro: parse, validate, expand. On any error, the input
+/// (without its markers, which would otherwise be unknown attributes)
+/// followed by the errors.
 pub(crate) fn variants(args: TokenStream, input: TokenStream) -> TokenStream {
     match try_expand(args, input.clone()) {
         Ok(tokens) => tokens,
@@ -60,7 +63,7 @@ fn expand(args: &Args, module: Module) -> syn::Result<TokenStream> {
         },
     ];
     items.extend(module.shared.iter().cloned());
-    let mut errors = parse::Errors::default();
+    let mut errors = Errors::default();
     for variant in &variants {
         let own = variant
             .method
@@ -159,14 +162,14 @@ fn child<'a>(
     let selector = format!("{cipher}::{name}");
     let name_str = name.to_string();
     let items: Vec<&Item> = items.collect();
-    let callees = crate::lanes::Callees::of(items.iter().copied());
+    let callees = lanes::Callees::of(items.iter().copied());
     let mut out: Vec<Item> = Vec::new();
     for item in items {
         let mut item = item.clone();
-        strip_round_markers(&mut item, Some(*policy));
-        shape(&mut item, *form)?;
-        crate::unroll::apply(&mut item, variant.unrolled)?;
-        let copy = crate::lanes::apply(&mut item, &callees)?;
+        round(&mut item, *policy);
+        forms::apply(&mut item, *form)?;
+        unroll::apply(&mut item, variant.unrolled)?;
+        let copy = lanes::apply(&mut item, &callees)?;
         out.push(item);
         out.extend(copy);
     }
@@ -199,60 +202,20 @@ fn child<'a>(
     })
 }
 
-/// Removes `#[shape]` from the functions it marks and, with a form, rewrites
-/// their bodies.
-fn shape(item: &mut Item, form: Option<crate::forms::Form>) -> syn::Result<()> {
-    let one = |attrs: &mut Vec<syn::Attribute>, block: &mut syn::Block| {
-        if attrs.iter().any(parse::is_shape) {
-            attrs.retain(|a| !parse::is_shape(a));
-            if let Some(form) = form {
-                return form.apply(block);
+/// Puts the policy's attribute in place of `#[round]` on the functions of
+/// `item` it marks.
+fn round(item: &mut Item, policy: Policy) {
+    for f in items::fns_mut(item) {
+        if Marker::Round.take(f.attrs) {
+            let attr = policy.attribute();
+            if !attr.is_empty() {
+                f.attrs.push(syn::parse_quote!(#attr));
             }
         }
-        Ok(())
-    };
-    match item {
-        Item::Fn(f) => one(&mut f.attrs, &mut f.block),
-        Item::Impl(imp) => {
-            for ii in &mut imp.items {
-                if let ImplItem::Fn(f) = ii {
-                    one(&mut f.attrs, &mut f.block)?;
-                }
-            }
-            Ok(())
-        }
-        _ => Ok(()),
     }
 }
 
-/// Removes `#[round]` from the functions where it is allowed and, with a
-/// policy, puts the policy's attribute in its place.
-pub(crate) fn strip_round_markers(item: &mut Item, policy: Option<Policy>) {
-    let rewrite = |attrs: &mut Vec<syn::Attribute>| {
-        if attrs.iter().any(parse::is_round) {
-            attrs.retain(|a| !parse::is_round(a));
-            if let Some(policy) = policy {
-                let attr = policy.attribute();
-                if !attr.is_empty() {
-                    attrs.push(syn::parse_quote!(#attr));
-                }
-            }
-        }
-    };
-    match item {
-        Item::Fn(f) => rewrite(&mut f.attrs),
-        Item::Impl(imp) => {
-            for ii in &mut imp.items {
-                if let ImplItem::Fn(f) = ii {
-                    rewrite(&mut f.attrs);
-                }
-            }
-        }
-        _ => {}
-    }
-}
-
-/// The input with every `#[round]` marker removed, for the error path.
+/// The input with every marker removed, for the error path.
 fn without_markers(input: TokenStream) -> TokenStream {
     let Ok(mut item) = syn::parse2::<Item>(input.clone()) else {
         return input;
@@ -260,41 +223,7 @@ fn without_markers(input: TokenStream) -> TokenStream {
     if let Item::Mod(m) = &mut item
         && let Some((_, items)) = &mut m.content
     {
-        strip_all_markers(items);
+        markers::strip_all(items);
     }
     item.into_token_stream()
-}
-
-/// Removes every `#[round]`, `#[shape]`, `#[lanes]`, `#[lane]`, `#[unroll]`
-/// and `#[method]` from `items`, inside `#[method]` modules too.
-fn strip_all_markers(items: &mut [Item]) {
-    for item in items.iter_mut() {
-        strip_round_markers(item, None);
-        let _ = shape(item, None);
-        AnyMarker.visit_item_mut(item);
-        if let Item::Mod(m) = item
-            && let Some((_, inner)) = &mut m.content
-        {
-            strip_all_markers(inner);
-        }
-        if let Some(attrs) = parse::item_attrs_mut(item) {
-            attrs.retain(|a| !parse::is_round(a) && !parse::is_shape(a) && !parse::is_method(a));
-        }
-    }
-}
-
-/// Removes the markers of the lanes and unroll axes wherever they are.
-struct AnyMarker;
-
-impl syn::visit_mut::VisitMut for AnyMarker {
-    fn visit_attributes_mut(&mut self, attrs: &mut Vec<syn::Attribute>) {
-        attrs.retain(|a| {
-            !crate::lanes::is_lanes(a) && !crate::lanes::is_lane(a) && !crate::unroll::is_unroll(a)
-        });
-    }
-}
-
-/// Removes `#[shape]` from the functions where it is allowed.
-pub(crate) fn strip_shape_markers(item: &mut Item) {
-    let _ = shape(item, None);
 }

@@ -19,11 +19,26 @@
 //! `duplicated` leaves such statements where they are. A condition is never
 //! duplicated: it is evaluated once, as written.
 
+use crate::items;
+use crate::markers::Marker;
 use quote::ToTokens;
 use std::collections::HashSet;
 use syn::spanned::Spanned;
 use syn::visit::Visit;
-use syn::{Block, Expr, ExprIf, Stmt};
+use syn::{Block, Expr, ExprIf, Item, Stmt};
+
+/// Removes `#[shape]` from the functions of `item` it marks and, with a
+/// form, rewrites their bodies.
+pub(crate) fn apply(item: &mut Item, form: Option<Form>) -> syn::Result<()> {
+    for f in items::fns_mut(item) {
+        if Marker::Shape.take(f.attrs)
+            && let Some(form) = form
+        {
+            form.apply(f.block)?;
+        }
+    }
+    Ok(())
+}
 
 /// A branch form.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -219,46 +234,12 @@ fn duplicate(block: &mut Block) -> syn::Result<()> {
     let Some(Stmt::Expr(Expr::If(mut e), semi)) = block.stmts.pop() else {
         unreachable!("position found an if")
     };
-    // Statements before the `if` that can move behind its condition: the
-    // longest run ending right before it.
-    let conds: Vec<Expr> = {
-        let mut v = vec![(*e.cond).clone()];
-        let mut next = e.else_branch.as_ref().map(|(_, b)| &**b);
-        while let Some(Expr::If(inner)) = next {
-            v.push((*inner.cond).clone());
-            next = inner.else_branch.as_ref().map(|(_, b)| &**b);
-        }
-        v
-    };
-    let cond_refs: Vec<&Expr> = conds.iter().collect();
-    let mut start = block.stmts.len();
-    while start > 0 {
-        let candidate = &block.stmts[start - 1..];
-        if matches!(block.stmts[start - 1], Stmt::Item(_))
-            || check_move_across(&cond_refs, candidate, "move").is_err()
-        {
-            break;
-        }
-        start -= 1;
-    }
+    let start = movable_start(&block.stmts, &e);
     let preceding: Vec<Stmt> = block.stmts.split_off(start);
     for stmt in &mut block.stmts {
         NestedBlocks::each(stmt, &mut duplicate)?;
     }
-    if !following.is_empty() {
-        let used = Names::used(&following);
-        let (branches, _) = chain_blocks_mut(&mut e);
-        for b in branches {
-            if let Some(name) = Names::bound(&b.stmts).iter().find(|n| used.contains(*n)) {
-                return Err(syn::Error::new(
-                    following[0].span(),
-                    format!(
-                        "cannot move these statements into the branches of the `if` before them: they use `{name}`, which a branch binds"
-                    ),
-                ));
-            }
-        }
-    }
+    check_following(&mut e, &following)?;
     let (branches, has_else) = chain_blocks_mut(&mut e);
     let add_else = !has_else;
     for b in branches {
@@ -291,6 +272,50 @@ fn duplicate(block: &mut Block) -> syn::Result<()> {
         semi.or(Some(Default::default()))
     };
     block.stmts.push(Stmt::Expr(Expr::If(e), semi));
+    Ok(())
+}
+
+/// Where the statements before the `if` `e` (the last of `before`) that
+/// can move behind its conditions start: the longest run ending right
+/// before it.
+fn movable_start(before: &[Stmt], e: &ExprIf) -> usize {
+    let mut conds = vec![&*e.cond];
+    let mut next = e.else_branch.as_ref().map(|(_, b)| &**b);
+    while let Some(Expr::If(inner)) = next {
+        conds.push(&*inner.cond);
+        next = inner.else_branch.as_ref().map(|(_, b)| &**b);
+    }
+    let mut start = before.len();
+    while start > 0 {
+        let candidate = &before[start - 1..];
+        if matches!(before[start - 1], Stmt::Item(_))
+            || check_move_across(&conds, candidate, "move").is_err()
+        {
+            break;
+        }
+        start -= 1;
+    }
+    start
+}
+
+/// Errs when the statements `following` the `if` `e` use a name one of its
+/// branches binds: moved into the branch, they would see that binding.
+fn check_following(e: &mut ExprIf, following: &[Stmt]) -> syn::Result<()> {
+    if following.is_empty() {
+        return Ok(());
+    }
+    let used = Names::used(following);
+    let (branches, _) = chain_blocks_mut(e);
+    for b in branches {
+        if let Some(name) = Names::bound(&b.stmts).iter().find(|n| used.contains(*n)) {
+            return Err(syn::Error::new(
+                following[0].span(),
+                format!(
+                    "cannot move these statements into the branches of the `if` before them: they use `{name}`, which a branch binds"
+                ),
+            ));
+        }
+    }
     Ok(())
 }
 
@@ -426,7 +451,8 @@ impl<'a> Visit<'a> for Impure {
     }
 }
 
-fn is_assign_op(op: &syn::BinOp) -> bool {
+/// Whether `op` is a compound assignment, `+=` to `>>=`.
+pub(crate) fn is_assign_op(op: &syn::BinOp) -> bool {
     use syn::BinOp::*;
     matches!(
         op,

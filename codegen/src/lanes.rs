@@ -50,76 +50,39 @@
 //! `&mut`-taking methods of non-lane receivers cannot be seen in the
 //! syntax: do not do that in a `#[lanes]` function.)
 
+use crate::errors::Errors;
+use crate::forms::is_assign_op;
+use crate::items::{self, Made, Place};
+use crate::markers::{self, Marker};
 use proc_macro2::{Ident, Span};
 use quote::{ToTokens, format_ident};
 use std::collections::{HashMap, HashSet};
 use syn::spanned::Spanned;
 use syn::visit::Visit;
 use syn::visit_mut::VisitMut;
-use syn::{Attribute, Block, Expr, FnArg, ImplItem, Item, Pat, Signature, Stmt, Type};
-
-/// `#[lanes]`: the function gets a `_lanes` copy on `LANES` blocks.
-pub(crate) fn is_lanes(attr: &Attribute) -> bool {
-    attr.path().is_ident("lanes")
-}
-
-/// `#[lane]`: a parameter of a `#[lanes]` function that holds one block's
-/// value.
-pub(crate) fn is_lane(attr: &Attribute) -> bool {
-    attr.path().is_ident("lane")
-}
-
-/// The `#[lanes]` functions of `item` (a function or the methods of an
-/// inherent `impl`): their attributes, signature and body.
-fn marked(item: &Item) -> Vec<(&[Attribute], &Signature, &Block)> {
-    match item {
-        Item::Fn(f) if f.attrs.iter().any(is_lanes) => vec![(&f.attrs[..], &f.sig, &*f.block)],
-        Item::Impl(imp) if imp.trait_.is_none() => imp
-            .items
-            .iter()
-            .filter_map(|ii| match ii {
-                ImplItem::Fn(f) if f.attrs.iter().any(is_lanes) => {
-                    Some((&f.attrs[..], &f.sig, &f.block))
-                }
-                _ => None,
-            })
-            .collect(),
-        _ => Vec::new(),
-    }
-}
+use syn::{Attribute, Block, Expr, FnArg, Item, Pat, Signature, Stmt, Type};
 
 /// Checks that every `#[lanes]` function of `item` can be rewritten.
-pub(crate) fn check(item: &Item, callees: &Callees, errors: &mut crate::parse::Errors) {
-    for (attrs, sig, block) in marked(item) {
-        if let Err(e) = copy(attrs, sig, block, callees) {
+pub(crate) fn check(item: &Item, callees: &Callees, errors: &mut Errors) {
+    for f in items::fns(item).filter(|f| Marker::Lanes.marks(f.attrs, f.place)) {
+        if let Err(e) = copy(f.attrs, f.sig, f.block, callees) {
             errors.push(e);
         }
     }
 }
 
 /// Removes `#[lanes]` and its functions' `#[lane]` markers from `item`.
-pub(crate) fn strip(item: &mut Item) {
-    let one = |attrs: &mut Vec<Attribute>, sig: &mut Signature| {
-        if attrs.iter().any(is_lanes) {
-            attrs.retain(|a| !is_lanes(a));
-            for input in &mut sig.inputs {
+fn strip(item: &mut Item) {
+    for f in items::fns_mut(item) {
+        if Marker::Lanes.marks(f.attrs, f.place) {
+            Marker::Lanes.take(f.attrs);
+            for input in &mut f.sig.inputs {
                 match input {
-                    FnArg::Typed(t) => t.attrs.retain(|a| !is_lane(a)),
-                    FnArg::Receiver(r) => r.attrs.retain(|a| !is_lane(a)),
-                }
+                    FnArg::Typed(t) => Marker::Lane.take(&mut t.attrs),
+                    FnArg::Receiver(r) => Marker::Lane.take(&mut r.attrs),
+                };
             }
         }
-    };
-    match item {
-        Item::Fn(f) => one(&mut f.attrs, &mut f.sig),
-        Item::Impl(imp) if imp.trait_.is_none() => {
-            for ii in &mut imp.items {
-                if let ImplItem::Fn(f) = ii {
-                    one(&mut f.attrs, &mut f.sig);
-                }
-            }
-        }
-        _ => {}
     }
 }
 
@@ -127,40 +90,13 @@ pub(crate) fn strip(item: &mut Item) {
 /// the markers: a method's copy follows it in its `impl`; a function's copy
 /// is returned, to follow `item`.
 pub(crate) fn apply(item: &mut Item, callees: &Callees) -> syn::Result<Option<Item>> {
-    let extra = match item {
-        Item::Fn(f) if f.attrs.iter().any(is_lanes) => {
-            let (attrs, sig, block) = copy(&f.attrs, &f.sig, &f.block, callees)?;
-            Some(Item::Fn(syn::ItemFn {
-                attrs,
-                vis: f.vis.clone(),
-                sig,
-                block: Box::new(block),
-            }))
+    let extra = items::add_beside(item, |f| {
+        if Marker::Lanes.marks(f.attrs, f.place) {
+            copy(f.attrs, f.sig, f.block, callees).map(Some)
+        } else {
+            Ok(None)
         }
-        Item::Impl(imp) if imp.trait_.is_none() => {
-            let mut items = Vec::with_capacity(imp.items.len());
-            for ii in std::mem::take(&mut imp.items) {
-                let lanes = match &ii {
-                    ImplItem::Fn(f) if f.attrs.iter().any(is_lanes) => {
-                        let (attrs, sig, block) = copy(&f.attrs, &f.sig, &f.block, callees)?;
-                        Some(ImplItem::Fn(syn::ImplItemFn {
-                            attrs,
-                            vis: f.vis.clone(),
-                            defaultness: f.defaultness,
-                            sig,
-                            block,
-                        }))
-                    }
-                    _ => None,
-                };
-                items.push(ii);
-                items.extend(lanes);
-            }
-            imp.items = items;
-            None
-        }
-        _ => None,
-    };
+    })?;
     strip(item);
     Ok(extra)
 }
@@ -203,11 +139,10 @@ impl Callees {
     /// The callees among `items`: the free `#[lanes]` functions with no
     /// `&mut` parameter but their `#[lane]` ones (a `&mut` shared by all
     /// lanes would see the copy's once-run statements once, not per lane).
-    pub(crate) fn of<'a>(items: impl IntoIterator<Item = &'a Item>) -> Self {
+    pub(crate) fn of<'a>(all: impl IntoIterator<Item = &'a Item>) -> Self {
         let mut callees = HashMap::new();
-        for item in items {
-            let Item::Fn(f) = item else { continue };
-            if !f.attrs.iter().any(is_lanes) {
+        for f in all.into_iter().flat_map(items::fns) {
+            if !matches!(f.place, Place::Free) || !Marker::Lanes.on(f.attrs) {
                 continue;
             }
             let params: Option<Vec<Option<Held>>> = f
@@ -215,7 +150,7 @@ impl Callees {
                 .inputs
                 .iter()
                 .map(|input| match input {
-                    FnArg::Typed(t) if t.attrs.iter().any(is_lane) => Some(Some(held(&t.ty).0)),
+                    FnArg::Typed(t) if Marker::Lane.on(&t.attrs) => Some(Some(held(&t.ty).0)),
                     FnArg::Typed(t) => match &*t.ty {
                         Type::Reference(r) if r.mutability.is_some() => None,
                         _ => Some(None),
@@ -242,81 +177,11 @@ fn copy(
     sig: &Signature,
     block: &Block,
     callees: &Callees,
-) -> syn::Result<(Vec<Attribute>, Signature, Block)> {
-    let plain = |tokens: &dyn ToTokens| {
-        syn::Error::new_spanned(
-            tokens,
-            "a `#[lanes]` function is a plain `fn` (not `const`, `async`, `unsafe` or `extern`): its copy runs statements in closures and loops",
-        )
-    };
-    if let Some(c) = &sig.constness {
-        return Err(plain(c));
-    }
-    if let Some(a) = &sig.asyncness {
-        return Err(plain(a));
-    }
-    if let Some(u) = &sig.unsafety {
-        return Err(plain(u));
-    }
-    if let Some(abi) = &sig.abi {
-        return Err(plain(abi));
-    }
+) -> syn::Result<Made> {
+    plain(sig)?;
     let mut out = sig.clone();
     out.ident = format_ident!("{}_lanes", sig.ident, span = sig.ident.span());
-    let mut scope = Scope::new();
-    for input in &mut out.inputs {
-        match input {
-            FnArg::Receiver(r) => {
-                if let Some(attr) = r.attrs.iter().find(|a| is_lane(a)) {
-                    return Err(syn::Error::new_spanned(
-                        attr,
-                        "`#[lane]` marks a parameter that holds one block's value, not `self`",
-                    ));
-                }
-                if r.reference.is_some() && r.mutability.is_some() {
-                    return Err(syn::Error::new_spanned(
-                        &*r,
-                        "a `#[lanes]` method takes `&self` or `self`, not `&mut self`: statements run for every lane in turn must not change what the other lanes read",
-                    ));
-                }
-            }
-            FnArg::Typed(t) => {
-                if !t.attrs.iter().any(is_lane) {
-                    continue;
-                }
-                t.attrs.retain(|a| !is_lane(a));
-                let Pat::Ident(p) = &*t.pat else {
-                    return Err(syn::Error::new_spanned(
-                        &t.pat,
-                        "a `#[lane]` parameter is a plain name, e.g. `#[lane] state: &mut [u32; 4]`: its copy holds one value per lane",
-                    ));
-                };
-                if p.by_ref.is_some() || p.subpat.is_some() {
-                    return Err(syn::Error::new_spanned(
-                        &t.pat,
-                        "a `#[lane]` parameter is a plain name, e.g. `#[lane] state: &mut [u32; 4]`: its copy holds one value per lane",
-                    ));
-                }
-                let (held, inner) = held(&t.ty);
-                if !sized(inner) {
-                    return Err(syn::Error::new_spanned(
-                        &t.ty,
-                        "a `#[lane]` parameter is `&mut T`, `&T` or `T` of a sized, named `T` (e.g. `&mut [u32; 4]`): its copy takes `[T; LANES]` in its place",
-                    ));
-                }
-                let lanes = per_lane(inner);
-                *t.ty = match &*t.ty {
-                    Type::Reference(r) => {
-                        let mut r = r.clone();
-                        *r.elem = lanes;
-                        Type::Reference(r)
-                    }
-                    _ => lanes,
-                };
-                scope.insert(p.ident.to_string(), held);
-            }
-        }
-    }
+    let scope = lane_params(&mut out)?;
     if scope.is_empty() {
         return Err(syn::Error::new_spanned(
             &sig.ident,
@@ -350,11 +215,91 @@ fn copy(
     );
     let mut attrs: Vec<Attribute> = attrs
         .iter()
-        .filter(|a| !is_lanes(a) && !a.path().is_ident("doc"))
+        .filter(|a| !Marker::Lanes.is(a) && !markers::is_doc(a))
         .cloned()
         .collect();
     attrs.insert(0, syn::parse_quote!(#[doc = #doc]));
     Ok((attrs, out, body))
+}
+
+/// Errs unless `sig` is a plain `fn`.
+fn plain(sig: &Signature) -> syn::Result<()> {
+    let refuse = |tokens: &dyn ToTokens| {
+        syn::Error::new_spanned(
+            tokens,
+            "a `#[lanes]` function is a plain `fn` (not `const`, `async`, `unsafe` or `extern`): its copy runs statements in closures and loops",
+        )
+    };
+    if let Some(c) = &sig.constness {
+        return Err(refuse(c));
+    }
+    if let Some(a) = &sig.asyncness {
+        return Err(refuse(a));
+    }
+    if let Some(u) = &sig.unsafety {
+        return Err(refuse(u));
+    }
+    if let Some(abi) = &sig.abi {
+        return Err(refuse(abi));
+    }
+    Ok(())
+}
+
+/// Turns the `#[lane]` parameters of the copy's signature `out` into
+/// arrays of one value per lane, removing their markers: the lane values
+/// the body starts with.
+fn lane_params(out: &mut Signature) -> syn::Result<Scope> {
+    let mut scope = Scope::new();
+    for input in &mut out.inputs {
+        match input {
+            FnArg::Receiver(r) => {
+                if let Some(attr) = Marker::Lane.find(&r.attrs) {
+                    return Err(syn::Error::new_spanned(
+                        attr,
+                        "`#[lane]` marks a parameter that holds one block's value, not `self`",
+                    ));
+                }
+                if r.reference.is_some() && r.mutability.is_some() {
+                    return Err(syn::Error::new_spanned(
+                        &*r,
+                        "a `#[lanes]` method takes `&self` or `self`, not `&mut self`: statements run for every lane in turn must not change what the other lanes read",
+                    ));
+                }
+            }
+            FnArg::Typed(t) => {
+                if !Marker::Lane.take(&mut t.attrs) {
+                    continue;
+                }
+                let p = match &*t.pat {
+                    Pat::Ident(p) if p.by_ref.is_none() && p.subpat.is_none() => p,
+                    _ => {
+                        return Err(syn::Error::new_spanned(
+                            &t.pat,
+                            "a `#[lane]` parameter is a plain name, e.g. `#[lane] state: &mut [u32; 4]`: its copy holds one value per lane",
+                        ));
+                    }
+                };
+                let (held, inner) = held(&t.ty);
+                if !sized(inner) {
+                    return Err(syn::Error::new_spanned(
+                        &t.ty,
+                        "a `#[lane]` parameter is `&mut T`, `&T` or `T` of a sized, named `T` (e.g. `&mut [u32; 4]`): its copy takes `[T; LANES]` in its place",
+                    ));
+                }
+                let lanes = per_lane(inner);
+                *t.ty = match &*t.ty {
+                    Type::Reference(r) => {
+                        let mut r = r.clone();
+                        *r.elem = lanes;
+                        Type::Reference(r)
+                    }
+                    _ => lanes,
+                };
+                scope.insert(p.ident.to_string(), held);
+            }
+        }
+    }
+    Ok(scope)
 }
 
 /// Whether `[ty; N]` can be written: `ty` is not a slice, `str`, trait
@@ -639,7 +584,6 @@ fn whole_lane_argument(arg: &Expr, want: Held, scope: &Scope) -> bool {
 /// would: names, literals, fields, indexing, shared references, operators
 /// other than assignments, and casts, of such.
 fn pure(e: &Expr) -> bool {
-    use syn::BinOp::*;
     match e {
         Expr::Lit(_) | Expr::Path(_) => true,
         Expr::Paren(p) => pure(&p.expr),
@@ -649,22 +593,7 @@ fn pure(e: &Expr) -> bool {
         Expr::Index(i) => pure(&i.expr) && pure(&i.index),
         Expr::Unary(u) => pure(&u.expr),
         Expr::Cast(c) => pure(&c.expr),
-        Expr::Binary(b) => {
-            !matches!(
-                b.op,
-                AddAssign(_)
-                    | SubAssign(_)
-                    | MulAssign(_)
-                    | DivAssign(_)
-                    | RemAssign(_)
-                    | BitXorAssign(_)
-                    | BitAndAssign(_)
-                    | BitOrAssign(_)
-                    | ShlAssign(_)
-                    | ShrAssign(_)
-            ) && pure(&b.left)
-                && pure(&b.right)
-        }
+        Expr::Binary(b) => !is_assign_op(&b.op) && pure(&b.left) && pure(&b.right),
         Expr::Tuple(t) => t.elems.iter().all(pure),
         Expr::Array(a) => a.elems.iter().all(pure),
         _ => false,
@@ -1003,20 +932,7 @@ impl<'a> Visit<'a> for Escape<'_> {
     }
 
     fn visit_expr_binary(&mut self, b: &'a syn::ExprBinary) {
-        use syn::BinOp::*;
-        if matches!(
-            b.op,
-            AddAssign(_)
-                | SubAssign(_)
-                | MulAssign(_)
-                | DivAssign(_)
-                | RemAssign(_)
-                | BitXorAssign(_)
-                | BitAndAssign(_)
-                | BitOrAssign(_)
-                | ShlAssign(_)
-                | ShrAssign(_)
-        ) {
+        if is_assign_op(&b.op) {
             self.own_place(&b.left, "assign to");
         }
         syn::visit::visit_expr_binary(self, b);

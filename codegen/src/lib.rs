@@ -2,9 +2,9 @@
 //! every inlining variant of them.
 //!
 //! ```ignore
-//! #[codegen::variants(always, never, hint, auto)]
+//! #[codegen::variants(always, never, hint, auto, cipher = Cast6)]
 //! pub mod cast6 {
-//!     use crate::consts::S1;
+//!     use crate::consts::S;
 //!     #[round]
 //!     fn f1(d: u32, kr: u8, km: u32) -> u32 { /* ... */ }
 //!     pub struct Cast6 { /* ... */ }
@@ -50,21 +50,40 @@
 //! `never_factored_x4`, ...). An axis on a module with nothing for it to
 //! rewrite is an error.
 //!
-//! `feature_gate = "cast6"` compiles the child `v` only when the crate's
-//! feature `all-variants` or `cast6-v` is on, so that a build can hold exactly
-//! one variant.
+//! A module may instead hold `#[method(...)] mod name { ... }` modules, each
+//! one way of computing the function with its own variants (named
+//! `name_policy...`), flattened into each of them.
+//!
+//! `reference = v` names the reference variant. `cipher = Type` (each variant
+//! defines a block cipher `Type`) or `checksum` turns on the callback macros,
+//! exported at the crate root: `<module>_variants!(cb)` calls
+//! `cb! { cipher: cast6, kind: cipher(Cast6), variants: [always never ...] }`,
+//! and `selected!(cb)` calls `cb! { cipher: cast6, kind: ..., variant: v }`
+//! in a build that selects one variant. Such a build sets the cfgs
+//! `inlinelab_one`, `inlinelab_cipher = "cast6"` and
+//! `inlinelab_variant = "cast6::v"`; the module is then compiled only if it is
+//! that cipher, and of its children only `v`, so that the build holds
+//! exactly one variant.
 //!
 //! Misuse is a compile error that points at the offending tokens; the input is
-//! still emitted (without its `#[round]` markers) so that one mistake does not
+//! still emitted (without its markers) so that one mistake does not
 //! bury the crate under follow-on errors.
 
+// The pipeline: tokens to the model, checks on it, the model to tokens.
 mod expand;
-mod forms;
-mod lanes;
 mod model;
 mod parse;
-mod unroll;
 mod validate;
+
+// The structural axes, each rewriting what its marker marks.
+mod forms;
+mod lanes;
+mod unroll;
+
+// What the others share: the errors collected, the markers, the items.
+mod errors;
+mod items;
+mod markers;
 
 use proc_macro::TokenStream;
 

@@ -1,11 +1,14 @@
 //! Token streams in, model out. Every error is spanned at the tokens it is
 //! about; errors found together are reported together.
 
+use crate::errors::Errors;
 use crate::forms::Form;
+use crate::items::{self, Place};
+use crate::markers::Marker;
 use crate::model::{Args, Axes, Kind, MAX_LANES, Marked, Method, Module, Policy, Variant};
 use proc_macro2::{Ident, Span, TokenStream};
 use syn::punctuated::Punctuated;
-use syn::{Attribute, Expr, ImplItem, Item, Meta, Token};
+use syn::{Attribute, Expr, Item, Meta, Token};
 
 /// Parses `always, never, ..., cipher = Type` (or `checksum`), or the same
 /// variants as axes, `policy(always, never), lanes(1, 4), cipher = Type`.
@@ -74,8 +77,98 @@ struct VariantList<'a> {
     first_axis: Option<syn::MetaList>,
 }
 
-/// The axes a user may write, by the name of their list.
-const AXES: [&str; 4] = ["policy", "form", "lanes", "unroll"];
+/// An axis of a cross product, which a user writes as a list,
+/// `lanes(1, 2, 4)`.
+#[derive(Clone, Copy)]
+enum Axis {
+    Policy,
+    Form,
+    Lanes,
+    Unroll,
+}
+
+impl Axis {
+    /// The axis a list of this path gives, if any.
+    fn of(path: &syn::Path) -> Option<Axis> {
+        [Axis::Policy, Axis::Form, Axis::Lanes, Axis::Unroll]
+            .into_iter()
+            .find(|a| path.is_ident(a.name()))
+    }
+
+    /// The name of its list.
+    fn name(self) -> &'static str {
+        match self {
+            Axis::Policy => "policy",
+            Axis::Form => "form",
+            Axis::Lanes => "lanes",
+            Axis::Unroll => "unroll",
+        }
+    }
+
+    fn example(self) -> &'static str {
+        match self {
+            Axis::Policy => "policy(never, auto)",
+            Axis::Form => "form(factored, duplicated)",
+            Axis::Lanes => "lanes(1, 2, 4)",
+            Axis::Unroll => "unroll(rolled, unrolled)",
+        }
+    }
+}
+
+/// The values of one axis list, as parsed: only the axis's own is filled.
+#[derive(Default)]
+struct AxisValues {
+    policies: Vec<(Policy, Span)>,
+    forms: Vec<Form>,
+    lanes: Vec<usize>,
+    unroll: Vec<bool>,
+}
+
+impl AxisValues {
+    /// Parses `value`, written `text`, as a value of `axis`.
+    fn push(&mut self, axis: Axis, value: &Expr, text: &str) -> syn::Result<()> {
+        let ident = match value {
+            Expr::Path(p) => p.path.get_ident(),
+            _ => None,
+        };
+        let name = axis.name();
+        let unknown = |allowed: String| {
+            syn::Error::new_spanned(
+                value,
+                format!("unknown value `{text}` in `{name}(...)`: expected one of {allowed}"),
+            )
+        };
+        match axis {
+            Axis::Policy => match ident.and_then(|i| Policy::from_name(&i.to_string())) {
+                Some(p) => self
+                    .policies
+                    .push((p, ident.map_or(Span::call_site(), Ident::span))),
+                None => return Err(unknown(Policy::allowed())),
+            },
+            Axis::Form => match ident.and_then(|i| Form::from_name(&i.to_string())) {
+                Some(f) => self.forms.push(f),
+                None => return Err(unknown(Form::allowed())),
+            },
+            Axis::Lanes => match lane_count(value) {
+                Some(n) => self.lanes.push(n),
+                None => {
+                    return Err(syn::Error::new_spanned(
+                        value,
+                        format!(
+                            "`lanes(...)` takes lane counts, integers from 1 to {MAX_LANES}, e.g. `lanes(1, 2, 4)`"
+                        ),
+                    ));
+                }
+            },
+            Axis::Unroll => match ident.map(|i| i.to_string()).as_deref() {
+                Some("rolled") => self.unroll.push(false),
+                Some("unrolled") => self.unroll.push(true),
+                _ => return Err(unknown("rolled, unrolled".to_string())),
+            },
+        }
+        Ok(())
+    }
+}
 
 impl<'a> VariantList<'a> {
     fn new(method: Option<(usize, &'a Ident)>) -> Self {
@@ -100,21 +193,20 @@ impl<'a> VariantList<'a> {
                 }
                 None
             }
-            Meta::List(list) if AXES.iter().any(|a| list.path.is_ident(a)) => {
-                self.axis(list, errors);
-                None
-            }
+            Meta::List(list) => match Axis::of(&list.path) {
+                Some(axis) => {
+                    self.axis(axis, list, errors);
+                    None
+                }
+                None => Some(Meta::List(list)),
+            },
             other => Some(other),
         }
     }
 
     /// Parses one axis list, `lanes(1, 2, 4)`.
-    fn axis(&mut self, list: syn::MetaList, errors: &mut Errors) {
-        let axis = list
-            .path
-            .get_ident()
-            .map(|i| i.to_string())
-            .unwrap_or_default();
+    fn axis(&mut self, axis: Axis, list: syn::MetaList, errors: &mut Errors) {
+        let name = axis.name();
         let values = match list.parse_args_with(Punctuated::<Expr, Token![,]>::parse_terminated) {
             Ok(values) => values,
             Err(e) => {
@@ -123,89 +215,52 @@ impl<'a> VariantList<'a> {
             }
         };
         if values.is_empty() {
-            let example = match axis.as_str() {
-                "policy" => "policy(never, auto)",
-                "form" => "form(factored, duplicated)",
-                "lanes" => "lanes(1, 2, 4)",
-                _ => "unroll(rolled, unrolled)",
-            };
             errors.push(syn::Error::new_spanned(
                 &list,
-                format!("`{axis}()` lists at least one value, e.g. `{example}`"),
+                format!(
+                    "`{name}()` lists at least one value, e.g. `{}`",
+                    axis.example()
+                ),
             ));
             return;
         }
-        let given_twice = match axis.as_str() {
-            "policy" => self.policy.is_some(),
-            "form" => self.form.is_some(),
-            "lanes" => self.lanes.is_some(),
-            _ => self.unroll.is_some(),
+        let given_twice = match axis {
+            Axis::Policy => self.policy.is_some(),
+            Axis::Form => self.form.is_some(),
+            Axis::Lanes => self.lanes.is_some(),
+            Axis::Unroll => self.unroll.is_some(),
         };
         if given_twice {
             errors.push(syn::Error::new_spanned(
                 &list.path,
-                format!("`{axis}(...)` is given twice: list all its values in one"),
+                format!("`{name}(...)` is given twice: list all its values in one"),
             ));
             return;
         }
         let mut seen: Vec<String> = Vec::new();
-        let mut policies = Vec::new();
-        let mut forms = Vec::new();
-        let mut lanes = Vec::new();
-        let mut unroll = Vec::new();
+        let mut parsed = AxisValues::default();
         for value in &values {
             let text = quote::ToTokens::to_token_stream(value).to_string();
             if seen.contains(&text) {
                 errors.push(syn::Error::new_spanned(
                     value,
-                    format!("duplicate value `{text}` in `{axis}(...)`: each value is listed once"),
+                    format!("duplicate value `{text}` in `{name}(...)`: each value is listed once"),
                 ));
                 continue;
             }
-            seen.push(text.clone());
-            let ident = match value {
-                Expr::Path(p) => p.path.get_ident(),
-                _ => None,
-            };
-            let unknown = |allowed: String| {
-                syn::Error::new_spanned(
-                    value,
-                    format!("unknown value `{text}` in `{axis}(...)`: expected one of {allowed}"),
-                )
-            };
-            match axis.as_str() {
-                "policy" => match ident.and_then(|i| Policy::from_name(&i.to_string())) {
-                    Some(p) => policies.push((p, ident.map_or(Span::call_site(), Ident::span))),
-                    None => errors.push(unknown(Policy::allowed())),
-                },
-                "form" => match ident.and_then(|i| Form::from_name(&i.to_string())) {
-                    Some(f) => forms.push(f),
-                    None => errors.push(unknown(Form::allowed())),
-                },
-                "lanes" => match lane_count(value) {
-                    Some(n) => lanes.push(n),
-                    None => errors.push(syn::Error::new_spanned(
-                        value,
-                        format!(
-                            "`lanes(...)` takes lane counts, integers from 1 to {MAX_LANES}, e.g. `lanes(1, 2, 4)`"
-                        ),
-                    )),
-                },
-                _ => match ident.map(|i| i.to_string()).as_deref() {
-                    Some("rolled") => unroll.push(false),
-                    Some("unrolled") => unroll.push(true),
-                    _ => errors.push(unknown("rolled, unrolled".to_string())),
-                },
+            if let Err(e) = parsed.push(axis, value, &text) {
+                errors.push(e);
             }
+            seen.push(text);
         }
         if self.first_axis.is_none() {
             self.first_axis = Some(list.clone());
         }
-        match axis.as_str() {
-            "policy" => self.policy = Some((list, policies)),
-            "form" => self.form = Some((list, forms)),
-            "lanes" => self.lanes = Some((list, lanes)),
-            _ => self.unroll = Some((list, unroll)),
+        match axis {
+            Axis::Policy => self.policy = Some((list, parsed.policies)),
+            Axis::Form => self.form = Some((list, parsed.forms)),
+            Axis::Lanes => self.lanes = Some((list, parsed.lanes)),
+            Axis::Unroll => self.unroll = Some((list, parsed.unroll)),
         }
     }
 
@@ -439,7 +494,7 @@ pub(crate) fn module(tokens: TokenStream) -> syn::Result<Module> {
     let mut errors = Errors::default();
     for item in items.unwrap_or_default() {
         if let Item::Mod(m) = &item
-            && let Some(attr) = m.attrs.iter().find(|a| is_method(a))
+            && let Some(attr) = Marker::Method.find(&m.attrs)
         {
             let index = methods.len();
             if let Some(method) = method(m, attr, index, &methods, &mut names, &mut errors) {
@@ -448,9 +503,10 @@ pub(crate) fn module(tokens: TokenStream) -> syn::Result<Module> {
             continue;
         }
         if is_shared(&item) {
-            if let Some(attr) = item_attrs(&item)
+            let function_markers = [Marker::Round, Marker::Shape, Marker::Lanes];
+            if let Some(attr) = items::attrs(&item)
                 .iter()
-                .find(|a| is_round(a) || is_shape(a) || crate::lanes::is_lanes(a))
+                .find(|a| function_markers.iter().any(|m| m.is(a)))
             {
                 errors.push(syn::Error::new_spanned(
                     attr,
@@ -485,29 +541,23 @@ impl Names {
     /// Notes the `#[round]`, `#[shape]` and `#[lanes]` functions of `item`
     /// and counts its `#[unroll]` loops.
     fn collect(&mut self, item: &Item) {
-        let mut note = |name: String, attrs: &[Attribute]| {
-            if attrs.iter().any(is_round) && !self.rounds.contains(&name) {
+        for f in items::fns(item) {
+            let name = match f.place {
+                Place::Free => f.sig.ident.to_string(),
+                Place::Method { self_ty, .. } => {
+                    let ty = quote::quote!(#self_ty).to_string().replace(' ', "");
+                    format!("{ty}::{}", f.sig.ident)
+                }
+            };
+            if Marker::Round.on(f.attrs) && !self.rounds.contains(&name) {
                 self.rounds.push(name.clone());
             }
-            if attrs.iter().any(is_shape) {
+            if Marker::Shape.on(f.attrs) {
                 self.marked.shapes.push(name.clone());
             }
-            if attrs.iter().any(crate::lanes::is_lanes) {
+            if Marker::Lanes.on(f.attrs) {
                 self.marked.lanes.push(name);
             }
-        };
-        match item {
-            Item::Fn(f) => note(f.sig.ident.to_string(), &f.attrs),
-            Item::Impl(imp) => {
-                let ty = &imp.self_ty;
-                let ty = quote::quote!(#ty).to_string().replace(' ', "");
-                for ii in &imp.items {
-                    if let ImplItem::Fn(f) = ii {
-                        note(format!("{ty}::{}", f.sig.ident), &f.attrs);
-                    }
-                }
-            }
-            _ => {}
         }
         self.marked.unrolls += crate::unroll::count(item);
     }
@@ -568,7 +618,7 @@ fn method(
                 &s.ident,
                 "a `static` in a `#[method]` module would exist once per variant: put it in the enclosing module, where it exists once",
             )),
-            Item::Mod(inner) if inner.attrs.iter().any(is_method) => {
+            Item::Mod(inner) if Marker::Method.on(&inner.attrs) => {
                 errors.push(syn::Error::new_spanned(
                     &inner.ident,
                     "`#[method]` modules do not nest: put this one beside the other",
@@ -601,62 +651,6 @@ fn is_shared(item: &Item) -> bool {
     }
 }
 
-/// `#[method(...)]` on an inline module: one way to compute the function.
-pub(crate) fn is_method(attr: &Attribute) -> bool {
-    attr.path().is_ident("method")
-}
-
-pub(crate) fn is_round(attr: &Attribute) -> bool {
-    attr.path().is_ident("round")
-}
-
-/// `#[shape]`: the function's `if`/`else` is what branch forms rewrite.
-pub(crate) fn is_shape(attr: &Attribute) -> bool {
-    attr.path().is_ident("shape")
-}
-
-pub(crate) fn item_attrs(item: &Item) -> &[Attribute] {
-    match item {
-        Item::Const(i) => &i.attrs,
-        Item::Enum(i) => &i.attrs,
-        Item::ExternCrate(i) => &i.attrs,
-        Item::Fn(i) => &i.attrs,
-        Item::ForeignMod(i) => &i.attrs,
-        Item::Impl(i) => &i.attrs,
-        Item::Macro(i) => &i.attrs,
-        Item::Mod(i) => &i.attrs,
-        Item::Static(i) => &i.attrs,
-        Item::Struct(i) => &i.attrs,
-        Item::Trait(i) => &i.attrs,
-        Item::TraitAlias(i) => &i.attrs,
-        Item::Type(i) => &i.attrs,
-        Item::Union(i) => &i.attrs,
-        Item::Use(i) => &i.attrs,
-        _ => &[],
-    }
-}
-
-pub(crate) fn item_attrs_mut(item: &mut Item) -> Option<&mut Vec<Attribute>> {
-    Some(match item {
-        Item::Const(i) => &mut i.attrs,
-        Item::Enum(i) => &mut i.attrs,
-        Item::ExternCrate(i) => &mut i.attrs,
-        Item::Fn(i) => &mut i.attrs,
-        Item::ForeignMod(i) => &mut i.attrs,
-        Item::Impl(i) => &mut i.attrs,
-        Item::Macro(i) => &mut i.attrs,
-        Item::Mod(i) => &mut i.attrs,
-        Item::Static(i) => &mut i.attrs,
-        Item::Struct(i) => &mut i.attrs,
-        Item::Trait(i) => &mut i.attrs,
-        Item::TraitAlias(i) => &mut i.attrs,
-        Item::Type(i) => &mut i.attrs,
-        Item::Union(i) => &mut i.attrs,
-        Item::Use(i) => &mut i.attrs,
-        _ => return None,
-    })
-}
-
 /// The tokens of an item's head (`fn name(...)`, `struct Name`), so that an
 /// error on a wrongly annotated item does not underline its whole body.
 fn item_head(item: &Item) -> TokenStream {
@@ -668,36 +662,5 @@ fn item_head(item: &Item) -> TokenStream {
         Item::Trait(t) => t.ident.to_token_stream(),
         Item::Impl(i) => i.self_ty.to_token_stream(),
         other => other.to_token_stream(),
-    }
-}
-
-/// Collects errors so that all of them are reported at once. It must be
-/// consumed by [`Errors::finish`]: dropping it unfinished is a bug in the
-/// macro (errors that would go unreported), and panics.
-#[derive(Default)]
-pub(crate) struct Errors {
-    all: Option<syn::Error>,
-    finished: bool,
-}
-
-impl Errors {
-    pub(crate) fn push(&mut self, e: syn::Error) {
-        match &mut self.all {
-            Some(all) => all.combine(e),
-            None => self.all = Some(e),
-        }
-    }
-
-    pub(crate) fn finish(mut self) -> syn::Result<()> {
-        self.finished = true;
-        self.all.take().map_or(Ok(()), Err)
-    }
-}
-
-impl Drop for Errors {
-    fn drop(&mut self) {
-        if !self.finished && !std::thread::panicking() {
-            panic!("codegen: collected errors dropped without Errors::finish");
-        }
     }
 }

@@ -23,23 +23,19 @@
 //! or with the label of an outer one, mean the same in the unrolled code and
 //! are kept.
 
+use crate::errors::Errors;
+use crate::markers::Marker;
 use crate::model::MAX_LANES;
-use crate::parse::Errors;
 use syn::visit::Visit;
 use syn::visit_mut::VisitMut;
 use syn::{Block, Expr, ExprForLoop, Item, Stmt};
-
-/// `#[unroll]`: the `for` loop it marks may be unrolled.
-pub(crate) fn is_unroll(attr: &syn::Attribute) -> bool {
-    attr.path().is_ident("unroll")
-}
 
 /// How many `for` loops in `item` are marked `#[unroll]`.
 pub(crate) fn count(item: &Item) -> usize {
     struct Count(usize);
     impl<'a> Visit<'a> for Count {
         fn visit_expr_for_loop(&mut self, f: &'a ExprForLoop) {
-            if f.attrs.iter().any(is_unroll) {
+            if Marker::Unroll.on(&f.attrs) {
                 self.0 += 1;
             }
             syn::visit::visit_expr_for_loop(self, f);
@@ -55,7 +51,7 @@ pub(crate) fn check(item: &Item, errors: &mut Errors) {
     struct Check<'e>(&'e mut Errors);
     impl<'a> Visit<'a> for Check<'_> {
         fn visit_expr_for_loop(&mut self, f: &'a ExprForLoop) {
-            if f.attrs.iter().any(is_unroll)
+            if Marker::Unroll.on(&f.attrs)
                 && let Err(e) = iterations(f)
             {
                 self.0.push(e);
@@ -86,11 +82,7 @@ impl Unroll {
     /// The iteration blocks of a marked loop, its marker removed; `None`
     /// when the loop is not marked or stays rolled.
     fn take(&mut self, f: &mut ExprForLoop) -> Option<Vec<Block>> {
-        if !f.attrs.iter().any(is_unroll) {
-            return None;
-        }
-        f.attrs.retain(|a| !is_unroll(a));
-        if !self.unrolled {
+        if !Marker::Unroll.take(&mut f.attrs) || !self.unrolled {
             return None;
         }
         match iterations(f) {

@@ -1,13 +1,16 @@
 //! Checks on the parsed module that need all of it: at least one round, no
-//! inline attribute the variant would contradict, no `#[round]` where it has no
-//! meaning, no path whose meaning the extra module level would change.
+//! inline attribute the variant would contradict, no marker where it has no
+//! meaning, every `#[lanes]` function and `#[unroll]` loop one that can be
+//! rewritten, no path whose meaning the extra module level would change. It
+//! reads the model and changes nothing.
 
-use crate::expand::strip_round_markers;
+use crate::errors::Errors;
+use crate::markers::{self, Marker};
 use crate::model::{Args, Marked, Module, Policy};
-use crate::parse::{Errors, is_round, is_shape};
+use crate::{items, lanes, unroll};
 use proc_macro2::Span;
+use syn::Attribute;
 use syn::visit::Visit;
-use syn::{ImplItem, Item};
 
 /// Checks that need both the arguments and the module.
 pub(crate) fn args_against(args: &Args, m: &Module) -> syn::Result<()> {
@@ -46,8 +49,13 @@ pub(crate) fn args_against(args: &Args, m: &Module) -> syn::Result<()> {
             ),
         ));
     }
-    // The structural axes need something to rewrite: in the module, or in
-    // the variant's method. A cross product is checked once, at its axis.
+    structural_axes(args, m, &mut errors);
+    errors.finish()
+}
+
+/// The structural axes need something to rewrite: in the module, or in the
+/// variant's method. A cross product is checked once, at its axis.
+fn structural_axes(args: &Args, m: &Module, errors: &mut Errors) {
     let lists = std::iter::once((&args.variants, &args.axes, None)).chain(
         m.methods
             .iter()
@@ -92,7 +100,6 @@ pub(crate) fn args_against(args: &Args, m: &Module) -> syn::Result<()> {
             }
         }
     }
-    errors.finish()
 }
 
 const FORM_WITHOUT_SHAPE: &str = "`form(...)` asks for branch forms, but no function of the module is marked `#[shape]` for them to rewrite";
@@ -112,81 +119,44 @@ pub(crate) fn module(m: &Module) -> syn::Result<()> {
     // `super` would mean the module; items of a `#[method]` module are
     // already one level down, where `super` means the module in both.
     let method_items = m.methods.iter().flat_map(|meth| &meth.items);
-    let callees = crate::lanes::Callees::of(m.per_variant.iter().chain(method_items.clone()));
-    let items = m.per_variant.iter().map(|i| (i, false));
-    for (item, super_allowed) in items.chain(method_items.map(|i| (i, true))) {
-        for attrs in round_fn_attrs(item) {
-            if let Some(inline) = attrs.iter().find(|a| a.path().is_ident("inline")) {
+    let callees = lanes::Callees::of(m.per_variant.iter().chain(method_items.clone()));
+    let own = m.per_variant.iter().map(|i| (i, false));
+    for (item, super_allowed) in own.chain(method_items.map(|i| (i, true))) {
+        for f in items::fns(item).filter(|f| Marker::Round.marks(f.attrs, f.place)) {
+            if let Some(inline) = f.attrs.iter().find(|a| markers::is_inline(a)) {
                 errors.push(syn::Error::new_spanned(
                     inline,
                     "remove this attribute: on a `#[round]` function each variant sets the inline attribute",
                 ));
             }
         }
-        crate::lanes::check(item, &callees, &mut errors);
-        crate::unroll::check(item, &mut errors);
-        let mut stripped = item.clone();
-        strip_round_markers(&mut stripped, None);
-        crate::expand::strip_shape_markers(&mut stripped);
-        crate::lanes::strip(&mut stripped);
-        // Marks a valid loop; a misplaced one is left for the finder.
-        let _ = crate::unroll::apply(&mut stripped, false);
+        lanes::check(item, &callees, &mut errors);
+        unroll::check(item, &mut errors);
         let mut finder = Finder {
             errors: &mut errors,
+            placed: markers::placed(item),
             super_allowed,
         };
-        finder.visit_item(&stripped);
+        finder.visit_item(item);
     }
     errors.finish()
 }
 
-/// The attribute lists of the round functions in `item`.
-fn round_fn_attrs(item: &Item) -> Vec<&[syn::Attribute]> {
-    match item {
-        Item::Fn(f) if f.attrs.iter().any(is_round) => vec![&f.attrs[..]],
-        Item::Impl(imp) => imp
-            .items
-            .iter()
-            .filter_map(|ii| match ii {
-                ImplItem::Fn(f) if f.attrs.iter().any(is_round) => Some(&f.attrs[..]),
-                _ => None,
-            })
-            .collect(),
-        _ => Vec::new(),
-    }
-}
-
-/// Finds a `#[round]` left where it means nothing, and paths through `super`.
-struct Finder<'a> {
+/// Finds a marker where it means nothing, and paths through `super`.
+struct Finder<'a, 'i> {
     errors: &'a mut Errors,
+    /// The markers of the item that are in their place.
+    placed: Vec<&'i Attribute>,
     super_allowed: bool,
 }
 
-impl<'ast> Visit<'ast> for Finder<'_> {
-    fn visit_attribute(&mut self, attr: &'ast syn::Attribute) {
-        if is_round(attr) || is_shape(attr) {
-            self.errors.push(syn::Error::new_spanned(
-                attr,
-                "`#[round]` and `#[shape]` go on a function at the top level of the module or on a method of an `impl` block in it",
-            ));
+impl<'ast> Visit<'ast> for Finder<'_, '_> {
+    fn visit_attribute(&mut self, attr: &'ast Attribute) {
+        if self.placed.iter().any(|p| std::ptr::eq(*p, attr)) {
+            return;
         }
-        if crate::lanes::is_lanes(attr) {
-            self.errors.push(syn::Error::new_spanned(
-                attr,
-                "`#[lanes]` goes on a function at the top level of the module or on a method of an inherent `impl` block in it (its copy `<name>_lanes` is added beside it)",
-            ));
-        }
-        if crate::lanes::is_lane(attr) {
-            self.errors.push(syn::Error::new_spanned(
-                attr,
-                "`#[lane]` marks a parameter of a `#[lanes]` function: the value of one block, which its copy takes per lane",
-            ));
-        }
-        if crate::unroll::is_unroll(attr) {
-            self.errors.push(syn::Error::new_spanned(
-                attr,
-                "`#[unroll]` goes on a `for` loop over a range of integer literals, e.g. `#[unroll] for i in 0..12 { ... }`",
-            ));
+        if let Some(message) = Marker::of(attr).and_then(Marker::misplaced) {
+            self.errors.push(syn::Error::new_spanned(attr, message));
         }
     }
 
