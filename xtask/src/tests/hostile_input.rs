@@ -691,7 +691,7 @@ fn read_and_render(bytes: &[u8], stem: &str) -> Result<(), TestCaseError> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(3000))]
+    #![proptest_config(ProptestConfig::with_cases(600))]
 
     /// Valid reports with fields replaced, scaled or removed.
     #[test]
