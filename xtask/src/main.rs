@@ -19,6 +19,7 @@ mod compare;
 mod contenders;
 mod count_child;
 mod counts;
+mod deadline;
 mod error;
 mod escape;
 mod fault;
