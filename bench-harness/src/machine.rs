@@ -389,10 +389,8 @@ flags\t\t: fpu vme de pse tsc msr hypervisor sse4_2 avx2
     /// A tree with nothing in it: every fact unknown, no panic.
     #[test]
     fn an_empty_tree_is_all_unknown() {
-        let dir = std::env::temp_dir().join(format!("machine-empty-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let m = Machine::read_from(&dir, &counter());
-        std::fs::remove_dir_all(&dir).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let m = Machine::read_from(dir.path(), &counter());
         assert_eq!(m.cpu_info, parse_cpuinfo("", None));
         assert_eq!(m.kernel, Fact::Unknown);
         assert_eq!(m.cpu, Fact::Unknown);
@@ -410,7 +408,8 @@ flags\t\t: fpu vme de pse tsc msr hypervisor sse4_2 avx2
     /// A fixture tree: each fact from its file.
     #[test]
     fn a_fixture_tree() {
-        let dir = std::env::temp_dir().join(format!("machine-tree-{}", std::process::id()));
+        let dir_tmp = tempfile::tempdir().unwrap();
+        let dir = dir_tmp.path();
         let write = |p: &str, s: &str| {
             let path = dir.join(p);
             std::fs::create_dir_all(path.parent().unwrap()).unwrap();
@@ -433,8 +432,7 @@ flags\t\t: fpu vme de pse tsc msr hypervisor sse4_2 avx2
             "performance\n",
         );
         write("sys/devices/system/cpu/intel_pstate/no_turbo", "1\n");
-        let m = Machine::read_from(&dir, &counter());
-        std::fs::remove_dir_all(&dir).unwrap();
+        let m = Machine::read_from(dir, &counter());
         assert_eq!(m.cpu, Fact::Known(1));
         assert_eq!(m.cpu_info.microcode, Fact::Known("0x5003605".into()));
         assert_eq!(m.kernel, Fact::Known("6.8.0-45-generic".into()));

@@ -224,11 +224,11 @@ pub fn remove_stale(dir: &Path) -> Vec<PathBuf> {
 mod tests {
     use super::*;
 
-    fn scratch(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("outfile-{name}-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).unwrap();
-        dir
+    fn scratch(name: &str) -> tempfile::TempDir {
+        tempfile::Builder::new()
+            .prefix(&format!("outfile-{name}-"))
+            .tempdir()
+            .unwrap()
     }
 
     fn leftovers(dir: &Path) -> Vec<String> {
@@ -242,21 +242,22 @@ mod tests {
 
     #[test]
     fn writes_and_replaces_a_regular_file() {
-        let dir = scratch("regular");
+        let dir_tmp = scratch("regular");
+        let dir = dir_tmp.path();
         let path = dir.join("out.json");
         check(&path).unwrap();
         write(&path, b"one").unwrap();
         write(&path, b"two").unwrap();
         assert_eq!(fs::read(&path).unwrap(), b"two");
-        assert!(leftovers(&dir).is_empty(), "{:?}", leftovers(&dir));
-        fs::remove_dir_all(&dir).unwrap();
+        assert!(leftovers(dir).is_empty(), "{:?}", leftovers(dir));
     }
 
     /// A symbolic link, a directory, a device, an empty path: refused by
     /// `check` and `write`, left as they were, no temporary behind.
     #[test]
     fn refuses_what_is_not_a_regular_file() {
-        let dir = scratch("refuse");
+        let dir_tmp = scratch("refuse");
+        let dir = dir_tmp.path();
         let target = dir.join("target.json");
         fs::write(&target, b"kept").unwrap();
         let link = dir.join("link.json");
@@ -289,9 +290,8 @@ mod tests {
         );
         assert_eq!(fs::read(&target).unwrap(), b"kept");
         assert!(sub.is_dir());
-        assert!(leftovers(&dir).is_empty(), "{:?}", leftovers(&dir));
+        assert!(leftovers(dir).is_empty(), "{:?}", leftovers(dir));
         assert!(leftovers(&sub).is_empty());
-        fs::remove_dir_all(&dir).unwrap();
     }
 
     /// A write that fails after the temporary exists (the path became a
@@ -299,25 +299,26 @@ mod tests {
     /// temporary and leaves the path as it became.
     #[test]
     fn a_failed_rename_leaves_no_temporary() {
-        let dir = scratch("rename");
+        let dir_tmp = scratch("rename");
+        let dir = dir_tmp.path();
         let path = dir.join("out.json");
         let e = write_with(&path, b"new", &|| fs::create_dir(&path).unwrap()).unwrap_err();
         assert!(e.to_string().contains("is a directory"), "{e}");
         assert!(path.is_dir());
-        assert!(leftovers(&dir).is_empty(), "{:?}", leftovers(&dir));
+        assert!(leftovers(dir).is_empty(), "{:?}", leftovers(dir));
         fs::remove_dir(&path).unwrap();
         let e = write_with(&path, b"new", &|| {
             std::os::unix::fs::symlink("/dev/null", &path).unwrap()
         })
         .unwrap_err();
         assert!(e.to_string().contains("is a symbolic link"), "{e}");
-        assert!(leftovers(&dir).is_empty(), "{:?}", leftovers(&dir));
-        fs::remove_dir_all(&dir).unwrap();
+        assert!(leftovers(dir).is_empty(), "{:?}", leftovers(dir));
     }
 
     #[test]
     fn stale_temporaries_of_dead_processes_are_removed() {
-        let dir = scratch("stale");
+        let dir_tmp = scratch("stale");
+        let dir = dir_tmp.path();
         // PID 4194305 is above Linux's largest (2^22), so never alive.
         let dead = [".cast6.json.4194305.0.tmp", "cast6.md.tmp4194305"];
         let alive = format!(".cast6.svg.{}.3.tmp", std::process::id());
@@ -330,7 +331,7 @@ mod tests {
         {
             fs::write(dir.join(n), b"").unwrap();
         }
-        let mut removed: Vec<String> = remove_stale(&dir)
+        let mut removed: Vec<String> = remove_stale(dir)
             .iter()
             .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
             .collect();
@@ -341,7 +342,6 @@ mod tests {
         for n in other.iter().map(|s| s.to_string()).chain([alive]) {
             assert!(dir.join(&n).exists(), "{n}");
         }
-        fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -472,10 +472,8 @@ mod tests {
         std::fs::read(path).unwrap()
     }
 
-    fn scratch(name: &str, bytes: &[u8]) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("so-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join(name);
+    fn scratch(dir: &tempfile::TempDir, name: &str, bytes: &[u8]) -> PathBuf {
+        let path = dir.path().join(name);
         std::fs::write(&path, bytes).unwrap();
         path
     }
@@ -486,7 +484,8 @@ mod tests {
     #[test]
     fn inspect_refuses_before_loading() {
         let lib = some_shared_object();
-        let whole = scratch("whole.so", &lib);
+        let dir = tempfile::tempdir().unwrap();
+        let whole = scratch(&dir, "whole.so", &lib);
         let e = inspect(&whole).unwrap_err();
         assert!(
             e.starts_with("not an inlinelab artifact (no inlinelab_abi_version"),
@@ -502,7 +501,7 @@ mod tests {
             lib.len() - 64,
             lib.len() - 1,
         ] {
-            let path = scratch("cut.so", &lib[..cut]);
+            let path = scratch(&dir, "cut.so", &lib[..cut]);
             let e = inspect(&path).unwrap_err();
             assert!(!e.contains('\n'), "{e}");
             let Err(EngineError::Load(why)) = SoCipher::load(&path) else {
@@ -524,11 +523,11 @@ mod tests {
             .rfind(|&h| u32::from_le_bytes(lib[h..h + 4].try_into().unwrap()) == 1)
             .expect("a PT_LOAD segment");
         patched[load + 32..load + 40].copy_from_slice(&(lib.len() as u64).to_le_bytes());
-        let path = scratch("segment.so", &patched);
+        let path = scratch(&dir, "segment.so", &patched);
         let e = inspect(&path).unwrap_err();
         assert!(e.contains("segment lies past the end"), "{e}");
         // Not shared objects at all.
-        let text = scratch("text.so", b"not an ELF file\n");
+        let text = scratch(&dir, "text.so", b"not an ELF file\n");
         assert!(
             inspect(&text)
                 .unwrap_err()
@@ -543,6 +542,5 @@ mod tests {
             assert!(e.contains("not a regular file"), "{path:?}: {e}");
         }
         assert!(inspect(Path::new("/nonexistent/x.so")).is_err());
-        std::fs::remove_dir_all(whole.parent().unwrap()).unwrap();
     }
 }

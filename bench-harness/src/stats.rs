@@ -3,6 +3,7 @@
 //! measuring processes where there were several.
 
 use serde::{Deserialize, Serialize};
+use statrs::distribution::{ContinuousCDF, StudentsT};
 
 /// The median; `NaN` for no values.
 pub fn median(values: &[f64]) -> f64 {
@@ -68,19 +69,18 @@ pub fn least_squares(xs: &[f64], ys: &[f64]) -> Option<Line> {
 }
 
 /// The 97.5% quantile of Student's t with `df` degrees of freedom (for a
-/// two-sided 95% interval).
+/// two-sided 95% interval), exact for every `df` (statrs' inverse of the
+/// t distribution's CDF); infinite for `df` 0, where no interval exists.
 pub fn t_975(df: usize) -> f64 {
-    const TABLE: [f64; 30] = [
-        12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160,
-        2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056,
-        2.052, 2.048, 2.045, 2.042,
-    ];
-    match df {
-        0 => f64::INFINITY,
-        1..=30 => TABLE[df - 1],
-        31..=60 => 2.000,
-        61..=120 => 1.980,
-        _ => 1.960,
+    if df == 0 {
+        return f64::INFINITY;
+    }
+    match StudentsT::new(0.0, 1.0, df as f64) {
+        Ok(t) => t.inverse_cdf(0.975),
+        // Unreachable for df >= 1 (the only parameters it refuses are a
+        // scale or degrees of freedom of 0 or below, or NaN); the widest
+        // finite value is the safe side.
+        Err(_) => t_975(1),
     }
 }
 
@@ -178,6 +178,26 @@ mod tests {
     use super::*;
 
     #[test]
+    fn t_975_is_the_published_quantile() {
+        // t_{0.975} as tables print it (NIST/SEMATECH e-Handbook 1.3.6.7.2,
+        // to four places, and 12.7062 at df 1).
+        for (df, want) in [
+            (1, 12.7062),
+            (2, 4.3027),
+            (10, 2.2281),
+            (30, 2.0423),
+            (31, 2.0395),
+            (60, 2.0003),
+            (120, 1.9799),
+        ] {
+            let got = t_975(df);
+            assert!((got - want).abs() < 5e-5, "df {df}: {got}, not {want}");
+        }
+        assert!((t_975(1_000_000) - 1.96).abs() < 1e-3);
+        assert_eq!(t_975(0), f64::INFINITY);
+    }
+
+    #[test]
     fn medians_and_spread() {
         assert_eq!(median(&[3.0, 1.0, 2.0]), 2.0);
         assert_eq!(median(&[4.0, 1.0, 2.0, 3.0]), 2.5);
@@ -214,7 +234,7 @@ mod tests {
         assert_eq!(between_processes(&[0.01]), None);
         // Means 0.00 and 0.02: variance 0.0002, so t(1) * sqrt(0.0002 / 2).
         let half = between_processes(&[0.0, 0.02]).unwrap();
-        assert!((half - 12.706 * 0.01).abs() < 1e-9);
+        assert!((half - t_975(1) * 0.01).abs() < 1e-9);
         let r = Ratio::from_log(0.01, 0.005);
         let wide = r.widened(half);
         assert!((wide.ratio - r.ratio).abs() < 1e-12);

@@ -526,8 +526,8 @@ fn cycles_mode_prints_tcrypt_lines() {
 
 #[test]
 fn json_holds_every_measurement() {
-    let dir = std::env::temp_dir().join(format!("tcrypt-json-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir_tmp = scratch("json");
+    let dir = dir_tmp.path();
     let path = dir.join("out.json");
     let out = tcrypt(&[
         "ecb(cipher_null)",
@@ -569,7 +569,6 @@ fn json_holds_every_measurement() {
     }
     assert_eq!(ms[4]["alg"], "digest_null");
     assert_eq!(ms[4]["dir"], "digest");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// Drift: every variant each module of `variants` declares is listed, for
@@ -687,8 +686,8 @@ fn setkey_prints_a_line_per_key_size() {
     assert_eq!(lines.len(), 4, "{stdout}");
 
     // Seconds mode, given key sizes, every variant, and the JSON records.
-    let dir = std::env::temp_dir().join(format!("tcrypt-setkey-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir_tmp = scratch("setkey");
+    let dir = dir_tmp.path();
     let path = dir.join("out.json");
     let out = tcrypt(&[
         "cbc(cast5)",
@@ -720,7 +719,6 @@ fn setkey_prints_a_line_per_key_size() {
         assert!(line.ends_with(" operations in 0.01 seconds"), "{line}");
     }
     let json: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
-    std::fs::remove_dir_all(&dir).unwrap();
     let ms = json["measurements"].as_array().unwrap();
     assert_eq!(ms.len(), tests.len());
     for m in ms {
@@ -768,11 +766,11 @@ fn setkey_bad_combinations() {
     assert!(!config(&["ecb(cast6)"]).setkey);
 }
 
-fn scratch(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("tcrypt-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn scratch(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("tcrypt-{name}-"))
+        .tempdir()
+        .unwrap()
 }
 
 /// Temporaries (`.NAME.PID.N.tmp`, or the `NAME.tmp` of earlier versions).
@@ -791,7 +789,8 @@ fn temporaries(dir: &std::path::Path) -> Vec<String> {
 /// no temporary is left beside them (`--json DIR` once left `DIR.tmp`).
 #[test]
 fn json_paths_are_checked_before_the_run() {
-    let dir = scratch("json-paths");
+    let dir_tmp = scratch("json-paths");
+    let dir = dir_tmp.path();
     let target = dir.join("target.json");
     std::fs::write(&target, b"kept").unwrap();
     let link = dir.join("link.json");
@@ -815,7 +814,7 @@ fn json_paths_are_checked_before_the_run() {
             format!("{} is not a directory", s(&target)),
         ),
         (
-            format!("{}/", s(&dir)),
+            format!("{}/", s(dir)),
             "names a directory, not a file".to_string(),
         ),
     ] {
@@ -839,9 +838,8 @@ fn json_paths_are_checked_before_the_run() {
             .is_symlink()
     );
     assert_eq!(std::fs::read(&target).unwrap(), b"kept");
-    assert!(temporaries(&dir).is_empty(), "{:?}", temporaries(&dir));
+    assert!(temporaries(dir).is_empty(), "{:?}", temporaries(dir));
     assert!(temporaries(&sub).is_empty());
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// `--so` is inspected before `dlopen`: not a regular file, not a shared
@@ -849,7 +847,8 @@ fn json_paths_are_checked_before_the_run() {
 /// shared object that exports no ABI: each a one-line usage error.
 #[test]
 fn so_files_are_inspected_before_loading() {
-    let dir = scratch("so-files");
+    let dir_tmp = scratch("so-files");
+    let dir = dir_tmp.path();
     let maps = std::fs::read_to_string("/proc/self/maps").unwrap();
     let libc = maps
         .lines()
@@ -865,7 +864,7 @@ fn so_files_are_inspected_before_loading() {
     let s = |p: &std::path::Path| p.to_str().unwrap().to_string();
     for (path, why) in [
         ("/dev/null".to_string(), "not a regular file"),
-        (s(&dir), "not a regular file"),
+        (s(dir), "not a regular file"),
         (
             s(&cut),
             "not an ELF shared object the loader can read, or truncated",
@@ -883,7 +882,7 @@ fn so_files_are_inspected_before_loading() {
     // dynamic loader would find in its search path.
     let out = Command::new(env!("CARGO_BIN_EXE_tcrypt"))
         .args(["ecb(cast6)", "--so", "libc.so.6"])
-        .current_dir(&dir)
+        .current_dir(dir)
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
@@ -892,7 +891,6 @@ fn so_files_are_inspected_before_loading() {
         stderr.starts_with("tcrypt: libc.so.6: No such file or directory"),
         "{stderr}"
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// `all` is every algorithm the other options fit: `--variant auto` leaves

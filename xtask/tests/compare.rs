@@ -6,6 +6,7 @@ use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+use tempfile::TempDir;
 
 fn xtask(args: &[&str], env: &[(&str, &str)]) -> Output {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_xtask"));
@@ -16,11 +17,11 @@ fn xtask(args: &[&str], env: &[(&str, &str)]) -> Output {
     cmd.output().expect("xtask runs")
 }
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("xtask-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn scratch(name: &str) -> TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("xtask-{name}-"))
+        .tempdir()
+        .unwrap()
 }
 
 /// Bad input: exit 2, a first line naming what is allowed, a hint, no panic.
@@ -230,7 +231,8 @@ fn entry<'a>(json: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
 /// timed, reported.
 #[test]
 fn end_to_end() {
-    let out_dir = scratch("e2e");
+    let out_dir_tmp = scratch("e2e");
+    let out_dir = out_dir_tmp.path();
     let out = xtask(
         &[
             "compare",
@@ -255,7 +257,7 @@ fn end_to_end() {
         stderr.contains("[1/6] building and sizing cast6-always"),
         "progress lines: {stderr}"
     );
-    let json = read_json(&out_dir);
+    let json = read_json(out_dir);
     assert_eq!(json["schema_version"], 2);
     assert_eq!(json["cipher"], "cast6");
     assert_eq!(json["run"]["quick"], true);
@@ -298,13 +300,12 @@ fn end_to_end() {
         "XML comments hold no --"
     );
     // No temporary file is left behind.
-    let leftovers: Vec<_> = std::fs::read_dir(&out_dir)
+    let leftovers: Vec<_> = std::fs::read_dir(out_dir)
         .unwrap()
         .filter_map(|e| e.ok())
         .filter(|e| e.file_name().to_string_lossy().contains(".tmp"))
         .collect();
     assert!(leftovers.is_empty());
-    std::fs::remove_dir_all(&out_dir).unwrap();
 }
 
 /// Decided or not, a verdict with its status (inconclusive is a result:
@@ -450,7 +451,8 @@ fn recomputed_from_samples(json: &serde_json::Value, md: &str) {
 /// in the JSON and the report; the verdict counts them once.
 #[test]
 fn identical_code_is_detected() {
-    let out_dir = scratch("same");
+    let out_dir_tmp = scratch("same");
+    let out_dir = out_dir_tmp.path();
     let out = xtask(
         &[
             "compare",
@@ -474,7 +476,7 @@ fn identical_code_is_detected() {
     );
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{stderr}");
-    let json = read_json_of(&out_dir, "crc32c");
+    let json = read_json_of(out_dir, "crc32c");
     assert!(entry(&json, "bytewise_always")["same_code_as"].is_null());
     assert_eq!(
         entry(&json, "bytewise_auto")["same_code_as"],
@@ -498,7 +500,6 @@ fn identical_code_is_detected() {
             .is_some_and(|t| t.trim() == "1: bytewise_always = bytewise_auto")),
         "one point for the group"
     );
-    std::fs::remove_dir_all(&out_dir).unwrap();
 }
 
 /// A variant that fails to build, and one that crashes the measuring
@@ -510,7 +511,8 @@ fn faults_are_reported() {
         ("build:never", "build failed"),
         ("crash:never", "crashed while measured"),
     ] {
-        let out_dir = scratch("fault");
+        let out_dir_tmp = scratch("fault");
+        let out_dir = out_dir_tmp.path();
         let out = xtask(
             &[
                 "compare",
@@ -532,7 +534,7 @@ fn faults_are_reported() {
         );
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(1), "{fault}: {stderr}");
-        let json = read_json(&out_dir);
+        let json = read_json(out_dir);
         let never = entry(&json, "never");
         assert_eq!(never["status"], "failed", "{fault}");
         assert!(
@@ -543,7 +545,6 @@ fn faults_are_reported() {
         let md = std::fs::read_to_string(out_dir.join("cast6.md")).unwrap();
         assert!(md.contains("**`never` failed:**"), "{fault}");
         parse_svg(&out_dir.join("cast6.svg"));
-        std::fs::remove_dir_all(&out_dir).unwrap();
     }
 }
 
@@ -551,7 +552,8 @@ fn faults_are_reported() {
 /// reported as unavailable, with its size, and is not a failure (exit 0).
 #[test]
 fn unavailable_is_reported_not_failed() {
-    let out_dir = scratch("unavailable");
+    let out_dir_tmp = scratch("unavailable");
+    let out_dir = out_dir_tmp.path();
     let out = xtask(
         &[
             "compare",
@@ -573,13 +575,12 @@ fn unavailable_is_reported_not_failed() {
     );
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{stderr}");
-    let json = read_json_of(&out_dir, "crc32c");
+    let json = read_json_of(out_dir, "crc32c");
     let sse = entry(&json, "sse42_auto");
     assert_eq!(sse["status"], "unavailable", "{sse}");
     assert!(sse["artifact"]["text_bytes"].as_u64().unwrap() > 0, "{sse}");
     assert_eq!(entry(&json, "slice8_auto")["status"], "ok");
     parse_svg(&out_dir.join("crc32c.svg"));
-    std::fs::remove_dir_all(&out_dir).unwrap();
 }
 
 /// Every SVG a test run produces is well-formed XML.

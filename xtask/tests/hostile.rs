@@ -6,6 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
+use tempfile::TempDir;
 
 /// Runs xtask, killing it after `limit` (a hang is a failure, not a stuck
 /// test).
@@ -53,11 +54,11 @@ fn check_usage(args: &[&str], expected: &str) -> String {
     stderr
 }
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("xtask-hostile-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn scratch(name: &str) -> TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("xtask-hostile-{name}-"))
+        .tempdir()
+        .unwrap()
 }
 
 fn s(p: &Path) -> &str {
@@ -172,7 +173,8 @@ fn repeated_options_are_usage_errors() {
 /// error in the first second, and nothing is replaced.
 #[test]
 fn out_is_checked_before_anything_is_built() {
-    let dir = scratch("out");
+    let dir_tmp = scratch("out");
+    let dir = dir_tmp.path();
     let file = dir.join("file");
     std::fs::write(&file, b"kept").unwrap();
     let holds_dir = dir.join("a");
@@ -214,18 +216,18 @@ fn out_is_checked_before_anything_is_built() {
             .file_type()
             .is_symlink()
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// The gate checks `--comment` before it measures (a comment it cannot
 /// write is a setup error, exit 2, never 1 after minutes of counting).
 #[test]
 fn gate_comment_is_checked_before_measuring() {
-    let dir = scratch("comment");
+    let dir_tmp = scratch("comment");
+    let dir = dir_tmp.path();
     for (path, expected) in [
         (
-            s(&dir).to_string(),
-            format!("--comment {}: is a directory", s(&dir)),
+            s(dir).to_string(),
+            format!("--comment {}: is a directory", s(dir)),
         ),
         (
             "/dev/null".into(),
@@ -236,7 +238,7 @@ fn gate_comment_is_checked_before_measuring() {
             format!("--comment {}: directory", s(&dir.join("missing/c.md"))),
         ),
         (
-            format!("{}/", s(&dir)),
+            format!("{}/", s(dir)),
             "names a directory, not a file".into(),
         ),
     ] {
@@ -256,9 +258,8 @@ fn gate_comment_is_checked_before_measuring() {
         &["gate", "--comment", ""],
         "a value is required for '--comment <PATH>'",
     );
-    let leftovers: Vec<_> = std::fs::read_dir(&dir).unwrap().flatten().collect();
+    let leftovers: Vec<_> = std::fs::read_dir(dir).unwrap().flatten().collect();
     assert!(leftovers.is_empty(), "{leftovers:?}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 fn committed(cipher: &str) -> serde_json::Value {
@@ -274,7 +275,8 @@ fn committed(cipher: &str) -> serde_json::Value {
 /// written outside the directory; the exit code is 1 for the refused ones.
 #[test]
 fn render_reads_only_reports() {
-    let top = scratch("render");
+    let top_tmp = scratch("render");
+    let top = top_tmp.path();
     let dir = top.join("reports");
     std::fs::create_dir_all(&dir).unwrap();
     let put = |name: &str, v: &serde_json::Value| {
@@ -359,7 +361,7 @@ fn render_reads_only_reports() {
         .collect();
     names.sort();
     assert_eq!(names, ["README.md", "cast6.md", "cast6.svg"]);
-    let outside: Vec<String> = std::fs::read_dir(&top)
+    let outside: Vec<String> = std::fs::read_dir(top)
         .unwrap()
         .flatten()
         .map(|e| e.file_name().to_string_lossy().into_owned())
@@ -386,5 +388,4 @@ fn render_reads_only_reports() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{stderr}");
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
-    std::fs::remove_dir_all(&top).unwrap();
 }

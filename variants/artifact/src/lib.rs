@@ -329,6 +329,13 @@ pub unsafe extern "C" fn inlinelab_crypt(
     let buf = unsafe { core::slice::from_raw_parts_mut(buf, len) };
     // SAFETY: the caller guarantees one block at `iv`.
     let iv = unsafe { core::slice::from_raw_parts_mut(iv, Selected::BLOCK) };
+    // Fault injection (tests only): an operation that never returns, as a
+    // mode loop that never ends on a tail would.
+    #[cfg(feature = "fault-hang")]
+    loop {
+        core::hint::spin_loop();
+    }
+    #[allow(unreachable_code)]
     match Op::from_code(op) {
         Some(op) => Selected::crypt(ctx, op, iv, buf),
         None => abi::ERR_OP,

@@ -1,13 +1,15 @@
 //! Builds one artifact: `inlinelab-artifact` holding one variant or peer,
 //! through cargo with `--message-format=json` (the paths come from cargo,
 //! not guesses), in the tree's target directory. [`select`] is the one
-//! place that says how a cargo command picks what an artifact holds.
+//! place that says how a cargo command picks what an artifact holds. A
+//! build has a deadline ([`deadline::build`]).
 
+use crate::env::deadline::{self, Group, Waited};
 use crate::env::tree::Tree;
 use crate::env::workspace;
 use bench_harness::registry::Peer;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Output};
 use std::time::Instant;
 
 /// What an artifact holds.
@@ -97,7 +99,7 @@ pub fn build(
     if let Some(flags) = &tree.rustflags {
         cmd.env("RUSTFLAGS", flags);
     }
-    let out = cmd.output().map_err(|e| format!("running cargo: {e}"))?;
+    let out = run_with_deadline(cmd)?;
     let (so, rlib) = outputs(&String::from_utf8_lossy(&out.stdout), rlib_crate);
     if !out.status.success() {
         let stderr = String::from_utf8_lossy(&out.stderr);
@@ -120,6 +122,43 @@ pub fn build(
         so: dest.to_path_buf(),
         rlib_bytes,
         seconds: start.elapsed().as_secs_f64(),
+    })
+}
+
+/// Runs the build `cmd` to its end or its deadline ([`deadline::build`]),
+/// in a process group of its own, killed whole at the deadline (cargo's
+/// compilers with it). Its output goes to anonymous files, not pipes, so
+/// that nothing has to read them while it is waited for.
+fn run_with_deadline(mut cmd: Command) -> Result<Output, String> {
+    use std::io::{Read, Seek};
+    let mut stdout = tempfile::tempfile().map_err(|e| format!("a scratch file: {e}"))?;
+    let mut stderr = tempfile::tempfile().map_err(|e| format!("a scratch file: {e}"))?;
+    let file = |f: &std::fs::File| f.try_clone().map_err(|e| format!("a scratch file: {e}"));
+    cmd.stdout(file(&stdout)?).stderr(file(&stderr)?);
+    #[cfg(unix)]
+    std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
+    let mut child = cmd.spawn().map_err(|e| format!("running cargo: {e}"))?;
+    let status = match deadline::wait(&mut child, deadline::build(), Group::Own) {
+        Ok(Waited::Exited(status)) => status,
+        Ok(Waited::Hung(limit)) => {
+            return Err(format!(
+                "build failed: cargo still running at its deadline of {:.0} s (killed)",
+                limit.as_secs_f64()
+            ));
+        }
+        Err(e) => return Err(format!("waiting for cargo: {e}")),
+    };
+    let read = |f: &mut std::fs::File| -> Result<Vec<u8>, String> {
+        let mut bytes = Vec::new();
+        f.rewind()
+            .and_then(|()| f.read_to_end(&mut bytes))
+            .map_err(|e| format!("reading cargo's output: {e}"))?;
+        Ok(bytes)
+    };
+    Ok(Output {
+        status,
+        stdout: read(&mut stdout)?,
+        stderr: read(&mut stderr)?,
     })
 }
 

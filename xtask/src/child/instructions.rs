@@ -20,16 +20,18 @@ pub struct Args {
 pub fn run(args: Args) -> Result<()> {
     let entry = ciphers::named(&args.cipher, false, "gate")?[0];
     callgrind::check()?;
-    let dir = std::env::temp_dir().join(format!("inlinelab-count-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).map_err(|e| Error::failed(e.to_string()))?;
+    let dir = tempfile::Builder::new()
+        .prefix("inlinelab-count-")
+        .tempdir()
+        .map_err(|e| Error::failed(format!("a scratch directory: {e}")))?;
     let artifacts: Vec<(String, PathBuf)> = args
         .so
         .iter()
         .map(|p| (p.display().to_string(), p.clone()))
         .collect();
     let cases = cases::gate_cases(entry);
-    let counts = callgrind::count(&artifacts, &cases, &dir);
-    let _ = std::fs::remove_dir_all(&dir);
+    let counts = callgrind::count(&artifacts, &cases, dir.path());
+    drop(dir);
     let mut failed = None;
     for ((name, _), count) in artifacts.iter().zip(counts) {
         match count {
@@ -44,7 +46,9 @@ pub fn run(args: Args) -> Result<()> {
                     );
                 }
             }
-            callgrind::Count::Unavailable(why) | callgrind::Count::Failed(why) => {
+            callgrind::Count::Unavailable(why)
+            | callgrind::Count::Failed(why)
+            | callgrind::Count::Hung(why) => {
                 failed.get_or_insert(format!("{name}: {why}"));
             }
         }

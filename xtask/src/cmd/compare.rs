@@ -162,16 +162,16 @@ fn run_one(args: &Args, entry: &'static CipherEntry, target: &Path) -> Result<()
     output::write(&report, &args.out)?;
     print_verdict(&report, &args.out);
     // A variant this CPU cannot run is reported, not a failure.
-    let failed: Vec<&str> = report
+    let failed: Vec<String> = report
         .entries()
-        .filter(|e| e.status == Status::Failed)
-        .map(|e| e.name.as_str())
+        .filter(|e| matches!(e.status, Status::Failed | Status::Hung))
+        .map(|e| format!("{} {}", e.name, e.status))
         .collect();
     if failed.is_empty() {
         Ok(())
     } else {
         Err(Error::failed(format!(
-            "{} failed: see the report",
+            "{}: see the report",
             failed.join(", ")
         )))
     }

@@ -12,13 +12,16 @@
 //! case with two marker functions, on which callgrind zeroes
 //! (`--zero-before`) and dumps (`--dump-before`) its counts; the dumps are
 //! appended to one file (`--combine-dumps`) and read back in order. Its cost
-//! is one valgrind start per cipher, not per variant.
+//! is one valgrind start per cipher, not per variant. The run has a
+//! deadline ([`deadline::count`]): an artifact that loops is killed there,
+//! counted as hung, and the others counted again.
 
 use crate::child::count_child::{CountOutcome, CountSpec, Counted};
+use crate::env::deadline::{self, Group, Waited};
 use crate::error::{Error, Result};
 use bench_harness::compare::Case;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Stdio};
 
 /// valgrind's version, or a setup error that says how to install it.
 pub fn check() -> Result<String> {
@@ -39,6 +42,8 @@ pub enum Count {
     /// This CPU cannot run it.
     Unavailable(String),
     Failed(String),
+    /// The counting process was still running at its deadline while it ran.
+    Hung(String),
 }
 
 /// The counting process's files, in the work directory.
@@ -47,17 +52,20 @@ struct Files {
     outcome: PathBuf,
     marker: PathBuf,
     out: PathBuf,
+    /// valgrind's and the process's stderr.
+    err: PathBuf,
 }
 
 /// Counts each of `artifacts` (`(name, path)`) in every case, in one
-/// valgrind run (again without an artifact that crashes it), in `dir`
-/// (scratch).
+/// valgrind run (again without an artifact that crashes or hangs it), in
+/// `dir` (scratch).
 pub fn count(artifacts: &[(String, PathBuf)], cases: &[Case], dir: &Path) -> Vec<Count> {
     let files = Files {
         spec: dir.join("count.json"),
         outcome: dir.join("count-outcome.json"),
         marker: dir.join("count-marker"),
         out: dir.join("callgrind.out"),
+        err: dir.join("count-stderr"),
     };
     let mut result: Vec<Option<Count>> = vec![None; artifacts.len()];
     loop {
@@ -77,14 +85,18 @@ pub fn count(artifacts: &[(String, PathBuf)], cases: &[Case], dir: &Path) -> Vec
                     result[i] = Some(c);
                 }
             }
-            Err(Crash::At(k, how)) => {
+            Err(Crash::At(k, fate, how)) => {
                 let i = left[k];
+                let (verb, count): (_, fn(String) -> Count) = match fate {
+                    Fate::Crashed => ("crashed", Count::Failed),
+                    Fate::Hung => ("hung", Count::Hung),
+                };
                 eprintln!(
-                    "    {} crashed the counting process ({how}); counting the others again",
+                    "    {} {verb} the counting process ({how}); counting the others again",
                     artifacts[i].0
                 );
-                result[i] = Some(Count::Failed(format!(
-                    "crashed while its instructions were counted ({how})"
+                result[i] = Some(count(format!(
+                    "{verb} while its instructions were counted ({how})"
                 )));
             }
             Err(Crash::Whole(why)) => {
@@ -102,10 +114,18 @@ pub fn count(artifacts: &[(String, PathBuf)], cases: &[Case], dir: &Path) -> Vec
 
 /// Why a counting run gave nothing.
 enum Crash {
-    /// The process died while artifact `k` of the spec was loaded or run.
-    At(usize, String),
+    /// The process died, or was still running at its deadline, while
+    /// artifact `k` of the spec was loaded or run.
+    At(usize, Fate, String),
     /// It failed before any artifact, or its output cannot be read.
     Whole(String),
+}
+
+/// How a counting process that named an artifact ended.
+enum Fate {
+    Crashed,
+    /// Killed at its deadline.
+    Hung,
 }
 
 /// One valgrind run of `__count` over `spec`: each artifact's counts.
@@ -117,7 +137,12 @@ fn run(spec: &CountSpec, files: &Files) -> std::result::Result<Vec<Count>, Crash
         let _ = std::fs::remove_file(stale);
     }
     let exe = std::env::current_exe().map_err(|e| whole(&e))?;
-    let run = Command::new("valgrind")
+    let err = std::fs::File::create(&files.err).map_err(|e| whole(&e))?;
+    let mut cmd = Command::new("valgrind");
+    // Its own process group, killed whole at the deadline.
+    #[cfg(unix)]
+    std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
+    let mut child = cmd
         .arg("--tool=callgrind")
         .arg(format!("--callgrind-out-file={}", files.out.display()))
         .args([
@@ -132,23 +157,44 @@ fn run(spec: &CountSpec, files: &Files) -> std::result::Result<Vec<Count>, Crash
         .arg(exe)
         .arg("__count")
         .args([&files.spec, &files.outcome, &files.marker])
-        .output()
+        .stdout(Stdio::null())
+        .stderr(err)
+        .spawn()
         .map_err(|e| Crash::Whole(format!("running valgrind: {e}")))?;
-    if !run.status.success() {
-        let err = String::from_utf8_lossy(&run.stderr);
+    let limit = deadline::count(spec.artifacts.len());
+    let waited = deadline::wait(&mut child, limit, Group::Own)
+        .map_err(|e| Crash::Whole(format!("waiting for valgrind: {e}")))?;
+    let at = || {
+        std::fs::read_to_string(&files.marker)
+            .ok()
+            .and_then(|s| s.trim().parse::<usize>().ok())
+            .filter(|&k| k < spec.artifacts.len())
+    };
+    let status = match waited {
+        Waited::Exited(status) => status,
+        Waited::Hung(limit) => {
+            let how = format!(
+                "still running at its deadline of {:.1} s, killed",
+                limit.as_secs_f64()
+            );
+            return Err(match at() {
+                Some(k) => Crash::At(k, Fate::Hung, how),
+                None => Crash::Whole(format!("valgrind: {how}, before any artifact ran")),
+            });
+        }
+    };
+    if !status.success() {
+        let err = std::fs::read(&files.err).unwrap_or_default();
+        let err = String::from_utf8_lossy(&err);
         // The process's own last words, else valgrind's (`==PID== ...`).
         let last = err
             .lines()
             .rfind(|l| !l.trim().is_empty() && !l.starts_with("=="))
             .or_else(|| err.lines().rfind(|l| !l.trim().is_empty()))
             .unwrap_or("");
-        let how = format!("valgrind: {}; {last}", run.status);
-        let at = std::fs::read_to_string(&files.marker)
-            .ok()
-            .and_then(|s| s.trim().parse::<usize>().ok())
-            .filter(|&k| k < spec.artifacts.len());
-        return Err(match at {
-            Some(k) => Crash::At(k, how),
+        let how = format!("valgrind: {status}; {last}");
+        return Err(match at() {
+            Some(k) => Crash::At(k, Fate::Crashed, how),
             None => Crash::Whole(how),
         });
     }

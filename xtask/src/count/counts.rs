@@ -13,7 +13,8 @@ use std::path::Path;
 
 /// Per contender, its instructions per operation in each case (`None` for a
 /// peer or a contender that was not sound); a variant whose count fails is
-/// marked failed (or unavailable, when its artifact says so).
+/// marked failed (hung, when it ran past the counting deadline; unavailable,
+/// when its artifact says so).
 pub fn count(contenders: &mut [Contender], cases: &[Case], dir: &Path) -> Vec<Option<Vec<f64>>> {
     let counted: Vec<usize> = (0..contenders.len())
         .filter(|&i| !contenders[i].is_peer() && contenders[i].live().is_some())
@@ -31,6 +32,7 @@ pub fn count(contenders: &mut [Contender], cases: &[Case], dir: &Path) -> Vec<Op
             Count::Counted(n) => out[i] = Some(n),
             Count::Unavailable(why) => contenders[i].unavailable(why),
             Count::Failed(why) => contenders[i].fail(format!("counting instructions: {why}")),
+            Count::Hung(why) => contenders[i].hang(format!("counting instructions: {why}")),
         }
     }
     out

@@ -11,6 +11,9 @@
 //! - `slow-key24:NAME`: one extra block per call, only under a 24-byte key;
 //! - `slow-ctr:NAME`: one extra block per call, only in CTR;
 //! - `slow-decrypt:NAME`: one extra block per call, only in decryption;
+//! - `hang:NAME`: every operation of NAME's artifact spins forever, so the
+//!   process that runs it (measuring or counting) must be killed at its
+//!   deadline (`deadline.rs`) and NAME reported as hung;
 //! - `crash:NAME`: the measuring (or counting) process aborts when it turns
 //!   to NAME;
 //! - `unavailable:NAME`: NAME's artifact says this CPU cannot run it (as the
@@ -25,6 +28,7 @@ const BUILT: &[(&str, &[&str])] = &[
     // A feature that does not exist: the build fails.
     ("build", &["fault-injected"]),
     ("regress", &["fault-extra-block"]),
+    ("hang", &["fault-hang"]),
     ("slow-setkey", &["fault-slow-setkey"]),
     ("slow-key24", &["fault-slow-key24"]),
     ("slow-ctr", &["fault-slow-ctr"]),

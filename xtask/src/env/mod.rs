@@ -1,6 +1,7 @@
 //! The environment of a run: the workspace and its inputs, the tree an
 //! artifact is built from, the locked work directory, fault injection.
 
+pub mod deadline;
 pub mod fault;
 pub mod tree;
 pub mod workdir;

@@ -113,7 +113,7 @@ fn git_output_in(dir: &Path, args: &[&str]) -> Option<String> {
         .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
 }
 
-/// The tracked files whose contents decide what an artifact holds: the
+/// The files whose contents decide what an artifact holds: the
 /// workspace manifest (the `artifact` profile) and lock file, the toolchain
 /// file, the ABI, the macro, the ciphers and the artifact crate, the
 /// registry (a peer's `RUSTFLAGS`) and the build command. Tests, benches
@@ -133,16 +133,18 @@ pub const INPUT_PATHS: &[&str] = &[
 /// What decided the artifacts of a report.
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize, PartialEq)]
 pub struct Inputs {
-    /// `fnv1a64:` and the hash of each input file's path and contents (as
-    /// in the working tree, in path order) and of `rustc -vV`.
+    /// `fnv1a64:` and the hash of each input file's path and contents (the
+    /// files on disk, tracked or not, in path order; see [`input_files`])
+    /// and of `rustc -vV`.
     pub hash: String,
-    /// Whether any input file differs from the commit (other files, such as
-    /// the reports themselves, do not count).
+    /// Whether any input file differs from the commit or is not tracked
+    /// (other files, such as the reports themselves, do not count); `false`
+    /// in a tree without git, which has no commit to differ from.
     pub dirty: bool,
 }
 
-/// Whether `path` (one of `git ls-files`) is an input: not a test, a bench
-/// or a markdown file.
+/// Whether `path` (relative to the tree's root, `/`-separated) is an
+/// input: not a test, a bench or a markdown file.
 fn is_input(path: &str) -> bool {
     !path.ends_with(".md")
         && !path
@@ -156,26 +158,60 @@ pub fn inputs() -> Inputs {
 }
 
 /// The inputs of the tree at `root` (this one, or the base tree of
-/// `gate --against`).
+/// `gate --against`). The files hashed are those on disk, not those git
+/// lists: a tree without `.git` (a tarball, a vendored copy) and a new
+/// source file not yet added change the hash as an edit does, so that an
+/// artifact built from other sources is never taken as fresh.
 pub fn inputs_of(root: &Path) -> Inputs {
-    let mut args = vec!["ls-files", "--"];
-    args.extend(INPUT_PATHS);
-    let files = git_output_in(root, &args).unwrap_or_default();
-    let mut files: Vec<&str> = files.lines().filter(|p| is_input(p)).collect();
-    files.sort_unstable();
     let mut h = Fnv::default();
-    for path in &files {
+    for path in input_files(root) {
         h.add(path.as_bytes());
-        h.add(&std::fs::read(root.join(path)).unwrap_or_else(|_| b"(missing)".to_vec()));
+        h.add(&std::fs::read(root.join(&path)).unwrap_or_else(|_| b"(unreadable)".to_vec()));
     }
     h.add(&rustc_vv());
-    let mut status = vec!["status", "--porcelain", "--untracked-files=no", "--"];
+    let mut status = vec!["status", "--porcelain", "--untracked-files=all", "--"];
     status.extend(INPUT_PATHS);
     Inputs {
         hash: format!("fnv1a64:{:016x}", h.0),
         dirty: git_output_in(root, &status)
             .is_some_and(|s| s.lines().any(|l| is_input(&l[3.min(l.len())..]))),
     }
+}
+
+/// The input files under `root` (see [`INPUT_PATHS`] and [`is_input`]),
+/// relative, `/`-separated and sorted bytewise (the order `git ls-files`
+/// gives, so that a clean checkout hashes as it did when git listed the
+/// files); build directories (`target`) and `.git` are not walked.
+fn input_files(root: &Path) -> Vec<String> {
+    let mut files = Vec::new();
+    for top in INPUT_PATHS {
+        let walk = walkdir::WalkDir::new(root.join(top))
+            .follow_links(false)
+            .into_iter()
+            .filter_entry(|e| {
+                e.depth() == 0
+                    || !(e.file_type().is_dir()
+                        && matches!(e.file_name().to_str(), Some("target" | ".git")))
+            });
+        // A path that does not exist (`rust-toolchain`) is an error here
+        // and no file; an unreadable directory is left out like it.
+        for entry in walk.flatten().filter(|e| !e.file_type().is_dir()) {
+            let Ok(rel) = entry.path().strip_prefix(root) else {
+                continue;
+            };
+            let rel = rel
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy())
+                .collect::<Vec<_>>()
+                .join("/");
+            if is_input(&rel) {
+                files.push(rel);
+            }
+        }
+    }
+    files.sort_unstable();
+    files.dedup();
+    files
 }
 
 /// FNV-1a, 64 bits, with each part's length mixed in before it.
@@ -308,5 +344,77 @@ mod tests {
         let here = inputs();
         assert!(here.hash.starts_with("fnv1a64:"), "{}", here.hash);
         assert_eq!(inputs().hash, here.hash, "the same tree, the same hash");
+    }
+
+    fn write(root: &Path, path: &str, text: &str) {
+        let path = root.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+
+    /// A tree without git: the files on disk decide, so an edit, a new
+    /// file or a removed one changes the hash; tests, markdown and build
+    /// directories do not.
+    #[test]
+    fn inputs_without_git_are_the_files_on_disk() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path();
+        write(root, "Cargo.toml", "[workspace]\n");
+        write(root, "variants/src/rfc2612.rs", "fn a() {}\n");
+        assert_eq!(input_files(root), ["Cargo.toml", "variants/src/rfc2612.rs"]);
+        let first = inputs_of(root);
+        assert!(!first.dirty, "no git, no commit to differ from");
+        assert_eq!(inputs_of(root), first);
+        write(root, "variants/src/rfc2612.rs", "fn b() {}\n");
+        let edited = inputs_of(root);
+        assert_ne!(edited.hash, first.hash, "an edited cipher source");
+        write(root, "variants/src/new.rs", "fn c() {}\n");
+        let added = inputs_of(root);
+        assert_ne!(added.hash, edited.hash, "a new source file");
+        for ignored in [
+            "variants/tests/new.rs",
+            "variants/NOTES.md",
+            "variants/target/release/x.rlib",
+            "xtask/src/compare.rs",
+        ] {
+            write(root, ignored, "x");
+            assert_eq!(inputs_of(root).hash, added.hash, "{ignored}");
+        }
+        std::fs::remove_file(root.join("variants/src/new.rs")).unwrap();
+        assert_eq!(inputs_of(root).hash, edited.hash, "the file removed again");
+    }
+
+    /// In a git tree, a file not yet added under an input path is an input
+    /// (and makes the tree dirty), as it is where git is absent.
+    #[test]
+    fn an_untracked_source_is_an_input() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path();
+        let git = |args: &[&str]| {
+            let ok = Command::new("git")
+                .args([
+                    "-c",
+                    "user.name=t",
+                    "-c",
+                    "user.email=t@t",
+                    "-c",
+                    "commit.gpgsign=false",
+                ])
+                .args(args)
+                .current_dir(root)
+                .output()
+                .is_ok_and(|o| o.status.success());
+            assert!(ok, "git {args:?}");
+        };
+        git(&["init", "-q"]);
+        write(root, "variants/src/lib.rs", "mod a;\n");
+        git(&["add", "."]);
+        git(&["commit", "-q", "-m", "one"]);
+        let clean = inputs_of(root);
+        assert!(!clean.dirty);
+        write(root, "variants/src/untracked.rs", "fn u() {}\n");
+        let now = inputs_of(root);
+        assert_ne!(now.hash, clean.hash);
+        assert!(now.dirty, "an untracked input file is a change");
     }
 }

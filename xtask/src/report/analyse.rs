@@ -124,6 +124,7 @@ fn entry_of(
         (State::Unavailable { why, .. }, None) => (Status::Unavailable, Some(why.clone())),
         (State::Screened { why, .. }, None) => (Status::Screened, Some(why.clone())),
         (State::Failed { why, .. }, None) => (Status::Failed, Some(why.clone())),
+        (State::Hung { why, .. }, None) => (Status::Hung, Some(why.clone())),
         (State::Pending | State::Built(_), None) => (Status::Failed, Some("not measured".into())),
     };
     let against = |k: usize| reference.filter(|&r| r != k);

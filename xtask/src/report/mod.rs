@@ -152,8 +152,8 @@ pub struct Entry {
     pub overall: Option<Ratio>,
 }
 
-/// What became of a variant or peer; `ok`, `failed` or `unavailable` in
-/// the JSON.
+/// What became of a variant or peer; `ok`, `failed`, `hung`,
+/// `unavailable` or `screened` in the JSON.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Status {
     /// Built, sized and measured.
@@ -162,6 +162,11 @@ pub enum Status {
     /// Failed to build, load, check or run; the entry's `reason` says why.
     #[serde(rename = "failed")]
     Failed,
+    /// Its process (measuring or counting) was still running at its
+    /// deadline and was killed: an artifact that loops; the `reason` says
+    /// which deadline.
+    #[serde(rename = "hung")]
+    Hung,
     /// This CPU cannot run it (e.g. SSE4.2 CRC32C on a CPU without SSE4.2);
     /// reported, never replaced by another method, and not a failure.
     #[serde(rename = "unavailable")]
@@ -178,6 +183,7 @@ impl fmt::Display for Status {
         f.write_str(match self {
             Status::Measured => "ok",
             Status::Failed => "failed",
+            Status::Hung => "hung",
             Status::Unavailable => "unavailable",
             Status::Screened => "screened",
         })

@@ -48,6 +48,10 @@ pub enum State {
     Built(Built),
     /// Not built, or built and then failed (`built` keeps what was built).
     Failed { why: String, built: Option<Built> },
+    /// Built, and still running at the deadline of the process that ran
+    /// it (measuring or counting), which was killed: a failure of its own
+    /// kind (an artifact that loops), reported as `hung`.
+    Hung { why: String, built: Option<Built> },
     /// Built, but this CPU cannot run it: reported, not a failure.
     Unavailable { why: String, built: Option<Built> },
     /// Built, sized and left out of the full run by the screen (`why`
@@ -129,7 +133,9 @@ impl Contender {
     pub fn built(&self) -> Option<&Built> {
         match &self.state {
             State::Built(b) => Some(b),
-            State::Failed { built, .. } | State::Unavailable { built, .. } => built.as_ref(),
+            State::Failed { built, .. }
+            | State::Hung { built, .. }
+            | State::Unavailable { built, .. } => built.as_ref(),
             State::Screened { built, .. } => Some(built),
             State::Pending => None,
         }
@@ -154,6 +160,16 @@ impl Contender {
         };
     }
 
+    /// Marks it hung (its process killed at the deadline), keeping what
+    /// was built.
+    pub fn hang(&mut self, why: impl Into<String>) {
+        let built = self.take_built();
+        self.state = State::Hung {
+            why: why.into(),
+            built,
+        };
+    }
+
     /// Marks it unavailable on this CPU, keeping what was built.
     pub fn unavailable(&mut self, why: impl Into<String>) {
         let built = self.take_built();
@@ -166,7 +182,9 @@ impl Contender {
     fn take_built(&mut self) -> Option<Built> {
         match std::mem::replace(&mut self.state, State::Pending) {
             State::Built(b) => Some(b),
-            State::Failed { built, .. } | State::Unavailable { built, .. } => built,
+            State::Failed { built, .. }
+            | State::Hung { built, .. }
+            | State::Unavailable { built, .. } => built,
             State::Screened { built, .. } => Some(built),
             State::Pending => None,
         }

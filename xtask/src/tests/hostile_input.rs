@@ -13,6 +13,7 @@ use proptest::prelude::*;
 use serde_json::{Value, json};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
+use tempfile::TempDir;
 
 /// The committed CAST6 report, as its JSON.
 fn committed() -> Value {
@@ -31,11 +32,11 @@ fn refused(v: &Value, stem: &str) -> String {
     }
 }
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("xtask-hostile-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn scratch(name: &str) -> TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("xtask-hostile-{name}-"))
+        .tempdir()
+        .unwrap()
 }
 
 /// Every committed report (and baseline file, the same schema) passes the
@@ -81,7 +82,8 @@ fn cipher_names_from_json_are_checked() {
     // The writer checks too.
     let mut r = parse(&committed(), "cast6").unwrap();
     r.cipher = "../escaped".into();
-    let dir = scratch("writer-name");
+    let dir_tmp = scratch("writer-name");
+    let dir = dir_tmp.path();
     let inner = dir.join("reports");
     assert!(output::write(&r, &inner).is_err());
     assert!(!dir.join("escaped.json").exists() && !dir.join("escaped.md").exists());
@@ -91,7 +93,6 @@ fn cipher_names_from_json_are_checked() {
     let e = output::write(&r, &inner).err().unwrap();
     assert!(matches!(e, crate::error::Error::Failed(m) if m.contains(".text bytes are 0")));
     assert!(!inner.join("cast6.json").exists());
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// Sizes of 0 (which sent the chart's logarithmic axis into an endless
@@ -213,7 +214,8 @@ fn what_is_not_a_report() {
 /// the renames) is rendered again.
 #[test]
 fn a_directory_is_read_and_mended() {
-    let dir = scratch("mend");
+    let dir_tmp = scratch("mend");
+    let dir = dir_tmp.path();
     let good = committed();
     std::fs::write(dir.join("cast6.json"), serde_json::to_vec(&good).unwrap()).unwrap();
     std::fs::write(
@@ -226,7 +228,7 @@ fn a_directory_is_read_and_mended() {
     zero["variants"][0]["artifact"]["text_bytes"] = json!(0);
     std::fs::write(dir.join("aes.json"), serde_json::to_vec(&zero).unwrap()).unwrap();
     std::fs::create_dir(dir.join("odd.json")).unwrap();
-    let read = output::read_reports(&dir).unwrap();
+    let read = output::read_reports(dir).unwrap();
     assert_eq!(read.reports.len(), 1);
     let skipped: Vec<(String, bool)> = read
         .skipped
@@ -250,7 +252,7 @@ fn a_directory_is_read_and_mended() {
 
     // Written, then the JSON replaced as a killed run leaves it.
     let r = &read.reports[0];
-    output::write(r, &dir).unwrap();
+    output::write(r, dir).unwrap();
     let mut newer = r.clone();
     newer.date = "2099-01-01".into();
     newer.variants[0].artifact.as_mut().unwrap().text_bytes += 1000;
@@ -260,7 +262,7 @@ fn a_directory_is_read_and_mended() {
     for s in strays {
         std::fs::write(dir.join(s), b"half").unwrap();
     }
-    output::refresh(&dir, false).unwrap();
+    output::refresh(dir, false).unwrap();
     let md = std::fs::read_to_string(dir.join("cast6.md")).unwrap();
     assert_eq!(md, markdown::render(&newer));
     let svg = std::fs::read_to_string(dir.join("cast6.svg")).unwrap();
@@ -278,9 +280,8 @@ fn a_directory_is_read_and_mended() {
         e.speed.clear();
     }
     assert!(chart::render(&empty).is_none());
-    output::write(&empty, &dir).unwrap();
+    output::write(&empty, dir).unwrap();
     assert!(!dir.join("cast6.svg").exists());
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// The CAST6 artifact of `never`, built once for these tests.
@@ -353,7 +354,8 @@ fn an_artifact_of_another_cipher_is_refused() {
 fn a_truncated_artifact_is_refused() {
     let so = artifact();
     let bytes = std::fs::read(&so).unwrap();
-    let dir = scratch("truncated");
+    let dir_tmp = scratch("truncated");
+    let dir = dir_tmp.path();
     for cut in [
         0,
         52,
@@ -374,7 +376,6 @@ fn a_truncated_artifact_is_refused() {
         let e = tcrypt_plan(&["ecb(cast6)", "--so", path.to_str().unwrap()]).unwrap_err();
         assert!(!e.contains('\n'), "{e}");
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 // ---- generated input ----
@@ -729,7 +730,8 @@ proptest! {
 
 #[test]
 fn a_report_directory_that_is_a_file_is_a_usage_error() {
-    let dir = scratch("not-a-dir");
+    let dir_tmp = scratch("not-a-dir");
+    let dir = dir_tmp.path();
     let file = dir.join("file");
     std::fs::write(&file, b"").unwrap();
     assert!(matches!(
@@ -740,7 +742,6 @@ fn a_report_directory_that_is_a_file_is_a_usage_error() {
     assert!(workspace::check_output_dir("--out", Path::new("/dev/null")).is_err());
     workspace::check_output_dir("--out", &dir.join("new/sub")).unwrap();
     assert!(dir.join("new/sub").is_dir());
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// The edges of what the reader accepts still render (the chart's axes at
@@ -782,9 +783,10 @@ fn accepted_extremes_render() {
 /// 2), at the check before the run and at the write after it.
 #[test]
 fn outputs_that_cannot_be_written_are_setup_errors() {
-    let dir = scratch("setup");
+    let dir_tmp = scratch("setup");
+    let dir = dir_tmp.path();
     for path in [
-        dir.clone(),
+        dir.to_path_buf(),
         PathBuf::from("/dev/null"),
         dir.join("missing/c.md"),
     ] {
@@ -802,5 +804,4 @@ fn outputs_that_cannot_be_written_are_setup_errors() {
         }
     }
     workspace::write_output("--comment", &dir.join("c.md"), b"x").unwrap();
-    std::fs::remove_dir_all(&dir).unwrap();
 }

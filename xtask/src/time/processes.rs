@@ -1,12 +1,14 @@
 //! The timing stage: runs the measuring process (`__measure`) on the live
 //! contenders, several times in turn, each run until it finishes, leaving
-//! out any artifact that crashes it (the marker file names the one
-//! running), and checks that what was measured is the file that was sized.
+//! out any artifact that crashes it or hangs it past its deadline
+//! ([`deadline::measure`]; the marker file names the one running), and
+//! checks that what was measured is the file that was sized.
 //! Each process loads every artifact afresh, so where the loader puts the
 //! code and the allocator the buffers differs between them, and the
 //! statistics see that spread ([`Timings::new`]).
 
 use crate::child::measure_child::{EngineState, Outcome, Spec};
+use crate::env::deadline::{self, Group, Waited};
 use crate::env::workspace;
 use crate::error::{Error, Result};
 use crate::select::contenders::{Contender, State};
@@ -17,6 +19,7 @@ use bench_harness::engine::Mode;
 use bench_harness::registry::CipherEntry;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus};
+use std::time::Duration;
 
 /// The measuring process's files, in the work directory.
 struct Files {
@@ -63,7 +66,7 @@ pub fn measure(
 }
 
 /// Runs one measuring process on the live contenders, again without any
-/// that crashes it, until one finishes: its outcome and the contender
+/// that crashes or hangs it, until one finishes: its outcome and the contender
 /// index of each engine with samples; `None` when no contender is live.
 fn run_until_done(
     entry: &CipherEntry,
@@ -81,13 +84,18 @@ fn run_until_done(
             return Ok(None);
         }
         let spec = spec(entry, contenders, &live, cases, plan, certify.clone());
-        let status = run_child(&spec, files)?;
-        if status.success() {
-            let outcome = read_outcome(&files.outcome)?;
-            let measured = apply(&outcome, &live, contenders);
-            return Ok(Some((outcome, measured)));
+        let limit = deadline::measure(plan, spec.engines.len(), cases.len());
+        match run_child(&spec, files, limit)? {
+            Waited::Exited(status) if status.success() => {
+                let outcome = read_outcome(&files.outcome)?;
+                let measured = apply(&outcome, &live, contenders);
+                return Ok(Some((outcome, measured)));
+            }
+            Waited::Exited(status) => {
+                blame(&Ended::Died(status), &files.marker, &live, contenders)?
+            }
+            Waited::Hung(limit) => blame(&Ended::Hung(limit), &files.marker, &live, contenders)?,
         }
-        blame(&status, &files.marker, &live, contenders)?;
     }
 }
 
@@ -119,18 +127,21 @@ fn spec(
     }
 }
 
-/// Runs `__measure` on `spec` and waits for it.
-fn run_child(spec: &Spec, files: &Files) -> Result<ExitStatus> {
+/// Runs `__measure` on `spec` and waits for it, at most `limit`.
+fn run_child(spec: &Spec, files: &Files, limit: Duration) -> Result<Waited> {
     let json = serde_json::to_vec(spec).map_err(|e| Error::failed(e.to_string()))?;
     workspace::write_atomically(&files.spec, &json)?;
     let _ = std::fs::remove_file(&files.outcome);
     let _ = std::fs::remove_file(&files.marker);
     let exe = std::env::current_exe().map_err(|e| Error::failed(format!("finding xtask: {e}")))?;
-    Command::new(exe)
+    // It starts no process of its own: killing it leaves nothing behind.
+    let mut child = Command::new(exe)
         .arg("__measure")
         .args([&files.spec, &files.outcome, &files.marker])
-        .status()
-        .map_err(|e| Error::failed(format!("starting the measuring process: {e}")))
+        .spawn()
+        .map_err(|e| Error::failed(format!("starting the measuring process: {e}")))?;
+    deadline::wait(&mut child, limit, Group::Shared)
+        .map_err(|e| Error::failed(format!("waiting for the measuring process: {e}")))
 }
 
 fn read_outcome(path: &Path) -> Result<Outcome> {
@@ -164,32 +175,52 @@ fn apply(outcome: &Outcome, live: &[usize], contenders: &mut [Contender]) -> Vec
     measured
 }
 
-/// The measuring process died: marks the contender the marker names as
-/// failed, so that the next run leaves it out; an error if none was running.
-fn blame(
-    status: &ExitStatus,
-    marker: &Path,
-    live: &[usize],
-    contenders: &mut [Contender],
-) -> Result<()> {
+/// How a measuring process ended without an outcome.
+enum Ended {
+    Died(ExitStatus),
+    /// Killed at its deadline.
+    Hung(Duration),
+}
+
+/// The measuring process died or hung: marks the contender the marker
+/// names as failed (or hung), so that the next run leaves it out; an error
+/// if none was running.
+fn blame(ended: &Ended, marker: &Path, live: &[usize], contenders: &mut [Contender]) -> Result<()> {
     let culprit = std::fs::read_to_string(marker)
         .ok()
         .and_then(|s| s.trim().parse::<usize>().ok())
         .and_then(|k| live.get(k).copied());
-    let how = match status.code() {
-        Some(code) => format!("exit code {code}"),
-        None => format!("killed by {}", signal_of(status)),
+    let how = match ended {
+        Ended::Died(status) => match status.code() {
+            Some(code) => format!("exit code {code}"),
+            None => format!("killed by {}", signal_of(status)),
+        },
+        Ended::Hung(limit) => format!(
+            "still running at its deadline of {:.1} s",
+            limit.as_secs_f64()
+        ),
     };
     let Some(i) = culprit else {
         return Err(Error::failed(format!(
             "the measuring process failed ({how}) before any artifact ran"
         )));
     };
-    eprintln!(
-        "    {} crashed the measuring process ({how}); measuring the others again",
-        contenders[i].label
-    );
-    contenders[i].fail(format!("crashed while measured ({how})"));
+    match ended {
+        Ended::Died(_) => {
+            eprintln!(
+                "    {} crashed the measuring process ({how}); measuring the others again",
+                contenders[i].label
+            );
+            contenders[i].fail(format!("crashed while measured ({how})"));
+        }
+        Ended::Hung(_) => {
+            eprintln!(
+                "    {} hung the measuring process ({how}, killed); measuring the others again",
+                contenders[i].label
+            );
+            contenders[i].hang(format!("hung while measured ({how}, killed)"));
+        }
+    }
     Ok(())
 }
 

@@ -1,0 +1,159 @@
+//! How long a child process may run before it is taken as hung, and the
+//! one way to wait for one. Every child that runs an artifact or builds one
+//! (`__measure`, `__count` under valgrind, cargo) is waited on here, so an
+//! artifact that loops forever stalls nothing: it is killed at its deadline
+//! and blamed, and the others are measured, as after a crash.
+//!
+//! The deadlines, stated once:
+//!
+//! - measuring process: `SLACK x rounds x batch seconds x engines x cases +
+//!   patience + MARGIN`, over one process's share of the plan (the rounds
+//!   counted once more, for the round that runs past the patience);
+//! - counting process: `MARGIN + COUNT_PER_ARTIFACT x artifacts` (one
+//!   operation per case under valgrind, each after a warm-up);
+//! - a build: [`BUILD`].
+//!
+//! `INLINELAB_DEADLINE_SECS=N` (for tests) caps every deadline at N
+//! seconds; it can only shorten one, never lengthen it.
+
+use bench_harness::compare::Plan;
+use std::io;
+use std::process::{Child, ExitStatus};
+use std::time::Duration;
+use wait_timeout::ChildExt;
+
+/// The factor on a measuring process's timed work: a batch on a shared
+/// core takes longer than its nominal seconds (probes, contention).
+const SLACK: f64 = 4.0;
+
+/// What every child gets besides its work: starting, loading and checking
+/// each artifact against the oracle, writing its outcome.
+const MARGIN: Duration = Duration::from_secs(15);
+
+/// A counting process's time per artifact under valgrind.
+const COUNT_PER_ARTIFACT: Duration = Duration::from_secs(3);
+
+/// A build of one artifact (a cold one compiles its dependencies first).
+const BUILD: Duration = Duration::from_secs(20 * 60);
+
+/// The variable that caps every deadline (seconds; for tests).
+pub const CAP_ENV: &str = "INLINELAB_DEADLINE_SECS";
+
+/// The deadline of a measuring process that times `engines` engines on
+/// `cases` cases under `plan` (one process's share).
+pub fn measure(plan: Plan, engines: usize, cases: usize) -> Duration {
+    let work =
+        SLACK * (plan.rounds + 1) as f64 * plan.batch_seconds * engines as f64 * cases as f64;
+    capped(Duration::from_secs_f64(work + plan.patience_seconds) + MARGIN)
+}
+
+/// The deadline of a counting process over `artifacts` artifacts.
+pub fn count(artifacts: usize) -> Duration {
+    capped(MARGIN + COUNT_PER_ARTIFACT * u32::try_from(artifacts).unwrap_or(u32::MAX))
+}
+
+/// The deadline of a build.
+pub fn build() -> Duration {
+    capped(BUILD)
+}
+
+/// `limit`, or the cap of [`CAP_ENV`] where that is shorter (an unreadable
+/// value is no cap).
+fn capped(limit: Duration) -> Duration {
+    let cap = std::env::var(CAP_ENV)
+        .ok()
+        .and_then(|v| v.trim().parse::<f64>().ok())
+        .filter(|s| s.is_finite() && *s > 0.0)
+        .map(Duration::from_secs_f64);
+    cap.map_or(limit, |c| c.min(limit))
+}
+
+/// How a child ended.
+#[derive(Debug)]
+pub enum Waited {
+    Exited(ExitStatus),
+    /// Still running at its deadline, so killed (with its process group,
+    /// when it leads one).
+    Hung(Duration),
+}
+
+/// Whether a child was started as the leader of its own process group
+/// (`CommandExt::process_group(0)`), whose members are killed with it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Group {
+    Own,
+    Shared,
+}
+
+/// Waits for `child` until `limit`; past it, kills it (its whole process
+/// group for [`Group::Own`], so that no grandchild lives on) and reaps it.
+pub fn wait(child: &mut Child, limit: Duration, group: Group) -> io::Result<Waited> {
+    if let Some(status) = child.wait_timeout(limit)? {
+        return Ok(Waited::Exited(status));
+    }
+    kill(child, group);
+    child.wait()?;
+    Ok(Waited::Hung(limit))
+}
+
+/// Kills `child` (and its group for [`Group::Own`]); one that exited
+/// meanwhile is no error.
+fn kill(child: &mut Child, group: Group) {
+    #[cfg(unix)]
+    if group == Group::Own {
+        let pid = rustix::process::Pid::from_child(child);
+        let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
+    }
+    let _ = group;
+    let _ = child.kill();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::process::Command;
+    use std::time::Instant;
+
+    #[test]
+    fn a_quick_plan_has_a_short_deadline() {
+        let plan = Plan {
+            rounds: 3,
+            batch_seconds: 0.002,
+            patience_seconds: 1.0,
+        };
+        // 4 x (3 + 1) x 0.002 x 4 x 17 s of work, 1 s of patience, the margin.
+        let want = 4.0 * 4.0 * 0.002 * 4.0 * 17.0 + 1.0 + MARGIN.as_secs_f64();
+        let d = measure(plan, 4, 17);
+        assert!((d.as_secs_f64() - want).abs() < 1e-6, "{d:?}");
+        assert_eq!(count(8), Duration::from_secs(15 + 3 * 8));
+        assert_eq!(build(), BUILD);
+    }
+
+    #[test]
+    fn a_child_past_its_deadline_is_killed_with_its_group() {
+        use std::os::unix::process::CommandExt;
+        let dir = tempfile::tempdir().unwrap();
+        let late = dir.path().join("late");
+        let start = Instant::now();
+        // A shell whose grandchild would write a file after a second: the
+        // group dies with the shell, so the file never appears.
+        let mut child = Command::new("sh")
+            .arg("-c")
+            .arg(format!("(sleep 1; touch '{}') & sleep 30", late.display()))
+            .process_group(0)
+            .spawn()
+            .unwrap();
+        let waited = wait(&mut child, Duration::from_millis(300), Group::Own).unwrap();
+        assert!(matches!(waited, Waited::Hung(_)), "{waited:?}");
+        assert!(start.elapsed() < Duration::from_secs(20));
+        std::thread::sleep(Duration::from_millis(1500));
+        assert!(!late.exists(), "a process of the group lived on");
+
+        let mut done = Command::new("true").spawn().unwrap();
+        let waited = wait(&mut done, Duration::from_secs(20), Group::Shared).unwrap();
+        assert!(
+            matches!(waited, Waited::Exited(s) if s.success()),
+            "{waited:?}"
+        );
+    }
+}
