@@ -7,7 +7,7 @@
 
 use crate::clock::{self, Counter};
 use crate::engine::{Dir, Engine, EngineError, Mode};
-use crate::interleave::{self, Run, Schedule, Workload};
+use crate::interleave::{self, Batches, Schedule, Workload};
 use serde::{Deserialize, Serialize};
 
 pub use crate::interleave::{OBSERVED_AT_LEAST, QUIET, criterion, is_quiet};
@@ -290,7 +290,7 @@ impl Workload for Grid<'_> {
 /// probes' rate relative to the run's level, its observed share, and
 /// whether it was quiet (each batch on its own: a ratio of two engines
 /// pairs the rounds in which both were).
-pub fn samples(run: &Run) -> Samples {
+pub fn samples(run: &Batches) -> Samples {
     run.batches
         .iter()
         .map(|engine| {
@@ -344,7 +344,7 @@ mod tests {
     /// round (every engine's batch) was quiet.
     #[test]
     fn samples_carry_round_quietness_and_relative_probe_rates() {
-        let mut run = Run {
+        let mut run = Batches {
             batches: vec![
                 vec![vec![batch(100.0, 1.0), batch(101.0, 1.0)]],
                 vec![vec![batch(90.0, 1.0), batch(91.0, 0.5)]],

@@ -235,7 +235,7 @@ pub trait Workload {
 /// burst seen in it, and its full-capacity level, which they were
 /// classified against.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Run {
+pub struct Batches {
     pub batches: Vec<Vec<Vec<Batch>>>,
     pub best: f64,
     /// What the probes ran at when the run had the core: the
@@ -279,8 +279,8 @@ pub fn interleave<W: Workload + ?Sized>(
     s: &Schedule,
     w: &mut W,
     progress: &mut dyn FnMut(usize, usize),
-) -> Result<Run, W::Error> {
-    let mut run = Run {
+) -> Result<Batches, W::Error> {
+    let mut run = Batches {
         batches: vec![vec![Vec::new(); cases]; engines],
         best: s.reference_best,
         level: 1.0,
@@ -621,12 +621,12 @@ mod tests {
 
     #[test]
     fn batches_round_trip_through_json() {
-        let run = Run {
+        let run = Batches {
             batches: vec![vec![vec![batch(0.5)]]],
             best: 0.7,
             level: 0.5,
         };
         let json = serde_json::to_string(&run).unwrap();
-        assert_eq!(serde_json::from_str::<Run>(&json).unwrap(), run);
+        assert_eq!(serde_json::from_str::<Batches>(&json).unwrap(), run);
     }
 }

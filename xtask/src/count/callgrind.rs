@@ -145,12 +145,12 @@ fn run(spec: &CountSpec, files: &Files) -> std::result::Result<Vec<Count>, Crash
     let mut child = cmd
         .arg("--tool=callgrind")
         .arg(format!("--callgrind-out-file={}", files.out.display()))
+        .arg(format!("--toggle-collect={}", abi::symbol::SET_KEY))
+        .arg(format!("--toggle-collect={}", abi::symbol::CRYPT))
         .args([
             "--combine-dumps=yes",
             "--dump-line=no",
             "--collect-atstart=no",
-            "--toggle-collect=inlinelab_set_key",
-            "--toggle-collect=inlinelab_crypt",
             "--zero-before=inlinelab_count_start",
             "--dump-before=inlinelab_count_end",
         ])

@@ -172,7 +172,7 @@ pub fn inputs_of(root: &Path) -> Inputs {
     let mut status = vec!["status", "--porcelain", "--untracked-files=all", "--"];
     status.extend(INPUT_PATHS);
     Inputs {
-        hash: format!("fnv1a64:{:016x}", h.0),
+        hash: format!("fnv1a64:{:016x}", h.finish()),
         dirty: git_output_in(root, &status)
             .is_some_and(|s| s.lines().any(|l| is_input(&l[3.min(l.len())..]))),
     }
@@ -214,20 +214,20 @@ fn input_files(root: &Path) -> Vec<String> {
     files
 }
 
-/// FNV-1a, 64 bits, with each part's length mixed in before it.
-struct Fnv(u64);
-
-impl Default for Fnv {
-    fn default() -> Fnv {
-        Fnv(0xcbf2_9ce4_8422_2325)
-    }
-}
+/// FNV-1a, 64 bits (`fnv`, as every hash of the workspace), with each
+/// part's length mixed in before it.
+#[derive(Default)]
+struct Fnv(fnv::FnvHasher);
 
 impl Fnv {
     fn add(&mut self, bytes: &[u8]) {
-        for &b in (bytes.len() as u64).to_le_bytes().iter().chain(bytes) {
-            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
-        }
+        use std::hash::Hasher;
+        self.0.write(&(bytes.len() as u64).to_le_bytes());
+        self.0.write(bytes);
+    }
+
+    fn finish(&self) -> u64 {
+        std::hash::Hasher::finish(&self.0)
     }
 }
 

@@ -31,7 +31,7 @@ use crate::select::contenders::{self, Contender, Origin};
 use crate::time::timings::Timings;
 use bench_harness::registry::CipherEntry;
 use bench_harness::stats::Ratio;
-use rows::{Change, Row, Thresholds, Verdict};
+use rows::{Change, Row, Severity, Thresholds};
 use std::path::{Path, PathBuf};
 
 #[derive(clap::Args)]
@@ -201,7 +201,7 @@ pub fn run(args: Args) -> Result<()> {
         let rows = gate_one(&args, entry, &chosen, baselines, &meta.target_dir)?;
         regressions += rows
             .iter()
-            .filter(|r| r.verdict == Verdict::Regression)
+            .filter(|r| r.verdict == Severity::Regression)
             .count();
         md.push_str(&summary::render(
             entry.name,

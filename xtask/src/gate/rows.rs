@@ -63,11 +63,11 @@ pub struct Row {
     pub change_base: Option<String>,
     /// The larger growth of the two, as a fraction (0 where there is none).
     pub growth: f64,
-    pub verdict: Verdict,
+    pub verdict: Severity,
 }
 
 #[derive(Debug, PartialEq, Eq, PartialOrd, Ord, Clone, Copy)]
-pub enum Verdict {
+pub enum Severity {
     Regression,
     Advisory,
     Ok,
@@ -84,7 +84,7 @@ fn broken(variant: &str, metric: String, baseline: &str, now: String) -> Row {
         change: String::new(),
         change_base: None,
         growth: 0.0,
-        verdict: Verdict::Regression,
+        verdict: Severity::Regression,
     }
 }
 
@@ -287,9 +287,9 @@ fn compare(
         change_base: gb.map(|g| g.map_or(String::new(), show_growth)),
         growth: worst,
         verdict: if worst > limit {
-            Verdict::Regression
+            Severity::Regression
         } else {
-            Verdict::Ok
+            Severity::Ok
         },
     }
 }
@@ -311,9 +311,9 @@ fn wall_row(name: &str, w: &Ratio, th: &Thresholds) -> Row {
         change_base: None,
         growth: 0.0,
         verdict: match (slower, th.strict_time) {
-            (true, true) => Verdict::Regression,
-            (true, false) => Verdict::Advisory,
-            _ => Verdict::Ok,
+            (true, true) => Severity::Regression,
+            (true, false) => Severity::Advisory,
+            _ => Severity::Ok,
         },
     }
 }
@@ -442,7 +442,7 @@ mod tests {
         assert!(growth(f64::NAN, 5.0).is_infinite());
         assert!(growth(100.0, 90.0) < 0.0);
         let row = compare("v", "m".into(), 0.0, None, Some(1.0), 0.01);
-        assert_eq!(row.verdict, Verdict::Regression);
+        assert_eq!(row.verdict, Severity::Regression);
         assert_eq!(row.change, "new");
     }
 
@@ -450,16 +450,16 @@ mod tests {
     #[test]
     fn the_worse_of_baseline_and_base_tree_decides() {
         let ok_both = compare("v", "m".into(), 100.0, Some(Some(100.0)), Some(101.0), 0.02);
-        assert_eq!(ok_both.verdict, Verdict::Ok);
+        assert_eq!(ok_both.verdict, Severity::Ok);
         // The base tree got faster since the baseline; now undoes it.
         let base = compare("v", "m".into(), 100.0, Some(Some(90.0)), Some(100.0), 0.02);
-        assert_eq!(base.verdict, Verdict::Regression);
+        assert_eq!(base.verdict, Severity::Regression);
         assert_eq!(base.change_base.as_deref(), Some("+11.11%"));
         // Creep: within the threshold of the base tree, beyond the baseline.
         let creep = compare("v", "m".into(), 100.0, Some(Some(102.0)), Some(103.5), 0.02);
-        assert_eq!(creep.verdict, Verdict::Regression);
+        assert_eq!(creep.verdict, Severity::Regression);
         // Not counted now is a regression, whatever the figures before.
         let lost = compare("v", "m".into(), 100.0, None, None, 0.02);
-        assert_eq!(lost.verdict, Verdict::Regression);
+        assert_eq!(lost.verdict, Severity::Regression);
     }
 }

@@ -5,7 +5,7 @@
 //! among them, so that the comment stays readable (and within a comment's
 //! size) however many variants and cases there are.
 
-use crate::gate::rows::{Row, Thresholds, Verdict};
+use crate::gate::rows::{Row, Severity, Thresholds};
 use crate::gate::{BaselineChange, Basis};
 use crate::report::escape::{md_cell, md_cell_fragment, md_code, md_code_cell, md_text};
 use std::fmt::Write;
@@ -27,8 +27,8 @@ pub fn render(cipher: &str, basis: &Basis, th: &Thresholds, rows: &[Row]) -> Str
 
 /// "**N regression(s)** against ...", with the advisories counted.
 fn headline(md: &mut String, basis: &Basis, rows: &[Row]) {
-    let count = |v: Verdict| rows.iter().filter(|r| r.verdict == v).count();
-    let (regressions, advisories) = (count(Verdict::Regression), count(Verdict::Advisory));
+    let count = |v: Severity| rows.iter().filter(|r| r.verdict == v).count();
+    let (regressions, advisories) = (count(Severity::Regression), count(Severity::Advisory));
     let _ = writeln!(
         md,
         "{} against {}{}.{}\n",
@@ -63,7 +63,7 @@ fn headline(md: &mut String, basis: &Basis, rows: &[Row]) {
 /// The rows that regressed or were flagged, one by one; with a base tree
 /// (`against`), its figure and the change against it beside the baseline's.
 fn flagged(md: &mut String, rows: &[Row], against: bool) {
-    let flagged: Vec<&Row> = rows.iter().filter(|r| r.verdict != Verdict::Ok).collect();
+    let flagged: Vec<&Row> = rows.iter().filter(|r| r.verdict != Severity::Ok).collect();
     if flagged.is_empty() {
         return;
     }
@@ -78,9 +78,9 @@ fn flagged(md: &mut String, rows: &[Row], against: bool) {
     );
     for r in &flagged {
         let verdict = match r.verdict {
-            Verdict::Regression => "**regression**",
-            Verdict::Advisory => "slower (advisory)",
-            Verdict::Ok => "ok",
+            Severity::Regression => "**regression**",
+            Severity::Advisory => "slower (advisory)",
+            Severity::Ok => "ok",
         };
         let mut cells = vec![md_cell_fragment(&r.metric), md_cell(&r.baseline)];
         if against {
@@ -109,7 +109,7 @@ fn within(md: &mut String, rows: &[Row]) {
         .map(|v| {
             let rows = rows
                 .iter()
-                .filter(|r| r.variant == v && r.verdict == Verdict::Ok)
+                .filter(|r| r.variant == v && r.verdict == Severity::Ok)
                 .collect();
             (v, rows)
         })

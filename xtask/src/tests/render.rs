@@ -217,7 +217,7 @@ fn json_interface_names() {
 /// row by row, the rest counted per variant.
 #[test]
 fn golden_gate_summary() {
-    use crate::gate::rows::{Change, Row, Thresholds, Verdict};
+    use crate::gate::rows::{Change, Row, Severity, Thresholds};
     use crate::gate::summary;
     use crate::gate::{BaselineChange, Basis};
     let row = |variant: &str, what: &str, change: &str, growth: f64, verdict| Row {
@@ -232,23 +232,29 @@ fn golden_gate_summary() {
         verdict,
     };
     let rows = [
-        row("never", ".text bytes", "+10.00%", 0.10, Verdict::Regression),
+        row(
+            "never",
+            ".text bytes",
+            "+10.00%",
+            0.10,
+            Severity::Regression,
+        ),
         row(
             "never",
             "ecb(x) encrypt 128-bit 16 B, instructions/op",
             "+0.50%",
             0.005,
-            Verdict::Ok,
+            Severity::Ok,
         ),
         row(
             "auto_x2",
             "ecb(x) encrypt 128-bit 8192 B, speed",
             "-6.00%",
             0.06,
-            Verdict::Advisory,
+            Severity::Advisory,
         ),
-        row("auto_x2", ".so bytes", "+0.00%", 0.0, Verdict::Ok),
-        row("a|b<c>", ".text bytes", "-1.00%", 0.0, Verdict::Ok),
+        row("auto_x2", ".so bytes", "+0.00%", 0.0, Severity::Ok),
+        row("a|b<c>", ".text bytes", "-1.00%", 0.0, Severity::Ok),
     ];
     let th = Thresholds {
         size: 0.01,
