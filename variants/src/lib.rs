@@ -27,6 +27,9 @@
 mod consts;
 pub mod modes;
 mod select;
+// Before the ciphers: `cipher_traits!` is in scope in every module after it.
+#[macro_use]
+mod traits;
 
 pub use select::{SELECT_ENV, is_selection};
 
