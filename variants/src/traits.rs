@@ -48,7 +48,7 @@ pub(crate) fn put_bytes<const N: usize>(state: &[u8; N], block: &mut [u8; N]) {
 ///   (the `_lanes` copy), and `decrypt`, `decrypt_lanes` likewise.
 ///
 /// The tail of a buffer (fewer blocks than `LANES`) goes block by block
-/// through `encrypt_block`, as `cipher`'s default does, without its
+/// through `encrypt_block` (`decrypt_block`), as `cipher`'s default does, without its
 /// `assert!` on the tail's length, which embeds a source location in every
 /// artifact whose lane count is not a power of two (the callers in `cipher`
 /// and `modes` hand it fewer than `LANES` blocks).
@@ -91,94 +91,14 @@ macro_rules! cipher_traits {
             type ParBlocksSize = Lanes;
         }
 
-        impl ::cipher::BlockCipherEncrypt for $ty {
-            #[inline]
-            fn encrypt_with_backend(
-                &self,
-                f: impl ::cipher::BlockCipherEncClosure<BlockSize = $block>,
-            ) {
-                f.call(self)
-            }
-        }
-
-        impl ::cipher::BlockCipherEncBackend for $ty {
-            fn encrypt_block(&self, mut block: ::cipher::InOut<'_, '_, ::cipher::Block<Self>>) {
-                let $ec = self;
-                let $es = &mut $load(block.get_in().as_ref());
-                $enc;
-                $store($es, block.get_out().as_mut());
-            }
-
-            /// `LANES` blocks at once, round by round (with one lane,
-            /// `cipher` calls `encrypt_block` instead).
-            fn encrypt_par_blocks(
-                &self,
-                mut blocks: ::cipher::InOut<'_, '_, ::cipher::ParBlocks<Self>>,
-            ) {
-                let $elc = self;
-                let $els = &mut ::core::array::from_fn::<_, LANES, _>(|l| {
-                    $load(blocks.get_in()[l].as_ref())
-                });
-                $enc_lanes;
-                for (block, state) in blocks.get_out().iter_mut().zip(&*$els) {
-                    $store(state, block.as_mut());
-                }
-            }
-
-            #[inline(always)]
-            fn encrypt_tail_blocks(
-                &self,
-                blocks: ::cipher::InOutBuf<'_, '_, ::cipher::Block<Self>>,
-            ) {
-                for block in blocks {
-                    self.encrypt_block(block);
-                }
-            }
-        }
-
-        impl ::cipher::BlockCipherDecrypt for $ty {
-            #[inline]
-            fn decrypt_with_backend(
-                &self,
-                f: impl ::cipher::BlockCipherDecClosure<BlockSize = $block>,
-            ) {
-                f.call(self)
-            }
-        }
-
-        impl ::cipher::BlockCipherDecBackend for $ty {
-            fn decrypt_block(&self, mut block: ::cipher::InOut<'_, '_, ::cipher::Block<Self>>) {
-                let $dc = self;
-                let $ds = &mut $load(block.get_in().as_ref());
-                $dec;
-                $store($ds, block.get_out().as_mut());
-            }
-
-            /// `LANES` blocks at once, round by round.
-            fn decrypt_par_blocks(
-                &self,
-                mut blocks: ::cipher::InOut<'_, '_, ::cipher::ParBlocks<Self>>,
-            ) {
-                let $dlc = self;
-                let $dls = &mut ::core::array::from_fn::<_, LANES, _>(|l| {
-                    $load(blocks.get_in()[l].as_ref())
-                });
-                $dec_lanes;
-                for (block, state) in blocks.get_out().iter_mut().zip(&*$dls) {
-                    $store(state, block.as_mut());
-                }
-            }
-
-            #[inline(always)]
-            fn decrypt_tail_blocks(
-                &self,
-                blocks: ::cipher::InOutBuf<'_, '_, ::cipher::Block<Self>>,
-            ) {
-                for block in blocks {
-                    self.decrypt_block(block);
-                }
-            }
-        }
+        cipher_traits!(@direction $ty, $block, $load, $store,
+            BlockCipherEncrypt encrypt_with_backend BlockCipherEncClosure,
+            BlockCipherEncBackend encrypt_block encrypt_par_blocks encrypt_tail_blocks,
+            |$ec, $es| $enc, |$elc, $els| $enc_lanes);
+        cipher_traits!(@direction $ty, $block, $load, $store,
+            BlockCipherDecrypt decrypt_with_backend BlockCipherDecClosure,
+            BlockCipherDecBackend decrypt_block decrypt_par_blocks decrypt_tail_blocks,
+            |$dc, $ds| $dec, |$dlc, $dls| $dec_lanes);
 
         impl ::cipher::AlgorithmName for $ty {
             fn write_alg_name(f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
@@ -203,5 +123,49 @@ macro_rules! cipher_traits {
 
             impl ::zeroize::ZeroizeOnDrop for $ty {}
         )?
+    };
+    // One direction, encryption or decryption: the `cipher` trait, its
+    // backend trait and their methods, named, and the rounds to run.
+    (
+        @direction $ty:ident, $block:ty, $load:path, $store:path,
+        $Cipher:ident $with_backend:ident $Closure:ident,
+        $Backend:ident $one:ident $par:ident $tail:ident,
+        |$c:ident, $s:ident| $run:expr, |$lc:ident, $ls:ident| $run_lanes:expr
+    ) => {
+        impl ::cipher::$Cipher for $ty {
+            #[inline]
+            fn $with_backend(&self, f: impl ::cipher::$Closure<BlockSize = $block>) {
+                f.call(self)
+            }
+        }
+
+        impl ::cipher::$Backend for $ty {
+            fn $one(&self, mut block: ::cipher::InOut<'_, '_, ::cipher::Block<Self>>) {
+                let $c = self;
+                let $s = &mut $load(block.get_in().as_ref());
+                $run;
+                $store($s, block.get_out().as_mut());
+            }
+
+            /// `LANES` blocks at once, round by round (with one lane,
+            /// `cipher` takes them one by one instead).
+            fn $par(&self, mut blocks: ::cipher::InOut<'_, '_, ::cipher::ParBlocks<Self>>) {
+                let $lc = self;
+                let $ls = &mut ::core::array::from_fn::<_, LANES, _>(|l| {
+                    $load(blocks.get_in()[l].as_ref())
+                });
+                $run_lanes;
+                for (block, state) in blocks.get_out().iter_mut().zip(&*$ls) {
+                    $store(state, block.as_mut());
+                }
+            }
+
+            #[inline(always)]
+            fn $tail(&self, blocks: ::cipher::InOutBuf<'_, '_, ::cipher::Block<Self>>) {
+                for block in blocks {
+                    self.$one(block);
+                }
+            }
+        }
     };
 }
