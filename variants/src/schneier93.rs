@@ -367,17 +367,17 @@ pub mod blowfish {
         }
     }
 
-    /// `[xL, xR]`, the two big-endian 32-bit halves of a block.
+    /// `[xL, xR]`, the two big-endian 32-bit halves of a block: the high
+    /// and low halves of the block read as one big-endian 64-bit word (one
+    /// load, where two 32-bit reads are two).
     fn load(block: &[u8; 8]) -> [u32; 2] {
-        [
-            u32::from_be_bytes([block[0], block[1], block[2], block[3]]),
-            u32::from_be_bytes([block[4], block[5], block[6], block[7]]),
-        ]
+        let x = u64::from_be_bytes(*block);
+        [(x >> 32) as u32, x as u32]
     }
 
+    /// Writes `[xL, xR]` back as [`load`] read them.
     fn store([xl, xr]: &[u32; 2], block: &mut [u8; 8]) {
-        block[..4].copy_from_slice(&xl.to_be_bytes());
-        block[4..].copy_from_slice(&xr.to_be_bytes());
+        *block = (u64::from(*xl) << 32 | u64::from(*xr)).to_be_bytes();
     }
 
     cipher_traits! {
