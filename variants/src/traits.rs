@@ -48,10 +48,10 @@ pub(crate) fn put_bytes<const N: usize>(state: &[u8; N], block: &mut [u8; N]) {
 ///   (the `_lanes` copy), and `decrypt`, `decrypt_lanes` likewise.
 ///
 /// The tail of a buffer (fewer blocks than `LANES`) goes block by block
-/// through `encrypt_block` (`decrypt_block`), as `cipher`'s default does, without its
-/// `assert!` on the tail's length, which embeds a source location in every
-/// artifact whose lane count is not a power of two (the callers in `cipher`
-/// and `modes` hand it fewer than `LANES` blocks).
+/// through `encrypt_block` (`decrypt_block`), as `cipher`'s default does,
+/// without its `assert!` on the tail's length, which embeds a source
+/// location in every artifact whose lane count is not a power of two (the
+/// callers in `cipher` and `modes` hand it fewer than `LANES` blocks).
 macro_rules! cipher_traits {
     (
         $ty:ident {
