@@ -107,6 +107,44 @@ static TD: [[u32; 256]; 4] = {
     ]
 };
 
+/// Nr, the number of rounds, for each key length (FIPS-197 Figure 4:
+/// Nr = Nk + 6 for a key of Nk 32-bit words). An enum, so that the
+/// compiler knows Nr is at most 14 and the round keys `0..=Nr` are in
+/// range without a bounds check (a panic path) in the rounds.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Rounds {
+    /// AES-128, Nk = 4.
+    Ten = 10,
+    /// AES-192, Nk = 6.
+    Twelve = 12,
+    /// AES-256, Nk = 8.
+    Fourteen = 14,
+}
+
+impl Rounds {
+    /// Nr.
+    const fn nr(self) -> usize {
+        self as usize
+    }
+
+    /// Nk, the key's length in 32-bit words.
+    const fn nk(self) -> usize {
+        self.nr() - 6
+    }
+
+    /// The key's length in bytes.
+    const fn key_len(self) -> usize {
+        4 * self.nk()
+    }
+
+    /// The rounds of a key of `len` bytes, if AES takes one that long.
+    fn of_key(len: usize) -> Option<Rounds> {
+        [Rounds::Ten, Rounds::Twelve, Rounds::Fourteen]
+            .into_iter()
+            .find(|r| r.key_len() == len)
+    }
+}
+
 /// AES in every variant: `aes::never::{Aes, Aes128, Aes192, Aes256}`,
 /// `aes::auto_x4_unrolled::Aes` and so on, the cross product of three axes:
 ///
@@ -128,18 +166,17 @@ static TD: [[u32; 256]; 4] = {
     cipher = Aes
 )]
 pub mod aes {
-    use super::{INV_SBOX, SBOX, TD, TE, xtime};
+    use super::{INV_SBOX, Rounds, SBOX, TD, TE, xtime};
+    use cipher::InvalidLength;
     use cipher::consts::{U16, U24, U32};
-    use cipher::{
-        AlgorithmName, Block, BlockCipherDecBackend, BlockCipherDecClosure, BlockCipherDecrypt,
-        BlockCipherEncBackend, BlockCipherEncClosure, BlockCipherEncrypt, BlockSizeUser, InOut,
-        InvalidLength, Key, KeyInit, KeySizeUser, ParBlocks, ParBlocksSizeUser,
-    };
-    use core::fmt;
-    use zeroize::{Zeroize, ZeroizeOnDrop};
+    use zeroize::Zeroize;
 
     /// Key sizes FIPS-197 defines, in bytes (AES-128, AES-192, AES-256).
-    pub const KEY_SIZES: [usize; 3] = [16, 24, 32];
+    pub const KEY_SIZES: [usize; 3] = [
+        Rounds::Ten.key_len(),
+        Rounds::Twelve.key_len(),
+        Rounds::Fourteen.key_len(),
+    ];
 
     fn byte(w: u32, n: u32) -> usize {
         ((w >> (24 - 8 * n)) & 0xff) as usize
@@ -218,7 +255,7 @@ pub mod aes {
         /// Decryption round keys of the equivalent inverse cipher.
         dk: [[u32; 4]; 15],
         /// Nr: 10, 12 or 14.
-        rounds: usize,
+        rounds: Rounds,
     }
 
     impl Aes {
@@ -235,15 +272,15 @@ pub mod aes {
         /// dw: the round keys in reverse order, InvMixColumns applied to
         ///     all but the first and last
         /// ```
-        fn expand(key: &[u8]) -> Option<Aes> {
-            let nk = key.len() / 4;
-            if !KEY_SIZES.contains(&key.len()) {
-                return None;
-            }
-            let rounds = nk + 6;
+        ///
+        /// `key` is `rounds.key_len()` bytes long (a longer one is cut
+        /// there, a shorter one padded with zero words).
+        fn expand(key: &[u8], rounds: Rounds) -> Aes {
+            let nk = rounds.nk();
+            let total = 4 * (rounds.nr() + 1);
             let mut w = [0u32; 60];
-            for (i, chunk) in key.chunks_exact(4).enumerate() {
-                w[i] = u32::from_be_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]);
+            for (wi, chunk) in w.iter_mut().zip(key.as_chunks::<4>().0).take(nk) {
+                *wi = u32::from_be_bytes(*chunk);
             }
             let sub_word = |x: u32| {
                 let [a, b, c, d] = x.to_be_bytes();
@@ -255,7 +292,9 @@ pub mod aes {
                 ])
             };
             let mut rcon = 1u8;
-            for i in nk..4 * (rounds + 1) {
+            // `total` is at most 60 and `nk` at least 4: every index is in
+            // range, as the compiler sees from `Rounds`.
+            for i in nk..total {
                 let mut temp = w[i - 1];
                 if i % nk == 0 {
                     temp = sub_word(temp.rotate_left(8)) ^ (u32::from(rcon) << 24);
@@ -266,8 +305,8 @@ pub mod aes {
                 w[i] = w[i - nk] ^ temp;
             }
             let mut ek = [[0u32; 4]; 15];
-            for (r, rk) in ek.iter_mut().enumerate().take(rounds + 1) {
-                rk.copy_from_slice(&w[4 * r..4 * r + 4]);
+            for (rk, words) in ek.iter_mut().zip(w.as_chunks::<4>().0) {
+                *rk = *words;
             }
             // InvMixColumns of a word: Td[k][S[b]] undoes the S-box inside Td.
             let inv_mix = |x: u32| {
@@ -278,16 +317,26 @@ pub mod aes {
                     ^ TD[3][usize::from(SBOX[usize::from(d)])]
             };
             let mut dk = [[0u32; 4]; 15];
-            for r in 0..=rounds {
-                let src = ek[rounds - r];
-                dk[r] = if r == 0 || r == rounds {
-                    src
+            let used = rounds.nr() + 1;
+            let reversed = ek.iter().take(used).rev();
+            for (r, (d, src)) in dk.iter_mut().zip(reversed).enumerate() {
+                *d = if r == 0 || r == rounds.nr() {
+                    *src
                 } else {
                     src.map(inv_mix)
                 };
             }
             w.zeroize();
-            Some(Aes { ek, dk, rounds })
+            Aes { ek, dk, rounds }
+        }
+
+        /// The key schedule of `key` for `rounds`, if `key` is as long as
+        /// those rounds take.
+        fn sized(key: &[u8], rounds: Rounds) -> Result<Aes, InvalidLength> {
+            if key.len() != rounds.key_len() {
+                return Err(InvalidLength);
+            }
+            Ok(Aes::expand(key, rounds))
         }
 
         /// FIPS-197 section 5.1, Cipher(), on the state's four columns:
@@ -302,10 +351,10 @@ pub mod aes {
             for r in 1..10 {
                 *s = round(*s, &self.ek[r]);
             }
-            for rk in &self.ek[10..self.rounds] {
+            for rk in &self.ek[10..self.rounds.nr()] {
                 *s = round(*s, rk);
             }
-            *s = last_round(*s, &self.ek[self.rounds]);
+            *s = last_round(*s, &self.ek[self.rounds.nr()]);
         }
 
         /// FIPS-197 section 5.3.5, EqInvCipher(), with the decryption keys.
@@ -318,10 +367,10 @@ pub mod aes {
             for r in 1..10 {
                 *s = inv_round(*s, &self.dk[r]);
             }
-            for dk in &self.dk[10..self.rounds] {
+            for dk in &self.dk[10..self.rounds.nr()] {
                 *s = inv_round(*s, dk);
             }
-            *s = inv_last_round(*s, &self.dk[self.rounds]);
+            *s = inv_last_round(*s, &self.dk[self.rounds.nr()]);
         }
     }
 
@@ -342,154 +391,66 @@ pub mod aes {
         }
     }
 
-    impl Drop for Aes {
-        fn drop(&mut self) {
-            // Flat, each is one loop of volatile writes, not one per row.
-            self.ek.as_flattened_mut().zeroize();
-            self.dk.as_flattened_mut().zeroize();
+    cipher_traits! {
+        Aes {
+            name: "aes-",
+            key_size: U32,
+            block_size: U16,
+            new: |key| Aes::expand(key.as_slice(), Rounds::Fourteen),
+            new_from_slice: |key| {
+                let rounds = Rounds::of_key(key.len()).ok_or(InvalidLength)?;
+                Ok(Aes::expand(key, rounds))
+            },
+            load: load,
+            store: store,
+            encrypt: |a, s| a.encrypt_state(s),
+            encrypt_lanes: |a, s| a.encrypt_state_lanes(s),
+            decrypt: |a, s| a.decrypt_state(s),
+            decrypt_lanes: |a, s| a.decrypt_state_lanes(s),
+            zeroize: |a| {
+                // Flat, each is one loop of volatile writes, not one per row.
+                a.ek.as_flattened_mut().zeroize();
+                a.dk.as_flattened_mut().zeroize();
+            },
         }
     }
 
-    impl ZeroizeOnDrop for Aes {}
+    /// `$ty(Aes)`, AES with one key size: `$size` bytes, `$rounds` rounds.
+    /// Dropping its `Aes` zeroizes the key schedule.
+    macro_rules! aes_sized {
+        ($(#[$doc:meta])* $ty:ident, $name:literal, $size:ty, $rounds:ident) => {
+            $(#[$doc])*
+            #[derive(Clone)]
+            pub struct $ty(Aes);
 
-    impl fmt::Debug for Aes {
-        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            f.write_str("Aes { ... }")
-        }
-    }
-
-    /// `cipher` traits for an AES type: `$ty(Aes)` takes `$keys` bytes (a
-    /// nominal `$size`), or `Aes` itself takes any of the key sizes.
-    macro_rules! aes_cipher {
-        ($ty:ident, $size:ty, $name:literal, |$k:ident| $new:expr, |$s:ident| $inner:expr) => {
-            impl KeySizeUser for $ty {
-                type KeySize = $size;
-            }
-
-            impl KeyInit for $ty {
-                fn new(key: &Key<Self>) -> Self {
-                    let $k: &[u8] = key.as_ref();
-                    $new.unwrap_or_else(|| unreachable!("the nominal key size is valid"))
-                }
-
-                fn new_from_slice($k: &[u8]) -> Result<Self, InvalidLength> {
-                    $new.ok_or(InvalidLength)
-                }
-            }
-
-            impl BlockSizeUser for $ty {
-                type BlockSize = U16;
-            }
-
-            impl ParBlocksSizeUser for $ty {
-                type ParBlocksSize = Lanes;
-            }
-
-            impl BlockCipherEncrypt for $ty {
-                #[inline]
-                fn encrypt_with_backend(&self, f: impl BlockCipherEncClosure<BlockSize = U16>) {
-                    f.call(self)
-                }
-            }
-
-            impl BlockCipherEncBackend for $ty {
-                fn encrypt_block(&self, mut block: InOut<'_, '_, Block<Self>>) {
-                    let $s = self;
-                    let mut s = load(block.get_in().as_ref());
-                    $inner.encrypt_state(&mut s);
-                    store(&s, block.get_out().as_mut());
-                }
-
-                /// `LANES` blocks at once, round by round (with one lane,
-                /// `cipher` calls `encrypt_block` instead).
-                fn encrypt_par_blocks(&self, mut blocks: InOut<'_, '_, ParBlocks<Self>>) {
-                    let $s = self;
-                    let mut s: [[u32; 4]; LANES] =
-                        core::array::from_fn(|l| load(blocks.get_in()[l].as_ref()));
-                    $inner.encrypt_state_lanes(&mut s);
-                    for (block, s) in blocks.get_out().iter_mut().zip(&s) {
-                        store(s, block.as_mut());
-                    }
-                }
-            }
-
-            impl BlockCipherDecrypt for $ty {
-                #[inline]
-                fn decrypt_with_backend(&self, f: impl BlockCipherDecClosure<BlockSize = U16>) {
-                    f.call(self)
-                }
-            }
-
-            impl BlockCipherDecBackend for $ty {
-                fn decrypt_block(&self, mut block: InOut<'_, '_, Block<Self>>) {
-                    let $s = self;
-                    let mut s = load(block.get_in().as_ref());
-                    $inner.decrypt_state(&mut s);
-                    store(&s, block.get_out().as_mut());
-                }
-
-                /// `LANES` blocks at once, round by round.
-                fn decrypt_par_blocks(&self, mut blocks: InOut<'_, '_, ParBlocks<Self>>) {
-                    let $s = self;
-                    let mut s: [[u32; 4]; LANES] =
-                        core::array::from_fn(|l| load(blocks.get_in()[l].as_ref()));
-                    $inner.decrypt_state_lanes(&mut s);
-                    for (block, s) in blocks.get_out().iter_mut().zip(&s) {
-                        store(s, block.as_mut());
-                    }
-                }
-            }
-
-            impl AlgorithmName for $ty {
-                fn write_alg_name(f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                    f.write_str($name)?;
-                    f.write_str(self::VARIANT)
+            cipher_traits! {
+                $ty {
+                    name: $name,
+                    key_size: $size,
+                    block_size: U16,
+                    new: |key| $ty(Aes::expand(key.as_slice(), Rounds::$rounds)),
+                    new_from_slice: |key| Aes::sized(key, Rounds::$rounds).map($ty),
+                    load: load,
+                    store: store,
+                    encrypt: |a, s| a.0.encrypt_state(s),
+                    encrypt_lanes: |a, s| a.0.encrypt_state_lanes(s),
+                    decrypt: |a, s| a.0.decrypt_state(s),
+                    decrypt_lanes: |a, s| a.0.decrypt_state_lanes(s),
                 }
             }
         };
     }
 
-    aes_cipher!(Aes, U32, "aes-", |key| Aes::expand(key), |s| s);
-
-    /// AES-128: a 16-byte key, 10 rounds.
-    #[derive(Clone, Debug)]
-    pub struct Aes128(Aes);
-    aes_cipher!(
-        Aes128,
-        U16,
-        "aes128-",
-        |key| (key.len() == 16)
-            .then(|| Aes::expand(key))
-            .flatten()
-            .map(Aes128),
-        |s| s.0
+    aes_sized!(
+        /// AES-128: a 16-byte key, 10 rounds.
+        Aes128, "aes128-", U16, Ten
     );
-
-    /// AES-192: a 24-byte key, 12 rounds.
-    #[derive(Clone, Debug)]
-    pub struct Aes192(Aes);
-    aes_cipher!(
-        Aes192,
-        U24,
-        "aes192-",
-        |key| (key.len() == 24)
-            .then(|| Aes::expand(key))
-            .flatten()
-            .map(Aes192),
-        |s| s.0
+    aes_sized!(
+        /// AES-192: a 24-byte key, 12 rounds.
+        Aes192, "aes192-", U24, Twelve
     );
-
-    /// AES-256: a 32-byte key, 14 rounds.
-    #[derive(Clone, Debug)]
-    pub struct Aes256(Aes);
-    aes_cipher!(
-        Aes256,
-        U32,
-        "aes256-",
-        |key| (key.len() == 32)
-            .then(|| Aes::expand(key))
-            .flatten()
-            .map(Aes256),
-        |s| s.0
+    aes_sized!(
+        /// AES-256: a 32-byte key, 14 rounds.
+        Aes256, "aes256-", U32, Fourteen
     );
 }

@@ -21,19 +21,25 @@
 // after the CPU was checked to have SSE4.2 (rfc3720.rs).
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
-// A build holding one variant leaves the others' shared tables unused.
-#![cfg_attr(inlinelab_one, allow(dead_code, unused_imports))]
+// A build holding one variant leaves the others' shared tables unused (and
+// `cipher_traits!` in a checksum's build).
+#![cfg_attr(inlinelab_one, allow(dead_code, unused_imports, unused_macros))]
 
 mod consts;
 pub mod modes;
 mod select;
+// Before the ciphers: `cipher_traits!` is in scope in every module after it.
+#[macro_use]
+mod traits;
 
 pub use select::{SELECT_ENV, is_selection};
 
-/// Declares the algorithms: one line each, `file => module`. Each module is
-/// re-exported at the crate root and listed in [`DECLARED`].
+/// Declares the algorithms: one line each, `file => module (callback)`, the
+/// callback being the `<module>_variants!` that `#[codegen::variants]`
+/// exports. Each module is re-exported at the crate root and listed in
+/// [`DECLARED`], and [`all_variants!`] calls every callback.
 macro_rules! algorithms {
-    ($($file:ident => $module:ident,)*) => {
+    ($($file:ident => $module:ident ($each:ident),)*) => {
         $(
             mod $file;
             pub use $file::*;
@@ -43,16 +49,32 @@ macro_rules! algorithms {
         /// selects one variant, only that one's algorithm is compiled).
         #[cfg(not(inlinelab_one))]
         pub const DECLARED: &[(&str, &[&str])] = &[$((stringify!($module), $module::VARIANTS)),*];
+
+        algorithms!(@all ($) $($each)*);
+    };
+    // `$d` is a `$`, for the metavariable of the macro defined here.
+    (@all ($d:tt) $($each:ident)*) => {
+        /// `[$cb!{..}, ...]`: what `$cb!` makes of every algorithm's
+        /// variants, called as `<cipher>_variants!($cb)` calls it, in the
+        /// order of [`DECLARED`]; outside this crate (tests), so that a
+        /// list of every algorithm is derived, never written again.
+        #[cfg(not(inlinelab_one))]
+        #[macro_export]
+        macro_rules! all_variants {
+            ($d cb:ident) => {
+                [$($d crate::$each!($d cb)),*]
+            };
+        }
     };
 }
 
 algorithms! {
-    fips197 => aes,
-    rfc3720 => crc32c,
-    rfc2144 => cast5,
-    rfc2612 => cast6,
-    null_def => null,
-    schneier93 => blowfish,
+    fips197 => aes (aes_variants),
+    rfc3720 => crc32c (crc32c_variants),
+    rfc2144 => cast5 (cast5_variants),
+    rfc2612 => cast6 (cast6_variants),
+    null_def => null (null_variants),
+    schneier93 => blowfish (blowfish_variants),
 }
 
 /// With no variant selected, an artifact holds the null cipher, so that

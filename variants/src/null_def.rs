@@ -5,13 +5,9 @@
 /// macro needs a round, and the point is that there is nothing else.
 #[codegen::variants(auto, cipher = CipherNull)]
 pub mod null {
+    use crate::traits::{bytes, put_bytes};
+    use cipher::InvalidLength;
     use cipher::consts::{U1, U16};
-    use cipher::{
-        AlgorithmName, Block, BlockCipherDecBackend, BlockCipherDecClosure, BlockCipherDecrypt,
-        BlockCipherEncBackend, BlockCipherEncClosure, BlockCipherEncrypt, BlockSizeUser, InOut,
-        InvalidLength, Key, KeyInit, KeySizeUser, ParBlocksSizeUser,
-    };
-    use core::fmt;
 
     /// The longest key `CipherNull::new_from_slice` takes (it ignores it).
     pub const MAX_KEY_SIZE: usize = 64;
@@ -22,68 +18,36 @@ pub mod null {
         x
     }
 
+    /// A block through the identity (a `#[lanes]` function, so that the
+    /// null cipher has `LANES`, one, like every other).
+    #[lanes]
+    fn crypt(#[lane] block: &mut [u8; 1]) {
+        *block = identity(*block);
+    }
+
     /// `ecb(cipher_null)`: 1-byte blocks (as the kernel's `cipher_null`),
     /// any key of up to 64 bytes, output equal to input.
-    #[derive(Clone, Debug)]
+    #[derive(Clone)]
     pub struct CipherNull;
 
-    impl KeySizeUser for CipherNull {
-        type KeySize = U16;
-    }
-
-    impl KeyInit for CipherNull {
-        fn new(_key: &Key<Self>) -> Self {
-            CipherNull
-        }
-
-        fn new_from_slice(key: &[u8]) -> Result<Self, InvalidLength> {
-            if key.len() > MAX_KEY_SIZE {
-                return Err(InvalidLength);
-            }
-            Ok(CipherNull)
-        }
-    }
-
-    impl BlockSizeUser for CipherNull {
-        type BlockSize = U1;
-    }
-
-    impl ParBlocksSizeUser for CipherNull {
-        type ParBlocksSize = U1;
-    }
-
-    impl BlockCipherEncrypt for CipherNull {
-        #[inline]
-        fn encrypt_with_backend(&self, f: impl BlockCipherEncClosure<BlockSize = U1>) {
-            f.call(self)
-        }
-    }
-
-    impl BlockCipherEncBackend for CipherNull {
-        #[inline]
-        fn encrypt_block(&self, mut block: InOut<'_, '_, Block<Self>>) {
-            *block.get_out() = identity(block.clone_in());
-        }
-    }
-
-    impl BlockCipherDecrypt for CipherNull {
-        #[inline]
-        fn decrypt_with_backend(&self, f: impl BlockCipherDecClosure<BlockSize = U1>) {
-            f.call(self)
-        }
-    }
-
-    impl BlockCipherDecBackend for CipherNull {
-        #[inline]
-        fn decrypt_block(&self, mut block: InOut<'_, '_, Block<Self>>) {
-            *block.get_out() = identity(block.clone_in());
-        }
-    }
-
-    impl AlgorithmName for CipherNull {
-        fn write_alg_name(f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            f.write_str("cipher_null-")?;
-            f.write_str(VARIANT)
+    cipher_traits! {
+        CipherNull {
+            name: "cipher_null-",
+            key_size: U16,
+            block_size: U1,
+            new: |_key| CipherNull,
+            new_from_slice: |key| {
+                if key.len() > MAX_KEY_SIZE {
+                    return Err(InvalidLength);
+                }
+                Ok(CipherNull)
+            },
+            load: bytes,
+            store: put_bytes,
+            encrypt: |_c, block| crypt(block),
+            encrypt_lanes: |_c, blocks| crypt_lanes(blocks),
+            decrypt: |_c, block| crypt(block),
+            decrypt_lanes: |_c, blocks| crypt_lanes(blocks),
         }
     }
 

@@ -35,14 +35,10 @@
 )]
 pub mod cast5 {
     use crate::consts::{S, S5, S6, S7, S8};
+    use crate::traits::{bytes, put_bytes, zero_padded};
+    use cipher::InvalidLength;
     use cipher::consts::{U8, U16};
-    use cipher::{
-        AlgorithmName, Block, BlockCipherDecBackend, BlockCipherDecClosure, BlockCipherDecrypt,
-        BlockCipherEncBackend, BlockCipherEncClosure, BlockCipherEncrypt, BlockSizeUser, InOut,
-        InvalidLength, Key, KeyInit, KeySizeUser, ParBlocks, ParBlocksSizeUser,
-    };
-    use core::fmt;
-    use zeroize::{Zeroize, ZeroizeOnDrop};
+    use zeroize::Zeroize;
 
     /// Key sizes RFC 2144 allows, in bytes: 40 to 128 bits in 8-bit steps.
     pub const KEY_SIZES: core::ops::RangeInclusive<usize> = 5..=16;
@@ -108,13 +104,17 @@ pub mod cast5 {
         t[at..at + 4].copy_from_slice(&w.to_be_bytes());
     }
 
+    /// `S[t_i]`, a lookup of byte `i` of `t`. Every `i` of the key schedule
+    /// is a hex digit, for which `% 16` is the identity: it shows the index
+    /// in range, where a bounds check would be a panic path.
+    fn lookup(s: &[u32; 256], t: &[u8; 16], i: usize) -> u32 {
+        s[usize::from(t[i % 16])]
+    }
+
     /// `S5[a] ^ S6[b] ^ S7[c] ^ S8[d]`, the four lookups every line of the
     /// key schedule starts with.
     fn s5678(t: &[u8; 16], [a, b, c, d]: [usize; 4]) -> u32 {
-        S5[usize::from(t[a])]
-            ^ S6[usize::from(t[b])]
-            ^ S7[usize::from(t[c])]
-            ^ S8[usize::from(t[d])]
+        lookup(&S5, t, a) ^ lookup(&S6, t, b) ^ lookup(&S7, t, c) ^ lookup(&S8, t, d)
     }
 
     /// RFC 2144 section 2.4:
@@ -185,7 +185,7 @@ pub mod cast5 {
         let last = [&S5, &S6, &S7, &S8];
         core::array::from_fn(|j| {
             let [a, b, c, d, e] = lines[j];
-            s5678(t, [a, b, c, d]) ^ last[j][usize::from(t[e])]
+            s5678(t, [a, b, c, d]) ^ lookup(last[j], t, e)
         })
     }
 
@@ -367,106 +367,31 @@ pub mod cast5 {
         }
     }
 
-    impl KeySizeUser for Cast5 {
-        type KeySize = U16;
-    }
-
-    impl KeyInit for Cast5 {
-        fn new(key: &Key<Self>) -> Self {
-            Self::key_schedule(key.as_ref(), 16)
-        }
-
-        /// Accepts 5 to 16 bytes, padding shorter keys with zero bytes
-        /// (section 2.5); any other length is `InvalidLength`.
-        fn new_from_slice(key: &[u8]) -> Result<Self, InvalidLength> {
-            if !KEY_SIZES.contains(&key.len()) {
-                return Err(InvalidLength);
-            }
-            let mut padded = [0u8; 16];
-            padded[..key.len()].copy_from_slice(key);
-            let rounds = if key.len() <= 10 { 12 } else { 16 };
-            let cipher = Self::key_schedule(&padded, rounds);
-            padded.zeroize();
-            Ok(cipher)
-        }
-    }
-
-    impl BlockSizeUser for Cast5 {
-        type BlockSize = U8;
-    }
-
-    impl ParBlocksSizeUser for Cast5 {
-        type ParBlocksSize = Lanes;
-    }
-
-    impl BlockCipherEncrypt for Cast5 {
-        #[inline]
-        fn encrypt_with_backend(&self, f: impl BlockCipherEncClosure<BlockSize = U8>) {
-            f.call(self)
+    cipher_traits! {
+        Cast5 {
+            name: "cast5-",
+            key_size: U16,
+            block_size: U8,
+            new: |key| Self::key_schedule(key.as_ref(), 16),
+            // Accepts 5 to 16 bytes, padding shorter keys with zero bytes
+            // (section 2.5); any other length is `InvalidLength`.
+            new_from_slice: |key| {
+                if !KEY_SIZES.contains(&key.len()) {
+                    return Err(InvalidLength);
+                }
+                let rounds = if key.len() <= 10 { 12 } else { 16 };
+                Ok(Self::key_schedule(&*zero_padded(key)?, rounds))
+            },
+            load: bytes,
+            store: put_bytes,
+            encrypt: |c, block| c.encrypt(block),
+            encrypt_lanes: |c, blocks| c.encrypt_lanes(blocks),
+            decrypt: |c, block| c.decrypt(block),
+            decrypt_lanes: |c, blocks| c.decrypt_lanes(blocks),
+            zeroize: |c| {
+                c.km.zeroize();
+                c.kr.zeroize();
+            },
         }
     }
-
-    impl BlockCipherEncBackend for Cast5 {
-        fn encrypt_block(&self, mut block: InOut<'_, '_, Block<Self>>) {
-            let mut b: [u8; 8] = *block.get_in().as_ref();
-            self.encrypt(&mut b);
-            *block.get_out() = b.into();
-        }
-
-        /// `LANES` blocks at once, round by round (with one lane, `cipher`
-        /// calls `encrypt_block` instead).
-        fn encrypt_par_blocks(&self, mut blocks: InOut<'_, '_, ParBlocks<Self>>) {
-            let mut b: [[u8; 8]; LANES] = core::array::from_fn(|l| *blocks.get_in()[l].as_ref());
-            self.encrypt_lanes(&mut b);
-            for (block, b) in blocks.get_out().iter_mut().zip(b) {
-                *block = b.into();
-            }
-        }
-    }
-
-    impl BlockCipherDecrypt for Cast5 {
-        #[inline]
-        fn decrypt_with_backend(&self, f: impl BlockCipherDecClosure<BlockSize = U8>) {
-            f.call(self)
-        }
-    }
-
-    impl BlockCipherDecBackend for Cast5 {
-        fn decrypt_block(&self, mut block: InOut<'_, '_, Block<Self>>) {
-            let mut b: [u8; 8] = *block.get_in().as_ref();
-            self.decrypt(&mut b);
-            *block.get_out() = b.into();
-        }
-
-        /// `LANES` blocks at once, round by round.
-        fn decrypt_par_blocks(&self, mut blocks: InOut<'_, '_, ParBlocks<Self>>) {
-            let mut b: [[u8; 8]; LANES] = core::array::from_fn(|l| *blocks.get_in()[l].as_ref());
-            self.decrypt_lanes(&mut b);
-            for (block, b) in blocks.get_out().iter_mut().zip(b) {
-                *block = b.into();
-            }
-        }
-    }
-
-    impl AlgorithmName for Cast5 {
-        fn write_alg_name(f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            f.write_str("cast5-")?;
-            f.write_str(VARIANT)
-        }
-    }
-
-    impl fmt::Debug for Cast5 {
-        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            f.write_str("Cast5 { ... }")
-        }
-    }
-
-    impl Drop for Cast5 {
-        fn drop(&mut self) {
-            self.km.zeroize();
-            self.kr.zeroize();
-        }
-    }
-
-    impl ZeroizeOnDrop for Cast5 {}
 }

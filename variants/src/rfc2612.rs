@@ -72,14 +72,10 @@ static TR: [[u8; 8]; 24] = key_schedule_constants().1;
 pub mod cast6 {
     use super::{TM, TR};
     use crate::consts::S;
+    use crate::traits::zero_padded;
+    use cipher::InvalidLength;
     use cipher::consts::{U16, U32};
-    use cipher::{
-        AlgorithmName, Block, BlockCipherDecBackend, BlockCipherDecClosure, BlockCipherDecrypt,
-        BlockCipherEncBackend, BlockCipherEncClosure, BlockCipherEncrypt, BlockSizeUser, InOut,
-        InvalidLength, Key, KeyInit, KeySizeUser, ParBlocks, ParBlocksSizeUser,
-    };
-    use core::fmt;
-    use zeroize::{Zeroize, ZeroizeOnDrop};
+    use zeroize::Zeroize;
 
     /// Key sizes RFC 2612 allows, in bytes (128, 160, 192, 224 or 256 bits);
     /// a shorter key is padded with zero bytes to 256 bits (section 2.4).
@@ -298,110 +294,33 @@ pub mod cast6 {
         }
     }
 
-    impl KeySizeUser for Cast6 {
-        type KeySize = U32;
-    }
-
-    impl KeyInit for Cast6 {
-        fn new(key: &Key<Self>) -> Self {
-            Self::key_schedule(key.as_ref())
-        }
-
-        /// Accepts 16, 20, 24, 28 or 32 bytes; any other length is
-        /// `InvalidLength`.
-        fn new_from_slice(key: &[u8]) -> Result<Self, InvalidLength> {
-            if !KEY_SIZES.contains(&key.len()) {
-                return Err(InvalidLength);
-            }
-            let mut padded = [0u8; 32];
-            padded[..key.len()].copy_from_slice(key);
-            let cipher = Self::key_schedule(&padded);
-            padded.zeroize();
-            Ok(cipher)
-        }
-    }
-
-    impl BlockSizeUser for Cast6 {
-        type BlockSize = U16;
-    }
-
-    impl ParBlocksSizeUser for Cast6 {
-        type ParBlocksSize = Lanes;
-    }
-
-    impl BlockCipherEncrypt for Cast6 {
-        #[inline]
-        fn encrypt_with_backend(&self, f: impl BlockCipherEncClosure<BlockSize = U16>) {
-            f.call(self)
+    cipher_traits! {
+        Cast6 {
+            name: "cast6-",
+            key_size: U32,
+            block_size: U16,
+            new: |key| Self::key_schedule(key.as_ref()),
+            // Accepts 16, 20, 24, 28 or 32 bytes, padded with zero bytes to
+            // 32 (section 2.4); any other length is `InvalidLength`.
+            new_from_slice: |key| {
+                if !KEY_SIZES.contains(&key.len()) {
+                    return Err(InvalidLength);
+                }
+                Ok(Self::key_schedule(&*zero_padded(key)?))
+            },
+            load: load,
+            store: store,
+            encrypt: |c, beta| c.enc.crypt(beta),
+            encrypt_lanes: |c, beta| c.enc.crypt_lanes(beta),
+            decrypt: |c, beta| c.dec.crypt(beta),
+            decrypt_lanes: |c, beta| c.dec.crypt_lanes(beta),
+            zeroize: |c| {
+                // Flat, each is one loop of volatile writes, not one per row.
+                for keys in [&mut c.enc, &mut c.dec] {
+                    keys.kr.as_flattened_mut().zeroize();
+                    keys.km.as_flattened_mut().zeroize();
+                }
+            },
         }
     }
-
-    impl BlockCipherEncBackend for Cast6 {
-        fn encrypt_block(&self, mut block: InOut<'_, '_, Block<Self>>) {
-            let mut beta = load(block.get_in().as_ref());
-            self.enc.crypt(&mut beta);
-            store(&beta, block.get_out().as_mut());
-        }
-
-        /// `LANES` blocks at once, round by round (with one lane, `cipher`
-        /// calls `encrypt_block` instead).
-        fn encrypt_par_blocks(&self, mut blocks: InOut<'_, '_, ParBlocks<Self>>) {
-            let mut beta: [[u32; 4]; LANES] =
-                core::array::from_fn(|l| load(blocks.get_in()[l].as_ref()));
-            self.enc.crypt_lanes(&mut beta);
-            for (block, beta) in blocks.get_out().iter_mut().zip(&beta) {
-                store(beta, block.as_mut());
-            }
-        }
-    }
-
-    impl BlockCipherDecrypt for Cast6 {
-        #[inline]
-        fn decrypt_with_backend(&self, f: impl BlockCipherDecClosure<BlockSize = U16>) {
-            f.call(self)
-        }
-    }
-
-    impl BlockCipherDecBackend for Cast6 {
-        fn decrypt_block(&self, mut block: InOut<'_, '_, Block<Self>>) {
-            let mut beta = load(block.get_in().as_ref());
-            self.dec.crypt(&mut beta);
-            store(&beta, block.get_out().as_mut());
-        }
-
-        /// `LANES` blocks at once, round by round.
-        fn decrypt_par_blocks(&self, mut blocks: InOut<'_, '_, ParBlocks<Self>>) {
-            let mut beta: [[u32; 4]; LANES] =
-                core::array::from_fn(|l| load(blocks.get_in()[l].as_ref()));
-            self.dec.crypt_lanes(&mut beta);
-            for (block, beta) in blocks.get_out().iter_mut().zip(&beta) {
-                store(beta, block.as_mut());
-            }
-        }
-    }
-
-    impl AlgorithmName for Cast6 {
-        fn write_alg_name(f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            f.write_str("cast6-")?;
-            f.write_str(VARIANT)
-        }
-    }
-
-    impl fmt::Debug for Cast6 {
-        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            f.write_str("Cast6 { ... }")
-        }
-    }
-
-    impl Drop for Cast6 {
-        fn drop(&mut self) {
-            // Flat, each is one loop of volatile writes, not one per row.
-            for keys in [&mut self.enc, &mut self.dec] {
-                keys.kr.as_flattened_mut().zeroize();
-                keys.km.as_flattened_mut().zeroize();
-            }
-        }
-    }
-
-    impl ZeroizeOnDrop for Cast6 {}
 }

@@ -9,7 +9,8 @@
 //! forbids on a function with `#[target_feature]`). Each is a `#[method]`
 //! of one `crc32c` module, so every variant is `crc32c::<method>_<policy>`
 //! (`crc32c::slice8_never`), holding `crc32c(data)`,
-//! `crc32c_append(crc, data)` and `available()`.
+//! `crc32c_append(crc, data)`, `available()` and `try_crc32c(data)` (what
+//! an artifact calls: `None` where the CPU lacks the method, not a panic).
 //!
 //! [RFC 3720]: https://www.rfc-editor.org/rfc/rfc3720
 
@@ -69,6 +70,28 @@ pub mod crc32c {
     /// The tables of every method that uses them, once.
     static TABLES: [[u32; 256]; 8] = tables();
 
+    /// The CRC32C of `data` appended to data whose CRC32C was `crc`.
+    ///
+    /// # Panics
+    /// Where [`available`] is false (`sse42` on a CPU without SSE4.2).
+    pub fn crc32c_append(crc: u32, data: &[u8]) -> u32 {
+        try_crc32c_append(crc, data).expect("crc32c: this CPU cannot run this method")
+    }
+
+    /// The CRC32C of `data`.
+    ///
+    /// # Panics
+    /// Where [`available`] is false.
+    pub fn crc32c(data: &[u8]) -> u32 {
+        crc32c_append(0, data)
+    }
+
+    /// The CRC32C of `data`, or `None` where [`available`] is false: no
+    /// panic path, so no source location in an artifact.
+    pub fn try_crc32c(data: &[u8]) -> Option<u32> {
+        try_crc32c_append(0, data)
+    }
+
     /// A table lookup per byte, the classic software CRC.
     #[method(always, never, auto)]
     mod bytewise {
@@ -85,14 +108,10 @@ pub mod crc32c {
             true
         }
 
-        /// The CRC32C of `data` appended to data whose CRC32C was `crc`.
-        pub fn crc32c_append(crc: u32, data: &[u8]) -> u32 {
-            !data.iter().fold(!crc, |s, &b| step(s, b))
-        }
-
-        /// The CRC32C of `data`.
-        pub fn crc32c(data: &[u8]) -> u32 {
-            crc32c_append(0, data)
+        /// The CRC32C of `data` appended to data whose CRC32C was `crc`;
+        /// always `Some`.
+        pub fn try_crc32c_append(crc: u32, data: &[u8]) -> Option<u32> {
+            Some(!data.iter().fold(!crc, |s, &b| step(s, b)))
         }
     }
 
@@ -122,24 +141,21 @@ pub mod crc32c {
             true
         }
 
-        /// The CRC32C of `data` appended to data whose CRC32C was `crc`.
-        pub fn crc32c_append(crc: u32, data: &[u8]) -> u32 {
+        /// The CRC32C of `data` appended to data whose CRC32C was `crc`;
+        /// always `Some`.
+        pub fn try_crc32c_append(crc: u32, data: &[u8]) -> Option<u32> {
             let (chunks, tail) = data.as_chunks::<8>();
             let s = chunks.iter().fold(!crc, step8);
-            !tail.iter().fold(s, |s, &b| {
+            Some(!tail.iter().fold(s, |s, &b| {
                 (s >> 8) ^ TABLES[0][((s ^ u32::from(b)) & 0xff) as usize]
-            })
-        }
-
-        /// The CRC32C of `data`.
-        pub fn crc32c(data: &[u8]) -> u32 {
-            crc32c_append(0, data)
+            }))
         }
     }
 
     /// The SSE4.2 `crc32` instruction, eight bytes at a time. Where the CPU
-    /// lacks it, `available()` is false and the functions panic rather than
-    /// fall back to another method: a report must not time a substitute.
+    /// lacks it, `available()` is false, `try_crc32c` is `None` and the other
+    /// functions panic rather than fall back to another method: a report
+    /// must not time a substitute.
     #[method(never, auto)]
     mod sse42 {
         use super::sse42_available;
@@ -166,33 +182,19 @@ pub mod crc32c {
             sse42_available()
         }
 
-        /// The CRC32C of `data` appended to data whose CRC32C was `crc`.
-        ///
-        /// # Panics
-        /// Where [`available`] is false.
-        pub fn crc32c_append(crc: u32, data: &[u8]) -> u32 {
-            assert!(available(), "crc32c sse42 variant: this CPU has no SSE4.2");
+        /// The CRC32C of `data` appended to data whose CRC32C was `crc`, or
+        /// `None` where [`available`] is false.
+        pub fn try_crc32c_append(crc: u32, data: &[u8]) -> Option<u32> {
             #[cfg(target_arch = "x86_64")]
-            {
+            if available() {
                 // SAFETY: `append` needs SSE4.2, which `available()` has just
                 // confirmed this CPU has.
                 #[allow(unsafe_code)]
                 let s = unsafe { append(!crc, data) };
-                !s
+                return Some(!s);
             }
-            #[cfg(not(target_arch = "x86_64"))]
-            {
-                let _ = (crc, data);
-                unreachable!("available() is false off x86-64")
-            }
-        }
-
-        /// The CRC32C of `data`.
-        ///
-        /// # Panics
-        /// Where [`available`] is false.
-        pub fn crc32c(data: &[u8]) -> u32 {
-            crc32c_append(0, data)
+            let _ = (crc, data);
+            None
         }
     }
 }

@@ -30,14 +30,9 @@
     cipher = Blowfish
 )]
 pub mod blowfish {
+    use cipher::InvalidLength;
     use cipher::consts::{U8, U56};
-    use cipher::{
-        AlgorithmName, Block, BlockCipherDecBackend, BlockCipherDecClosure, BlockCipherDecrypt,
-        BlockCipherEncBackend, BlockCipherEncClosure, BlockCipherEncrypt, BlockSizeUser, InOut,
-        InvalidLength, Key, KeyInit, KeySizeUser, ParBlocks, ParBlocksSizeUser,
-    };
-    use core::fmt;
-    use zeroize::{Zeroize, ZeroizeOnDrop};
+    use zeroize::Zeroize;
 
     /// Key sizes the specification allows, in bytes: "a variable-length key,
     /// from 32 bits to 448 bits".
@@ -343,13 +338,14 @@ pub mod blowfish {
                 p: P_INIT,
                 s: S_INIT,
             };
-            // Step 2.
+            // Step 2. `get`, not `key[at]`, so that no bounds check is a
+            // panic path (a key is never empty here).
             let mut at = 0;
             for pi in &mut bf.p {
                 let mut word = 0u32;
                 for _ in 0..4 {
-                    word = (word << 8) | u32::from(key[at]);
-                    at = (at + 1) % key.len();
+                    word = (word << 8) | u32::from(key.get(at).copied().unwrap_or(0));
+                    at = if at + 1 < key.len() { at + 1 } else { 0 };
                 }
                 *pi ^= word;
             }
@@ -371,115 +367,44 @@ pub mod blowfish {
         }
     }
 
-    /// `[xL, xR]`, the two big-endian 32-bit halves of a block.
+    /// `[xL, xR]`, the two big-endian 32-bit halves of a block: the high
+    /// and low halves of the block read as one big-endian 64-bit word (one
+    /// load, where two 32-bit reads are two).
     fn load(block: &[u8; 8]) -> [u32; 2] {
-        [
-            u32::from_be_bytes([block[0], block[1], block[2], block[3]]),
-            u32::from_be_bytes([block[4], block[5], block[6], block[7]]),
-        ]
+        let x = u64::from_be_bytes(*block);
+        [(x >> 32) as u32, x as u32]
     }
 
-    fn store([xl, xr]: [u32; 2], block: &mut [u8; 8]) {
-        block[..4].copy_from_slice(&xl.to_be_bytes());
-        block[4..].copy_from_slice(&xr.to_be_bytes());
+    /// Writes `[xL, xR]` back as [`load`] read them.
+    fn store([xl, xr]: &[u32; 2], block: &mut [u8; 8]) {
+        *block = (u64::from(*xl) << 32 | u64::from(*xr)).to_be_bytes();
     }
 
-    impl KeySizeUser for Blowfish {
-        type KeySize = U56;
-    }
-
-    impl KeyInit for Blowfish {
-        fn new(key: &Key<Self>) -> Self {
-            Self::key_schedule(&key[..])
-        }
-
-        /// Accepts 4 to 56 bytes (32 to 448 bits); any other length is
-        /// `InvalidLength`.
-        fn new_from_slice(key: &[u8]) -> Result<Self, InvalidLength> {
-            if !KEY_SIZES.contains(&key.len()) {
-                return Err(InvalidLength);
-            }
-            Ok(Self::key_schedule(key))
-        }
-    }
-
-    impl BlockSizeUser for Blowfish {
-        type BlockSize = U8;
-    }
-
-    impl ParBlocksSizeUser for Blowfish {
-        type ParBlocksSize = Lanes;
-    }
-
-    impl BlockCipherEncrypt for Blowfish {
-        #[inline]
-        fn encrypt_with_backend(&self, f: impl BlockCipherEncClosure<BlockSize = U8>) {
-            f.call(self)
+    cipher_traits! {
+        Blowfish {
+            name: "blowfish-",
+            key_size: U56,
+            block_size: U8,
+            new: |key| Self::key_schedule(key.as_slice()),
+            // Accepts 4 to 56 bytes (32 to 448 bits); any other length is
+            // `InvalidLength`.
+            new_from_slice: |key| {
+                if !KEY_SIZES.contains(&key.len()) {
+                    return Err(InvalidLength);
+                }
+                Ok(Self::key_schedule(key))
+            },
+            load: load,
+            store: store,
+            encrypt: |bf, x| *x = bf.encrypt(*x),
+            encrypt_lanes: |bf, x| *x = bf.encrypt_lanes(*x),
+            decrypt: |bf, x| *x = bf.decrypt(*x),
+            decrypt_lanes: |bf, x| *x = bf.decrypt_lanes(*x),
+            zeroize: |bf| {
+                bf.p.zeroize();
+                // Flat, one loop of volatile writes, not one per S-box.
+                bf.s.as_flattened_mut().zeroize();
+            },
         }
     }
-
-    impl BlockCipherEncBackend for Blowfish {
-        fn encrypt_block(&self, mut block: InOut<'_, '_, Block<Self>>) {
-            let mut b: [u8; 8] = *block.get_in().as_ref();
-            store(self.encrypt(load(&b)), &mut b);
-            *block.get_out() = b.into();
-        }
-
-        /// `LANES` blocks at once, round by round (with one lane, `cipher`
-        /// calls `encrypt_block` instead).
-        fn encrypt_par_blocks(&self, mut blocks: InOut<'_, '_, ParBlocks<Self>>) {
-            let x: [[u32; 2]; LANES] = core::array::from_fn(|l| load(blocks.get_in()[l].as_ref()));
-            let x = self.encrypt_lanes(x);
-            for (block, x) in blocks.get_out().iter_mut().zip(x) {
-                store(x, block.as_mut());
-            }
-        }
-    }
-
-    impl BlockCipherDecrypt for Blowfish {
-        #[inline]
-        fn decrypt_with_backend(&self, f: impl BlockCipherDecClosure<BlockSize = U8>) {
-            f.call(self)
-        }
-    }
-
-    impl BlockCipherDecBackend for Blowfish {
-        fn decrypt_block(&self, mut block: InOut<'_, '_, Block<Self>>) {
-            let mut b: [u8; 8] = *block.get_in().as_ref();
-            store(self.decrypt(load(&b)), &mut b);
-            *block.get_out() = b.into();
-        }
-
-        /// `LANES` blocks at once, round by round.
-        fn decrypt_par_blocks(&self, mut blocks: InOut<'_, '_, ParBlocks<Self>>) {
-            let x: [[u32; 2]; LANES] = core::array::from_fn(|l| load(blocks.get_in()[l].as_ref()));
-            let x = self.decrypt_lanes(x);
-            for (block, x) in blocks.get_out().iter_mut().zip(x) {
-                store(x, block.as_mut());
-            }
-        }
-    }
-
-    impl AlgorithmName for Blowfish {
-        fn write_alg_name(f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            f.write_str("blowfish-")?;
-            f.write_str(VARIANT)
-        }
-    }
-
-    impl fmt::Debug for Blowfish {
-        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            f.write_str("Blowfish { ... }")
-        }
-    }
-
-    impl Drop for Blowfish {
-        fn drop(&mut self) {
-            self.p.zeroize();
-            // Flat, one loop of volatile writes, not one per S-box.
-            self.s.as_flattened_mut().zeroize();
-        }
-    }
-
-    impl ZeroizeOnDrop for Blowfish {}
 }

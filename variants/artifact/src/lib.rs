@@ -182,7 +182,11 @@ macro_rules! digest_artifact {
                 if op != Op::Digest {
                     return abi::ERR_OP;
                 }
-                let d: u32 = $digest(&*buf);
+                // `Option::from`: a variant's `try_crc32c` is `None` where
+                // this CPU lacks its method, a peer's digest is a `u32`.
+                let Some(d) = Option::<u32>::from($digest(&*buf)) else {
+                    return abi::ERR_OP;
+                };
                 buf.iter_mut()
                     .zip(d.to_le_bytes())
                     .for_each(|(b, x)| *b ^= x);
@@ -203,7 +207,7 @@ macro_rules! select_variant {
     (cipher: $c:ident, kind: checksum, variant: $v:ident) => {
         digest_artifact!(
             Selected,
-            variants::$c::$v::crc32c,
+            variants::$c::$v::try_crc32c,
             variants::$c::$v::available
         );
         const NAME: &str = concat!(stringify!($c), "::", stringify!($v), "\0");

@@ -1,0 +1,171 @@
+//! The `cipher` 0.5 traits every block cipher here implements, written once:
+//! [`cipher_traits!`], which a cipher's module invokes with the few facts
+//! that differ (its key and block sizes, how a key is set up, how a block is
+//! loaded and run through the rounds, what is zeroized on drop).
+
+use cipher::InvalidLength;
+use zeroize::Zeroizing;
+
+/// `key` followed by zero bytes up to `N` bytes (how CAST-128 and CAST-256
+/// pad a short key), zeroized when dropped; `InvalidLength` if `key` is
+/// longer than `N`.
+pub(crate) fn zero_padded<const N: usize>(key: &[u8]) -> Result<Zeroizing<[u8; N]>, InvalidLength> {
+    if key.len() > N {
+        return Err(InvalidLength);
+    }
+    let mut padded = Zeroizing::new([0u8; N]);
+    // A zip, not `padded[..key.len()]`: no bounds check, so no panic path.
+    for (p, k) in padded.iter_mut().zip(key) {
+        *p = *k;
+    }
+    Ok(padded)
+}
+
+/// A block's bytes as they are, for a cipher whose rounds work on bytes
+/// (the `load` of [`cipher_traits!`]).
+pub(crate) fn bytes<const N: usize>(block: &[u8; N]) -> [u8; N] {
+    *block
+}
+
+/// Writes back the bytes [`bytes`] loaded (the `store` of [`cipher_traits!`]).
+pub(crate) fn put_bytes<const N: usize>(state: &[u8; N], block: &mut [u8; N]) {
+    *block = *state;
+}
+
+/// Implements for `$ty` the `cipher` traits: `KeySizeUser`, `KeyInit`,
+/// `BlockSizeUser`, `ParBlocksSizeUser` (the variant's `Lanes`), the
+/// encryption and decryption traits and their backends, `AlgorithmName`
+/// (`$name` then the variant's name), a `Debug` that prints no key, and,
+/// given `zeroize`, `Drop` running it and `ZeroizeOnDrop`.
+///
+/// - `new: |key| expr` builds `Self` from `key: &Key<Self>`;
+///   `new_from_slice: |key| expr` a `Result<Self, InvalidLength>` from
+///   `key: &[u8]`.
+/// - `load(&[u8; BLOCK]) -> State` and `store(&State, &mut [u8; BLOCK])`
+///   turn a block into what the rounds work on and back;
+///   `encrypt: |cipher, state| expr` runs the rounds on `state: &mut State`,
+///   `encrypt_lanes: |cipher, states| expr` on `states: &mut [State; LANES]`
+///   (the `_lanes` copy), and `decrypt`, `decrypt_lanes` likewise.
+///
+/// The tail of a buffer (fewer blocks than `LANES`) goes block by block
+/// through `encrypt_block` (`decrypt_block`), as `cipher`'s default does,
+/// without its `assert!` on the tail's length, which embeds a source
+/// location in every artifact whose lane count is not a power of two (the
+/// callers in `cipher` and `modes` hand it fewer than `LANES` blocks).
+macro_rules! cipher_traits {
+    (
+        $ty:ident {
+            name: $name:literal,
+            key_size: $key:ty,
+            block_size: $block:ty,
+            new: |$nk:ident| $new:expr,
+            new_from_slice: |$sk:ident| $from_slice:expr,
+            load: $load:path,
+            store: $store:path,
+            encrypt: |$ec:ident, $es:ident| $enc:expr,
+            encrypt_lanes: |$elc:ident, $els:ident| $enc_lanes:expr,
+            decrypt: |$dc:ident, $ds:ident| $dec:expr,
+            decrypt_lanes: |$dlc:ident, $dls:ident| $dec_lanes:expr,
+            $(zeroize: |$z:ident| $zeroize:block,)?
+        }
+    ) => {
+        impl ::cipher::KeySizeUser for $ty {
+            type KeySize = $key;
+        }
+
+        impl ::cipher::KeyInit for $ty {
+            fn new($nk: &::cipher::Key<Self>) -> Self {
+                $new
+            }
+
+            fn new_from_slice($sk: &[u8]) -> Result<Self, ::cipher::InvalidLength> {
+                $from_slice
+            }
+        }
+
+        impl ::cipher::BlockSizeUser for $ty {
+            type BlockSize = $block;
+        }
+
+        impl ::cipher::ParBlocksSizeUser for $ty {
+            type ParBlocksSize = Lanes;
+        }
+
+        cipher_traits!(@direction $ty, $block, $load, $store,
+            BlockCipherEncrypt encrypt_with_backend BlockCipherEncClosure,
+            BlockCipherEncBackend encrypt_block encrypt_par_blocks encrypt_tail_blocks,
+            |$ec, $es| $enc, |$elc, $els| $enc_lanes);
+        cipher_traits!(@direction $ty, $block, $load, $store,
+            BlockCipherDecrypt decrypt_with_backend BlockCipherDecClosure,
+            BlockCipherDecBackend decrypt_block decrypt_par_blocks decrypt_tail_blocks,
+            |$dc, $ds| $dec, |$dlc, $dls| $dec_lanes);
+
+        impl ::cipher::AlgorithmName for $ty {
+            fn write_alg_name(f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                f.write_str($name)?;
+                f.write_str(VARIANT)
+            }
+        }
+
+        impl ::core::fmt::Debug for $ty {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                f.write_str(concat!(stringify!($ty), " { ... }"))
+            }
+        }
+
+        $(
+            impl Drop for $ty {
+                fn drop(&mut self) {
+                    let $z = self;
+                    $zeroize
+                }
+            }
+
+            impl ::zeroize::ZeroizeOnDrop for $ty {}
+        )?
+    };
+    // One direction, encryption or decryption: the `cipher` trait, its
+    // backend trait and their methods, named, and the rounds to run.
+    (
+        @direction $ty:ident, $block:ty, $load:path, $store:path,
+        $Cipher:ident $with_backend:ident $Closure:ident,
+        $Backend:ident $one:ident $par:ident $tail:ident,
+        |$c:ident, $s:ident| $run:expr, |$lc:ident, $ls:ident| $run_lanes:expr
+    ) => {
+        impl ::cipher::$Cipher for $ty {
+            #[inline]
+            fn $with_backend(&self, f: impl ::cipher::$Closure<BlockSize = $block>) {
+                f.call(self)
+            }
+        }
+
+        impl ::cipher::$Backend for $ty {
+            fn $one(&self, mut block: ::cipher::InOut<'_, '_, ::cipher::Block<Self>>) {
+                let $c = self;
+                let $s = &mut $load(block.get_in().as_ref());
+                $run;
+                $store($s, block.get_out().as_mut());
+            }
+
+            /// `LANES` blocks at once, round by round (with one lane,
+            /// `cipher` takes them one by one instead).
+            fn $par(&self, mut blocks: ::cipher::InOut<'_, '_, ::cipher::ParBlocks<Self>>) {
+                let $lc = self;
+                let $ls = &mut ::core::array::from_fn::<_, LANES, _>(|l| {
+                    $load(blocks.get_in()[l].as_ref())
+                });
+                $run_lanes;
+                for (block, state) in blocks.get_out().iter_mut().zip(&*$ls) {
+                    $store(state, block.as_mut());
+                }
+            }
+
+            #[inline(always)]
+            fn $tail(&self, blocks: ::cipher::InOutBuf<'_, '_, ::cipher::Block<Self>>) {
+                for block in blocks {
+                    self.$one(block);
+                }
+            }
+        }
+    };
+}
