@@ -1,4 +1,4 @@
-//! The compare report's data: the JSON (`schema_version` 2) that compare
+//! The compare report's data: the JSON (`schema_version` 3) that compare
 //! writes and render, the gate and the baseline files read; `markdown.rs`
 //! and `chart.rs` render it. Every median and interval in it can be
 //! computed again from the per-round samples it holds ([`Speed::samples`]),
@@ -12,7 +12,43 @@ use bench_harness::stats::Ratio;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
-pub const SCHEMA_VERSION: u32 = 2;
+mod columns;
+
+/// The schema this xtask writes: 3 stores each speed entry's samples
+/// column-wise ([`columns`]), their ticks to [`TICKS_DIGITS`] digits.
+pub const SCHEMA_VERSION: u32 = 3;
+
+/// The oldest schema this xtask reads: 2, one object per sample, is read
+/// too (the gate reads the base revision's baselines, which may be older
+/// than this tree) and written as 3.
+pub const OLDEST_READ: u32 = 2;
+
+/// Whether a report of schema `version` can be read.
+pub fn readable(version: u64) -> bool {
+    (u64::from(OLDEST_READ)..=u64::from(SCHEMA_VERSION)).contains(&version)
+}
+
+/// The significant digits a sample's ticks per operation keeps: a relative
+/// step of at most 5e-7, far below any spread a report shows, and what
+/// keeps a report of thirty thousand rounds under a megabyte.
+pub const TICKS_DIGITS: i32 = 7;
+
+/// `ticks` to [`TICKS_DIGITS`] significant digits.
+pub fn round_ticks(ticks: f64) -> f64 {
+    if !ticks.is_finite() || ticks == 0.0 {
+        return ticks;
+    }
+    let exp = TICKS_DIGITS - 1 - ticks.abs().log10().floor() as i32;
+    // Scaling by an exact power of ten, so that the result is the double
+    // nearest the decimal and prints as it.
+    if exp >= 0 {
+        let scale = 10f64.powi(exp);
+        (ticks * scale).round() / scale
+    } else {
+        let scale = 10f64.powi(-exp);
+        (ticks / scale).round() * scale
+    }
+}
 
 /// A case whose figures come from fewer quiet rounds than this uses every
 /// round instead, and a verdict resting on such a case is inconclusive.
@@ -268,8 +304,9 @@ pub struct Speed {
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub instructions: Option<f64>,
     /// Every round, in order: round `r` of a case is the same round for
-    /// every contender, which is what pairs them.
-    #[serde(default)]
+    /// every contender, which is what pairs them. Written column-wise
+    /// ([`columns`]).
+    #[serde(default, with = "columns")]
     pub samples: Vec<Sample>,
 }
 
@@ -386,6 +423,25 @@ impl Entry {
 }
 
 impl Report {
+    /// The report in this schema: one read in an older one has its samples'
+    /// ticks rounded as a run rounds them ([`round_ticks`]) and its
+    /// `schema_version` set to [`SCHEMA_VERSION`]; the medians and
+    /// intervals it holds were computed from the unrounded ticks, which
+    /// differ from these by less than 5e-7 of their value.
+    pub fn upgraded(mut self) -> Report {
+        if self.schema_version < SCHEMA_VERSION {
+            let control = self.control.iter_mut().flat_map(|c| &mut c.speed);
+            let entries = self.variants.iter_mut().chain(&mut self.peers);
+            for s in control.chain(entries.flat_map(|e| &mut e.speed)) {
+                for sample in &mut s.samples {
+                    sample.ticks_per_op = round_ticks(sample.ticks_per_op);
+                }
+            }
+            self.schema_version = SCHEMA_VERSION;
+        }
+        self
+    }
+
     /// Variants and peers, in report order.
     pub fn entries(&self) -> impl Iterator<Item = &Entry> {
         self.variants.iter().chain(&self.peers)
@@ -469,6 +525,15 @@ impl Headline {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ticks_keep_seven_significant_digits() {
+        assert_eq!(round_ticks(262.33319091796875), 262.3332);
+        assert_eq!(round_ticks(0.0012345678), 0.001234568);
+        assert_eq!(round_ticks(123456789.0), 123456800.0);
+        assert_eq!(round_ticks(0.0), 0.0);
+        assert_eq!(format!("{}", round_ticks(437.225341796875)), "437.2253");
+    }
 
     #[test]
     fn median_intervals_by_order_statistics() {

@@ -6,7 +6,6 @@ mod committed;
 pub(crate) mod fixture;
 mod render;
 
-
 /// The `[default: X]` of each option in a help text, by flag.
 fn stated_defaults(help: &str) -> Vec<(String, String)> {
     help.lines()

@@ -144,7 +144,7 @@ impl Timings {
         };
         (o.samples[k][c].iter().zip(&self.process[c]))
             .map(|(s, &process)| Sample {
-                ticks_per_op: s.ticks_per_op,
+                ticks_per_op: report::round_ticks(s.ticks_per_op),
                 quiet: s.quiet,
                 process,
             })

@@ -58,7 +58,9 @@ pub fn run(args: Args) -> Result<()> {
         problems.extend(verify_one(entry, &meta.target_dir, reuse)?);
     }
     if problems.is_empty() {
-        println!("verified: every artifact computes what its source does, embeds no source path, and is the one the committed reports and baselines record");
+        println!(
+            "verified: every artifact computes what its source does, embeds no source path, and is the one the committed reports and baselines record"
+        );
         return Ok(());
     }
     for p in &problems {
@@ -74,7 +76,8 @@ pub fn run(args: Args) -> Result<()> {
 fn verify_one(entry: &'static CipherEntry, target: &Path, reuse: Reuse) -> Result<Vec<String>> {
     let work = WorkDir::lock(target, entry.name)?;
     let variants = ciphers::variant_names(entry);
-    let mut contenders = contenders::contenders(entry, &variants, true, &Tree::here(), Origin::Current);
+    let mut contenders =
+        contenders::contenders(entry, &variants, true, &Tree::here(), Origin::Current);
     let steps = contenders.len() + 1;
     build::build_and_size_reusing(entry, &mut contenders, &work.path, steps, reuse);
     eprintln!(
@@ -139,8 +142,14 @@ fn same_function(entry: &CipherEntry, variant: &str, so: &Path) -> std::result::
         .find(|(v, _)| *v == variant)
         .ok_or_else(|| format!("`{variant}` is not in the registry"))?;
     for &(mode, keys) in entry.modes {
-        bench_harness::compare::check_against(&mut loaded, &mut *make(), keys, &[mode])
-            .map_err(|e| format!("differs from its statically linked variant in {}: {e}", mode.name()))?;
+        bench_harness::compare::check_against(&mut loaded, &mut *make(), keys, &[mode]).map_err(
+            |e| {
+                format!(
+                    "differs from its statically linked variant in {}: {e}",
+                    mode.name()
+                )
+            },
+        )?;
     }
     Ok(())
 }
@@ -254,7 +263,10 @@ mod tests {
         let so = b"\x00\x01variants/src/rfc2612.rs\x00abc.rsx/y\x00/root/.cargo/registry/src/x-0.2/src/lib.rs\x7f.rs\x00";
         assert_eq!(
             embedded_sources(so),
-            ["variants/src/rfc2612.rs", "/root/.cargo/registry/src/x-0.2/src/lib.rs"]
+            [
+                "variants/src/rfc2612.rs",
+                "/root/.cargo/registry/src/x-0.2/src/lib.rs"
+            ]
         );
         assert!(embedded_sources(b"no paths here, .rs alone, hrs.rs").is_empty());
     }

@@ -175,7 +175,7 @@ fn json_round_trips() {
 #[test]
 fn json_interface_names() {
     let v = serde_json::to_value(fixture::report()).unwrap();
-    assert_eq!(v["schema_version"], 2);
+    assert_eq!(v["schema_version"], 3);
     assert_eq!(v["verdict"]["status"], "decided");
     assert_eq!(v["verdict"]["pick"], "auto");
     assert!(v["verdict"]["reasons"].is_array());
@@ -201,8 +201,9 @@ fn json_interface_names() {
         assert!(a[f].is_u64(), "artifact.{f}");
     }
     let speed = v["variants"][0]["speed"].as_array().unwrap();
-    let sample = &speed[0]["samples"][0];
-    assert!(sample["ticks_per_op"].is_f64() && sample["quiet"].is_boolean());
+    let samples = &speed[0]["samples"];
+    assert!(samples["ticks_per_op"][0].is_f64() && samples["quiet"][0].is_u64());
+    assert!(samples["process_runs"][0][1].is_u64());
     let setkey = speed.iter().find(|s| s["dir"] == "setkey").unwrap();
     assert_eq!(setkey["block_bytes"], 0);
     assert!(setkey["ops_per_sec"].is_f64() && setkey["ticks_per_op"].is_f64());
