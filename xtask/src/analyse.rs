@@ -231,15 +231,7 @@ fn decide(
     faster: &dyn Fn(&str, &str) -> Option<Ratio>,
     rerun: &str,
 ) -> Verdict {
-    let candidate = |e: &Entry| -> Option<Candidate> {
-        let a = e.artifact.as_ref()?;
-        (e.status == Status::Measured && (e.name == settings.reference || e.overall.is_some()))
-            .then(|| Candidate {
-                name: e.name.clone(),
-                size: a.footprint_bytes,
-                same_code_as: e.same_code_as.clone(),
-            })
-    };
+    let candidate = |e: &Entry| e.candidate(&settings.reference);
     let vc: Vec<Candidate> = variants.iter().filter_map(candidate).collect();
     let pc: Vec<Candidate> = peers.iter().filter_map(candidate).collect();
     verdict::decide(&vc, &pc, faster, noise, &settings.reference, rerun)

@@ -5,7 +5,8 @@
 //! by the functions here.
 
 use crate::size::Artifact;
-use crate::verdict::Verdict;
+use crate::timings::{self, Paired};
+use crate::verdict::{self, Verdict};
 use crate::workspace::{Inputs, Toolchain};
 use bench_harness::machine::Machine;
 use bench_harness::stats::Ratio;
@@ -414,6 +415,18 @@ pub fn stats_median_interval(values: &[f64]) -> Option<(f64, f64)> {
 }
 
 impl Entry {
+    /// The entry as the rule sees it, if it is one: measured, sized, and
+    /// with a speed against the `reference` (or the reference itself).
+    pub fn candidate(&self, reference: &str) -> Option<verdict::Candidate> {
+        let a = self.artifact.as_ref()?;
+        (self.status == Status::Measured && (self.name == reference || self.overall.is_some()))
+            .then(|| verdict::Candidate {
+                name: self.name.clone(),
+                size: a.footprint_bytes,
+                same_code_as: self.same_code_as.clone(),
+            })
+    }
+
     /// The speed of one case.
     pub fn speed_at(&self, alg: &str, dir: &Dir, key_bits: usize, block: usize) -> Option<&Speed> {
         self.speed.iter().find(|s| {
@@ -423,12 +436,17 @@ impl Entry {
 }
 
 impl Report {
-    /// The report in this schema: one read in an older one has its samples'
-    /// ticks rounded as a run rounds them ([`round_ticks`]) and its
+    /// The report in this schema: one without its verdict's chain (schema
+    /// 2, or 3 written before there was one) has it computed from its
+    /// samples ([`Report::chain`]); one read in an older schema has its
+    /// samples' ticks rounded as a run rounds them ([`round_ticks`]) and its
     /// `schema_version` set to [`SCHEMA_VERSION`]; the medians and
     /// intervals it holds were computed from the unrounded ticks, which
     /// differ from these by less than 5e-7 of their value.
     pub fn upgraded(mut self) -> Report {
+        if self.verdict.chain.is_empty() {
+            self.verdict.chain = self.chain();
+        }
         if self.schema_version < SCHEMA_VERSION {
             let control = self.control.iter_mut().flat_map(|c| &mut c.speed);
             let entries = self.variants.iter_mut().chain(&mut self.peers);
@@ -447,6 +465,39 @@ impl Report {
         self.variants.iter().chain(&self.peers)
     }
 
+    /// The speed of entry `a` over entry `b` over the crypt cases, from
+    /// their samples, as the run computed it ([`timings::overall`]);
+    /// `None` when either is missing or they share no case.
+    pub fn faster(&self, a: &str, b: &str) -> Option<Ratio> {
+        let find = |name: &str| self.entries().find(|e| e.name == name);
+        let (ea, eb) = (find(a)?, find(b)?);
+        let per_case: Vec<Paired> = (ea.speed.iter().filter(|s| s.dir.is_crypt()))
+            .map(|sa| {
+                let sb = eb.speed_at(&sa.alg, &sa.dir, sa.key_bits, sa.block_bytes)?;
+                Some(Paired::of(&sa.samples, &sb.samples))
+            })
+            .collect::<Option<_>>()?;
+        timings::overall(&per_case)
+    }
+
+    /// The verdict's chain as the rule walks it over this report's
+    /// candidates (the measured variants with a speed against the
+    /// reference, and the reference) and [`Report::faster`].
+    pub fn chain(&self) -> Vec<crate::verdict::Link> {
+        let variants: Vec<verdict::Candidate> = (self.variants.iter())
+            .filter_map(|e| e.candidate(&self.run.reference))
+            .collect();
+        let noise = verdict::Noise {
+            threshold: self.run.threshold,
+            control: self.control.as_ref().map(Control::interval),
+            uncertain: Vec::new(),
+            cases: 0,
+            timed: self.machine.is_some(),
+        };
+        let faster = |a: &str, b: &str| self.faster(a, b);
+        verdict::decide(&variants, &[], &faster, &noise, &self.run.reference, "").chain
+    }
+
     /// The counter's rate (ticks per second), 1 when nothing was timed.
     pub fn hz(&self) -> f64 {
         self.machine.as_ref().map_or(1.0, |m| m.counter_hz)
@@ -458,36 +509,101 @@ impl Report {
         Some(m.core_hz.known()? / m.counter_hz)
     }
 
-    /// The cases the chart plots: the first crypt mode and key, encryption
-    /// (or digest), at the smallest and the largest block size measured.
+    /// The cases the chart plots: per mode family that processes bytes
+    /// (parallel modes, CBC encryption, digest), its first mode,
+    /// direction and key in report order at the largest block measured;
+    /// with a single family, its smallest block too, first.
     pub fn headlines(&self) -> Vec<Headline> {
-        let Some(s) = self
-            .entries()
-            .flat_map(|e| &e.speed)
-            .find(|s| s.dir == Dir::Encrypt || s.dir == Dir::Digest)
-        else {
-            return Vec::new();
-        };
-        let mut blocks: Vec<usize> = self
-            .entries()
-            .flat_map(|e| &e.speed)
-            .filter(|x| x.alg == s.alg && x.dir == s.dir && x.key_bits == s.key_bits)
-            .map(|x| x.block_bytes)
+        let speeds: Vec<&Speed> = (self.entries().flat_map(|e| &e.speed))
+            .filter(|s| s.dir.is_crypt())
             .collect();
-        blocks.sort_unstable();
-        blocks.dedup();
-        let ends = match blocks.as_slice() {
-            [] => Vec::new(),
-            [one] => vec![*one],
-            [first, .., last] => vec![*first, *last],
-        };
-        ends.into_iter()
-            .map(|block| Headline {
-                alg: s.alg.clone(),
-                dir: s.dir,
-                key_bits: s.key_bits,
+        let mut out = Vec::new();
+        for f in [Family::Parallel, Family::Serial, Family::Digest] {
+            let Some(first) = speeds.iter().find(|s| Family::of(s) == f) else {
+                continue;
+            };
+            let blocks: Vec<usize> = (speeds.iter())
+                .filter(|x| {
+                    x.alg == first.alg && x.dir == first.dir && x.key_bits == first.key_bits
+                })
+                .map(|x| x.block_bytes)
+                .collect();
+            let at = |block: usize| Headline {
+                alg: first.alg.clone(),
+                dir: first.dir,
+                key_bits: first.key_bits,
                 block,
-            })
+            };
+            let (Some(&small), Some(&large)) = (blocks.iter().min(), blocks.iter().max()) else {
+                continue;
+            };
+            out.push(at(large));
+            if out.len() == 1 && small != large {
+                out.insert(0, at(small));
+            }
+        }
+        // A second family replaces the first one's smallest block.
+        if out.len() > 2 {
+            out.remove(0);
+        }
+        out
+    }
+}
+
+/// The modes a reviewer weighs apart: a parallel mode hands the cipher
+/// several blocks at once (where lanes help), CBC encryption one block at
+/// a time, each waiting for the previous (where they cannot); key setup is
+/// not averaged in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Family {
+    /// ECB, CTR, XTS, and CBC decryption.
+    Parallel,
+    /// CBC encryption: serial.
+    Serial,
+    /// A checksum's digest.
+    Digest,
+    Setkey,
+}
+
+impl Family {
+    pub const ALL: [Family; 4] = [
+        Family::Parallel,
+        Family::Serial,
+        Family::Digest,
+        Family::Setkey,
+    ];
+
+    /// The family of a speed entry (its `alg` is the kernel's
+    /// `mode(cipher)`).
+    pub fn of(s: &Speed) -> Family {
+        match s.dir {
+            Dir::Setkey => Family::Setkey,
+            Dir::Digest => Family::Digest,
+            Dir::Encrypt if s.alg.starts_with("cbc(") => Family::Serial,
+            Dir::Encrypt | Dir::Decrypt => Family::Parallel,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Family::Parallel => "parallel modes",
+            Family::Serial => "CBC encryption",
+            Family::Digest => "digest",
+            Family::Setkey => "key setup",
+        }
+    }
+
+    /// The families `r` measured, in [`Family::ALL`] order.
+    pub fn measured(r: &Report) -> Vec<Family> {
+        let mut seen: Vec<Family> = Vec::new();
+        for s in r.entries().flat_map(|e| &e.speed) {
+            if s.rounds > 0 && !seen.contains(&Family::of(s)) {
+                seen.push(Family::of(s));
+            }
+        }
+        Family::ALL
+            .into_iter()
+            .filter(|f| seen.contains(f))
             .collect()
     }
 }
@@ -495,7 +611,6 @@ impl Report {
 /// A case the chart plots.
 pub struct Headline {
     pub alg: String,
-    /// `encrypt`, or `digest` for a checksum.
     pub dir: Dir,
     pub key_bits: usize,
     pub block: usize,
@@ -504,10 +619,10 @@ pub struct Headline {
 impl Headline {
     /// `ecb(cast6) encryption, 128-bit key, 8192-byte blocks`.
     pub fn describe(&self) -> String {
-        let what = if self.dir == Dir::Digest {
-            "digest"
-        } else {
-            "encryption"
+        let what = match self.dir {
+            Dir::Digest => "digest",
+            Dir::Decrypt => "decryption",
+            Dir::Encrypt | Dir::Setkey => "encryption",
         };
         let key = if self.key_bits == 0 {
             String::new()

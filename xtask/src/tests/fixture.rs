@@ -4,7 +4,7 @@
 
 use crate::report::{self, Control, Dir, Entry, Quiet, Report, Run, Sample, Speed, Status};
 use crate::size::{Artifact, Function};
-use crate::verdict::{Conclusion, Verdict};
+use crate::verdict::{Conclusion, Link, Outcome, Verdict};
 use crate::workspace::{Inputs, Toolchain};
 use bench_harness::machine::{CpuInfo, Fact, Machine};
 use bench_harness::stats::Ratio;
@@ -211,6 +211,28 @@ pub fn report() -> Report {
                 "`auto` = `hint`: the same machine code on the hot path, so one candidate, `auto`: the member with the least annotation (no attribute < `#[inline]` < `never` < `always`).".into(),
                 "`never` is the smallest (5112 bytes of footprint: .text + .rodata + .data).".into(),
                 "`auto` is +3.9% larger and +5.3% [+4.2%, +6.3%] against `never`: its whole interval clears +2.0%, the larger of the 2% threshold and the A/A control's deviation (±1.1%), so it is worth its size.".into(),
+            ],
+            chain: vec![
+                Link {
+                    candidate: "never".into(),
+                    size: 5112,
+                    against: None,
+                    size_change: 0.0,
+                    gain: None,
+                    outcome: Outcome::Start,
+                },
+                Link {
+                    candidate: "auto".into(),
+                    size: 5312,
+                    against: Some("never".into()),
+                    size_change: 0.039,
+                    gain: Some(Ratio {
+                        ratio: 1.053,
+                        low: 1.042,
+                        high: 1.063,
+                    }),
+                    outcome: Outcome::Wins,
+                },
             ],
         },
         raw: "testing speed of ecb(tiny) (tiny-never) encryption\ntest 0 (128 bit key, 16 byte blocks): 1 operation in 800 cycles (16 bytes)\n".into(),

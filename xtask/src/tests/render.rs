@@ -38,8 +38,32 @@ fn golden_index() {
         .assert_eq(&markdown::render_index(&reports));
 }
 
+/// Where the pick is slower than the peer, the first screen says so in
+/// words, with the best any variant does there.
+#[test]
+fn slower_than_the_peer_is_said() {
+    let mut r = fixture::report();
+    for s in &mut r.peers[0].speed {
+        s.ticks_per_op /= 2.0;
+    }
+    let md = crate::markdown::render(&r);
+    let said: Vec<&str> = md
+        .lines()
+        .filter(|l| l.starts_with("**Slower than the peer:**"))
+        .collect();
+    assert_eq!(said.len(), 2, "{md:.3000}");
+    assert!(
+        said[0].starts_with("**Slower than the peer:** `auto` runs parallel modes at 0.51× of tiny-rustcrypto's speed; the best variant there, `hint`, reaches 0.5"),
+        "{}",
+        said[0]
+    );
+    assert!(!crate::markdown::render(&fixture::report()).contains("Slower than the peer"));
+}
+
 /// Two panels, one numbered point per identical-code group and peer, each
-/// with an error bar, and a legend that names every member.
+/// with an error bar, and a legend that names every member; the pick (here
+/// also the reference) labelled, the peer a triangle, the Pareto front a
+/// step line through its points in each panel.
 #[test]
 fn chart_points_and_legend() {
     let svg = chart::render(&fixture::report()).expect("a chart");
@@ -50,13 +74,43 @@ fn chart_points_and_legend() {
         .filter_map(|n| n.text())
         .map(str::trim)
         .collect();
-    for wanted in [
-        "16-byte blocks",
-        "8192-byte blocks",
-        "1: never",
-        "2: auto = hint",
-        "3: tiny-rustcrypto (peer)",
-    ] {
+    for block in [16, 8192] {
+        let caption = format!(
+            "ecb(tiny) encryption, 128-bit key, {block}-byte blocks; 95% intervals at most ±"
+        );
+        assert!(
+            texts.iter().any(|t| t.starts_with(&caption)),
+            "{caption}: {texts:?}"
+        );
+    }
+    assert_eq!(
+        texts.iter().filter(|t| **t == "pick, reference").count(),
+        2,
+        "{texts:?}"
+    );
+    let drawn = |tag: &str, attr: &str, value: &str| {
+        (doc.descendants())
+            .filter(|n| n.has_tag_name(tag) && n.attribute(attr) == Some(value))
+            .count()
+    };
+    assert_eq!(
+        drawn("polygon", "fill", "#FF0000"),
+        2,
+        "the peer, once a panel"
+    );
+    // never, auto and the peer are Pareto-optimal: three points, so each
+    // panel's step line has five vertices.
+    let fronts: Vec<_> = (doc.descendants())
+        .filter(|n| n.has_tag_name("polyline") && n.attribute("stroke") == Some("#787878"))
+        .map(|n| {
+            n.attribute("points")
+                .unwrap_or("")
+                .split_whitespace()
+                .count()
+        })
+        .collect();
+    assert_eq!(fronts, [5, 5], "{svg:.3000}");
+    for wanted in ["1: never", "2: auto = hint", "3: tiny-rustcrypto (peer)"] {
         assert!(texts.contains(&wanted), "{wanted}: {texts:?}");
     }
     // `hint` is drawn with `auto`: three points per panel, numbered 1 to 3.
