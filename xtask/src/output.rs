@@ -46,6 +46,13 @@ pub fn write(report: &Report, dir: &Path) -> Result<()> {
     write_views(report, &base)
 }
 
+/// Writes the markdown and chart of `report` in `dir` from it, leaving its
+/// JSON as it is (`render`: the JSON is the record, the others its views).
+pub fn render(report: &Report, dir: &Path) -> Result<()> {
+    prepare(report, dir)?;
+    write_views(report, &dir.join(&report.cipher))
+}
+
 /// [`check`]s `report` and readies `dir` for its files.
 fn prepare(report: &Report, dir: &Path) -> Result<()> {
     check(report).map_err(|why| {

@@ -1,15 +1,16 @@
 //! `cargo xtask render [DIR]`: renders every report's markdown and chart,
 //! and the index, again from the JSON in DIR, after a change to the
-//! renderer; nothing is measured. The JSON is written again too, in this
-//! schema (a report of an older one is upgraded:
-//! [`crate::report::Report::upgraded`]), and so is each baseline file in
-//! `DIR/baseline/` (JSON only: a baseline has no views). A `.json` file that is not a report (a
+//! renderer; nothing is measured. A report's JSON is left as it is, unless
+//! it is of an older schema: then it is written again in this one
+//! ([`crate::report::Report::upgraded`]), and so is each baseline file of
+//! an older schema in `DIR/baseline/` (JSON only: a baseline has no views). A `.json` file that is not a report (a
 //! `tcrypt --json` output) is skipped with a line saying so; one that
 //! claims to be a report but cannot be read or trusted (another schema
 //! version, a cipher name that is not a plain name, a size of 0) is
 //! skipped too, and makes the exit code 1 once the others are rendered.
 
 use crate::error::{Error, Result};
+use crate::report::SCHEMA_VERSION;
 use crate::{baseline_file, output, workspace};
 use std::path::{Path, PathBuf};
 
@@ -24,7 +25,11 @@ pub fn run(args: Args) -> Result<()> {
     let read = output::read_reports(&args.dir)?;
     read.say();
     for r in &read.reports {
-        output::write(r, &args.dir)?;
+        if older_schema(&args.dir.join(format!("{}.json", r.cipher))) {
+            output::write(r, &args.dir)?;
+        } else {
+            output::render(r, &args.dir)?;
+        }
         println!(
             "rendered {}",
             args.dir.join(format!("{}.md", r.cipher)).display()
@@ -58,6 +63,9 @@ fn rewrite_baselines(dir: &Path) -> Result<()> {
         if !output::valid_name(cipher) {
             continue;
         }
+        if !older_schema(&path) {
+            continue;
+        }
         let bytes = std::fs::read(&path)
             .map_err(|e| Error::failed(format!("reading {}: {e}", path.display())))?;
         let report = baseline_file::parse(&bytes, &path.display().to_string(), cipher)?;
@@ -65,4 +73,14 @@ fn rewrite_baselines(dir: &Path) -> Result<()> {
         println!("rewrote {}", path.display());
     }
     Ok(())
+}
+
+/// Whether the JSON at `path` says it is of a schema older than this one
+/// (one that cannot be read says nothing: the reader has named it).
+fn older_schema(path: &Path) -> bool {
+    let version = std::fs::read(path)
+        .ok()
+        .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
+        .and_then(|v| v["schema_version"].as_u64());
+    version.is_some_and(|v| v < u64::from(SCHEMA_VERSION))
 }

@@ -444,9 +444,6 @@ impl Report {
     /// intervals it holds were computed from the unrounded ticks, which
     /// differ from these by less than 5e-7 of their value.
     pub fn upgraded(mut self) -> Report {
-        if self.verdict.chain.is_empty() {
-            self.verdict.chain = self.chain();
-        }
         if self.schema_version < SCHEMA_VERSION {
             let control = self.control.iter_mut().flat_map(|c| &mut c.speed);
             let entries = self.variants.iter_mut().chain(&mut self.peers);
@@ -456,6 +453,10 @@ impl Report {
                 }
             }
             self.schema_version = SCHEMA_VERSION;
+        }
+        // From the rounded ticks, as a run computes it.
+        if self.verdict.chain.is_empty() {
+            self.verdict.chain = self.chain();
         }
         self
     }
