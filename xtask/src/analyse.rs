@@ -6,7 +6,7 @@
 
 use crate::contenders::{Contender, State};
 use crate::raw;
-use crate::report::{self, Control, Dir, Entry, Quiet, Report, Run, Speed, Status};
+use crate::report::{self, Control, Counting, Dir, Entry, Quiet, Report, Run, Speed, Status};
 use crate::timings::Timings;
 use crate::verdict::{self, Candidate, Noise, Verdict};
 use crate::workspace;
@@ -105,6 +105,8 @@ fn run(settings: &Settings, entry: &CipherEntry, cases: &[Case], plan: Plan, t: 
             t.quiet_total as f64 / t.total_rounds as f64
         },
         processes: t.processes,
+        // compare counts after the analysis, when it can (`explain.rs`).
+        counting: Counting::NotAsked,
         notes: notes(entry, cases, t),
     }
 }

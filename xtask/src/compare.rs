@@ -11,6 +11,7 @@ use crate::ciphers;
 use crate::cli;
 use crate::contenders::{self, Origin};
 use crate::error::{Error, Result};
+use crate::explain;
 use crate::output;
 use crate::plan::{self, Amount};
 use crate::report::{Report, Status};
@@ -246,6 +247,7 @@ fn compare(
     eprintln!("[{steps}/{steps}] writing the report");
     let mut report = analyse::analyse(settings, entry, &contenders, &cases, plan, &timings);
     report.run.notes.extend(screened);
+    explain::count(&mut report, entry, &contenders, &cases, &work.path);
     Ok(report)
 }
 

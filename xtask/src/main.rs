@@ -21,6 +21,7 @@ mod count_child;
 mod counts;
 mod error;
 mod escape;
+mod explain;
 mod fault;
 mod gate;
 mod gate_measure;

@@ -73,9 +73,10 @@ pub fn render(r: &Report) -> String {
     md
 }
 
-/// `body` under a `<details>` whose summary is `summary` (markdown text
-/// made by this tool), blank lines around it so that GitHub renders the
-/// markdown inside.
+/// `body` under a `<details>` whose summary is `summary` (HTML made by
+/// this tool, names escaped with `escape::xml_text`: markdown is not
+/// rendered inside a `<summary>`), blank lines around it so that GitHub
+/// renders the markdown inside.
 pub(crate) fn details(w: &mut String, summary: &str, body: impl FnOnce(&mut String)) {
     let _ = writeln!(w, "<details><summary>{summary}</summary>\n");
     body(w);

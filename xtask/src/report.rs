@@ -104,8 +104,33 @@ pub struct Run {
     /// written before there were several.
     #[serde(default = "one")]
     pub processes: usize,
+    /// Whether and how the headline cases' instructions were counted
+    /// (`explain.rs`); left out when not asked.
+    #[serde(default, skip_serializing_if = "Counting::not_asked")]
+    pub counting: Counting,
     /// Doubts about the measurement, said in the report.
     pub notes: Vec<String>,
+}
+
+/// Whether and how compare counted instructions: what the report's
+/// instructions-per-block column says of its source.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Counting {
+    /// A report written before compare counted, or a gate's or
+    /// baseline's run (which count every case, and say so themselves).
+    #[default]
+    NotAsked,
+    /// valgrind was not on PATH.
+    NoValgrind,
+    /// Counted by callgrind, under this valgrind (`valgrind --version`).
+    Callgrind { valgrind: String },
+}
+
+impl Counting {
+    pub fn not_asked(&self) -> bool {
+        *self == Counting::NotAsked
+    }
 }
 
 /// The quiet criterion of the run (`bench_harness::interleave::QUIET`).
@@ -466,6 +491,11 @@ impl Report {
         self.variants.iter().chain(&self.peers)
     }
 
+    /// Variants and peers, in report order, to change.
+    pub fn entries_mut(&mut self) -> impl Iterator<Item = &mut Entry> {
+        self.variants.iter_mut().chain(&mut self.peers)
+    }
+
     /// The speed of entry `a` over entry `b` over the crypt cases, from
     /// their samples, as the run computed it ([`timings::overall`]);
     /// `None` when either is missing or they share no case.
@@ -574,13 +604,17 @@ impl Family {
         Family::Setkey,
     ];
 
-    /// The family of a speed entry (its `alg` is the kernel's
-    /// `mode(cipher)`).
+    /// The family of a speed entry.
     pub fn of(s: &Speed) -> Family {
-        match s.dir {
+        Family::of_case(&s.alg, s.dir)
+    }
+
+    /// The family of a case of `alg` (the kernel's `mode(cipher)`) in `dir`.
+    pub fn of_case(alg: &str, dir: Dir) -> Family {
+        match dir {
             Dir::Setkey => Family::Setkey,
             Dir::Digest => Family::Digest,
-            Dir::Encrypt if s.alg.starts_with("cbc(") => Family::Serial,
+            Dir::Encrypt if alg.starts_with("cbc(") => Family::Serial,
             Dir::Encrypt | Dir::Decrypt => Family::Parallel,
         }
     }

@@ -107,7 +107,7 @@ pub fn render(w: &mut String, r: &Report) {
             };
             let _ = writeln!(
                 w,
-                "**Verdict: use {}**, the smallest variant that no larger one beats beyond the noise ({} bytes of footprint){against}.\n",
+                "**Verdict: use {}**, the variant the rule settles on: each step up to it was faster beyond the noise, and no larger one is ({} bytes of footprint){against}.\n",
                 md_code(&p.name),
                 bytes(footprint(p))
             );

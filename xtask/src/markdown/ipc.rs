@@ -6,17 +6,23 @@
 //! chain, or spilling, fewer.
 
 use super::measured;
-use crate::escape::md_cell;
-use crate::report::Family;
-use crate::report::{Entry, Report, Speed};
+use crate::escape::{md_cell, md_code, md_text};
+use crate::report::{Counting, Entry, Family, Report, Speed};
 use std::fmt::Write;
 
-/// The case a family's figures come from: its largest block (key setup's
-/// first key), where the per-call costs weigh least.
+/// The case a family's figures come from: the counted one (compare
+/// counts a case per family: `explain::headline_cases`), else its largest
+/// block.
 fn case_of(e: &Entry, f: Family) -> Option<&Speed> {
     (e.speed.iter())
         .filter(|s| Family::of(s) == f && s.rounds > 0)
-        .max_by_key(|s| (s.block_bytes, std::cmp::Reverse(s.key_bits)))
+        .max_by_key(|s| {
+            (
+                s.instructions.is_some(),
+                s.block_bytes,
+                std::cmp::Reverse(s.key_bits),
+            )
+        })
 }
 
 /// Cipher blocks in one operation of `s` (one for key setup; a checksum's
@@ -40,24 +46,31 @@ fn block_size(r: &Report) -> usize {
 
 pub fn render(w: &mut String, r: &Report) {
     let _ = writeln!(w, "## Instructions per block and IPC\n");
-    let counted = r
-        .entries()
-        .flat_map(|e| &e.speed)
-        .any(|s| s.instructions.is_some() && s.rounds > 0);
+    let rerun = md_code(&r.generated_by);
+    let valgrind = match &r.run.counting {
+        Counting::Callgrind { valgrind } => valgrind,
+        Counting::NoValgrind => {
+            let _ = writeln!(
+                w,
+                "Not counted: `valgrind` was not on PATH when this run was made (compare counts the headline cases with callgrind when it is, a few seconds more). To fill this column, install it (`apt-get install valgrind`) and run {rerun} again.\n"
+            );
+            return;
+        }
+        Counting::NotAsked => {
+            let _ = writeln!(
+                w,
+                "Not counted: this report was written before compare counted instructions. To fill this column, install valgrind (`apt-get install valgrind`) and run {rerun} again.\n"
+            );
+            return;
+        }
+    };
     let cpt = r.cycles_per_tick();
-    if !counted {
-        let _ = writeln!(
-            w,
-            "Not counted in this run: the instruction counts come from callgrind, run once over every contender's headline cases when `valgrind` is on PATH, and it was not. Install it (`apt-get install valgrind`) and run {} again to fill the instructions-per-block and IPC columns.\n",
-            crate::escape::md_code(&r.generated_by)
-        );
-        return;
-    }
     let bs = block_size(r);
     let families = Family::measured(r);
     let _ = writeln!(
         w,
-        "Instructions per {bs}-byte block inside the artifact, counted by callgrind (one run over every contender, once per run); core cycles per block from the timing (median ticks × {}); IPC = instructions / cycles. Each family's figure is its largest block.\n",
+        "Instructions per {bs}-byte block (per key for key setup) inside the artifact, counted by callgrind ({}: one run over every contender, a case per mode family, its largest block); core cycles per block from the timing (median ticks × {}); IPC = instructions / cycles. Near the core's width (4 to 6 a cycle) a shape is throughput-bound; well below, it waits on its round chain's latency or on memory (spills, table loads).\n",
+        md_text(valgrind),
         cpt.map_or(
             "an unknown cycles-per-tick: no core clock estimate".into(),
             |k| format!("{k:.2} cycles per tick")

@@ -1,7 +1,7 @@
 //! The report's speed tables and its ratios against the reference.
 
 use super::{figure, measured};
-use crate::escape::{md_cell, md_code, md_code_cell};
+use crate::escape::{md_cell, md_code, md_code_cell, xml_text};
 use crate::report::{Dir, Report, Speed};
 use crate::verdict::pct;
 use std::fmt::Write;
@@ -133,7 +133,10 @@ pub fn render_ratios(w: &mut String, r: &Report) {
         "Speed relative to {}, measured in the same rounds (paired), with 95% confidence intervals; + is faster. A row per variant; a table for the geometric mean over the crypt cases (the speed the verdict uses), then one per mode, direction and key, a column per block size.\n",
         md_code(reference)
     );
-    let summary = format!("Every variant against {}, case by case", md_code(reference));
+    let summary = format!(
+        "Every variant against <code>{}</code>, case by case",
+        xml_text(reference)
+    );
     super::details(w, &summary, |w| {
         let _ = writeln!(w, "| variant | all crypt cases |\n|---|---:|");
         for row in &rows {

@@ -57,8 +57,9 @@ impl Columns {
                 "samples.quiet names round {r}, but there are {n} rounds"
             ));
         }
-        let runs: usize = self.process_runs.iter().map(|&(_, k)| k).sum();
-        if runs != n {
+        let runs = (self.process_runs.iter()).try_fold(0usize, |sum, &(_, k)| sum.checked_add(k));
+        if runs != Some(n) {
+            let runs = runs.map_or("more than usize::MAX".into(), |r| r.to_string());
             return Err(format!(
                 "samples.process_runs cover {runs} rounds, but there are {n}"
             ));
@@ -153,6 +154,10 @@ mod tests {
             (
                 r#"{"ticks_per_op":[1.0],"quiet":[],"process_runs":[[0,2]]}"#,
                 "cover 2 rounds",
+            ),
+            (
+                r#"{"ticks_per_op":[1.0],"quiet":[],"process_runs":[[0,18446744073709551615],[1,1]]}"#,
+                "cover more than usize::MAX rounds",
             ),
         ] {
             let err = serde_json::from_str::<Holder>(&format!(r#"{{"samples":{json}}}"#))
