@@ -258,7 +258,7 @@ fn end_to_end() {
         "progress lines: {stderr}"
     );
     let json = read_json(out_dir);
-    assert_eq!(json["schema_version"], 2);
+    assert_eq!(json["schema_version"], 3);
     assert_eq!(json["cipher"], "cast6");
     assert_eq!(json["run"]["quick"], true);
 
@@ -359,18 +359,21 @@ fn recomputed_from_samples(json: &serde_json::Value, md: &str) {
     let hz = json["machine"]["counter_hz"].as_f64().unwrap();
     let case = |name: &str| entry(json, name)["speed"][0].clone();
     let (never, auto) = (case("never"), case("auto"));
+    // Schema 3's columns: the ticks, the quiet rounds, and runs of rounds
+    // from one process.
     let samples = |s: &serde_json::Value| -> Vec<(f64, bool, u64)> {
-        s["samples"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|x| {
-                (
-                    x["ticks_per_op"].as_f64().unwrap(),
-                    x["quiet"].as_bool().unwrap(),
-                    x["process"].as_u64().unwrap(),
-                )
-            })
+        let c = &s["samples"];
+        let quiet: Vec<u64> = (c["quiet"].as_array().unwrap().iter())
+            .map(|r| r.as_u64().unwrap())
+            .collect();
+        let process = (c["process_runs"].as_array().unwrap().iter()).flat_map(|run| {
+            let (p, n) = (run[0].as_u64().unwrap(), run[1].as_u64().unwrap());
+            std::iter::repeat_n(p, n as usize)
+        });
+        (c["ticks_per_op"].as_array().unwrap().iter())
+            .zip(process)
+            .enumerate()
+            .map(|(r, (t, p))| (t.as_f64().unwrap(), quiet.contains(&(r as u64)), p))
             .collect()
     };
     let (mine, theirs) = (samples(&never), samples(&auto));

@@ -307,7 +307,7 @@ fn render_reads_only_reports() {
     let read = future["schema_version"].as_u64().unwrap();
     future["schema_version"] = (read + 1).into();
     let future_why = format!(
-        "schema version {}, but this xtask reads version {read}",
+        "schema version {}, but this xtask reads versions 2 to {read}",
         read + 1
     );
     put("cast5.json", &future);

@@ -5,6 +5,7 @@
 
 use crate::build;
 use crate::cli;
+use crate::count::explain;
 use crate::env::tree::Tree;
 use crate::env::workdir::WorkDir;
 use crate::env::workspace;
@@ -246,6 +247,7 @@ fn compare(
     eprintln!("[{steps}/{steps}] writing the report");
     let mut report = analyse::analyse(settings, entry, &contenders, &cases, plan, &timings);
     report.run.notes.extend(screened);
+    explain::count(&mut report, entry, &contenders, &cases, &work.path);
     Ok(report)
 }
 

@@ -3,3 +3,4 @@
 
 pub mod callgrind;
 pub mod counts;
+pub mod explain;

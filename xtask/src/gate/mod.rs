@@ -261,7 +261,9 @@ fn read_baselines(args: &Args, entry: &CipherEntry, base: Option<&BaseRev>) -> R
         }
         Err(_) => None,
     };
-    let changed = base.is_some() && committed != proposed;
+    let changed = base.is_some()
+        && committed != proposed
+        && !baseline_file::same_values(committed.as_deref(), proposed.as_deref(), cipher);
     let read = |bytes: &Option<Vec<u8>>, what: &str, missing: Error| -> Result<Report> {
         let bytes = bytes.as_ref().ok_or(missing)?;
         let report = baseline_file::parse(bytes, what, cipher)?;

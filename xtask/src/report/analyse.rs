@@ -7,7 +7,7 @@
 use crate::env::workspace;
 use crate::report::raw;
 use crate::report::verdict::{self, Candidate, Noise, Verdict};
-use crate::report::{self, Control, Dir, Entry, Quiet, Report, Run, Speed, Status};
+use crate::report::{self, Control, Counting, Dir, Entry, Quiet, Report, Run, Speed, Status};
 use crate::select::contenders::{Contender, State};
 use crate::time::timings::Timings;
 use bench_harness::compare::{Case, Plan};
@@ -105,6 +105,8 @@ fn run(settings: &Settings, entry: &CipherEntry, cases: &[Case], plan: Plan, t: 
             t.quiet_total as f64 / t.total_rounds as f64
         },
         processes: t.processes,
+        // compare counts after the analysis, when it can (`explain.rs`).
+        counting: Counting::NotAsked,
         notes: notes(entry, cases, t),
     }
 }
@@ -232,15 +234,7 @@ fn decide(
     faster: &dyn Fn(&str, &str) -> Option<Ratio>,
     rerun: &str,
 ) -> Verdict {
-    let candidate = |e: &Entry| -> Option<Candidate> {
-        let a = e.artifact.as_ref()?;
-        (e.status == Status::Measured && (e.name == settings.reference || e.overall.is_some()))
-            .then(|| Candidate {
-                name: e.name.clone(),
-                size: a.footprint_bytes,
-                same_code_as: e.same_code_as.clone(),
-            })
-    };
+    let candidate = |e: &Entry| e.candidate(&settings.reference);
     let vc: Vec<Candidate> = variants.iter().filter_map(candidate).collect();
     let pc: Vec<Candidate> = peers.iter().filter_map(candidate).collect();
     verdict::decide(&vc, &pc, faster, noise, &settings.reference, rerun)

@@ -1,9 +1,13 @@
 //! The report's chart: footprint (x, log scale) against throughput (y) at
-//! the headline case, one panel for the smallest and one for the largest
-//! block size measured; one numbered point per group of identical hot-path
-//! code and per peer, with the 95% interval of its median as an error bar;
-//! filled when the verdict finds it Pareto-optimal. The numbers are
-//! explained in a legend under the panels, so no label overlaps another.
+//! the headline cases ([`Report::headlines`]: a panel per mode family,
+//! its largest block); one numbered point per group of identical hot-path
+//! code (blue circles) and per peer (red triangles), with the 95% interval
+//! of its median as an error bar, its widest half-width stated in the
+//! panel's title (at most a few tenths of a percent hides under a point);
+//! filled when the verdict finds it Pareto-optimal, the Pareto front drawn
+//! through those as a step line; the verdict's pick ringed and labelled,
+//! the reference labelled. The numbers are explained in a legend under the
+//! panels, so no label overlaps another.
 //! SVG only: text is `<text>` elements, so no font is needed to draw it;
 //! plotters escapes markup in them, `escape.rs` the rest.
 
@@ -25,6 +29,8 @@ struct Point<'a> {
     size: f64,
     peer: bool,
     pareto: bool,
+    /// `pick`, `reference`, both, or nothing: written beside the point.
+    role: Option<&'static str>,
 }
 
 /// One point per identical-code group (shown by its least annotated
@@ -52,7 +58,16 @@ fn points(r: &Report) -> Vec<Point<'_>> {
 }
 
 fn point<'a>(r: &Report, e: &'a Entry, legend: String, peer: bool) -> Point<'a> {
+    let pick = r.verdict.pick.as_deref() == Some(e.name.as_str());
+    let reference = !peer && r.run.reference == e.name;
+    let role = match (pick, reference) {
+        (true, true) => Some("pick, reference"),
+        (true, false) => Some("pick"),
+        (false, true) => Some("reference"),
+        (false, false) => None,
+    };
     Point {
+        role,
         legend,
         entry: e,
         size: e
@@ -71,7 +86,7 @@ pub fn render(r: &Report) -> Option<String> {
     if heads.is_empty() || points.is_empty() {
         return None;
     }
-    let legend_lines = points.len().div_ceil(2) as u32 + 2;
+    let legend_lines = points.len().div_ceil(2) as u32 + 3;
     let height = PANELS + 40 + legend_lines * LEGEND_LINE;
     let mut svg = String::new();
     {
@@ -161,8 +176,17 @@ fn panel(
     if shown.is_empty() || xmax / xmin > 1e12 || ymax > 1e15 {
         return Some(());
     }
+    let widest = (shown.iter())
+        .filter(|f| f.1 > 0.0)
+        .map(|&&(_, y, lo, hi)| (y - lo).max(hi - y) / y)
+        .fold(0f64, f64::max);
+    let caption = format!(
+        "{}; 95% intervals at most ±{:.1}%",
+        head.describe(),
+        widest * 100.0
+    );
     let mut chart = ChartBuilder::on(area)
-        .caption(format!("{}-byte blocks", head.block), ("sans-serif", 15))
+        .caption(plotters_text(&caption), ("sans-serif", 14))
         .margin(12)
         .x_label_area_size(40)
         .y_label_area_size(56)
@@ -178,6 +202,26 @@ fn panel(
         .x_label_formatter(&|x| format!("{x:.0}"))
         .y_label_formatter(&|y| format!("{y:.0}"))
         .draw()
+        .ok()?;
+    // The Pareto front as a step line, smallest first: from each point
+    // across to the next one's footprint, then up (or down) to it.
+    let mut front: Vec<(f64, f64)> = (points.iter().zip(&figures))
+        .filter(|(p, _)| p.pareto)
+        .filter_map(|(_, f)| f.map(|(x, y, _, _)| (x, y)))
+        .collect();
+    front.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let steps: Vec<(f64, f64)> = (front.iter().enumerate())
+        .flat_map(|(i, &(x, y))| {
+            let before = i.checked_sub(1).map(|j| (x, front[j].1));
+            before.into_iter().chain([(x, y)])
+        })
+        .collect();
+    let gray = RGBColor(120, 120, 120);
+    chart
+        .draw_series(std::iter::once(PathElement::new(
+            steps,
+            gray.stroke_width(1),
+        )))
         .ok()?;
     let offsets = label_offsets(&figures, ymax);
     for (i, (p, f)) in points.iter().zip(&figures).enumerate() {
@@ -201,13 +245,38 @@ fn panel(
                 }),
             )
             .ok()?;
-        chart
-            .draw_series(std::iter::once(
-                EmptyElement::at((x, y))
-                    + Circle::new((0, 0), 5, style)
-                    + Text::new((i + 1).to_string(), offsets[i], ("sans-serif", 13)),
-            ))
-            .ok()?;
+        let label = Text::new((i + 1).to_string(), offsets[i], ("sans-serif", 13));
+        if p.peer {
+            chart
+                .draw_series(std::iter::once(
+                    EmptyElement::at((x, y)) + TriangleMarker::new((0, 0), 7, style) + label,
+                ))
+                .ok()?;
+        } else {
+            chart
+                .draw_series(std::iter::once(
+                    EmptyElement::at((x, y)) + Circle::new((0, 0), 5, style) + label,
+                ))
+                .ok()?;
+        }
+        if let Some(role) = p.role {
+            let green = RGBColor(0, 130, 60);
+            let font = ("sans-serif", 13).into_font().color(&green);
+            chart
+                .draw_series(std::iter::once(
+                    EmptyElement::at((x, y)) + Text::new(role, (-12, 14), font),
+                ))
+                .ok()?;
+            if role.starts_with("pick") {
+                chart
+                    .draw_series(std::iter::once(Circle::new(
+                        (x, y),
+                        10,
+                        green.stroke_width(2),
+                    )))
+                    .ok()?;
+            }
+        }
     }
     Some(())
 }
@@ -229,13 +298,18 @@ fn legend(area: &DrawingArea<SVGBackend<'_>, Shift>, points: &[Point]) -> Option
         ))
         .ok()?;
     }
-    let key = "Blue: variants (one point per group of identical hot-path code), red: peers; filled: Pareto-optimal in the verdict (over every crypt case), hollow: dominated.";
-    area.draw(&Text::new(
-        key,
-        (24, (rows as u32 * LEGEND_LINE) as i32 + 10),
-        style,
-    ))
-    .ok()?;
+    let key = [
+        "Blue circles: variants (one per group of identical hot-path code); red triangles: peers; green ring: the verdict's pick.",
+        "Filled: Pareto-optimal in the verdict (over every crypt case), joined by the gray step line; hollow: dominated.",
+    ];
+    for (i, line) in key.into_iter().enumerate() {
+        area.draw(&Text::new(
+            line,
+            (24, ((rows + i) as u32 * LEGEND_LINE) as i32 + 10),
+            style.clone(),
+        ))
+        .ok()?;
+    }
     Some(())
 }
 

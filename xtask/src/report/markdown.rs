@@ -11,6 +11,8 @@ use crate::report::{Control, Entry, Report, Speed, Status};
 use std::fmt::Write;
 
 mod facts;
+mod glance;
+mod ipc;
 mod speed;
 
 fn bytes(n: u64) -> String {
@@ -29,7 +31,9 @@ fn opt_bytes(n: Option<u64>) -> String {
     n.map_or("unknown".into(), bytes)
 }
 
-/// The markdown report.
+/// The markdown report: the first screen (verdict, summary, noise and
+/// time: [`glance`]), the rule's chain as a table, the chart; then every
+/// full table folded under `<details>`.
 pub fn render(r: &Report) -> String {
     let mut md = String::new();
     let w = &mut md;
@@ -46,64 +50,78 @@ pub fn render(r: &Report) -> String {
         w,
         "# {cipher}: code size against speed, per inlining variant\n"
     );
-    render_verdict(w, r);
+    glance::render(w, r);
+    render_inconclusive(w, r);
+    glance::render_chain(w, r);
+    render_rule(w, r);
+    render_chart(w, r);
+    details(w, "The rule's steps in words", |w| render_steps(w, r));
+    render_left_out(w, r);
     facts::render(w, r);
     render_sizes(w, r);
     speed::render_speed(w, r);
     speed::render_ratios(w, r);
-    render_chart(w, r);
+    ipc::render(w, r);
     let _ = writeln!(w, "## Raw output\n");
-    let _ = writeln!(
+    details(
         w,
-        "<details><summary>The medians as tcrypt prints them (cycles mode lines; \"cycles\" there are counter ticks)</summary>\n"
+        "The medians as tcrypt prints them (cycles mode lines; \"cycles\" there are counter ticks)",
+        |w| {
+            let _ = writeln!(w, "{}", md_code_block("text", &r.raw));
+        },
     );
-    let _ = writeln!(w, "{}\n</details>", md_code_block("text", &r.raw));
     md
 }
 
-fn render_verdict(w: &mut String, r: &Report) {
+/// `body` under a `<details>` whose summary is `summary` (HTML made by
+/// this tool, names escaped with `escape::xml_text`: markdown is not
+/// rendered inside a `<summary>`), blank lines around it so that GitHub
+/// renders the markdown inside.
+pub(crate) fn details(w: &mut String, summary: &str, body: impl FnOnce(&mut String)) {
+    let _ = writeln!(w, "<details><summary>{summary}</summary>\n");
+    body(w);
+    let _ = writeln!(w, "</details>\n");
+}
+
+/// An inconclusive verdict's reasons and the command to run again.
+fn render_inconclusive(w: &mut String, r: &Report) {
     let v = &r.verdict;
-    match (v.status, &v.pick) {
-        (Conclusion::Inconclusive, _) => {
-            let _ = writeln!(w, "**Verdict: inconclusive.** The run cannot decide:\n");
-            for reason in &v.reasons {
-                let _ = writeln!(w, "- {}", md_cell_fragment(reason));
-            }
-            if let Some(rerun) = &v.rerun {
-                let _ = writeln!(
-                    w,
-                    "\nRun it again on a quieter machine (nothing else on this core or its SMT sibling): {}\n",
-                    md_code(rerun)
-                );
-            }
-        }
-        (Conclusion::Decided, Some(pick)) => {
-            let _ = writeln!(w, "**Verdict: use {}.**\n", md_code(pick));
-        }
-        (Conclusion::Decided, None) => {
-            let _ = writeln!(w, "**Verdict: none; no variant was measured.**\n");
-        }
+    if v.status != Conclusion::Inconclusive {
+        return;
     }
+    for reason in &v.reasons {
+        let _ = writeln!(w, "- {}", md_cell_fragment(reason));
+    }
+    if let Some(rerun) = &v.rerun {
+        let _ = writeln!(
+            w,
+            "\nRun it again on a quieter machine (nothing else on this core or its SMT sibling): {}\n",
+            md_code(rerun)
+        );
+    }
+}
+
+/// The rule in a paragraph, the Pareto set, the run's notes, and the
+/// variants that failed or cannot run here.
+fn render_rule(w: &mut String, r: &Report) {
+    let v = &r.verdict;
     let _ = writeln!(
         w,
-        "The kernel reviewers' rule: prefer the smaller footprint (.text + .rodata + .data) unless a larger variant is faster by more than the noise, that is unless its whole 95% interval against the smaller one clears {:+.1}% (the larger of the {:.0}% threshold and the A/A control's deviation). Speed is the geometric mean, over the encryption and decryption cases, of the ratios paired round by round, with its 95% interval; key setup is reported beside it, not averaged in. Variants with the same machine code on the hot path are one candidate.\n",
+        "The kernel reviewers' rule: prefer the smaller footprint (.text + .rodata + .data) unless a larger variant is faster by more than the noise, that is unless its whole 95% interval against the smaller one clears the bar, {:+.1}% (the larger of the {:.0}% threshold and the A/A control's deviation). Speed is the geometric mean, over the encryption and decryption cases, of the ratios paired round by round, with its 95% interval; key setup is reported beside it, not averaged in. Variants with the same machine code on the hot path are one candidate.\n",
         (v.bar - 1.0) * 100.0,
         r.run.threshold * 100.0
     );
-    render_control(w, r.control.as_ref(), &r.run.reference);
-    if v.status == Conclusion::Inconclusive && !v.steps.is_empty() {
-        let _ = writeln!(w, "What the rule would decide from these figures:\n");
-    }
-    for step in &v.steps {
-        let _ = writeln!(w, "- {}", md_cell_fragment(step));
-    }
     let pareto: Vec<String> = v.pareto.iter().map(|p| md_code(p)).collect();
     let _ = writeln!(
         w,
-        "\nPareto-optimal over the geometric mean of the crypt cases (a point is dominated only by one no larger and faster beyond the 95% interval): {}.\n",
+        "Pareto-optimal over the geometric mean of the crypt cases (a point is dominated only by one no larger and faster beyond the 95% interval): {}.\n",
         pareto.join(", ")
     );
-    for e in r.entries().filter(|e| e.status != Status::Measured) {
+    for note in &r.run.notes {
+        let _ = writeln!(w, "> **Note:** {}\n", md_text(note));
+    }
+    let not_run = |e: &&Entry| matches!(e.status, Status::Failed | Status::Unavailable);
+    for e in r.entries().filter(not_run) {
         let _ = writeln!(
             w,
             "**{} {}:** {}\n",
@@ -112,9 +130,46 @@ fn render_verdict(w: &mut String, r: &Report) {
             md_text(e.reason.as_deref().unwrap_or("no reason recorded"))
         );
     }
-    for note in &r.run.notes {
-        let _ = writeln!(w, "> **Note:** {}\n", md_text(note));
+}
+
+/// The rule's steps as sentences, with the A/A control's.
+fn render_steps(w: &mut String, r: &Report) {
+    render_control(w, r.control.as_ref(), &r.run.reference);
+    for step in &r.verdict.steps {
+        let _ = writeln!(w, "- {}", md_cell_fragment(step));
     }
+    let _ = writeln!(w);
+}
+
+/// The variants the screen left out, with its evidence (a fragment the
+/// screen wrote: names as inline code).
+fn render_left_out(w: &mut String, r: &Report) {
+    let screened: Vec<&Entry> = r
+        .entries()
+        .filter(|e| e.status == Status::Screened)
+        .collect();
+    if screened.is_empty() {
+        return;
+    }
+    let summary = format!(
+        "Screened out: {} variants, each with the evidence",
+        screened.len()
+    );
+    details(w, &summary, |w| {
+        let _ = writeln!(w, "| variant | footprint | evidence |\n|---|---:|---|");
+        for e in screened {
+            let _ = writeln!(
+                w,
+                "| {} | {} | {} |",
+                md_code_cell(&e.name),
+                e.artifact
+                    .as_ref()
+                    .map_or("unknown".into(), |a| bytes(a.footprint_bytes)),
+                md_cell_fragment(e.reason.as_deref().unwrap_or("no reason recorded"))
+            );
+        }
+        let _ = writeln!(w);
+    });
 }
 
 fn render_control(w: &mut String, control: Option<&Control>, reference: &str) {
@@ -169,6 +224,10 @@ fn render_sizes(w: &mut String, r: &Report) {
     }
     let _ = writeln!(
         w,
+        "<details><summary>Sections and hot path of every variant and peer</summary>\n"
+    );
+    let _ = writeln!(
+        w,
         "| variant | footprint | .text | .rodata | .data | hot path | key schedule | .so | .rlib | rounds out of line |"
     );
     let _ = writeln!(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|");
@@ -201,6 +260,7 @@ fn render_sizes(w: &mut String, r: &Report) {
             bytes(a.rlib_bytes)
         );
     }
+    let _ = writeln!(w, "\n</details>");
     render_functions(w, r);
 }
 
@@ -236,18 +296,12 @@ fn render_functions(w: &mut String, r: &Report) {
 
 fn render_chart(w: &mut String, r: &Report) {
     let _ = writeln!(w, "## Chart\n");
-    let heads = r.headlines();
-    if let Some(h) = heads.first() {
-        let blocks: Vec<String> = heads.iter().map(|h| format!("{}-byte", h.block)).collect();
+    let heads: Vec<String> = r.headlines().iter().map(|h| h.describe()).collect();
+    if !heads.is_empty() {
         let _ = writeln!(
             w,
-            "Footprint against throughput of {}, one panel per block size ({} blocks), with the 95% interval of each median; one point per group of identical hot-path code; filled points are the verdict's Pareto-optimal ones.\n",
-            h.describe()
-                .split(", ")
-                .filter(|p| !p.ends_with("-byte blocks"))
-                .collect::<Vec<_>>()
-                .join(", "),
-            blocks.join(" and ")
+            "Footprint against throughput, a panel per case: {}. One point per group of identical hot-path code (blue circles) and per peer (red triangles), with the 95% interval of each median as an error bar (the widest is in each panel's title); filled points are the verdict's Pareto-optimal ones, joined by the step line; the pick is ringed, the pick and the reference labelled.\n",
+            md_text(&heads.join("; "))
         );
     }
     let cipher = md_text(&r.cipher);

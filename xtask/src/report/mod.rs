@@ -1,4 +1,4 @@
-//! The compare report's data: the JSON (`schema_version` 2) that compare
+//! The compare report's data: the JSON (`schema_version` 3) that compare
 //! writes and render, the gate and the baseline files read; `markdown.rs`
 //! and `chart.rs` render it. Every median and interval in it can be
 //! computed again from the per-round samples it holds ([`Speed::samples`]),
@@ -14,13 +14,50 @@ pub mod verdict;
 
 use crate::build::size::Artifact;
 use crate::env::workspace::{Inputs, Toolchain};
-use crate::report::verdict::Verdict;
+use crate::time::timings::{self, Paired};
 use bench_harness::machine::Machine;
 use bench_harness::stats::Ratio;
 use serde::{Deserialize, Serialize};
 use std::fmt;
+use verdict::Verdict;
 
-pub const SCHEMA_VERSION: u32 = 2;
+mod columns;
+
+/// The schema this xtask writes: 3 stores each speed entry's samples
+/// column-wise ([`columns`]), their ticks to [`TICKS_DIGITS`] digits.
+pub const SCHEMA_VERSION: u32 = 3;
+
+/// The oldest schema this xtask reads: 2, one object per sample, is read
+/// too (the gate reads the base revision's baselines, which may be older
+/// than this tree) and written as 3.
+pub const OLDEST_READ: u32 = 2;
+
+/// Whether a report of schema `version` can be read.
+pub fn readable(version: u64) -> bool {
+    (u64::from(OLDEST_READ)..=u64::from(SCHEMA_VERSION)).contains(&version)
+}
+
+/// The significant digits a sample's ticks per operation keeps: a relative
+/// step of at most 5e-7, far below any spread a report shows, and what
+/// keeps a report of thirty thousand rounds under a megabyte.
+pub const TICKS_DIGITS: i32 = 7;
+
+/// `ticks` to [`TICKS_DIGITS`] significant digits.
+pub fn round_ticks(ticks: f64) -> f64 {
+    if !ticks.is_finite() || ticks == 0.0 {
+        return ticks;
+    }
+    let exp = TICKS_DIGITS - 1 - ticks.abs().log10().floor() as i32;
+    // Scaling by an exact power of ten, so that the result is the double
+    // nearest the decimal and prints as it.
+    if exp >= 0 {
+        let scale = 10f64.powi(exp);
+        (ticks * scale).round() / scale
+    } else {
+        let scale = 10f64.powi(-exp);
+        (ticks / scale).round() * scale
+    }
+}
 
 /// A case whose figures come from fewer quiet rounds than this uses every
 /// round instead, and a verdict resting on such a case is inconclusive.
@@ -75,8 +112,33 @@ pub struct Run {
     /// written before there were several.
     #[serde(default = "one")]
     pub processes: usize,
+    /// Whether and how the headline cases' instructions were counted
+    /// (`explain.rs`); left out when not asked.
+    #[serde(default, skip_serializing_if = "Counting::not_asked")]
+    pub counting: Counting,
     /// Doubts about the measurement, said in the report.
     pub notes: Vec<String>,
+}
+
+/// Whether and how compare counted instructions: what the report's
+/// instructions-per-block column says of its source.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Counting {
+    /// A report written before compare counted, or a gate's or
+    /// baseline's run (which count every case, and say so themselves).
+    #[default]
+    NotAsked,
+    /// valgrind was not on PATH.
+    NoValgrind,
+    /// Counted by callgrind, under this valgrind (`valgrind --version`).
+    Callgrind { valgrind: String },
+}
+
+impl Counting {
+    pub fn not_asked(&self) -> bool {
+        *self == Counting::NotAsked
+    }
 }
 
 /// The quiet criterion of the run (`bench_harness::interleave::QUIET`).
@@ -282,8 +344,9 @@ pub struct Speed {
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub instructions: Option<f64>,
     /// Every round, in order: round `r` of a case is the same round for
-    /// every contender, which is what pairs them.
-    #[serde(default)]
+    /// every contender, which is what pairs them. Written column-wise
+    /// ([`columns`]).
+    #[serde(default, with = "columns")]
     pub samples: Vec<Sample>,
 }
 
@@ -391,6 +454,18 @@ pub fn stats_median_interval(values: &[f64]) -> Option<(f64, f64)> {
 }
 
 impl Entry {
+    /// The entry as the rule sees it, if it is one: measured, sized, and
+    /// with a speed against the `reference` (or the reference itself).
+    pub fn candidate(&self, reference: &str) -> Option<verdict::Candidate> {
+        let a = self.artifact.as_ref()?;
+        (self.status == Status::Measured && (self.name == reference || self.overall.is_some()))
+            .then(|| verdict::Candidate {
+                name: self.name.clone(),
+                size: a.footprint_bytes,
+                same_code_as: self.same_code_as.clone(),
+            })
+    }
+
     /// The speed of one case.
     pub fn speed_at(&self, alg: &str, dir: &Dir, key_bits: usize, block: usize) -> Option<&Speed> {
         self.speed.iter().find(|s| {
@@ -400,9 +475,72 @@ impl Entry {
 }
 
 impl Report {
+    /// The report in this schema: one without its verdict's chain (schema
+    /// 2, or 3 written before there was one) has it computed from its
+    /// samples ([`Report::chain`]); one read in an older schema has its
+    /// samples' ticks rounded as a run rounds them ([`round_ticks`]) and its
+    /// `schema_version` set to [`SCHEMA_VERSION`]; the medians and
+    /// intervals it holds were computed from the unrounded ticks, which
+    /// differ from these by less than 5e-7 of their value.
+    pub fn upgraded(mut self) -> Report {
+        if self.schema_version < SCHEMA_VERSION {
+            let control = self.control.iter_mut().flat_map(|c| &mut c.speed);
+            let entries = self.variants.iter_mut().chain(&mut self.peers);
+            for s in control.chain(entries.flat_map(|e| &mut e.speed)) {
+                for sample in &mut s.samples {
+                    sample.ticks_per_op = round_ticks(sample.ticks_per_op);
+                }
+            }
+            self.schema_version = SCHEMA_VERSION;
+        }
+        // From the rounded ticks, as a run computes it.
+        if self.verdict.chain.is_empty() {
+            self.verdict.chain = self.chain();
+        }
+        self
+    }
+
     /// Variants and peers, in report order.
     pub fn entries(&self) -> impl Iterator<Item = &Entry> {
         self.variants.iter().chain(&self.peers)
+    }
+
+    /// Variants and peers, in report order, to change.
+    pub fn entries_mut(&mut self) -> impl Iterator<Item = &mut Entry> {
+        self.variants.iter_mut().chain(&mut self.peers)
+    }
+
+    /// The speed of entry `a` over entry `b` over the crypt cases, from
+    /// their samples, as the run computed it ([`timings::overall`]);
+    /// `None` when either is missing or they share no case.
+    pub fn faster(&self, a: &str, b: &str) -> Option<Ratio> {
+        let find = |name: &str| self.entries().find(|e| e.name == name);
+        let (ea, eb) = (find(a)?, find(b)?);
+        let per_case: Vec<Paired> = (ea.speed.iter().filter(|s| s.dir.is_crypt()))
+            .map(|sa| {
+                let sb = eb.speed_at(&sa.alg, &sa.dir, sa.key_bits, sa.block_bytes)?;
+                Some(Paired::of(&sa.samples, &sb.samples))
+            })
+            .collect::<Option<_>>()?;
+        timings::overall(&per_case)
+    }
+
+    /// The verdict's chain as the rule walks it over this report's
+    /// candidates (the measured variants with a speed against the
+    /// reference, and the reference) and [`Report::faster`].
+    pub fn chain(&self) -> Vec<crate::report::verdict::Link> {
+        let variants: Vec<verdict::Candidate> = (self.variants.iter())
+            .filter_map(|e| e.candidate(&self.run.reference))
+            .collect();
+        let noise = verdict::Noise {
+            threshold: self.run.threshold,
+            control: self.control.as_ref().map(Control::interval),
+            uncertain: Vec::new(),
+            cases: 0,
+            timed: self.machine.is_some(),
+        };
+        let faster = |a: &str, b: &str| self.faster(a, b);
+        verdict::decide(&variants, &[], &faster, &noise, &self.run.reference, "").chain
     }
 
     /// The counter's rate (ticks per second), 1 when nothing was timed.
@@ -416,36 +554,105 @@ impl Report {
         Some(m.core_hz.known()? / m.counter_hz)
     }
 
-    /// The cases the chart plots: the first crypt mode and key, encryption
-    /// (or digest), at the smallest and the largest block size measured.
+    /// The cases the chart plots: per mode family that processes bytes
+    /// (parallel modes, CBC encryption, digest), its first mode,
+    /// direction and key in report order at the largest block measured;
+    /// with a single family, its smallest block too, first.
     pub fn headlines(&self) -> Vec<Headline> {
-        let Some(s) = self
-            .entries()
-            .flat_map(|e| &e.speed)
-            .find(|s| s.dir == Dir::Encrypt || s.dir == Dir::Digest)
-        else {
-            return Vec::new();
-        };
-        let mut blocks: Vec<usize> = self
-            .entries()
-            .flat_map(|e| &e.speed)
-            .filter(|x| x.alg == s.alg && x.dir == s.dir && x.key_bits == s.key_bits)
-            .map(|x| x.block_bytes)
+        let speeds: Vec<&Speed> = (self.entries().flat_map(|e| &e.speed))
+            .filter(|s| s.dir.is_crypt())
             .collect();
-        blocks.sort_unstable();
-        blocks.dedup();
-        let ends = match blocks.as_slice() {
-            [] => Vec::new(),
-            [one] => vec![*one],
-            [first, .., last] => vec![*first, *last],
-        };
-        ends.into_iter()
-            .map(|block| Headline {
-                alg: s.alg.clone(),
-                dir: s.dir,
-                key_bits: s.key_bits,
+        let mut out = Vec::new();
+        for f in [Family::Parallel, Family::Serial, Family::Digest] {
+            let Some(first) = speeds.iter().find(|s| Family::of(s) == f) else {
+                continue;
+            };
+            let blocks: Vec<usize> = (speeds.iter())
+                .filter(|x| {
+                    x.alg == first.alg && x.dir == first.dir && x.key_bits == first.key_bits
+                })
+                .map(|x| x.block_bytes)
+                .collect();
+            let at = |block: usize| Headline {
+                alg: first.alg.clone(),
+                dir: first.dir,
+                key_bits: first.key_bits,
                 block,
-            })
+            };
+            let (Some(&small), Some(&large)) = (blocks.iter().min(), blocks.iter().max()) else {
+                continue;
+            };
+            out.push(at(large));
+            if out.len() == 1 && small != large {
+                out.insert(0, at(small));
+            }
+        }
+        // A second family replaces the first one's smallest block.
+        if out.len() > 2 {
+            out.remove(0);
+        }
+        out
+    }
+}
+
+/// The modes a reviewer weighs apart: a parallel mode hands the cipher
+/// several blocks at once (where lanes help), CBC encryption one block at
+/// a time, each waiting for the previous (where they cannot); key setup is
+/// not averaged in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Family {
+    /// ECB, CTR, XTS, and CBC decryption.
+    Parallel,
+    /// CBC encryption: serial.
+    Serial,
+    /// A checksum's digest.
+    Digest,
+    Setkey,
+}
+
+impl Family {
+    pub const ALL: [Family; 4] = [
+        Family::Parallel,
+        Family::Serial,
+        Family::Digest,
+        Family::Setkey,
+    ];
+
+    /// The family of a speed entry.
+    pub fn of(s: &Speed) -> Family {
+        Family::of_case(&s.alg, s.dir)
+    }
+
+    /// The family of a case of `alg` (the kernel's `mode(cipher)`) in `dir`.
+    pub fn of_case(alg: &str, dir: Dir) -> Family {
+        match dir {
+            Dir::Setkey => Family::Setkey,
+            Dir::Digest => Family::Digest,
+            Dir::Encrypt if alg.starts_with("cbc(") => Family::Serial,
+            Dir::Encrypt | Dir::Decrypt => Family::Parallel,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Family::Parallel => "parallel modes",
+            Family::Serial => "CBC encryption",
+            Family::Digest => "digest",
+            Family::Setkey => "key setup",
+        }
+    }
+
+    /// The families `r` measured, in [`Family::ALL`] order.
+    pub fn measured(r: &Report) -> Vec<Family> {
+        let mut seen: Vec<Family> = Vec::new();
+        for s in r.entries().flat_map(|e| &e.speed) {
+            if s.rounds > 0 && !seen.contains(&Family::of(s)) {
+                seen.push(Family::of(s));
+            }
+        }
+        Family::ALL
+            .into_iter()
+            .filter(|f| seen.contains(f))
             .collect()
     }
 }
@@ -453,7 +660,6 @@ impl Report {
 /// A case the chart plots.
 pub struct Headline {
     pub alg: String,
-    /// `encrypt`, or `digest` for a checksum.
     pub dir: Dir,
     pub key_bits: usize,
     pub block: usize,
@@ -462,10 +668,10 @@ pub struct Headline {
 impl Headline {
     /// `ecb(cast6) encryption, 128-bit key, 8192-byte blocks`.
     pub fn describe(&self) -> String {
-        let what = if self.dir == Dir::Digest {
-            "digest"
-        } else {
-            "encryption"
+        let what = match self.dir {
+            Dir::Digest => "digest",
+            Dir::Decrypt => "decryption",
+            Dir::Encrypt | Dir::Setkey => "encryption",
         };
         let key = if self.key_bits == 0 {
             String::new()
@@ -483,6 +689,15 @@ impl Headline {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ticks_keep_seven_significant_digits() {
+        assert_eq!(round_ticks(262.33319091796875), 262.3332);
+        assert_eq!(round_ticks(0.0012345678), 0.001234568);
+        assert_eq!(round_ticks(123456789.0), 123456800.0);
+        assert_eq!(round_ticks(0.0), 0.0);
+        assert_eq!(format!("{}", round_ticks(437.225341796875)), "437.2253");
+    }
 
     #[test]
     fn median_intervals_by_order_statistics() {

@@ -16,7 +16,7 @@ use crate::env::workspace;
 use crate::error::{Error, Result};
 use crate::report::chart;
 use crate::report::markdown;
-use crate::report::{Report, SCHEMA_VERSION};
+use crate::report::{self, Report, SCHEMA_VERSION};
 use bench_harness::outfile;
 use std::path::{Path, PathBuf};
 
@@ -34,7 +34,7 @@ pub fn valid_name(name: &str) -> bool {
             .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
 }
 
-/// Writes `DIR/CIPHER.json`, `.svg` (when something was measured; a chart
+/// Writes `DIR/CIPHER.json` ([`to_json`]), `.svg` (when something was measured; a chart
 /// of an earlier run is removed otherwise) and `.md`, after removing the
 /// temporaries an interrupted run left in `DIR`.
 ///
@@ -232,7 +232,8 @@ pub enum NotRead {
 }
 
 /// Reads a report from the bytes of the file `STEM.json`: JSON of
-/// schema [`SCHEMA_VERSION`], holding the report of the cipher `stem`,
+/// a schema from [`report::OLDEST_READ`] to [`SCHEMA_VERSION`] (read as
+/// this one: [`Report::upgraded`]), holding the report of the cipher `stem`,
 /// whose values pass [`check`].
 /// Every reason is one line (a value quoted from the file has its control
 /// characters escaped) and at most a few hundred characters.
@@ -267,14 +268,16 @@ fn parse_inner(bytes: &[u8], stem: &str) -> std::result::Result<Report, NotRead>
             "not a compare report (no cipher and variants; a tcrypt --json output?)".into(),
         ));
     }
-    if version.as_u64() != Some(u64::from(SCHEMA_VERSION)) {
+    if !version.as_u64().is_some_and(report::readable) {
         return Err(NotRead::Refused(format!(
-            "schema version {}, but this xtask reads version {SCHEMA_VERSION}",
-            shown(&version.to_string())
+            "schema version {}, but this xtask reads versions {} to {SCHEMA_VERSION}",
+            shown(&version.to_string()),
+            report::OLDEST_READ
         )));
     }
-    let report: Report = serde_json::from_value(value)
-        .map_err(|e| NotRead::Refused(format!("not a valid report: {e}")))?;
+    let report = serde_json::from_value::<Report>(value)
+        .map_err(|e| NotRead::Refused(format!("not a valid report: {e}")))?
+        .upgraded();
     check(&report).map_err(NotRead::Refused)?;
     if report.cipher != stem {
         return Err(NotRead::Refused(format!(
@@ -465,7 +468,8 @@ pub fn write_index_of(dir: &Path, reports: &[Report]) -> Result<()> {
 }
 
 /// A report as JSON: indented, except that each element of an array named
-/// `samples` (a round's sample) takes one line. Ends with a line break.
+/// in [`ONE_LINE_EACH`] (a speed entry with its samples' columns, a
+/// function) takes one line. Ends with a line break.
 pub fn to_json(report: &Report) -> String {
     let mut out = Vec::new();
     let mut ser = serde_json::Serializer::with_formatter(&mut out, Layout::default());
@@ -475,18 +479,23 @@ pub fn to_json(report: &Report) -> String {
     s
 }
 
+/// The arrays whose elements take a line each: the bulk of a report, which
+/// indented would be most of its bytes in whitespace.
+const ONE_LINE_EACH: [&str; 3] = ["speed", "hot_path", "functions"];
+
 /// How a container is written.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Mode {
     Pretty,
-    /// An array named `samples`: indented, its elements on one line each.
-    Samples,
-    /// On one line: `{"a": 1, "b": 2}`.
+    /// An array named in [`ONE_LINE_EACH`]: indented, its elements on one
+    /// line each.
+    Elements,
+    /// On one line, without spaces: `{"a":1,"b":[2,3]}`.
     Line,
 }
 
-/// serde_json's pretty formatter, with the elements of `samples` arrays on
-/// one line each.
+/// serde_json's pretty formatter, with the elements of the arrays named in
+/// [`ONE_LINE_EACH`] on one line each.
 #[derive(Default)]
 struct Layout {
     pretty: serde_json::ser::PrettyFormatter<'static>,
@@ -503,8 +512,8 @@ impl Layout {
     /// The mode of a container opened now.
     fn open(&mut self, array: bool) -> Mode {
         let mode = match self.stack.last() {
-            Some(Mode::Line | Mode::Samples) => Mode::Line,
-            _ if array && self.key == "samples" => Mode::Samples,
+            Some(Mode::Line | Mode::Elements) => Mode::Line,
+            _ if array && ONE_LINE_EACH.contains(&self.key.as_str()) => Mode::Elements,
             _ => Mode::Pretty,
         };
         self.key.clear();
@@ -532,7 +541,7 @@ impl serde_json::ser::Formatter for Layout {
 
     fn begin_array_value<W: ?Sized + std::io::Write>(&mut self, w: &mut W, first: bool) -> Io {
         if self.line() {
-            w.write_all(if first { b"" } else { b", " })
+            w.write_all(if first { b"" } else { b"," })
         } else {
             self.pretty.begin_array_value(w, first)
         }
@@ -564,7 +573,7 @@ impl serde_json::ser::Formatter for Layout {
         self.in_key = true;
         self.key.clear();
         if self.line() {
-            w.write_all(if first { b"" } else { b", " })
+            w.write_all(if first { b"" } else { b"," })
         } else {
             self.pretty.begin_object_key(w, first)
         }
@@ -584,7 +593,7 @@ impl serde_json::ser::Formatter for Layout {
 
     fn begin_object_value<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> Io {
         if self.line() {
-            w.write_all(b": ")
+            w.write_all(b":")
         } else {
             self.pretty.begin_object_value(w)
         }
@@ -601,21 +610,22 @@ impl serde_json::ser::Formatter for Layout {
 
 #[cfg(test)]
 mod tests {
-    /// Each sample on a line of its own; everything else as serde_json's
-    /// pretty printer writes it; the same value either way.
+    /// Each speed entry, with its samples' columns, on a line of its own;
+    /// everything else as serde_json's pretty printer writes it; the same
+    /// value either way.
     #[test]
-    fn samples_take_a_line_each() {
+    fn speed_entries_take_a_line_each() {
         let r = crate::tests::fixture::report();
         let json = super::to_json(&r);
-        assert!(
-            json.contains("\"samples\": [\n") && json.contains("{\"ticks_per_op\": "),
-            "{json:.2000}"
-        );
+        assert!(json.contains("\"speed\": [\n"), "{json:.2000}");
         let line = json
             .lines()
-            .find(|l| l.contains("{\"ticks_per_op"))
+            .find(|l| l.contains("\"samples\":{\"ticks_per_op\":["))
             .unwrap();
-        assert!(line.trim_start().starts_with('{') && line.contains("\"quiet\": "));
+        assert!(
+            line.trim_start().starts_with("{\"alg\":") && line.contains("\"process_runs\":[["),
+            "{line}"
+        );
         let a: serde_json::Value = serde_json::from_str(&json).unwrap();
         assert_eq!(a, serde_json::to_value(&r).unwrap());
     }

@@ -108,6 +108,30 @@ pub struct Verdict {
     /// One line per step of the rule (when inconclusive, what it would
     /// have decided), in markdown: names as inline code.
     pub steps: Vec<String>,
+    /// The rule's chain, a row per comparison from the smallest candidate
+    /// on: what the report's steps table shows. A report of schema 2 has
+    /// none stored; reading it computes them from its samples
+    /// ([`crate::report::Report::upgraded`]).
+    #[serde(default)]
+    pub chain: Vec<Link>,
+}
+
+/// One row of the rule's chain: a candidate against the one it may
+/// replace.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Link {
+    pub candidate: String,
+    /// Footprint bytes.
+    pub size: u64,
+    /// What it was measured against; `null` for the smallest, where the
+    /// chain starts.
+    pub against: Option<String>,
+    /// Its footprint over `against`'s, less 1 (0.175 is 17.5% larger).
+    pub size_change: f64,
+    /// Its speed over `against`'s, with the 95% interval; `null` at the
+    /// start, or when too few rounds paired.
+    pub gain: Option<Ratio>,
+    pub outcome: Outcome,
 }
 
 /// What the measurement allows.
@@ -248,8 +272,17 @@ pub fn decide(
     // The candidates the steps so far leave possible: one, unless a step's
     // evidence leaned to a larger one without settling it.
     let mut open: Vec<&Candidate> = Vec::new();
+    let mut chain = Vec::new();
     for c in &by_size {
         if open.is_empty() {
+            chain.push(Link {
+                candidate: c.name.clone(),
+                size: c.size,
+                against: None,
+                size_change: 0.0,
+                gain: None,
+                outcome: Outcome::Start,
+            });
             steps.push(format!(
                 "{} is the smallest ({} bytes of footprint: .text + .rodata + .data).",
                 code(&c.name),
@@ -261,8 +294,21 @@ pub fn decide(
         let mut kept = Vec::new();
         let mut possible = false;
         for p in &open {
-            let (step, outcome) = step(c, p, faster(&c.name, &p.name), bar, noise);
+            let gain = faster(&c.name, &p.name);
+            let (step, outcome) = step(c, p, gain, bar, noise);
             steps.push(step);
+            chain.push(Link {
+                candidate: c.name.clone(),
+                size: c.size,
+                against: Some(p.name.clone()),
+                size_change: c.size as f64 / p.size.max(1) as f64 - 1.0,
+                gain,
+                outcome: if gain.is_none() {
+                    Outcome::Uncompared
+                } else {
+                    outcome
+                },
+            });
             if outcome != Outcome::Wins {
                 kept.push(*p);
             }
@@ -303,13 +349,17 @@ pub fn decide(
         bar,
         pareto: pareto(&all, faster),
         steps,
+        chain,
     }
 }
 
 /// What one step of the rule found for a larger (or equal) candidate
 /// against one it may replace.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Outcome {
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Outcome {
+    /// The smallest candidate: where the chain starts.
+    Start,
     /// Its whole interval clears the bar: it replaces the other.
     Wins,
     /// No evidence it is worth its size: the other stays.
@@ -317,6 +367,21 @@ enum Outcome {
     /// Its gain is past the bar but its interval reaches below it: the run
     /// cannot tell, and both stay possible.
     Leans,
+    /// Too few paired rounds to compare: the other stays.
+    Uncompared,
+}
+
+impl Outcome {
+    /// The steps table's words.
+    pub fn words(self) -> &'static str {
+        match self {
+            Outcome::Start => "start: the smallest",
+            Outcome::Wins => "**taken**: worth its size",
+            Outcome::Stays => "the other stays",
+            Outcome::Leans => "undecided: both stay possible",
+            Outcome::Uncompared => "not compared (too few paired rounds)",
+        }
+    }
 }
 
 fn step(
@@ -368,8 +433,8 @@ fn step(
         );
     }
     let larger = format!(
-        "{:+.1}% larger",
-        (c.size as f64 / p.size.max(1) as f64 - 1.0) * 100.0
+        "{} larger",
+        size_pct(c.size as f64 / p.size.max(1) as f64 - 1.0)
     );
     let (found, outcome) = if r.low > bar {
         (
@@ -412,6 +477,11 @@ fn pareto(all: &[&Candidate], faster: &dyn Fn(&str, &str) -> Option<Ratio>) -> V
         .collect();
     front.sort_by(|a, b| a.size.cmp(&b.size).then(a.name.cmp(&b.name)));
     front.iter().map(|c| c.name.clone()).collect()
+}
+
+/// `+17.5%`: a footprint's change as a percentage.
+pub fn size_pct(change: f64) -> String {
+    format!("{:+.1}%", change * 100.0)
 }
 
 /// `+3.1% [+1.2%, +5.0%]`: a speed ratio as a gain with its 95% interval.

@@ -90,3 +90,54 @@ fn committed_json_round_trips() {
     }
     assert!(checked >= 8, "{checked} files");
 }
+
+/// What a reviewer reads first: every committed report opens with the
+/// verdict and the summary table (the pick against the peer, CBC
+/// encryption included where it was measured) in its first 40 lines, the
+/// steps table follows, at most 150 lines come before the first
+/// `<details>`, and its JSON is at most 1 MB (so are the baselines').
+#[test]
+fn committed_reports_answer_on_the_first_screen() {
+    let dir = workspace::root().join("reports");
+    for path in json_files(&dir) {
+        let md = std::fs::read_to_string(path.with_extension("md")).unwrap();
+        let lines: Vec<&str> = md.lines().collect();
+        let first: Vec<&str> = lines.iter().take(40).copied().collect();
+        let at = |prefix: &str| first.iter().position(|l| l.starts_with(prefix));
+        let name = path.display();
+        assert!(at("**Verdict").is_some(), "{name}: no verdict in 40 lines");
+        let header =
+            at("| | variant | footprint |").unwrap_or_else(|| panic!("{name}: no summary"));
+        let r = read(&path);
+        if r.verdict.pick.is_some() {
+            assert!(first.iter().any(|l| l.starts_with("| pick")), "{name}");
+        }
+        if !r.peers.is_empty() {
+            assert!(first.iter().any(|l| l.starts_with("| peer")), "{name}");
+        }
+        let cbc_encrypt = (r.entries().flat_map(|e| &e.speed))
+            .any(|s| s.alg.starts_with("cbc(") && s.dir == crate::report::Dir::Encrypt);
+        assert_eq!(
+            first[header].contains("CBC encryption"),
+            cbc_encrypt,
+            "{name}"
+        );
+        let details = (lines.iter().position(|l| l.starts_with("<details>")))
+            .unwrap_or_else(|| panic!("{name}: nothing folded"));
+        assert!(
+            details <= 150,
+            "{name}: {details} lines before the first <details>"
+        );
+        let steps = lines
+            .iter()
+            .position(|l| l.starts_with("| candidate | vs |"));
+        assert!(steps.is_some_and(|s| s > header && s < details), "{name}");
+    }
+    for path in json_files(&dir)
+        .into_iter()
+        .chain(json_files(&dir.join("baseline")))
+    {
+        let bytes = std::fs::metadata(&path).unwrap().len();
+        assert!(bytes <= 1 << 20, "{}: {bytes} bytes", path.display());
+    }
+}

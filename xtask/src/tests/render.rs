@@ -39,8 +39,32 @@ fn golden_index() {
         .assert_eq(&markdown::render_index(&reports));
 }
 
+/// Where the pick is slower than the peer, the first screen says so in
+/// words, with the best any variant does there.
+#[test]
+fn slower_than_the_peer_is_said() {
+    let mut r = fixture::report();
+    for s in &mut r.peers[0].speed {
+        s.ticks_per_op /= 2.0;
+    }
+    let md = crate::report::markdown::render(&r);
+    let said: Vec<&str> = md
+        .lines()
+        .filter(|l| l.starts_with("**Slower than the peer:**"))
+        .collect();
+    assert_eq!(said.len(), 2, "{md:.3000}");
+    assert!(
+        said[0].starts_with("**Slower than the peer:** `auto` runs parallel modes at 0.51× of tiny-rustcrypto's speed; the best variant there, `hint`, reaches 0.5"),
+        "{}",
+        said[0]
+    );
+    assert!(!crate::report::markdown::render(&fixture::report()).contains("Slower than the peer"));
+}
+
 /// Two panels, one numbered point per identical-code group and peer, each
-/// with an error bar, and a legend that names every member.
+/// with an error bar, and a legend that names every member; the pick (here
+/// also the reference) labelled, the peer a triangle, the Pareto front a
+/// step line through its points in each panel.
 #[test]
 fn chart_points_and_legend() {
     let svg = chart::render(&fixture::report()).expect("a chart");
@@ -51,13 +75,43 @@ fn chart_points_and_legend() {
         .filter_map(|n| n.text())
         .map(str::trim)
         .collect();
-    for wanted in [
-        "16-byte blocks",
-        "8192-byte blocks",
-        "1: never",
-        "2: auto = hint",
-        "3: tiny-rustcrypto (peer)",
-    ] {
+    for block in [16, 8192] {
+        let caption = format!(
+            "ecb(tiny) encryption, 128-bit key, {block}-byte blocks; 95% intervals at most ±"
+        );
+        assert!(
+            texts.iter().any(|t| t.starts_with(&caption)),
+            "{caption}: {texts:?}"
+        );
+    }
+    assert_eq!(
+        texts.iter().filter(|t| **t == "pick, reference").count(),
+        2,
+        "{texts:?}"
+    );
+    let drawn = |tag: &str, attr: &str, value: &str| {
+        (doc.descendants())
+            .filter(|n| n.has_tag_name(tag) && n.attribute(attr) == Some(value))
+            .count()
+    };
+    assert_eq!(
+        drawn("polygon", "fill", "#FF0000"),
+        2,
+        "the peer, once a panel"
+    );
+    // never, auto and the peer are Pareto-optimal: three points, so each
+    // panel's step line has five vertices.
+    let fronts: Vec<_> = (doc.descendants())
+        .filter(|n| n.has_tag_name("polyline") && n.attribute("stroke") == Some("#787878"))
+        .map(|n| {
+            n.attribute("points")
+                .unwrap_or("")
+                .split_whitespace()
+                .count()
+        })
+        .collect();
+    assert_eq!(fronts, [5, 5], "{svg:.3000}");
+    for wanted in ["1: never", "2: auto = hint", "3: tiny-rustcrypto (peer)"] {
         assert!(texts.contains(&wanted), "{wanted}: {texts:?}");
     }
     // `hint` is drawn with `auto`: three points per panel, numbered 1 to 3.
@@ -176,7 +230,7 @@ fn json_round_trips() {
 #[test]
 fn json_interface_names() {
     let v = serde_json::to_value(fixture::report()).unwrap();
-    assert_eq!(v["schema_version"], 2);
+    assert_eq!(v["schema_version"], 3);
     assert_eq!(v["verdict"]["status"], "decided");
     assert_eq!(v["verdict"]["pick"], "auto");
     assert!(v["verdict"]["reasons"].is_array());
@@ -202,8 +256,9 @@ fn json_interface_names() {
         assert!(a[f].is_u64(), "artifact.{f}");
     }
     let speed = v["variants"][0]["speed"].as_array().unwrap();
-    let sample = &speed[0]["samples"][0];
-    assert!(sample["ticks_per_op"].is_f64() && sample["quiet"].is_boolean());
+    let samples = &speed[0]["samples"];
+    assert!(samples["ticks_per_op"][0].is_f64() && samples["quiet"][0].is_u64());
+    assert!(samples["process_runs"][0][1].is_u64());
     let setkey = speed.iter().find(|s| s["dir"] == "setkey").unwrap();
     assert_eq!(setkey["block_bytes"], 0);
     assert!(setkey["ops_per_sec"].is_f64() && setkey["ticks_per_op"].is_f64());

@@ -144,7 +144,7 @@ impl Timings {
         };
         (o.samples[k][c].iter().zip(&self.process[c]))
             .map(|(s, &process)| Sample {
-                ticks_per_op: s.ticks_per_op,
+                ticks_per_op: report::round_ticks(s.ticks_per_op),
                 quiet: s.quiet,
                 process,
             })
@@ -164,14 +164,7 @@ impl Timings {
     /// case `c`, over the rounds used for the pair, and each process's own
     /// figure ([`report::process_means`]).
     fn paired(&self, a: usize, b: usize, c: usize) -> Paired {
-        let (sa, sb) = (self.samples(a, c), self.samples(b, c));
-        let speed = |s: &[Sample], r: usize| 1.0 / s[r].ticks_per_op;
-        let rounds = report::pair_rounds(&sa, &sb);
-        Paired {
-            base: rounds.iter().map(|&r| speed(&sb, r)).collect(),
-            other: rounds.iter().map(|&r| speed(&sa, r)).collect(),
-            processes: report::process_means(&sa, &sb, &rounds),
-        }
+        Paired::of(&self.samples(a, c), &self.samples(b, c))
     }
 
     /// Speed of engine `a` over engine `b` in case `c`: the paired rounds'
@@ -197,6 +190,21 @@ pub struct Paired {
     pub other: Vec<f64>,
     /// `(process, its mean log ratio)`.
     pub processes: Vec<(usize, f64)>,
+}
+
+impl Paired {
+    /// The paired speeds of `sa` over `sb` (two engines' samples of one
+    /// case), over the rounds used for the pair, and each process's own
+    /// figure ([`report::process_means`]).
+    pub fn of(sa: &[Sample], sb: &[Sample]) -> Paired {
+        let speed = |s: &[Sample], r: usize| 1.0 / s[r].ticks_per_op;
+        let rounds = report::pair_rounds(sa, sb);
+        Paired {
+            base: rounds.iter().map(|&r| speed(sb, r)).collect(),
+            other: rounds.iter().map(|&r| speed(sa, r)).collect(),
+            processes: report::process_means(sa, sb, &rounds),
+        }
+    }
 }
 
 /// The overall speed of `other` over `base` from each case's paired speeds:

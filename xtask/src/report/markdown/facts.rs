@@ -65,6 +65,10 @@ fn machine_rows(w: &mut String, m: &Machine) {
 /// The machine, the build, the provenance and the run.
 pub fn render(w: &mut String, r: &Report) {
     let _ = writeln!(w, "## Machine and build\n");
+    let _ = writeln!(
+        w,
+        "<details><summary>CPU, kernel, cycle counter, toolchain, commit, inputs, run and quiet criterion</summary>\n"
+    );
     let _ = writeln!(w, "| | |\n|---|---|");
     match &r.machine {
         Some(m) => machine_rows(w, m),
@@ -128,4 +132,5 @@ pub fn render(w: &mut String, r: &Report) {
         run.quiet.min_rounds,
         run.quiet.min_rounds
     );
+    let _ = writeln!(w, "</details>\n");
 }

@@ -1,9 +1,9 @@
 //! The report's speed tables and its ratios against the reference.
 
 use super::{figure, measured};
-use crate::report::escape::{md_cell, md_code, md_code_cell};
+use crate::report::escape::{md_cell, md_code, md_code_cell, xml_text};
 use crate::report::verdict::pct;
-use crate::report::{Dir, Entry, Report, Speed};
+use crate::report::{Dir, Report, Speed};
 use std::fmt::Write;
 
 /// The (alg, dir, key) groups and block sizes, in first-seen order.
@@ -51,6 +51,10 @@ pub fn render_speed(w: &mut String, r: &Report) {
         w,
         "MB/s (10^6 bytes per second), then counter ticks per byte, with the core cycles per byte they estimate; medians over the quiet rounds (every round of a case with too few).\n"
     );
+    let _ = writeln!(
+        w,
+        "<details><summary>Every case of every measured variant and peer: a table per mode, direction and key</summary>\n"
+    );
     for (alg, dir, key) in &groups {
         let _ = writeln!(w, "### {} {dir}{}\n", md_cell(alg), key_label(*key));
         let head: Vec<String> = blocks.iter().map(|b| format!("{b} B")).collect();
@@ -71,6 +75,7 @@ pub fn render_speed(w: &mut String, r: &Report) {
     }
     let keys = setkey_keys(r);
     if keys.is_empty() {
+        let _ = writeln!(w, "</details>\n");
         return;
     }
     let _ = writeln!(w, "### Key setup\n");
@@ -95,41 +100,28 @@ pub fn render_speed(w: &mut String, r: &Report) {
             .collect();
         let _ = writeln!(w, "| {} | {} |", md_cell(&e.label), cells.join(" | "));
     }
-    let _ = writeln!(w);
+    let _ = writeln!(w, "\n</details>\n");
 }
 
-/// A column of the ratio table: a name and its speed entries and overall.
-struct Column<'a> {
+/// A row of the ratio tables: a name and its speed entries and overall.
+struct Row<'a> {
     name: String,
     speed: &'a [Speed],
     overall: Option<String>,
 }
 
-/// Every case, in report order: (alg, dir, key, block).
-fn cases(r: &Report) -> Vec<(String, Dir, usize, usize)> {
-    let mut out = Vec::new();
-    for s in r.entries().flat_map(|e| &e.speed) {
-        let c = (s.alg.clone(), s.dir, s.key_bits, s.block_bytes);
-        if !out.contains(&c) {
-            out.push(c);
-        }
-    }
-    out
-}
-
 pub fn render_ratios(w: &mut String, r: &Report) {
     let reference = &r.run.reference;
-    let others: Vec<&Entry> = measured(r).filter(|e| &e.name != reference).collect();
-    let mut columns: Vec<Column> = others
-        .iter()
-        .map(|e| Column {
+    let mut rows: Vec<Row> = measured(r)
+        .filter(|e| &e.name != reference)
+        .map(|e| Row {
             name: md_code_cell(&e.name),
             speed: &e.speed,
             overall: e.overall.as_ref().map(pct),
         })
         .collect();
     if let Some(c) = &r.control {
-        columns.push(Column {
+        rows.push(Row {
             name: format!("{} (A/A control)", md_code_cell(&c.of)),
             speed: &c.speed,
             overall: Some(pct(&c.interval())),
@@ -138,47 +130,66 @@ pub fn render_ratios(w: &mut String, r: &Report) {
     let _ = writeln!(w, "## Against {}\n", md_code(reference));
     let _ = writeln!(
         w,
-        "Speed relative to {}, measured in the same rounds (paired), with 95% confidence intervals; + is faster. The first row is the geometric mean over the crypt cases, the speed the verdict uses.\n",
+        "Speed relative to {}, measured in the same rounds (paired), with 95% confidence intervals; + is faster. A row per variant; a table for the geometric mean over the crypt cases (the speed the verdict uses), then one per mode, direction and key, a column per block size.\n",
         md_code(reference)
     );
-    let names: Vec<&str> = columns.iter().map(|c| c.name.as_str()).collect();
-    let _ = writeln!(w, "| case | {} |", names.join(" | "));
+    let summary = format!(
+        "Every variant against <code>{}</code>, case by case",
+        xml_text(reference)
+    );
+    super::details(w, &summary, |w| {
+        let _ = writeln!(w, "| variant | all crypt cases |\n|---|---:|");
+        for row in &rows {
+            let overall = row.overall.clone().unwrap_or_else(|| "n/a".into());
+            let _ = writeln!(w, "| {} | {overall} |", row.name);
+        }
+        let _ = writeln!(w);
+        let (groups, blocks) = shape(r);
+        for (alg, dir, key) in &groups {
+            let _ = writeln!(w, "### {} {dir}{}\n", md_cell(alg), key_label(*key));
+            table(
+                w,
+                &rows,
+                &blocks,
+                |b| format!("{b} B"),
+                |s, b| s.alg == *alg && s.dir == *dir && s.key_bits == *key && s.block_bytes == b,
+            );
+        }
+        let keys = setkey_keys(r);
+        if !keys.is_empty() {
+            let _ = writeln!(w, "### Key setup\n");
+            let bits: Vec<usize> = keys.iter().map(|&(_, k)| k).collect();
+            let unit = |k: usize| format!("{k}-bit");
+            table(w, &rows, &bits, unit, |s, k| {
+                s.dir == Dir::Setkey && s.key_bits == k
+            });
+        }
+    });
+}
+
+/// A table of `rows`, a column per `columns` value (block bytes, or key
+/// bits for key setup; headed as `unit` says), each cell the ratio of the
+/// speed entry `matches`.
+fn table(
+    w: &mut String,
+    rows: &[Row],
+    columns: &[usize],
+    unit: impl Fn(usize) -> String,
+    matches: impl Fn(&Speed, usize) -> bool,
+) {
+    let head: Vec<String> = columns.iter().map(|&c| unit(c)).collect();
+    let _ = writeln!(w, "| variant | {} |", head.join(" | "));
     let _ = writeln!(w, "|---|{}", "---:|".repeat(columns.len()));
-    let overall: Vec<String> = columns
-        .iter()
-        .map(|c| c.overall.clone().unwrap_or_else(|| "n/a".into()))
-        .collect();
-    let _ = writeln!(w, "| **all crypt cases** | {} |", overall.join(" | "));
-    for (alg, dir, key, block) in cases(r) {
+    for row in rows {
         let cells: Vec<String> = columns
             .iter()
-            .map(|c| {
-                c.speed
-                    .iter()
-                    .find(|s| {
-                        s.alg == alg && s.dir == dir && s.key_bits == key && s.block_bytes == block
-                    })
+            .map(|&c| {
+                (row.speed.iter().find(|s| matches(s, c)))
                     .and_then(|s| s.ratio.as_ref())
-                    .map(pct)
-                    .unwrap_or_else(|| "n/a".into())
+                    .map_or_else(|| "n/a".into(), pct)
             })
             .collect();
-        let key = if key == 0 {
-            String::new()
-        } else {
-            format!(" {key}-bit")
-        };
-        let block = if dir == Dir::Setkey {
-            String::new()
-        } else {
-            format!(" {block} B")
-        };
-        let _ = writeln!(
-            w,
-            "| {} {dir}{key}{block} | {} |",
-            md_cell(&alg),
-            cells.join(" | ")
-        );
+        let _ = writeln!(w, "| {} | {} |", row.name, cells.join(" | "));
     }
     let _ = writeln!(w);
 }

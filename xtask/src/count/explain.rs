@@ -1,0 +1,114 @@
+//! compare's instruction counts: what tells a reviewer why a shape is fast.
+//! When `valgrind` is on PATH, one callgrind run (`callgrind.rs`, the
+//! gate's counting) counts every timed variant and peer in the headline
+//! cases, a case per mode family (its largest block, smallest key: the
+//! case the report's instructions-per-block table shows), once per run and
+//! in seconds; the counts go into those speed entries' `instructions`, and
+//! `run.counting` says where they came from. Without valgrind nothing is
+//! counted, `run.counting` says so, and the report says how to fill it: the
+//! quick start needs nothing but the toolchain.
+
+use crate::count::callgrind::{self, Count};
+use crate::report::{Counting, Dir, Family, Report};
+use crate::select::contenders::Contender;
+use bench_harness::compare::Case;
+use bench_harness::registry::CipherEntry;
+use std::path::Path;
+
+/// Per mode family in `cases`, the first case of its largest block and,
+/// among those, its smallest key.
+pub fn headline_cases(entry: &CipherEntry, cases: &[Case]) -> Vec<Case> {
+    let family = |c: &Case| Family::of_case(&c.alg(entry.name), Dir::of(c));
+    Family::ALL
+        .into_iter()
+        .filter_map(|f| {
+            (cases.iter().filter(|c| family(c) == f))
+                .min_by_key(|c| (std::cmp::Reverse(c.block_bytes), c.key_bytes))
+                .copied()
+        })
+        .collect()
+}
+
+/// Counts the live contenders of `report` (its variants and peers; not the
+/// A/A control, the reference's own code) in the headline cases of
+/// `cases` when valgrind is there, in `dir` (scratch), and records how in
+/// `report.run.counting`. A contender whose count fails keeps its timings,
+/// uncounted: counting explains a report, it does not judge it.
+pub fn count(
+    report: &mut Report,
+    entry: &CipherEntry,
+    contenders: &[Contender],
+    cases: &[Case],
+    dir: &Path,
+) {
+    let Ok(valgrind) = callgrind::check() else {
+        report.run.counting = Counting::NoValgrind;
+        return;
+    };
+    let heads = headline_cases(entry, cases);
+    let artifacts: Vec<(String, std::path::PathBuf)> = (contenders.iter())
+        .filter(|c| !c.is_control())
+        .filter_map(|c| Some((c.name.clone(), c.live()?.so.clone())))
+        .collect();
+    if heads.is_empty() || artifacts.is_empty() {
+        return;
+    }
+    eprintln!(
+        "counting instructions of {} artifacts in {} cases with callgrind ({valgrind})",
+        artifacts.len(),
+        heads.len()
+    );
+    let counts = callgrind::count(&artifacts, &heads, dir);
+    for ((name, _), count) in artifacts.iter().zip(counts) {
+        match count {
+            Count::Counted(n) => attach(report, entry, name, &heads, &n),
+            Count::Unavailable(why) | Count::Failed(why) | Count::Hung(why) => {
+                eprintln!("xtask: `{name}` not counted: {why}");
+            }
+        }
+    }
+    report.run.counting = Counting::Callgrind { valgrind };
+}
+
+/// Writes the instructions of `name` in each of `cases` into its speed
+/// entries of those cases, where it has them.
+fn attach(report: &mut Report, entry: &CipherEntry, name: &str, cases: &[Case], counts: &[f64]) {
+    let Some(e) = report.entries_mut().find(|e| e.name == name) else {
+        return;
+    };
+    for (c, &n) in cases.iter().zip(counts) {
+        let case = crate::count::counts::uncounted(entry, c);
+        if let Some(s) = e
+            .speed
+            .iter_mut()
+            .find(|s| crate::count::counts::same_case(s, &case))
+        {
+            s.instructions = Some(n);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bench_harness::engine::{Dir as CaseDir, Mode};
+
+    /// A case per family: ECB (or CBC decryption), CBC encryption and key
+    /// setup, each at its largest block and smallest key.
+    #[test]
+    fn a_headline_case_per_family() {
+        let entry = bench_harness::registry::cipher("cast6").unwrap();
+        let case = Case::crypt;
+        let cases = vec![
+            case(Mode::Ecb, CaseDir::Encrypt, 32, 8192),
+            case(Mode::Ecb, CaseDir::Encrypt, 16, 16),
+            case(Mode::Ecb, CaseDir::Encrypt, 16, 8192),
+            case(Mode::Cbc, CaseDir::Decrypt, 16, 8192),
+            case(Mode::Cbc, CaseDir::Encrypt, 16, 1024),
+            case(Mode::Cbc, CaseDir::Encrypt, 32, 1024),
+            Case::set_key(Mode::Ecb, 32),
+        ];
+        let heads = headline_cases(entry, &cases);
+        assert_eq!(heads, [cases[2], cases[4], cases[6]]);
+    }
+}

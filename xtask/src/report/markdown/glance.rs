@@ -1,0 +1,281 @@
+//! The report's first screen: the verdict in a sentence, a summary table
+//! (the pick, the reference, the smallest and the fastest variant, and the
+//! peers: footprint, speed against the reference, and speed against the
+//! peer per mode family), where the pick is slower than the peer said in
+//! words, the noise floor and how the run spent its time; then the rule's
+//! chain as a table.
+
+use super::{bytes, measured};
+use crate::report::escape::{md_cell, md_cell_fragment, md_code, md_code_cell};
+use crate::report::verdict::{Conclusion, Outcome, pct, size_pct};
+use crate::report::{Entry, Family, Report, Status};
+use std::fmt::Write;
+
+/// The speed of `e` over `base` in family `f`: the geometric mean, over the
+/// timed cases both have, of the ratio of their median speeds (no interval:
+/// the peer is a different code base, compared by medians).
+pub fn family_ratio(e: &Entry, base: &Entry, f: Family) -> Option<f64> {
+    let logs: Vec<f64> = (e.speed.iter())
+        .filter(|s| Family::of(s) == f && s.rounds > 0)
+        .filter_map(|s| {
+            let b = base.speed_at(&s.alg, &s.dir, s.key_bits, s.block_bytes)?;
+            (b.rounds > 0 && s.ticks_per_op > 0.0).then(|| (b.ticks_per_op / s.ticks_per_op).ln())
+        })
+        .filter(|l| l.is_finite())
+        .collect();
+    (!logs.is_empty()).then(|| (logs.iter().sum::<f64>() / logs.len() as f64).exp())
+}
+
+fn times(x: Option<f64>) -> String {
+    x.map_or("n/a".into(), |x| format!("{x:.2}×"))
+}
+
+/// Speed over the reference over the crypt cases: 1 for the reference.
+fn overall(r: &Report, e: &Entry) -> Option<f64> {
+    if e.name == r.run.reference {
+        Some(1.0)
+    } else {
+        e.overall.as_ref().map(|o| o.ratio)
+    }
+}
+
+fn footprint(e: &Entry) -> u64 {
+    e.artifact.as_ref().map_or(0, |a| a.footprint_bytes)
+}
+
+/// The summary's rows: each entry once, with every role it plays.
+fn rows(r: &Report) -> Vec<(Vec<&'static str>, &Entry)> {
+    let variants: Vec<&Entry> = measured(r).filter(|e| !r.peers.contains(e)).collect();
+    let by_name = |n: &str| variants.iter().copied().find(|e| e.name == n);
+    let mut roles: Vec<(&'static str, &Entry)> = Vec::new();
+    if let Some(p) = r.verdict.pick.as_deref().and_then(by_name) {
+        roles.push(("pick", p));
+    }
+    if let Some(e) = by_name(&r.run.reference) {
+        roles.push(("reference", e));
+    }
+    if let Some(e) = variants.iter().copied().min_by_key(|e| footprint(e)) {
+        roles.push(("smallest", e));
+    }
+    let fastest = (variants.iter().copied())
+        .filter_map(|e| Some((overall(r, e)?, e)))
+        .max_by(|a, b| a.0.total_cmp(&b.0));
+    if let Some((_, e)) = fastest {
+        roles.push(("fastest", e));
+    }
+    for p in r.peers.iter().filter(|e| e.status == Status::Measured) {
+        roles.push(("peer", p));
+    }
+    let mut out: Vec<(Vec<&'static str>, &Entry)> = Vec::new();
+    for (role, e) in roles {
+        match out.iter_mut().find(|(_, o)| o.name == e.name) {
+            Some((rs, _)) => rs.push(role),
+            None => out.push((vec![role], e)),
+        }
+    }
+    out
+}
+
+/// The first screen: the verdict's sentence, the summary, the noise and
+/// the time.
+pub fn render(w: &mut String, r: &Report) {
+    let v = &r.verdict;
+    let peer = r.peers.iter().find(|e| e.status == Status::Measured);
+    let pick = (v.pick.as_deref()).and_then(|p| r.variants.iter().find(|e| e.name == p));
+    let families = Family::measured(r);
+    match (v.status, pick) {
+        (Conclusion::Inconclusive, _) => {
+            let _ = writeln!(
+                w,
+                "**Verdict: inconclusive.** The run cannot decide, for the {} reason(s) below; the table shows what it measured.\n",
+                v.reasons.len()
+            );
+        }
+        (Conclusion::Decided, Some(p)) => {
+            let against = match peer {
+                Some(q) => {
+                    let parts: Vec<String> = (families.iter())
+                        .map(|&f| format!("{} on {}", times(family_ratio(p, q, f)), f.name()))
+                        .collect();
+                    format!(
+                        "; against {} it runs at {}",
+                        md_cell(&q.label),
+                        parts.join(", ")
+                    )
+                }
+                None => String::new(),
+            };
+            let _ = writeln!(
+                w,
+                "**Verdict: use {}**, the variant the rule settles on: each step up to it was faster beyond the noise, and no larger one is ({} bytes of footprint){against}.\n",
+                md_code(&p.name),
+                bytes(footprint(p))
+            );
+        }
+        (Conclusion::Decided, None) => {
+            let _ = writeln!(w, "**Verdict: none; no variant was measured.**\n");
+            return;
+        }
+    }
+    summary_table(w, r, peer, &families);
+    if let (Some(p), Some(q)) = (pick, peer) {
+        slower_in_words(w, r, p, q, &families);
+    }
+    noise_and_time(w, r);
+}
+
+fn summary_table(w: &mut String, r: &Report, peer: Option<&Entry>, families: &[Family]) {
+    let against = peer.map_or("the peer".to_string(), |q| md_cell(&q.label));
+    let heads: Vec<String> = families.iter().map(|f| f.name().to_string()).collect();
+    let _ = writeln!(
+        w,
+        "| | variant | footprint | vs {} (crypt cases) | {} |",
+        md_code_cell(&r.run.reference),
+        heads.join(" | ")
+    );
+    let _ = writeln!(w, "|---|---|---:|---:|{}", "---:|".repeat(families.len()));
+    for (roles, e) in rows(r) {
+        let cells: Vec<String> = (families.iter())
+            .map(|&f| {
+                let x = peer.and_then(|q| family_ratio(e, q, f));
+                match x {
+                    Some(x) if x < 1.0 && Some(e) != peer => format!("**{}**", times(Some(x))),
+                    x => times(x),
+                }
+            })
+            .collect();
+        let _ = writeln!(
+            w,
+            "| {} | {} | {} | {} | {} |",
+            roles.join(", "),
+            if r.peers.contains(e) {
+                md_cell(&e.label)
+            } else {
+                md_code_cell(&e.name)
+            },
+            bytes(footprint(e)),
+            overall(r, e).map_or("n/a".into(), |x| format!("{:+.1}%", (x - 1.0) * 100.0)),
+            cells.join(" | ")
+        );
+    }
+    let _ = writeln!(
+        w,
+        "\nThe mode-family columns are speed over {against} (× its speed; bold where slower): the geometric mean over the family's cases of the ratio of median speeds, every key and block size. Parallel modes are those that hand the cipher several blocks at once (ECB, CTR, XTS, CBC decryption); CBC encryption is serial, each block waiting for the previous one.\n"
+    );
+}
+
+/// Where the pick is slower than the peer, in words, with the best any
+/// variant does there.
+fn slower_in_words(w: &mut String, r: &Report, p: &Entry, q: &Entry, families: &[Family]) {
+    let mut said = false;
+    for &f in families {
+        let Some(x) = family_ratio(p, q, f).filter(|&x| x < 1.0) else {
+            continue;
+        };
+        let best = (measured(r).filter(|e| !r.peers.contains(e)))
+            .filter_map(|e| Some((family_ratio(e, q, f)?, e)))
+            .max_by(|a, b| a.0.total_cmp(&b.0));
+        let best = match best {
+            Some((b, e)) if e.name != p.name => format!(
+                "; the best variant there, {}, reaches {}",
+                md_code(&e.name),
+                times(Some(b))
+            ),
+            _ => "; no variant does better there".into(),
+        };
+        let _ = writeln!(
+            w,
+            "**Slower than the peer:** {} runs {} at {} of {}'s speed{best}.\n",
+            md_code(&p.name),
+            f.name(),
+            times(Some(x)),
+            md_cell(&q.label)
+        );
+        said = true;
+    }
+    if !said {
+        let _ = writeln!(
+            w,
+            "{} is at least as fast as {} in every mode family measured.\n",
+            md_code(&p.name),
+            md_cell(&q.label)
+        );
+    }
+}
+
+fn noise_and_time(w: &mut String, r: &Report) {
+    let v = &r.verdict;
+    let control = r.control.as_ref().map_or(
+        "no A/A control was timed".to_string(),
+        |c| {
+            format!(
+                "the A/A control ({} against a copy of its own file) measured {}, a deviation of ±{:.1}%",
+                md_code(&c.of),
+                pct(&c.interval()),
+                c.deviation() * 100.0
+            )
+        },
+    );
+    let _ = writeln!(
+        w,
+        "**Noise floor:** {control}; a larger variant must clear {:+.1}% (the larger of that and the {:.0}% threshold).\n",
+        (v.bar - 1.0) * 100.0,
+        r.run.threshold * 100.0
+    );
+    let speeds = r.entries().flat_map(|e| &e.speed);
+    let control_speeds = r.control.iter().flat_map(|c| &c.speed);
+    let batches: usize = speeds.chain(control_speeds).map(|s| s.samples.len()).sum();
+    let screened = r.entries().filter(|e| e.status == Status::Screened).count();
+    let _ = writeln!(
+        w,
+        "**Time:** {} timed batches of at least {:.1} ms (about {:.1} s of timed work) in {} measuring process(es), {:.0}% of them quiet; {} variants and peers built and sized, {} of them left out by a brief screening run and the others timed in full; cases: {}.\n",
+        bytes(batches as u64),
+        r.run.batch_seconds * 1e3,
+        batches as f64 * r.run.batch_seconds,
+        r.run.processes,
+        r.run.quiet_share * 100.0,
+        r.entries().count(),
+        screened,
+        if r.run.quick {
+            "`--quick`"
+        } else {
+            "full default set"
+        }
+    );
+}
+
+/// The rule's chain: a row per comparison.
+pub fn render_chain(w: &mut String, r: &Report) {
+    let v = &r.verdict;
+    if v.chain.is_empty() {
+        return;
+    }
+    let _ = writeln!(w, "## The rule, step by step\n");
+    if v.status == Conclusion::Inconclusive {
+        let _ = writeln!(w, "What the rule would decide from these figures:\n");
+    }
+    let _ = writeln!(
+        w,
+        "| candidate | vs | footprint | size change | gain [95%] | bar | outcome |\n|---|---|---:|---:|---:|---:|---|"
+    );
+    let bar = format!("{:+.1}%", (v.bar - 1.0) * 100.0);
+    for l in &v.chain {
+        let start = l.outcome == Outcome::Start;
+        let _ = writeln!(
+            w,
+            "| {} | {} | {} | {} | {} | {} | {} |",
+            md_code_cell(&l.candidate),
+            l.against.as_deref().map_or(String::new(), md_code_cell),
+            bytes(l.size),
+            if start {
+                String::new()
+            } else {
+                size_pct(l.size_change)
+            },
+            l.gain.as_ref().map_or(String::new(), pct),
+            if start { "" } else { bar.as_str() },
+            md_cell_fragment(l.outcome.words())
+        );
+    }
+    let _ = writeln!(w);
+}
