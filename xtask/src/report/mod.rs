@@ -6,6 +6,7 @@
 
 pub mod analyse;
 pub mod chart;
+mod columns;
 pub mod escape;
 pub mod markdown;
 pub mod output;
@@ -20,8 +21,6 @@ use bench_harness::stats::Ratio;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use verdict::Verdict;
-
-mod columns;
 
 /// The schema this xtask writes: 3 stores each speed entry's samples
 /// column-wise ([`columns`]), their ticks to [`TICKS_DIGITS`] digits.
