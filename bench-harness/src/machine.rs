@@ -86,9 +86,22 @@ impl<T: fmt::Display> fmt::Display for Fact<T> {
     }
 }
 
+impl<T> Default for Fact<T> {
+    /// Unknown: what a report written before a fact was read holds.
+    fn default() -> Self {
+        Fact::Unknown
+    }
+}
+
 /// What `/proc/cpuinfo` says about one logical CPU.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CpuInfo {
+    /// `vendor_id`: `GenuineIntel`, `AuthenticAMD`.
+    #[serde(default)]
+    pub vendor: Fact<String>,
+    /// The logical CPUs the machine shows (`processor` blocks).
+    #[serde(default)]
+    pub logical_cpus: Fact<usize>,
     /// `model name`: `Intel(R) Xeon(R) Processor`.
     pub model_name: Fact<String>,
     /// `cpu family`, `model`, `stepping` (decimal, as cpuinfo prints them).
@@ -209,6 +222,36 @@ impl Machine {
     }
 }
 
+impl CpuInfo {
+    /// The machine's label: what identifies a CPU for a timing, read at run
+    /// time, `VENDOR-fFAMILYmMODELsSTEPPING-MICROCODE-Ncpu[-vm]` (for example
+    /// `AuthenticAMD-f25m1s1-0x1000065-2cpu-vm`), `unknown` for a fact that
+    /// could not be read. Two runs with one label are one machine: a cloud
+    /// runner label is a pool of CPUs, this is the CPU the run got. Only
+    /// `[A-Za-z0-9._-]`, so it names a directory as it is.
+    pub fn label(&self) -> String {
+        let clean = |s: String| -> String {
+            s.chars()
+                .map(|c| if c.is_ascii_alphanumeric() || c == '.' { c } else { '_' })
+                .collect()
+        };
+        let vm = match self.virtualized {
+            Fact::Known(true) => "-vm",
+            Fact::Known(false) => "",
+            Fact::Unknown => "-vm_unknown",
+        };
+        format!(
+            "{}-f{}m{}s{}-{}-{}cpu{vm}",
+            clean(self.vendor.to_string()),
+            self.family,
+            self.model,
+            self.stepping,
+            clean(self.microcode.to_string()),
+            self.logical_cpus,
+        )
+    }
+}
+
 /// The block of `/proc/cpuinfo` for logical CPU `cpu` (the first block when
 /// `cpu` is `None` or not listed). Fields missing from it are unknown.
 pub fn parse_cpuinfo(text: &str, cpu: Option<usize>) -> CpuInfo {
@@ -241,6 +284,10 @@ pub fn parse_cpuinfo(text: &str, cpu: Option<usize>) -> CpuInfo {
         .unwrap_or(&[]);
     let number = |key: &str| get(block, key).and_then(|v| v.parse::<u32>().ok());
     CpuInfo {
+        vendor: get(block, "vendor_id").filter(|s| !s.is_empty()).into(),
+        logical_cpus: Some(blocks.iter().filter(|b| get(b, "processor").is_some()).count())
+            .filter(|&n| n > 0)
+            .into(),
         model_name: get(block, "model name").filter(|s| !s.is_empty()).into(),
         family: number("cpu family").into(),
         model: number("model").into(),
@@ -329,6 +376,9 @@ flags\t\t: fpu vme de pse tsc msr hypervisor sse4_2 avx2
         assert_eq!(c.stepping, Fact::Known(7));
         assert_eq!(c.microcode, Fact::Known("0x5003605".to_string()));
         assert_eq!(c.virtualized, Fact::Known(true));
+        assert_eq!(c.vendor, Fact::Known("GenuineIntel".to_string()));
+        assert_eq!(c.logical_cpus, Fact::Known(2));
+        assert_eq!(c.label(), "GenuineIntel-f6m85s7-0x5003605-2cpu-vm");
         // CPU 0, or an unknown CPU: the first block.
         for cpu in [Some(0), None, Some(7)] {
             let c = parse_cpuinfo(CPUINFO, cpu);
@@ -351,6 +401,10 @@ flags\t\t: fpu vme de pse tsc msr hypervisor sse4_2 avx2
         ] {
             let c = parse_cpuinfo(text, Some(0));
             assert_eq!(c.model_name, Fact::Unknown, "{text:?}");
+            // Unknown facts are said in the label, which stays a plain name.
+            let label = c.label();
+            assert!(label.starts_with("unknown-funknownmunknownsunknown-unknown-"), "{label}");
+            assert!(label.chars().all(|c| c.is_ascii_alphanumeric() || "._-".contains(c)));
             assert_eq!(c.family, Fact::Unknown, "{text:?}");
             assert_eq!(c.model, Fact::Unknown, "{text:?}");
             assert_eq!(c.stepping, Fact::Unknown, "{text:?}");

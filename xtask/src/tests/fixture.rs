@@ -136,6 +136,8 @@ fn not_measured(name: &str, status: Status, why: &str) -> Entry {
 pub fn machine() -> Machine {
     Machine {
         cpu_info: CpuInfo {
+            vendor: Fact::Known("GenuineIntel".into()),
+            logical_cpus: Fact::Known(4),
             model_name: Fact::Known("Example CPU".into()),
             family: Fact::Known(6),
             model: Fact::Known(85),
