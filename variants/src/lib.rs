@@ -15,6 +15,12 @@
 //! other list is derived from, and [`DECLARED`] lists them all. A build
 //! with `INLINELAB_VARIANT=cipher::variant` (see [`SELECT_ENV`]) compiles
 //! that one variant alone and defines `selected!` for it.
+//!
+//! Beside its variants, each module declares what the harness and the
+//! artifact need to know of it (`entry(...)`: its modes and key sizes, its
+//! peer crates; `calibration(...)` for the null algorithms), and
+//! `all_algorithms!(cb)` hands every declaration, in the order below, to one
+//! callback: the harness's registry and the artifact's peers derive from it.
 
 #![no_std]
 // One `unsafe` block in the crate: the call into the SSE4.2 CRC32C code,
@@ -30,6 +36,10 @@ mod select;
 
 pub use select::{SELECT_ENV, is_selection};
 
+/// For the artifact: items compiled only with the feature `peer-<krate>`.
+#[doc(hidden)]
+pub use codegen::cfg_peer;
+
 /// Declares the algorithms: one line each, `file => module`. Each module is
 /// re-exported at the crate root and listed in [`DECLARED`].
 macro_rules! algorithms {
@@ -43,6 +53,8 @@ macro_rules! algorithms {
         /// selects one variant, only that one's algorithm is compiled).
         #[cfg(not(inlinelab_one))]
         pub const DECLARED: &[(&str, &[&str])] = &[$((stringify!($module), $module::VARIANTS)),*];
+
+        codegen::algorithms!($($module)*);
     };
 }
 
