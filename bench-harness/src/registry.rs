@@ -413,6 +413,75 @@ mod tests {
         }
     }
 
+    /// What a peer crate cannot derive from its declaration, its dependency
+    /// lines, is there for every declared peer: the workspace dependency, a
+    /// dev profile that optimizes it (the oracle runs in tests), the
+    /// artifact's optional dependency and its `peer-<crate>` feature, and
+    /// the harness's dependency (its static engine). And the README's list
+    /// of what `compare all` reports on is the list of ciphers.
+    #[test]
+    fn dependency_lines_match_declarations() {
+        let read = |path: &str| -> toml::Table {
+            let path = format!("{}/../{path}", env!("CARGO_MANIFEST_DIR"));
+            let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+            text.parse().unwrap_or_else(|e| panic!("{path}: {e}"))
+        };
+        let root = read("Cargo.toml");
+        let artifact = read("variants/artifact/Cargo.toml");
+        let harness = read("bench-harness/Cargo.toml");
+        let has = |t: &toml::Table, keys: &[&str]| {
+            let mut v = t.get(keys[0]);
+            for k in &keys[1..] {
+                v = v.and_then(|v| v.get(k));
+            }
+            v.is_some()
+        };
+        for p in CIPHERS.iter().flat_map(|c| c.peers) {
+            let k = p.crate_name;
+            let feature = format!("peer-{k}");
+            assert_eq!(p.feature, feature, "{}", p.driver);
+            let lines: [(&str, &toml::Table, Vec<&str>); 5] = [
+                ("Cargo.toml", &root, vec!["workspace", "dependencies", k]),
+                ("Cargo.toml", &root, vec!["profile", "dev", "package", k]),
+                (
+                    "variants/artifact/Cargo.toml",
+                    &artifact,
+                    vec!["dependencies", k],
+                ),
+                (
+                    "variants/artifact/Cargo.toml",
+                    &artifact,
+                    vec!["features", &feature],
+                ),
+                (
+                    "bench-harness/Cargo.toml",
+                    &harness,
+                    vec!["dependencies", k],
+                ),
+            ];
+            for (file, table, keys) in lines {
+                assert!(
+                    has(table, &keys),
+                    "{file}: no `{}` for peer crate {k}",
+                    keys.join(".")
+                );
+            }
+        }
+        let readme = include_str!("../../README.md");
+        let listed = readme
+            .split_once("writes a report per cipher\n(")
+            .or_else(|| readme.split_once("writes a report per cipher ("))
+            .and_then(|(_, rest)| rest.split_once(')'))
+            .map(|(list, _)| {
+                list.split(',')
+                    .map(|n| n.trim().to_lowercase())
+                    .collect::<Vec<_>>()
+            })
+            .expect("README.md: `writes a report per cipher (...)`");
+        let names: Vec<String> = CIPHERS.iter().map(|c| c.name.to_string()).collect();
+        assert_eq!(listed, names, "README.md's list of ciphers");
+    }
+
     /// Each variant engine takes every template key size of every mode.
     #[test]
     fn template_keys_are_accepted() {

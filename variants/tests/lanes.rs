@@ -16,6 +16,22 @@ macro_rules! lanes {
     };
 }
 
+/// `lanes!` of every declared cipher (each `entry` of kind `cipher`), in
+/// declaration order.
+macro_rules! ciphers {
+    ($($role:ident { cipher: $c:ident, kind: $kind:ident $(($ty:ident))?, variants: $v:tt, $($facts:tt)* })*) => {{
+        let mut all: Vec<(&str, usize, usize)> = Vec::new();
+        $(all.extend(ciphers!(@$role $c [$kind $(($ty))?] $v));)*
+        all
+    }};
+    (@entry $c:ident [cipher($ty:ident)] [$($v:ident)*]) => {
+        lanes!(cipher: $c, kind: cipher($ty), variants: [$($v)*])
+    };
+    (@$role:ident $c:ident $kind:tt $v:tt) => {
+        Vec::<(&str, usize, usize)>::new()
+    };
+}
+
 /// The lane count a variant's name gives: `N` of `_xN`, else 1.
 fn named(name: &str) -> usize {
     name.split(['_', ':'])
@@ -25,10 +41,7 @@ fn named(name: &str) -> usize {
 
 #[test]
 fn names_lanes_and_par_blocks_agree() {
-    let mut all = variants::cast6_variants!(lanes);
-    all.extend(variants::cast5_variants!(lanes));
-    all.extend(variants::blowfish_variants!(lanes));
-    all.extend(variants::aes_variants!(lanes));
+    let all = variants::all_algorithms!(ciphers);
     let mut counts = std::collections::BTreeSet::new();
     for (name, lanes, par) in all {
         assert_eq!(lanes, named(name), "{name}: LANES");
