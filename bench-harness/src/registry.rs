@@ -49,11 +49,26 @@ pub struct CipherEntry {
     /// `ROUNDS` of the cipher's module: the functions whose inlining differs.
     pub rounds: &'static [&'static str],
     /// The RustCrypto crates people use today, measured beside the variants;
-    /// the first one with a static engine is the oracle.
+    /// the first one with a static engine is the oracle (see
+    /// [`CipherEntry::oracle`]).
     pub peers: &'static [Peer],
     /// The reference variant: the one `compare` takes ratios against unless
     /// told otherwise (`REFERENCE` of the cipher's module).
     pub reference: &'static str,
+}
+
+impl CipherEntry {
+    /// What every other implementation is checked against: the first peer
+    /// with a static engine, or, for a cipher with no such peer, its
+    /// reference variant (tested against the specification's vectors).
+    pub fn oracle(&self) -> Option<MakeEngine> {
+        self.peers.iter().find_map(|p| p.make).or_else(|| {
+            self.variants
+                .iter()
+                .find(|(v, _)| *v == self.reference)
+                .map(|(_, make)| *make)
+        })
+    }
 }
 
 /// A peer implementation: a crate, not one of ours.
@@ -480,6 +495,22 @@ mod tests {
             .expect("README.md: `writes a report per cipher (...)`");
         let names: Vec<String> = CIPHERS.iter().map(|c| c.name.to_string()).collect();
         assert_eq!(listed, names, "README.md's list of ciphers");
+    }
+
+    /// Every cipher has an oracle: its peer where it has one with a static
+    /// engine, else its reference variant.
+    #[test]
+    fn every_cipher_has_an_oracle() {
+        for c in CIPHERS.iter().chain(CALIBRATION) {
+            let oracle = c
+                .oracle()
+                .unwrap_or_else(|| panic!("{}: no oracle", c.name));
+            let want = match c.peers.iter().find_map(|p| p.make.map(|_| p.driver)) {
+                Some(driver) => driver.to_string(),
+                None => format!("{}-{}", c.module, c.reference),
+            };
+            assert_eq!(oracle().name(), want, "{}", c.name);
+        }
     }
 
     /// Each variant engine takes every template key size of every mode.
