@@ -172,6 +172,8 @@ impl Role {
 pub(crate) struct Declaration {
     pub(crate) role: Role,
     pub(crate) facts: TokenStream,
+    /// Where it was written, for errors about it.
+    pub(crate) span: proc_macro2::Span,
 }
 
 /// One `#[method(...)] mod name { ... }` of the module: another way to

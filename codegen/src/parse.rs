@@ -30,6 +30,7 @@ pub(crate) fn args(tokens: TokenStream) -> syn::Result<Args> {
                     (Some(role), None) => {
                         declaration = Some(Declaration {
                             role,
+                            span: syn::spanned::Spanned::span(&list),
                             facts: list.tokens,
                         })
                     }
@@ -74,7 +75,7 @@ pub(crate) fn args(tokens: TokenStream) -> syn::Result<Args> {
     let (variants, axes) = list.finish(&[], &mut errors);
     if let (Some(d), None) = (&declaration, &kind) {
         errors.push(syn::Error::new(
-            proc_macro2::Span::call_site(),
+            d.span,
             format!(
                 "`{}(...)` declares a cipher or a checksum: add `cipher = Type` or `checksum`",
                 d.role.name()
