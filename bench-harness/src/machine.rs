@@ -232,7 +232,13 @@ impl CpuInfo {
     pub fn label(&self) -> String {
         let clean = |s: String| -> String {
             s.chars()
-                .map(|c| if c.is_ascii_alphanumeric() || c == '.' { c } else { '_' })
+                .map(|c| {
+                    if c.is_ascii_alphanumeric() || c == '.' {
+                        c
+                    } else {
+                        '_'
+                    }
+                })
                 .collect()
         };
         let vm = match self.virtualized {
@@ -285,9 +291,14 @@ pub fn parse_cpuinfo(text: &str, cpu: Option<usize>) -> CpuInfo {
     let number = |key: &str| get(block, key).and_then(|v| v.parse::<u32>().ok());
     CpuInfo {
         vendor: get(block, "vendor_id").filter(|s| !s.is_empty()).into(),
-        logical_cpus: Some(blocks.iter().filter(|b| get(b, "processor").is_some()).count())
-            .filter(|&n| n > 0)
-            .into(),
+        logical_cpus: Some(
+            blocks
+                .iter()
+                .filter(|b| get(b, "processor").is_some())
+                .count(),
+        )
+        .filter(|&n| n > 0)
+        .into(),
         model_name: get(block, "model name").filter(|s| !s.is_empty()).into(),
         family: number("cpu family").into(),
         model: number("model").into(),
@@ -403,8 +414,15 @@ flags\t\t: fpu vme de pse tsc msr hypervisor sse4_2 avx2
             assert_eq!(c.model_name, Fact::Unknown, "{text:?}");
             // Unknown facts are said in the label, which stays a plain name.
             let label = c.label();
-            assert!(label.starts_with("unknown-funknownmunknownsunknown-unknown-"), "{label}");
-            assert!(label.chars().all(|c| c.is_ascii_alphanumeric() || "._-".contains(c)));
+            assert!(
+                label.starts_with("unknown-funknownmunknownsunknown-unknown-"),
+                "{label}"
+            );
+            assert!(
+                label
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "._-".contains(c))
+            );
             assert_eq!(c.family, Fact::Unknown, "{text:?}");
             assert_eq!(c.model, Fact::Unknown, "{text:?}");
             assert_eq!(c.stepping, Fact::Unknown, "{text:?}");

@@ -1,6 +1,30 @@
 //! Every algorithm the harness knows, by kernel name, with its variants, its
-//! key-size templates and its RustCrypto peer. A new cipher in `variants` is
-//! one [`CipherEntry`] here; nothing else in the harness changes.
+//! key-size templates and its RustCrypto peer, all derived from the
+//! declarations in `variants` (`entry(...)` or `calibration(...)` beside each
+//! `#[codegen::variants]`, through `variants::all_algorithms!`): a new cipher
+//! in `variants` changes nothing here.
+//!
+//! The grammar of a declaration, which the macros below check:
+//!
+//! ```text
+//! entry(
+//!     modes: [Ecb: [16, 32], Cbc: [16, 32], ...],  // a `Mode` each, with the template's key sizes
+//!     peers: [
+//!         "rustcrypto" {                           // the peer's name among the variants
+//!             label: "cast6 0.2 (RustCrypto)",     // shown in reports
+//!             krate: cast6,                        // the crate (feature `peer-cast6` of the artifact)
+//!             keyed: cipher(Cast6),                // or by_length(16 => Aes128, ...), or digest(crc32c)
+//!             builds: [                            // optional: the same crate, built with RUSTFLAGS
+//!                 "rustcrypto-soft" { label: "...", rustflags: "..." },
+//!             ],
+//!         },
+//!     ],
+//! )
+//! calibration(kernel: cipher_null, modes: [Ecb: [16]], hash: digest_null(init, update, final))
+//! ```
+//!
+//! The kernel name of an `entry` is its module's name; the block size is
+//! its type's; a peer's driver is `<cipher>-<name>`.
 
 use crate::UsageError;
 use crate::engine::{DigestEngine, Engine, HashEngine, Mode, StaticCipher, StaticHash};
@@ -25,11 +49,26 @@ pub struct CipherEntry {
     /// `ROUNDS` of the cipher's module: the functions whose inlining differs.
     pub rounds: &'static [&'static str],
     /// The RustCrypto crates people use today, measured beside the variants;
-    /// the first one with a static engine is the oracle.
+    /// the first one with a static engine is the oracle (see
+    /// [`CipherEntry::oracle`]).
     pub peers: &'static [Peer],
     /// The reference variant: the one `compare` takes ratios against unless
     /// told otherwise (`REFERENCE` of the cipher's module).
     pub reference: &'static str,
+}
+
+impl CipherEntry {
+    /// What every other implementation is checked against: the first peer
+    /// with a static engine, or, for a cipher with no such peer, its
+    /// reference variant (tested against the specification's vectors).
+    pub fn oracle(&self) -> Option<MakeEngine> {
+        self.peers.iter().find_map(|p| p.make).or_else(|| {
+            self.variants
+                .iter()
+                .find(|(v, _)| *v == self.reference)
+                .map(|(_, make)| *make)
+        })
+    }
 }
 
 /// A peer implementation: a crate, not one of ours.
@@ -60,21 +99,17 @@ pub struct HashEntry {
     pub variants: &'static [(&'static str, MakeHash)],
 }
 
-/// `(name, make)` for each variant of a cipher, from its module's
-/// `variants::<cipher>_variants!` callback.
-macro_rules! cipher_engines {
-    (cipher: $c:ident, kind: cipher($ty:ident), variants: [$($v:ident)*]) => {
+/// `(name, make)` for each variant of a cipher (as a cipher engine) or of a
+/// checksum (as a digest engine).
+macro_rules! engines {
+    ($c:ident, cipher($ty:ident), [$($v:ident)*]) => {
         &[$((stringify!($v), || -> Box<dyn Engine> {
             Box::new(StaticCipher::<variants::$c::$v::$ty>::new(
                 concat!(stringify!($c), "-", stringify!($v)),
             ))
         })),*]
     };
-}
-
-/// `(name, make)` for each variant of a checksum, as a digest engine.
-macro_rules! digest_engines {
-    (cipher: $c:ident, kind: checksum, variants: [$($v:ident)*]) => {
+    ($c:ident, checksum, [$($v:ident)*]) => {
         &[$((stringify!($v), || -> Box<dyn Engine> {
             use variants::$c::$v as m;
             Box::new(DigestEngine::new(concat!(stringify!($c), "-", stringify!($v)), m::crc32c, m::available))
@@ -82,208 +117,196 @@ macro_rules! digest_engines {
     };
 }
 
-/// `(name, make)` for each variant of a checksum, as a hash (tcrypt's template).
-macro_rules! hash_engines {
-    (cipher: $c:ident, kind: checksum, variants: [$($v:ident)*]) => {
-        &[$((stringify!($v), || -> Box<dyn HashEngine> {
-            use variants::$c::$v as m;
-            Box::new(StaticHash {
-                name: concat!(stringify!($c), "-", stringify!($v)).into(),
-                init: || 0,
-                update: m::crc32c_append,
-                finish: |s| s,
-                state: 0,
-                available: m::available,
-            })
-        })),*]
+/// The block size of a cipher's (or, 1, of a checksum's) variants, from the
+/// type of its first variant.
+macro_rules! block_size {
+    ($c:ident, cipher($ty:ident), $v:ident) => {
+        <<variants::$c::$v::$ty as cipher::BlockSizeUser>::BlockSize as cipher::typenum::Unsigned>::USIZE
+    };
+    ($c:ident, checksum, $v:ident) => {
+        1
     };
 }
 
-/// The ciphers, in `--list` order: every one is compared and gated.
-pub static CIPHERS: &[CipherEntry] = &[
-    CipherEntry {
-        name: "aes",
-        module: "aes",
-        block_size: 16,
-        // tcrypt speed mode 200.
-        modes: &[
-            (Mode::Ecb, &[16, 24, 32]),
-            (Mode::Cbc, &[16, 24, 32]),
-            (Mode::Ctr, &[16, 24, 32]),
-            (Mode::Xts, &[32, 64]),
-        ],
-        variants: variants::aes_variants!(cipher_engines),
-        rounds: variants::aes::ROUNDS,
-        peers: &[
+/// The [`CipherEntry`] of one declaration: `entry(modes: [...], peers:
+/// [...])`, or `calibration(kernel: NAME, modes: [...], hash: ...)`.
+macro_rules! cipher_entry {
+    (
+        $c:ident, $kind:ident $(($ty:ident))?, [$v0:ident $($v:ident)*], $name:expr,
+        [$($mode:ident: [$($k:literal),*]),* $(,)?], [$($peers:tt)*]
+    ) => {
+        CipherEntry {
+            name: $name,
+            module: stringify!($c),
+            block_size: block_size!($c, $kind $(($ty))?, $v0),
+            modes: &[$((Mode::$mode, &[$($k),*])),*],
+            variants: engines!($c, $kind $(($ty))?, [$v0 $($v)*]),
+            rounds: variants::$c::ROUNDS,
+            peers: &peers!($c [] $($peers)*),
+            reference: variants::$c::REFERENCE,
+        }
+    };
+}
+
+/// The engine a peer's static build makes, by how it is keyed: one type
+/// (`cipher(Cast6)`), a type per key length (`by_length(16 => Aes128,
+/// ...)`), or a checksum's function (`digest(crc32c)`).
+macro_rules! peer_engine {
+    ($driver:expr, $krate:ident, cipher($ty:ident)) => {
+        || Box::new(StaticCipher::<::$krate::$ty>::new($driver))
+    };
+    ($driver:expr, $krate:ident, by_length($($len:literal => $ty:ident),+ $(,)?)) => {
+        || {
+            static BY_LENGTH: &[(usize, MakeEngine)] = &[$(($len, || {
+                Box::new(StaticCipher::<::$krate::$ty>::new($driver))
+            })),+];
+            Box::new(crate::engine::ByKeyLength::new($driver, BY_LENGTH))
+        }
+    };
+    ($driver:expr, $krate:ident, digest($f:ident)) => {
+        || Box::new(DigestEngine::new($driver, ::$krate::$f, || true))
+    };
+}
+
+/// The [`Peer`]s of a cipher's `peers: [...]`: each peer crate, statically
+/// linked, then each of its `builds` (the same crate, built only as an
+/// artifact with other `RUSTFLAGS`). Its feature is `peer-<crate>`.
+macro_rules! peers {
+    ($c:ident [$($done:tt)*]) => { [$($done)*] };
+    (
+        $c:ident [$($done:tt)*]
+        $name:literal {
+            label: $label:literal,
+            krate: $krate:ident,
+            keyed: $keyed:ident $how:tt
+            $(, builds: [$($build:literal {
+                label: $blabel:literal,
+                rustflags: $flags:literal $(,)?
+            }),* $(,)?])? $(,)?
+        }
+        $(, $($rest:tt)*)?
+    ) => {
+        peers!($c [
+            $($done)*
             Peer {
-                name: "rustcrypto",
-                label: "aes 0.9 (RustCrypto, AES-NI where the CPU has it)",
-                crate_name: "aes",
-                driver: "aes-rustcrypto",
-                make: Some(|| {
-                    Box::new(crate::engine::ByKeyLength::new("aes-rustcrypto", AES_PEER))
-                }),
-                feature: "peer-aes",
+                name: $name,
+                label: $label,
+                crate_name: stringify!($krate),
+                driver: concat!(stringify!($c), "-", $name),
+                make: Some(peer_engine!(concat!(stringify!($c), "-", $name), $krate, $keyed $how)),
+                feature: concat!("peer-", stringify!($krate)),
                 rustflags: None,
             },
-            Peer {
-                name: "rustcrypto-soft",
-                label: "aes 0.9 (RustCrypto, software backend)",
-                crate_name: "aes",
-                driver: "aes-rustcrypto-soft",
+            $($(Peer {
+                name: $build,
+                label: $blabel,
+                crate_name: stringify!($krate),
+                driver: concat!(stringify!($c), "-", $build),
                 make: None,
-                feature: "peer-aes",
-                rustflags: Some("--cfg aes_backend=\"soft\""),
-            },
-        ],
-        reference: variants::aes::REFERENCE,
-    },
-    CipherEntry {
-        name: "crc32c",
-        module: "crc32c",
-        block_size: 1,
-        // Measured by `compare` as one digest of the whole buffer; tcrypt
-        // measures it with the hash template (see HASHES).
-        modes: &[(Mode::Digest, &[0])],
-        variants: variants::crc32c_variants!(digest_engines),
-        rounds: variants::crc32c::ROUNDS,
-        peers: &[Peer {
-            name: "crate",
-            label: "crc32c 0.6 (the crc32c crate: SSE4.2 where the CPU has it)",
-            crate_name: "crc32c",
-            driver: "crc32c-crate",
-            make: Some(|| Box::new(DigestEngine::new("crc32c-crate", crc32c::crc32c, || true))),
-            feature: "peer-crc32c",
-            rustflags: None,
-        }],
-        reference: variants::crc32c::REFERENCE,
-    },
-    CipherEntry {
-        name: "cast5",
-        module: "cast5",
-        block_size: 8,
-        // tcrypt speed mode 209.
-        modes: &[
-            (Mode::Ecb, &[8, 16]),
-            (Mode::Cbc, &[8, 16]),
-            (Mode::Ctr, &[8, 16]),
-        ],
-        variants: variants::cast5_variants!(cipher_engines),
-        rounds: variants::cast5::ROUNDS,
-        peers: &[Peer {
-            name: "rustcrypto",
-            label: "cast5 0.12 (RustCrypto)",
-            crate_name: "cast5",
-            driver: "cast5-rustcrypto",
-            make: Some(|| Box::new(StaticCipher::<cast5::Cast5>::new("cast5-rustcrypto"))),
-            feature: "peer-cast5",
-            rustflags: None,
-        }],
-        reference: variants::cast5::REFERENCE,
-    },
-    CipherEntry {
-        name: "cast6",
-        module: "cast6",
-        block_size: 16,
-        // tcrypt speed mode 210.
-        modes: &[
-            (Mode::Ecb, &[16, 32]),
-            (Mode::Cbc, &[16, 32]),
-            (Mode::Ctr, &[16, 32]),
-            (Mode::Xts, &[32, 64]),
-        ],
-        variants: variants::cast6_variants!(cipher_engines),
-        rounds: variants::cast6::ROUNDS,
-        peers: &[Peer {
-            name: "rustcrypto",
-            label: "cast6 0.2 (RustCrypto)",
-            crate_name: "cast6",
-            driver: "cast6-rustcrypto",
-            make: Some(|| Box::new(StaticCipher::<cast6::Cast6>::new("cast6-rustcrypto"))),
-            feature: "peer-cast6",
-            rustflags: None,
-        }],
-        reference: variants::cast6::REFERENCE,
-    },
-    CipherEntry {
-        name: "blowfish",
-        module: "blowfish",
-        block_size: 8,
-        // tcrypt speed mode 207.
-        modes: &[
-            (Mode::Ecb, &[8, 32]),
-            (Mode::Cbc, &[8, 32]),
-            (Mode::Ctr, &[8, 32]),
-        ],
-        variants: variants::blowfish_variants!(cipher_engines),
-        rounds: variants::blowfish::ROUNDS,
-        peers: &[Peer {
-            name: "rustcrypto",
-            label: "blowfish 0.10 (RustCrypto)",
-            crate_name: "blowfish",
-            driver: "blowfish-rustcrypto",
-            make: Some(|| {
-                Box::new(StaticCipher::<blowfish::Blowfish>::new(
-                    "blowfish-rustcrypto",
-                ))
-            }),
-            feature: "peer-blowfish",
-            rustflags: None,
-        }],
-        reference: variants::blowfish::REFERENCE,
-    },
-];
+                feature: concat!("peer-", stringify!($krate)),
+                rustflags: Some($flags),
+            },)*)?
+        ] $($($rest)*)?)
+    };
+}
 
-/// What measures the harness itself rather than a cipher: `ecb(cipher_null)`
-/// (tcrypt lists it; compare and the gate, which measure ciphers against
-/// their peers, do not).
-pub static CALIBRATION: &[CipherEntry] = &[CipherEntry {
-    name: "cipher_null",
-    module: "null",
-    block_size: 1,
-    modes: &[(Mode::Ecb, &[16])],
-    variants: variants::null_variants!(cipher_engines),
-    rounds: variants::null::ROUNDS,
-    peers: &[],
-    reference: variants::null::REFERENCE,
-}];
+/// The entries of one role among the declarations, in their order:
+/// `@entry` the ciphers, `@calibration` the harness's own, `@hash` the
+/// hashes (each checksum, and a calibration's `hash`).
+macro_rules! select {
+    (@$role:ident [$($done:tt)*]) => { [$($done)*] };
+    (
+        @entry [$($done:tt)*]
+        entry {
+            cipher: $c:ident, kind: $kind:ident $(($ty:ident))?, variants: $v:tt,
+            modes: $modes:tt, peers: $peers:tt $(,)?
+        } $($rest:tt)*
+    ) => {
+        select!(@entry [$($done)* cipher_entry!(
+            $c, $kind $(($ty))?, $v, stringify!($c), $modes, $peers
+        ),] $($rest)*)
+    };
+    (
+        @calibration [$($done:tt)*]
+        calibration {
+            cipher: $c:ident, kind: $kind:ident $(($ty:ident))?, variants: $v:tt,
+            kernel: $name:ident, modes: $modes:tt $(, hash: $($hash:tt)*)?
+        } $($rest:tt)*
+    ) => {
+        select!(@calibration [$($done)* cipher_entry!(
+            $c, $kind $(($ty))?, $v, stringify!($name), $modes, []
+        ),] $($rest)*)
+    };
+    (
+        @hash [$($done:tt)*]
+        $role:ident { cipher: $c:ident, kind: checksum, variants: [$($v:ident)*], $($facts:tt)* }
+        $($rest:tt)*
+    ) => {
+        select!(@hash [$($done)* HashEntry {
+            name: stringify!($c),
+            module: stringify!($c),
+            variants: &[$((stringify!($v), || -> Box<dyn HashEngine> {
+                use variants::$c::$v as m;
+                Box::new(StaticHash {
+                    name: concat!(stringify!($c), "-", stringify!($v)).into(),
+                    init: || 0,
+                    update: m::crc32c_append,
+                    finish: |s| s,
+                    state: 0,
+                    available: m::available,
+                })
+            })),*],
+        },] $($rest)*)
+    };
+    (
+        @hash [$($done:tt)*]
+        calibration {
+            cipher: $c:ident, kind: $kind:ident $(($ty:ident))?, variants: [$($v:ident)*],
+            kernel: $name:ident, modes: $modes:tt,
+            hash: $hash:ident($init:ident, $update:ident, $finish:ident) $(,)?
+        } $($rest:tt)*
+    ) => {
+        select!(@hash [$($done)* HashEntry {
+            name: stringify!($hash),
+            module: stringify!($c),
+            variants: &[$((stringify!($v), || -> Box<dyn HashEngine> {
+                use variants::$c::$v as m;
+                Box::new(StaticHash {
+                    name: concat!(stringify!($hash), "-", stringify!($v)).into(),
+                    init: m::$init,
+                    update: m::$update,
+                    finish: m::$finish,
+                    state: 0,
+                    available: || true,
+                })
+            })),*],
+        },] $($rest)*)
+    };
+    (@$want:ident [$($done:tt)*] $role:ident { $($decl:tt)* } $($rest:tt)*) => {
+        select!(@$want [$($done)*] $($rest)*)
+    };
+}
 
-/// RustCrypto's AES types, by key length.
-static AES_PEER: &[(usize, MakeEngine)] = &[
-    (16, || {
-        Box::new(StaticCipher::<aes::Aes128>::new("aes-rustcrypto"))
-    }),
-    (24, || {
-        Box::new(StaticCipher::<aes::Aes192>::new("aes-rustcrypto"))
-    }),
-    (32, || {
-        Box::new(StaticCipher::<aes::Aes256>::new("aes-rustcrypto"))
-    }),
-];
+/// The registry's three lists, from every declaration `variants` holds.
+macro_rules! registry {
+    ($($decls:tt)*) => {
+        /// The ciphers (each `entry(...)` declaration), in `--list` order,
+        /// which is `variants/src/lib.rs`'s: every one is compared and gated.
+        pub static CIPHERS: &[CipherEntry] = &select!(@entry [] $($decls)*);
 
-/// The hashes, in `--list` order.
-pub static HASHES: &[HashEntry] = &[
-    HashEntry {
-        name: "crc32c",
-        module: "crc32c",
-        variants: variants::crc32c_variants!(hash_engines),
-    },
-    HashEntry {
-        name: "digest_null",
-        module: "null",
-        variants: &[("auto", || {
-            use variants::null::auto as n;
-            Box::new(StaticHash {
-                name: "digest_null-auto".into(),
-                init: n::digest_null_init,
-                update: n::digest_null_update,
-                finish: n::digest_null_final,
-                state: 0,
-                available: || true,
-            })
-        })],
-    },
-];
+        /// What measures the harness itself rather than a cipher (each
+        /// `calibration(...)` declaration): `ecb(cipher_null)` (tcrypt lists
+        /// it; compare and the gate, which measure ciphers against their
+        /// peers, do not).
+        pub static CALIBRATION: &[CipherEntry] = &select!(@calibration [] $($decls)*);
+
+        /// The hashes, in `--list` order: each checksum, and each
+        /// calibration's `hash` (`digest_null`).
+        pub static HASHES: &[HashEntry] = &select!(@hash [] $($decls)*);
+    };
+}
+
+variants::all_algorithms!(registry);
 
 /// An algorithm named as the kernel names it.
 #[derive(Clone, Copy)]
@@ -402,6 +425,91 @@ mod tests {
                 .any(|c| c.module == *module)
                 || HASHES.iter().any(|h| h.module == *module);
             assert!(found, "variants::{module} has no registry entry");
+        }
+    }
+
+    /// What a peer crate cannot derive from its declaration, its dependency
+    /// lines, is there for every declared peer: the workspace dependency, a
+    /// dev profile that optimizes it (the oracle runs in tests), the
+    /// artifact's optional dependency and its `peer-<crate>` feature, and
+    /// the harness's dependency (its static engine). And the README's list
+    /// of what `compare all` reports on is the list of ciphers.
+    #[test]
+    fn dependency_lines_match_declarations() {
+        let read = |path: &str| -> toml::Table {
+            let path = format!("{}/../{path}", env!("CARGO_MANIFEST_DIR"));
+            let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+            text.parse().unwrap_or_else(|e| panic!("{path}: {e}"))
+        };
+        let root = read("Cargo.toml");
+        let artifact = read("variants/artifact/Cargo.toml");
+        let harness = read("bench-harness/Cargo.toml");
+        let has = |t: &toml::Table, keys: &[&str]| {
+            let mut v = t.get(keys[0]);
+            for k in &keys[1..] {
+                v = v.and_then(|v| v.get(k));
+            }
+            v.is_some()
+        };
+        for p in CIPHERS.iter().flat_map(|c| c.peers) {
+            let k = p.crate_name;
+            let feature = format!("peer-{k}");
+            assert_eq!(p.feature, feature, "{}", p.driver);
+            let lines: [(&str, &toml::Table, Vec<&str>); 5] = [
+                ("Cargo.toml", &root, vec!["workspace", "dependencies", k]),
+                ("Cargo.toml", &root, vec!["profile", "dev", "package", k]),
+                (
+                    "variants/artifact/Cargo.toml",
+                    &artifact,
+                    vec!["dependencies", k],
+                ),
+                (
+                    "variants/artifact/Cargo.toml",
+                    &artifact,
+                    vec!["features", &feature],
+                ),
+                (
+                    "bench-harness/Cargo.toml",
+                    &harness,
+                    vec!["dependencies", k],
+                ),
+            ];
+            for (file, table, keys) in lines {
+                assert!(
+                    has(table, &keys),
+                    "{file}: no `{}` for peer crate {k}",
+                    keys.join(".")
+                );
+            }
+        }
+        let readme = include_str!("../../README.md");
+        let listed = readme
+            .split_once("writes a report per cipher\n(")
+            .or_else(|| readme.split_once("writes a report per cipher ("))
+            .and_then(|(_, rest)| rest.split_once(')'))
+            .map(|(list, _)| {
+                list.split(',')
+                    .map(|n| n.trim().to_lowercase())
+                    .collect::<Vec<_>>()
+            })
+            .expect("README.md: `writes a report per cipher (...)`");
+        let names: Vec<String> = CIPHERS.iter().map(|c| c.name.to_string()).collect();
+        assert_eq!(listed, names, "README.md's list of ciphers");
+    }
+
+    /// Every cipher has an oracle: its peer where it has one with a static
+    /// engine, else its reference variant.
+    #[test]
+    fn every_cipher_has_an_oracle() {
+        for c in CIPHERS.iter().chain(CALIBRATION) {
+            let oracle = c
+                .oracle()
+                .unwrap_or_else(|| panic!("{}: no oracle", c.name));
+            let want = match c.peers.iter().find_map(|p| p.make.map(|_| p.driver)) {
+                Some(driver) => driver.to_string(),
+                None => format!("{}-{}", c.module, c.reference),
+            };
+            assert_eq!(oracle().name(), want, "{}", c.name);
         }
     }
 

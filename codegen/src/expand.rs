@@ -4,7 +4,7 @@
 use crate::errors::Errors;
 use crate::items;
 use crate::markers::{self, Marker};
-use crate::model::{Args, Kind, Module, Policy, Variant};
+use crate::model::{Args, Declaration, Kind, Module, Policy, Variant};
 use crate::{forms, lanes, parse, unroll, validate};
 use proc_macro2::TokenStream;
 use quote::{ToTokens, format_ident, quote};
@@ -88,7 +88,7 @@ fn expand(args: &Args, module: Module) -> syn::Result<TokenStream> {
     let macros = args
         .kind
         .as_ref()
-        .map(|kind| callbacks(&cipher, kind, &variants));
+        .map(|kind| callbacks(&cipher, kind, args.declaration.as_ref(), &variants));
     Ok(quote!(#shell #macros))
 }
 
@@ -97,7 +97,15 @@ fn expand(args: &Args, module: Module) -> syn::Result<TokenStream> {
 /// `cb! { cipher: NAME, kind: cipher(Type) | checksum, variants: [a b ...] }`;
 /// `selected!(cb)`, defined only in a build that selects one of this
 /// module's variants, calls `cb! { cipher: NAME, kind: ..., variant: v }`.
-fn callbacks(cipher: &str, kind: &Kind, variants: &[&Variant]) -> TokenStream {
+/// `<cipher>_variants!(@chain ...)` is a link of `all_algorithms!` (see
+/// [`algorithms`]): it appends this module's declaration, if it has one,
+/// and hands the list on to the next module's macro, the last to `cb!`.
+fn callbacks(
+    cipher: &str,
+    kind: &Kind,
+    declaration: Option<&Declaration>,
+    variants: &[&Variant],
+) -> TokenStream {
     let module = format_ident!("{}", cipher);
     let each = format_ident!("{}_variants", cipher);
     let kind = match kind {
@@ -120,14 +128,77 @@ fn callbacks(cipher: &str, kind: &Kind, variants: &[&Variant]) -> TokenStream {
             }
         }
     });
+    let own = declaration.map(|d| {
+        let role = format_ident!("{}", d.role.name());
+        let facts = &d.facts;
+        quote!(#role { cipher: #module, kind: #kind, variants: [#(#names)*], #facts })
+    });
     quote! {
         #[doc = #each_doc]
         #[macro_export]
         macro_rules! #each {
             ($cb:ident) => { $cb! { cipher: #module, kind: #kind, variants: [#(#names)*] } };
+            (@chain [$cb:ident] [$($done:tt)*] [$next:ident $($rest:ident)*]) => {
+                $crate::$next! { @chain [$cb] [$($done)* #own] [$($rest)*] }
+            };
+            (@chain [$cb:ident] [$($done:tt)*] []) => { $cb! { $($done)* #own } };
         }
         #(#selected)*
     }
+}
+
+/// `codegen::algorithms!(aes cast6 ...)`: the modules `variants` declares,
+/// in order, each by its `#[codegen::variants]` module's name. Exports
+/// `all_algorithms!(cb)`, which calls `cb! { ROLE { cipher: NAME, kind: ...,
+/// variants: [...], FACTS } ... }` once, with the declaration (`entry(...)`
+/// or `calibration(...)`) of every module that has one, in that order.
+pub(crate) fn algorithms(input: TokenStream) -> syn::Result<TokenStream> {
+    let modules = syn::parse::Parser::parse2(
+        |s: syn::parse::ParseStream| {
+            let mut out = Vec::new();
+            while !s.is_empty() {
+                out.push(s.parse::<syn::Ident>()?);
+            }
+            Ok(out)
+        },
+        input,
+    )?;
+    let links: Vec<syn::Ident> = modules
+        .iter()
+        .map(|m| format_ident!("{}_variants", m))
+        .collect();
+    let body = match links.split_first() {
+        Some((first, rest)) => quote!($crate::#first! { @chain [$cb] [] [#(#rest)*] }),
+        None => quote!($cb! {}),
+    };
+    Ok(quote! {
+        /// Calls `$cb! { ROLE { cipher: NAME, kind: ..., variants: [...], FACTS } ... }`
+        /// once, with the declaration of every algorithm that has one, in
+        /// the order the crate lists them: every other crate's list of
+        /// ciphers derives from it.
+        #[macro_export]
+        macro_rules! all_algorithms {
+            ($cb:ident) => { #body };
+        }
+    })
+}
+
+/// `cfg_peer!(krate items...)`: the items, each behind
+/// `#[cfg(feature = "peer-krate")]`.
+pub(crate) fn cfg_peer(input: TokenStream) -> syn::Result<TokenStream> {
+    syn::parse::Parser::parse2(
+        |s: syn::parse::ParseStream| {
+            let krate: syn::Ident = s.parse()?;
+            let feature = format!("peer-{krate}");
+            let mut out = TokenStream::new();
+            while !s.is_empty() {
+                let item: Item = s.parse()?;
+                out.extend(quote!(#[cfg(feature = #feature)] #item));
+            }
+            Ok(out)
+        },
+        input,
+    )
 }
 
 /// The child module of one variant, holding `items`; with `lanes` (the

@@ -65,6 +65,14 @@
 //! that cipher, and of its children only `v`, so that the build holds
 //! exactly one variant.
 //!
+//! `entry(...)` (a cipher compared against its peers) or `calibration(...)`
+//! (what measures the harness itself) declares what the harness and the
+//! artifact know of the algorithm besides its variants: its modes with their
+//! key sizes, its peer crates. The macro passes it on verbatim through
+//! `<module>_variants!(@chain ...)`, the links of `all_algorithms!(cb)`,
+//! which [`algorithms!`] exports for the crate's list of modules; its grammar
+//! is checked where it is read, in `bench-harness/src/registry.rs`.
+//!
 //! Misuse is a compile error that points at the offending tokens; the input is
 //! still emitted (without its markers) so that one mistake does not
 //! bury the crate under follow-on errors.
@@ -91,6 +99,28 @@ use proc_macro::TokenStream;
 #[proc_macro_attribute]
 pub fn variants(args: TokenStream, input: TokenStream) -> TokenStream {
     expand::variants(args.into(), input.into()).into()
+}
+
+/// `codegen::algorithms!(aes cast6 ...)`: every module of the crate marked
+/// `#[codegen::variants]`, by name, in order; exports `all_algorithms!(cb)`,
+/// which calls `cb!` once with the `entry(...)` or `calibration(...)`
+/// declaration of each (see `expand::algorithms`).
+#[proc_macro]
+pub fn algorithms(input: TokenStream) -> TokenStream {
+    expand::algorithms(input.into())
+        .unwrap_or_else(syn::Error::into_compile_error)
+        .into()
+}
+
+/// `cfg_peer!(krate items...)`: each item compiled only with the cargo
+/// feature `peer-<krate>` (a `cfg` takes a literal, which `macro_rules!`
+/// cannot build from the crate's name): how the artifact selects the peer
+/// a declaration names.
+#[proc_macro]
+pub fn cfg_peer(input: TokenStream) -> TokenStream {
+    expand::cfg_peer(input.into())
+        .unwrap_or_else(syn::Error::into_compile_error)
+        .into()
 }
 
 #[cfg(test)]

@@ -135,6 +135,45 @@ pub(crate) struct Args {
     pub(crate) kind: Option<Kind>,
     /// `reference = v`: the variant ratios are taken against by default.
     pub(crate) reference: Option<Ident>,
+    /// `entry(...)` or `calibration(...)`: what the harness and the
+    /// artifact know of the algorithm besides its variants.
+    pub(crate) declaration: Option<Declaration>,
+}
+
+/// The role an algorithm's declaration gives it in the harness.
+#[derive(Clone, Copy)]
+pub(crate) enum Role {
+    /// `entry(...)`: compared and gated against its peers.
+    Entry,
+    /// `calibration(...)`: measures the harness itself (tcrypt lists it).
+    Calibration,
+}
+
+impl Role {
+    pub(crate) fn from_name(name: &str) -> Option<Role> {
+        match name {
+            "entry" => Some(Role::Entry),
+            "calibration" => Some(Role::Calibration),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Role::Entry => "entry",
+            Role::Calibration => "calibration",
+        }
+    }
+}
+
+/// `entry(...)` or `calibration(...)`: the role and its facts, which the
+/// macro passes on verbatim; their grammar is the registry's
+/// (`bench-harness/src/registry.rs`), whose `macro_rules!` check it.
+pub(crate) struct Declaration {
+    pub(crate) role: Role,
+    pub(crate) facts: TokenStream,
+    /// Where it was written, for errors about it.
+    pub(crate) span: proc_macro2::Span,
 }
 
 /// One `#[method(...)] mod name { ... }` of the module: another way to

@@ -5,7 +5,9 @@ use crate::errors::Errors;
 use crate::forms::Form;
 use crate::items::{self, Place};
 use crate::markers::Marker;
-use crate::model::{Args, Axes, Kind, MAX_LANES, Marked, Method, Module, Policy, Variant};
+use crate::model::{
+    Args, Axes, Declaration, Kind, MAX_LANES, Marked, Method, Module, Policy, Role, Variant,
+};
 use proc_macro2::{Ident, Span, TokenStream};
 use syn::punctuated::Punctuated;
 use syn::{Attribute, Expr, Item, Meta, Token};
@@ -18,9 +20,26 @@ pub(crate) fn args(tokens: TokenStream) -> syn::Result<Args> {
     let mut list = VariantList::new(None);
     let mut kind = None;
     let mut reference = None;
+    let mut declaration = None;
     let mut errors = Errors::default();
     for meta in metas {
         match meta {
+            Meta::List(list) if list.path.get_ident().and_then(|i| Role::from_name(&i.to_string())).is_some() => {
+                let role = list.path.get_ident().and_then(|i| Role::from_name(&i.to_string()));
+                match (role, &declaration) {
+                    (Some(role), None) => {
+                        declaration = Some(Declaration {
+                            role,
+                            span: syn::spanned::Spanned::span(&list),
+                            facts: list.tokens,
+                        })
+                    }
+                    _ => errors.push(syn::Error::new_spanned(
+                        &list,
+                        "one declaration per module: `entry(...)` or `calibration(...)`",
+                    )),
+                }
+            }
             Meta::Path(path) if path.is_ident("checksum") => kind = Some(Kind::Checksum),
             Meta::NameValue(nv) if nv.path.is_ident("cipher") => match &nv.value {
                 Expr::Path(p) if p.path.get_ident().is_some() => {
@@ -45,7 +64,7 @@ pub(crate) fn args(tokens: TokenStream) -> syn::Result<Args> {
                     errors.push(syn::Error::new_spanned(
                         &other,
                         format!(
-                            "expected a variant name ({}), axes (`policy(...)`, `form(...)`, `lanes(...)`, `unroll(...)`), `cipher = Type`, `checksum` or `reference = variant`",
+                            "expected a variant name ({}), axes (`policy(...)`, `form(...)`, `lanes(...)`, `unroll(...)`), `cipher = Type`, `checksum`, `reference = variant`, `entry(...)` or `calibration(...)`",
                             Policy::allowed()
                         ),
                     ));
@@ -54,12 +73,22 @@ pub(crate) fn args(tokens: TokenStream) -> syn::Result<Args> {
         }
     }
     let (variants, axes) = list.finish(&[], &mut errors);
+    if let (Some(d), None) = (&declaration, &kind) {
+        errors.push(syn::Error::new(
+            d.span,
+            format!(
+                "`{}(...)` declares a cipher or a checksum: add `cipher = Type` or `checksum`",
+                d.role.name()
+            ),
+        ));
+    }
     errors.finish()?;
     Ok(Args {
         variants,
         axes,
         kind,
         reference,
+        declaration,
     })
 }
 

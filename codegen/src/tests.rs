@@ -243,6 +243,12 @@ fn callbacks_and_selection() {
                 ($cb:ident) => {
                     $cb ! { cipher : tiny, kind : cipher(Tiny), variants : [never auto] }
                 };
+                (@ chain[$cb:ident] [$($done:tt)*] [$next:ident $($rest:ident)*]) => {
+                    $crate:: $next ! { @ chain[$cb] [$($done)*] [$($rest)*] }
+                };
+                (@ chain[$cb:ident] [$($done:tt)*] []) => {
+                    $cb ! { $($done)* }
+                };
             }
             /// Calls `$cb! { cipher, kind, variant }` with the one variant this build selected.
             #[cfg(inlinelab_variant = "tiny::never")]
@@ -362,6 +368,12 @@ fn methods() {
                 ($cb:ident) => {
                     $cb ! { cipher : sum, kind : checksum, variants : [slow_always slow_never
                     fast_auto] }
+                };
+                (@ chain[$cb:ident] [$($done:tt)*] [$next:ident $($rest:ident)*]) => {
+                    $crate:: $next ! { @ chain[$cb] [$($done)*] [$($rest)*] }
+                };
+                (@ chain[$cb:ident] [$($done:tt)*] []) => {
+                    $cb ! { $($done)* }
                 };
             }
             /// Calls `$cb! { cipher, kind, variant }` with the one variant this build selected.
@@ -923,6 +935,12 @@ fn lanes() {
                 ($cb:ident) => {
                     $cb ! { cipher : tiny, kind : cipher(Tiny), variants : [never never_x2] }
                 };
+                (@ chain[$cb:ident] [$($done:tt)*] [$next:ident $($rest:ident)*]) => {
+                    $crate:: $next ! { @ chain[$cb] [$($done)*] [$($rest)*] }
+                };
+                (@ chain[$cb:ident] [$($done:tt)*] []) => {
+                    $cb ! { $($done)* }
+                };
             }
             /// Calls `$cb! { cipher, kind, variant }` with the one variant this build selected.
             #[cfg(inlinelab_variant = "tiny::never")]
@@ -1309,4 +1327,56 @@ fn lanes_call_lanes() {
             }
         "##]],
     );
+}
+
+/// A declaration rides on the `@chain` arms of the callback, verbatim,
+/// after the module's name, kind and variants.
+#[test]
+fn declaration_in_the_chain() {
+    let out = crate::expand::variants(
+        quote!(never, cipher = Tiny, entry(modes: [Ecb: [16]], peers: [])),
+        quote! { mod tiny { #[round] fn f() {} pub struct Tiny; } },
+    );
+    let file: syn::File = syn::parse2(out).expect("the expansion parses as a file");
+    let chain = file
+        .items
+        .iter()
+        .find_map(|i| match i {
+            syn::Item::Macro(m) if m.ident.as_ref().is_some_and(|n| n == "tiny_variants") => {
+                Some(m.mac.tokens.to_string())
+            }
+            _ => None,
+        })
+        .expect("tiny_variants! is exported");
+    let decl = "entry { cipher : tiny , kind : cipher (Tiny) , variants : [never] , modes : [Ecb : [16]] , peers : [] }";
+    assert!(
+        chain.contains(&format!("[$ ($ done) * {decl}] [$ ($ rest) *]")),
+        "{chain}"
+    );
+    assert!(
+        chain.contains(&format!("$ cb ! {{ $ ($ done) * {decl} }}")),
+        "{chain}"
+    );
+}
+
+/// `algorithms!` starts the chain at the first module and names the rest.
+#[test]
+fn algorithms_chain() {
+    let out = crate::expand::algorithms(quote!(aes cast6 null)).expect("a list of modules");
+    let file: syn::File = syn::parse2(out).expect("the expansion parses as a file");
+    expect![[r#"
+        /// Calls `$cb! { ROLE { cipher: NAME, kind: ..., variants: [...], FACTS } ... }`
+        /// once, with the declaration of every algorithm that has one, in
+        /// the order the crate lists them: every other crate's list of
+        /// ciphers derives from it.
+        #[macro_export]
+        macro_rules! all_algorithms {
+            ($cb:ident) => {
+                $crate::aes_variants! { @ chain[$cb] [] [cast6_variants null_variants] }
+            };
+        }
+    "#]]
+    .assert_eq(&prettyplease::unparse(&file));
+    let err = crate::expand::algorithms(quote!(aes, cast6)).err();
+    assert!(err.is_some(), "modules are listed by name, with no commas");
 }

@@ -163,7 +163,24 @@ impl Rounds {
     policy(never, auto),
     lanes(1, 2, 3, 4, 8),
     unroll(rolled, unrolled),
-    cipher = Aes
+    cipher = Aes,
+    // tcrypt speed mode 200.
+    entry(
+        modes: [Ecb: [16, 24, 32], Cbc: [16, 24, 32], Ctr: [16, 24, 32], Xts: [32, 64]],
+        peers: [
+            "rustcrypto" {
+                label: "aes 0.9 (RustCrypto, AES-NI where the CPU has it)",
+                krate: aes,
+                keyed: by_length(16 => Aes128, 24 => Aes192, 32 => Aes256),
+                builds: [
+                    "rustcrypto-soft" {
+                        label: "aes 0.9 (RustCrypto, software backend)",
+                        rustflags: "--cfg aes_backend=\"soft\"",
+                    },
+                ],
+            },
+        ],
+    )
 )]
 pub mod aes {
     use super::{INV_SBOX, Rounds, SBOX, TD, TE, xtime};

@@ -15,6 +15,12 @@
 //! other list is derived from, and [`DECLARED`] lists them all. A build
 //! with `INLINELAB_VARIANT=cipher::variant` (see [`SELECT_ENV`]) compiles
 //! that one variant alone and defines `selected!` for it.
+//!
+//! Beside its variants, each module declares what the harness and the
+//! artifact need to know of it (`entry(...)`: its modes and key sizes, its
+//! peer crates; `calibration(...)` for the null algorithms), and
+//! `all_algorithms!(cb)` hands every declaration, in the order below, to one
+//! callback: the harness's registry and the artifact's peers derive from it.
 
 #![no_std]
 // One `unsafe` block in the crate: the call into the SSE4.2 CRC32C code,
@@ -34,12 +40,14 @@ mod traits;
 
 pub use select::{SELECT_ENV, is_selection};
 
-/// Declares the algorithms: one line each, `file => module (callback)`, the
-/// callback being the `<module>_variants!` that `#[codegen::variants]`
-/// exports. Each module is re-exported at the crate root and listed in
-/// [`DECLARED`], and [`all_variants!`] calls every callback.
+/// For the artifact: items compiled only with the feature `peer-<krate>`.
+#[doc(hidden)]
+pub use codegen::cfg_peer;
+
+/// Declares the algorithms: one line each, `file => module`. Each module is
+/// re-exported at the crate root and listed in [`DECLARED`].
 macro_rules! algorithms {
-    ($($file:ident => $module:ident ($each:ident),)*) => {
+    ($($file:ident => $module:ident,)*) => {
         $(
             mod $file;
             pub use $file::*;
@@ -50,31 +58,17 @@ macro_rules! algorithms {
         #[cfg(not(inlinelab_one))]
         pub const DECLARED: &[(&str, &[&str])] = &[$((stringify!($module), $module::VARIANTS)),*];
 
-        algorithms!(@all ($) $($each)*);
-    };
-    // `$d` is a `$`, for the metavariable of the macro defined here.
-    (@all ($d:tt) $($each:ident)*) => {
-        /// `[$cb!{..}, ...]`: what `$cb!` makes of every algorithm's
-        /// variants, called as `<cipher>_variants!($cb)` calls it, in the
-        /// order of [`DECLARED`]; outside this crate (tests), so that a
-        /// list of every algorithm is derived, never written again.
-        #[cfg(not(inlinelab_one))]
-        #[macro_export]
-        macro_rules! all_variants {
-            ($d cb:ident) => {
-                [$($d crate::$each!($d cb)),*]
-            };
-        }
+        codegen::algorithms!($($module)*);
     };
 }
 
 algorithms! {
-    fips197 => aes (aes_variants),
-    rfc3720 => crc32c (crc32c_variants),
-    rfc2144 => cast5 (cast5_variants),
-    rfc2612 => cast6 (cast6_variants),
-    null_def => null (null_variants),
-    schneier93 => blowfish (blowfish_variants),
+    fips197 => aes,
+    rfc3720 => crc32c,
+    rfc2144 => cast5,
+    rfc2612 => cast6,
+    null_def => null,
+    schneier93 => blowfish,
 }
 
 /// With no variant selected, an artifact holds the null cipher, so that

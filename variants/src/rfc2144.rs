@@ -31,7 +31,18 @@
     form(factored, duplicated),
     lanes(1, 2, 3, 4, 8),
     unroll(rolled, unrolled),
-    cipher = Cast5
+    cipher = Cast5,
+    // tcrypt speed mode 209.
+    entry(
+        modes: [Ecb: [8, 16], Cbc: [8, 16], Ctr: [8, 16]],
+        peers: [
+            "rustcrypto" {
+                label: "cast5 0.12 (RustCrypto)",
+                krate: cast5,
+                keyed: cipher(Cast5),
+            },
+        ],
+    )
 )]
 pub mod cast5 {
     use crate::consts::{S, S5, S6, S7, S8};

@@ -67,7 +67,18 @@ static TR: [[u8; 8]; 24] = key_schedule_constants().1;
     policy(always, never, auto),
     lanes(1, 2, 3, 4, 6, 8),
     unroll(rolled, unrolled),
-    cipher = Cast6
+    cipher = Cast6,
+    // tcrypt speed mode 210.
+    entry(
+        modes: [Ecb: [16, 32], Cbc: [16, 32], Ctr: [16, 32], Xts: [32, 64]],
+        peers: [
+            "rustcrypto" {
+                label: "cast6 0.2 (RustCrypto)",
+                krate: cast6,
+                keyed: cipher(Cast6),
+            },
+        ],
+    )
 )]
 pub mod cast6 {
     use super::{TM, TR};

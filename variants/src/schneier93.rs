@@ -27,7 +27,18 @@
     policy(always, never, auto),
     lanes(1, 2, 3, 4, 8),
     unroll(rolled, unrolled),
-    cipher = Blowfish
+    cipher = Blowfish,
+    // tcrypt speed mode 207.
+    entry(
+        modes: [Ecb: [8, 32], Cbc: [8, 32], Ctr: [8, 32]],
+        peers: [
+            "rustcrypto" {
+                label: "blowfish 0.10 (RustCrypto)",
+                krate: blowfish,
+                keyed: cipher(Blowfish),
+            },
+        ],
+    )
 )]
 pub mod blowfish {
     use cipher::InvalidLength;

@@ -1,27 +1,34 @@
 //! Every cipher variant's lane count is what its name says (`_xN`, one lane
 //! without), as `LANES` and as the `ParBlocksSize` through which `cipher`
-//! and the mode crates hand it blocks. The ciphers are every algorithm
-//! `variants::all_variants!` declares, so that a new one is covered here
-//! without a line of this file.
+//! and the mode crates hand it blocks.
 
 use cipher::ParBlocksSizeUser;
 use cipher::typenum::Unsigned;
 
-/// `(cipher::variant, LANES, ParBlocksSize)`.
-type Lanes = (&'static str, usize, usize);
-
-/// An algorithm's name and the [`Lanes`] of every variant (none for a
-/// checksum).
+/// `(cipher::variant, LANES, ParBlocksSize)` of every variant of a cipher.
 macro_rules! lanes {
     (cipher: $c:ident, kind: cipher($ty:ident), variants: [$($v:ident)*]) => {
-        (stringify!($c), vec![$((
+        vec![$((
             concat!(stringify!($c), "::", stringify!($v)),
             variants::$c::$v::LANES,
             <variants::$c::$v::$ty as ParBlocksSizeUser>::ParBlocksSize::USIZE,
-        )),*])
+        )),*]
     };
-    (cipher: $c:ident, kind: checksum, variants: [$($v:ident)*]) => {
-        (stringify!($c), Vec::new())
+}
+
+/// `lanes!` of every declared cipher (each `entry` of kind `cipher`), in
+/// declaration order.
+macro_rules! ciphers {
+    ($($role:ident { cipher: $c:ident, kind: $kind:ident $(($ty:ident))?, variants: $v:tt, $($facts:tt)* })*) => {{
+        let mut all: Vec<(&str, usize, usize)> = Vec::new();
+        $(all.extend(ciphers!(@$role $c [$kind $(($ty))?] $v));)*
+        all
+    }};
+    (@entry $c:ident [cipher($ty:ident)] [$($v:ident)*]) => {
+        lanes!(cipher: $c, kind: cipher($ty), variants: [$($v)*])
+    };
+    (@$role:ident $c:ident $kind:tt $v:tt) => {
+        Vec::<(&str, usize, usize)>::new()
     };
 }
 
@@ -34,12 +41,9 @@ fn named(name: &str) -> usize {
 
 #[test]
 fn names_lanes_and_par_blocks_agree() {
-    let all: Vec<(&str, Vec<Lanes>)> = variants::all_variants!(lanes).into();
-    let algorithms: Vec<&str> = all.iter().map(|(c, _)| *c).collect();
-    let declared: Vec<&str> = variants::DECLARED.iter().map(|(c, _)| *c).collect();
-    assert_eq!(algorithms, declared, "all_variants! and DECLARED");
+    let all = variants::all_algorithms!(ciphers);
     let mut counts = std::collections::BTreeSet::new();
-    for (name, lanes, par) in all.into_iter().flat_map(|(_, v)| v) {
+    for (name, lanes, par) in all {
         assert_eq!(lanes, named(name), "{name}: LANES");
         assert_eq!(par, lanes, "{name}: ParBlocksSize");
         counts.insert(lanes);

@@ -217,31 +217,111 @@ macro_rules! select_variant {
 #[cfg(not(feature = "peer"))]
 variants::selected!(select_variant);
 
-/// `Selected` is the peer crate the one enabled `peer-*` feature names.
-macro_rules! select_peer {
-    ($($feature:literal => $kind:ident $($path:path),+;)*) => {
-        $(
-            #[cfg(feature = $feature)]
-            select_peer!(@one $kind $($path),+);
-            #[cfg(feature = $feature)]
-            const NAME: &str = concat!($feature, "\0");
-        )*
-    };
-    (@one cipher $ty:path) => {
-        type Selected = CipherArtifact<$ty>;
-    };
-    (@one digest $digest:path, $available:path) => {
-        digest_artifact!(Selected, $digest, $available);
+/// A peer keyed `by_length(16 => Aes128, ...)` as one type that takes any
+/// of its key sizes, as the harness sets keys: `ByLength` holds the type
+/// the key's length names (the types share a block size; `KeyInit::new`,
+/// which the artifact does not call, keys the first).
+#[allow(unused_macros)] // unused unless such a peer is selected
+macro_rules! by_length {
+    ($krate:ident: $first_len:literal => $first:ident $(, $len:literal => $ty:ident)*) => {
+        mod by_length {
+            use cipher::{
+                BlockCipherDecClosure, BlockCipherDecrypt, BlockCipherEncClosure,
+                BlockCipherEncrypt, BlockSizeUser, InvalidLength, Key, KeyInit, KeySizeUser,
+            };
+
+            type Block = <::$krate::$first as BlockSizeUser>::BlockSize;
+
+            #[allow(non_camel_case_types)]
+            pub enum ByLength {
+                $first(::$krate::$first),
+                $($ty(::$krate::$ty),)*
+            }
+
+            impl KeySizeUser for ByLength {
+                type KeySize = <::$krate::$first as KeySizeUser>::KeySize;
+            }
+
+            impl KeyInit for ByLength {
+                fn new(key: &Key<Self>) -> Self {
+                    ByLength::$first(::$krate::$first::new(key))
+                }
+
+                fn new_from_slice(key: &[u8]) -> Result<Self, InvalidLength> {
+                    Ok(match key.len() {
+                        $first_len => ByLength::$first(::$krate::$first::new_from_slice(key)?),
+                        $($len => ByLength::$ty(::$krate::$ty::new_from_slice(key)?),)*
+                        _ => return Err(InvalidLength),
+                    })
+                }
+            }
+
+            impl BlockSizeUser for ByLength {
+                type BlockSize = Block;
+            }
+
+            impl BlockCipherEncrypt for ByLength {
+                fn encrypt_with_backend(&self, f: impl BlockCipherEncClosure<BlockSize = Block>) {
+                    match self {
+                        ByLength::$first(c) => c.encrypt_with_backend(f),
+                        $(ByLength::$ty(c) => c.encrypt_with_backend(f),)*
+                    }
+                }
+            }
+
+            impl BlockCipherDecrypt for ByLength {
+                fn decrypt_with_backend(&self, f: impl BlockCipherDecClosure<BlockSize = Block>) {
+                    match self {
+                        ByLength::$first(c) => c.decrypt_with_backend(f),
+                        $(ByLength::$ty(c) => c.decrypt_with_backend(f),)*
+                    }
+                }
+            }
+        }
     };
 }
 
-select_peer! {
-    "peer-cast6" => cipher cast6::Cast6;
-    "peer-cast5" => cipher cast5::Cast5;
-    "peer-aes" => cipher peer_aes::AnyAes;
-    "peer-blowfish" => cipher blowfish::Blowfish;
-    "peer-crc32c" => digest crc32c::crc32c, always;
+/// `Selected` is the peer crate the one enabled `peer-<crate>` feature
+/// names, and `NAME` that feature: each peer every declaration in
+/// `variants` lists (`variants::all_algorithms!`), behind its feature.
+macro_rules! select_peers {
+    ($($role:ident { cipher: $c:ident, kind: $kind:ident $(($ty:ident))?, variants: $v:tt, $($facts:tt)* })*) => {
+        $(select_peers!(@facts $($facts)*);)*
+    };
+    (@facts modes: $modes:tt, peers: [$($peers:tt)*] $(,)?) => {
+        select_peers!(@peers $($peers)*);
+    };
+    (@facts kernel: $($facts:tt)*) => {};
+    (@peers) => {};
+    (
+        @peers $name:literal {
+            label: $label:literal,
+            krate: $krate:ident,
+            keyed: $keyed:ident $how:tt
+            $(, builds: $builds:tt)? $(,)?
+        }
+        $(, $($rest:tt)*)?
+    ) => {
+        variants::cfg_peer! {
+            $krate
+            select_peers!(@selected $krate $keyed $how);
+            const NAME: &str = concat!("peer-", stringify!($krate), "\0");
+        }
+        select_peers!(@peers $($($rest)*)?);
+    };
+    (@selected $krate:ident cipher($ty:ident)) => {
+        type Selected = CipherArtifact<::$krate::$ty>;
+    };
+    (@selected $krate:ident by_length($($len:literal => $ty:ident),+ $(,)?)) => {
+        by_length!($krate: $($len => $ty),+);
+        type Selected = CipherArtifact<by_length::ByLength>;
+    };
+    (@selected $krate:ident digest($f:ident)) => {
+        digest_artifact!(Selected, ::$krate::$f, always);
+    };
 }
+
+variants::all_algorithms!(select_peers);
 
 /// Availability of a peer that runs everywhere (it picks its own method).
 #[allow(dead_code)]
@@ -363,63 +443,3 @@ fn panic(_: &core::panic::PanicInfo<'_>) -> ! {
 #[cfg(all(panic = "abort", not(feature = "std")))]
 #[unsafe(no_mangle)]
 pub extern "C" fn rust_eh_personality() {}
-
-/// RustCrypto's AES as one type that takes any of its key sizes, as the
-/// harness sets keys: `Aes128`, `Aes192` or `Aes256` by the key's length.
-#[cfg(feature = "peer-aes")]
-mod peer_aes {
-    use aes::{Aes128, Aes192, Aes256};
-    use cipher::consts::{U16, U32};
-    use cipher::{
-        BlockCipherDecClosure, BlockCipherDecrypt, BlockCipherEncClosure, BlockCipherEncrypt,
-        BlockSizeUser, InvalidLength, Key, KeyInit, KeySizeUser,
-    };
-
-    pub enum AnyAes {
-        A128(Aes128),
-        A192(Aes192),
-        A256(Aes256),
-    }
-
-    impl KeySizeUser for AnyAes {
-        type KeySize = U32;
-    }
-
-    impl KeyInit for AnyAes {
-        fn new(key: &Key<Self>) -> Self {
-            AnyAes::A256(Aes256::new(key))
-        }
-
-        fn new_from_slice(key: &[u8]) -> Result<Self, InvalidLength> {
-            Ok(match key.len() {
-                16 => AnyAes::A128(Aes128::new_from_slice(key)?),
-                24 => AnyAes::A192(Aes192::new_from_slice(key)?),
-                _ => AnyAes::A256(Aes256::new_from_slice(key)?),
-            })
-        }
-    }
-
-    impl BlockSizeUser for AnyAes {
-        type BlockSize = U16;
-    }
-
-    impl BlockCipherEncrypt for AnyAes {
-        fn encrypt_with_backend(&self, f: impl BlockCipherEncClosure<BlockSize = U16>) {
-            match self {
-                AnyAes::A128(c) => c.encrypt_with_backend(f),
-                AnyAes::A192(c) => c.encrypt_with_backend(f),
-                AnyAes::A256(c) => c.encrypt_with_backend(f),
-            }
-        }
-    }
-
-    impl BlockCipherDecrypt for AnyAes {
-        fn decrypt_with_backend(&self, f: impl BlockCipherDecClosure<BlockSize = U16>) {
-            match self {
-                AnyAes::A128(c) => c.decrypt_with_backend(f),
-                AnyAes::A192(c) => c.decrypt_with_backend(f),
-                AnyAes::A256(c) => c.decrypt_with_backend(f),
-            }
-        }
-    }
-}

@@ -187,10 +187,10 @@ fn load(
     {
         return Err(EngineState::from_error("set_key", &e));
     }
-    let mut oracle = match entry.peers.iter().find_map(|p| p.make) {
-        Some(make) => make(),
-        None => (entry.variants[0].1)(),
+    let Some(make_oracle) = entry.oracle() else {
+        return Err(EngineState::Failed(format!("{}: no oracle", entry.name)));
     };
+    let mut oracle = make_oracle();
     let mut modes: Vec<Mode> = Vec::new();
     for c in &spec.cases {
         if !modes.contains(&c.mode) {
