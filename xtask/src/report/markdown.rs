@@ -50,6 +50,14 @@ pub fn render(r: &Report) -> String {
         w,
         "# {cipher}: code size against speed, per inlining variant\n"
     );
+    if let Some(m) = &r.machine {
+        let _ = writeln!(
+            w,
+            "Measured on machine {} ({}).\n",
+            md_code(&m.cpu_info.label()),
+            md_text(&m.cpu_info.model_name.to_string())
+        );
+    }
     glance::render(w, r);
     render_inconclusive(w, r);
     glance::render_chain(w, r);
