@@ -67,11 +67,8 @@ fn committed_baseline(cipher: &str) -> serde_json::Value {
 /// by `baseline`: a base revision whose committed baseline differs from the
 /// working tree's, made without touching the working tree or any ref.
 fn commit_with_baseline(cipher: &str, baseline: &serde_json::Value) -> String {
-    let index = std::env::temp_dir().join(format!(
-        "gate-index-{cipher}-{}-{:?}",
-        std::process::id(),
-        std::thread::current().id()
-    ));
+    let scratch = tempfile::TempDir::new().unwrap();
+    let index = scratch.path().join(format!("gate-index-{cipher}"));
     let index = index.to_str().unwrap();
     let env = [
         ("GIT_INDEX_FILE", index),
@@ -93,7 +90,6 @@ fn commit_with_baseline(cipher: &str, baseline: &serde_json::Value) -> String {
         None,
     );
     let tree = git(&["write-tree"], &env, None);
-    let _ = std::fs::remove_file(index);
     git(
         &[
             "commit-tree",
@@ -108,13 +104,17 @@ fn commit_with_baseline(cipher: &str, baseline: &serde_json::Value) -> String {
     )
 }
 
-/// Writes `contents` to a scratch file named after `cipher` and returns it.
-fn scratch_baseline(name: &str, cipher: &str, contents: &[u8]) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("gate-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(format!("{cipher}.json"));
+/// Writes `contents` to a scratch file named after `cipher` in a directory
+/// removed when the returned guard drops (even when the test fails), and
+/// returns both.
+fn scratch_baseline(name: &str, cipher: &str, contents: &[u8]) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::Builder::new()
+        .prefix(&format!("gate-{name}-"))
+        .tempdir()
+        .unwrap();
+    let path = dir.path().join(format!("{cipher}.json"));
     std::fs::write(&path, contents).unwrap();
-    path
+    (dir, path)
 }
 
 struct Run {
@@ -362,7 +362,7 @@ fn tampered_baseline_fails() {
             s["instructions"] = serde_json::json!(s["instructions"].as_f64().unwrap() * 0.9);
         }
     }
-    let path = scratch_baseline("tampered", "cast6", &serde_json::to_vec(&b).unwrap());
+    let (_dir, path) = scratch_baseline("tampered", "cast6", &serde_json::to_vec(&b).unwrap());
     let path = path.to_str().unwrap();
     let run = gate(
         "cast6",
@@ -486,7 +486,7 @@ fn untrusted_baselines_are_setup_errors() {
         let mut b = committed_baseline("cast6");
         edit(&mut b);
         let bytes = serde_json::to_vec(&b).unwrap();
-        let path = scratch_baseline(name, "cast6", &bytes);
+        let (_dir, path) = scratch_baseline(name, "cast6", &bytes);
         for accept in [true, false] {
             let mut args = vec![
                 "gate",
@@ -546,7 +546,7 @@ fn bad_baselines_are_setup_errors() {
         ),
     ];
     for (name, bytes, expected) in cases {
-        let path = scratch_baseline(name, "cast6", &bytes);
+        let (_dir, path) = scratch_baseline(name, "cast6", &bytes);
         let out = xtask(
             &[
                 "gate",

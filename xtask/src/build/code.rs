@@ -469,7 +469,7 @@ impl<'a> Image<'a> {
                 .iter()
                 .map(|&i| {
                     let f = &self.functions[i];
-                    (crate::build::size::shorten(&self.clean(&f.name)), f.size)
+                    (shorten(&self.clean(&f.name)), f.size)
                 })
                 .collect(),
             addrs: order.iter().map(|&i| self.functions[i].addr).collect(),
@@ -507,6 +507,33 @@ fn slots(file: &object::File<'_>) -> HashMap<u64, Slot> {
 /// A short hash of normalized code, for the report (FNV-1a, 64 bits).
 pub fn hash(bytes: &[u8]) -> String {
     format!("{:016x}", bench_harness::so::fnv1a(bytes))
+}
+
+/// Shortens every path in a demangled name to its last segment:
+/// `<variants::rfc2612::cast6::never::Cast6 as cipher::Trait>::f` becomes
+/// `<Cast6 as Trait>::f`.
+pub fn shorten(name: &str) -> String {
+    let mut out = String::new();
+    let mut token = String::new();
+    let flush = |token: &mut String, out: &mut String| {
+        if let Some(rest) = token.strip_prefix("::") {
+            out.push_str("::");
+            out.push_str(rest.rsplit("::").next().unwrap_or(rest));
+        } else {
+            out.push_str(token.rsplit("::").next().unwrap_or(token));
+        }
+        token.clear();
+    };
+    for ch in name.chars() {
+        if ch.is_alphanumeric() || ch == '_' || ch == ':' {
+            token.push(ch);
+        } else {
+            flush(&mut token, &mut out);
+            out.push(ch);
+        }
+    }
+    flush(&mut token, &mut out);
+    out
 }
 
 #[cfg(test)]

@@ -85,69 +85,22 @@ pub fn build_and_size_reusing(
     steps: usize,
     reuse: Reuse,
 ) {
-    let mut sources = HashMap::new();
-    let rustc = workspace::toolchain().rustc;
-    let mut jobs = Vec::new();
-    let mut inputs_of = Vec::new();
-    let mut results: Vec<Option<Result<Files, String>>> = Vec::new();
-    for (i, c) in contenders.iter().enumerate() {
-        let dest = dir.join(format!("{}.so", c.name));
-        let manifest_path = dir.join(format!("{}.build.json", c.name));
-        let extra = fault::extra_features(&c.name);
-        let inputs = format!(
-            "{}|{}|{:?}|{:?}|{:?}|{}",
-            sources
-                .entry(c.tree.root.clone())
-                .or_insert_with(|| workspace::inputs_of(&c.tree.root).hash),
-            c.selection().variant_env(),
-            selection_features(c),
-            extra,
-            c.tree.rustflags,
-            rustc,
-        );
-        let previous = (reuse == Reuse::Previous)
-            .then(|| std::fs::read(&manifest_path).ok())
-            .flatten()
-            .and_then(|b| serde_json::from_slice::<Manifest>(&b).ok())
-            .filter(|m| m.inputs == inputs && dest.is_file());
-        let _ = std::fs::remove_file(&manifest_path);
-        results.push(previous.map(|m| {
-            Ok(Files {
-                so: dest.clone(),
-                rlib_bytes: m.rlib_bytes,
-                seconds: 0.0,
-            })
-        }));
-        if results[i].is_none() {
-            let selection = match c.kind {
-                Kind::Variant(variant) | Kind::Control(variant) => artifacts::Selection::Variant {
-                    module: c.module,
-                    variant,
-                },
-                Kind::Peer(p) => artifacts::Selection::Peer(p),
-            };
-            jobs.push(Job {
-                index: i,
-                tree: c.tree.clone(),
-                selection,
-                extra,
-                crate_name: c.crate_name(),
-                dest,
-            });
-        }
-        inputs_of.push((inputs, manifest_path));
-    }
-    let workers = workers().min(jobs.len().max(1));
-    if !jobs.is_empty() {
+    let plan = plan(contenders, dir, reuse);
+    let workers = workers().min(plan.jobs.len().max(1));
+    if !plan.jobs.is_empty() {
         eprintln!(
             "building {} artifact(s), {workers} at a time ({} reused from a previous build of the same inputs)",
-            jobs.len(),
-            contenders.len() - jobs.len()
+            plan.jobs.len(),
+            contenders.len() - plan.jobs.len()
         );
     }
+    let Plan {
+        jobs,
+        mut reused,
+        inputs,
+    } = plan;
     let (tx, rx) = std::sync::mpsc::channel();
     let queue = std::sync::Mutex::new(jobs.into_iter());
-    let total = contenders.len();
     std::thread::scope(|scope| {
         for w in 0..workers {
             let (tx, queue) = (tx.clone(), &queue);
@@ -172,17 +125,88 @@ pub fn build_and_size_reusing(
         drop(tx);
         // Sized and reported in the order they finish; reused ones first.
         let mut done = 0;
-        for i in 0..total {
-            if let Some(files) = results[i].take() {
+        for (i, files) in reused.iter_mut().enumerate() {
+            if let Some(files) = files.take() {
                 done += 1;
-                finish(entry, &mut contenders[i], files, &inputs_of[i], done, steps);
+                finish(entry, &mut contenders[i], files, &inputs[i], done, steps);
             }
         }
         for (i, files) in rx {
             done += 1;
-            finish(entry, &mut contenders[i], files, &inputs_of[i], done, steps);
+            finish(entry, &mut contenders[i], files, &inputs[i], done, steps);
         }
     });
+}
+
+/// What [`plan`] decided: the builds to run, the artifacts reused (by
+/// contender index), and each contender's inputs and manifest path.
+struct Plan {
+    jobs: Vec<Job>,
+    reused: Vec<Option<Result<Files, String>>>,
+    inputs: Vec<(String, std::path::PathBuf)>,
+}
+
+/// Which contenders a previous build in `dir` serves (same inputs, the file
+/// still there, `reuse` allowing it) and which must be built.
+fn plan(contenders: &[Contender], dir: &Path, reuse: Reuse) -> Plan {
+    let mut sources = HashMap::new();
+    let rustc = workspace::toolchain().rustc;
+    let mut plan = Plan {
+        jobs: Vec::new(),
+        reused: Vec::new(),
+        inputs: Vec::new(),
+    };
+    for (i, c) in contenders.iter().enumerate() {
+        let dest = dir.join(format!("{}.so", c.name));
+        let manifest_path = dir.join(format!("{}.build.json", c.name));
+        let extra = fault::extra_features(&c.name);
+        let inputs = format!(
+            "{}|{}|{:?}|{:?}|{:?}|{}",
+            sources
+                .entry(c.tree.root.clone())
+                .or_insert_with(|| workspace::inputs_of(&c.tree.root).hash),
+            c.selection().variant_env(),
+            selection_features(c),
+            extra,
+            c.tree.rustflags,
+            rustc,
+        );
+        let previous = (reuse == Reuse::Previous)
+            .then(|| std::fs::read(&manifest_path).ok())
+            .flatten()
+            .and_then(|b| serde_json::from_slice::<Manifest>(&b).ok())
+            .filter(|m| m.inputs == inputs && dest.is_file());
+        let _ = std::fs::remove_file(&manifest_path);
+        match previous {
+            Some(m) => plan.reused.push(Some(Ok(Files {
+                so: dest,
+                rlib_bytes: m.rlib_bytes,
+                seconds: 0.0,
+            }))),
+            None => {
+                plan.reused.push(None);
+                let selection = match c.kind {
+                    Kind::Variant(variant) | Kind::Control(variant) => {
+                        artifacts::Selection::Variant {
+                            module: c.module,
+                            variant,
+                        }
+                    }
+                    Kind::Peer(p) => artifacts::Selection::Peer(p),
+                };
+                plan.jobs.push(Job {
+                    index: i,
+                    tree: c.tree.clone(),
+                    selection,
+                    extra,
+                    crate_name: c.crate_name(),
+                    dest,
+                });
+            }
+        }
+        plan.inputs.push((inputs, manifest_path));
+    }
+    plan
 }
 
 /// Sizes a contender's built (or reused) artifact, prints its progress line

@@ -138,7 +138,7 @@ fn cipher_functions(
             continue;
         }
         functions.push(Function {
-            name: shorten(&name),
+            name: code::shorten(&name),
             bytes: sym.size(),
         });
         full_names.push(name.replace(['<', '>'], ""));
@@ -158,36 +158,9 @@ fn cipher_functions(
     (functions, rounds_out_of_line)
 }
 
-/// Shortens every path in a demangled name to its last segment:
-/// `<variants::rfc2612::cast6::never::Cast6 as cipher::Trait>::f` becomes
-/// `<Cast6 as Trait>::f`.
-pub fn shorten(name: &str) -> String {
-    let mut out = String::new();
-    let mut token = String::new();
-    let flush = |token: &mut String, out: &mut String| {
-        if let Some(rest) = token.strip_prefix("::") {
-            out.push_str("::");
-            out.push_str(rest.rsplit("::").next().unwrap_or(rest));
-        } else {
-            out.push_str(token.rsplit("::").next().unwrap_or(token));
-        }
-        token.clear();
-    };
-    for ch in name.chars() {
-        if ch.is_alphanumeric() || ch == '_' || ch == ':' {
-            token.push(ch);
-        } else {
-            flush(&mut token, &mut out);
-            out.push(ch);
-        }
-    }
-    flush(&mut token, &mut out);
-    out
-}
-
 #[cfg(test)]
 mod tests {
-    use super::shorten;
+    use crate::build::code::shorten;
 
     #[test]
     fn shortens_paths() {

@@ -139,35 +139,7 @@ pub fn run(args: Args) -> Result<()> {
     }
     let meta = workspace::metadata()?;
     let ciphers = ciphers::named(&args.cipher, true, "gate")?;
-    if args.variants.is_some() && ciphers.len() > 1 {
-        return Err(Error::usage(
-            "--variants names one cipher's variants, not all ciphers'",
-            "give one cipher, e.g. cargo xtask gate cast6 --variants never,auto",
-        ));
-    }
-    if args.baseline.is_some() && ciphers.len() > 1 {
-        return Err(Error::usage(
-            "--baseline names one file: give one cipher",
-            "e.g. cargo xtask gate cast6 --baseline PATH",
-        ));
-    }
-    if let Some(rev) = &args.against {
-        tree::resolve(rev)?;
-    }
-    let rev_name = args
-        .baseline_rev
-        .clone()
-        .or_else(|| args.against.clone())
-        .unwrap_or_else(|| "HEAD".into());
-    let base_rev = match tree::resolve(&rev_name) {
-        Ok(commit) => Some(BaseRev {
-            name: rev_name,
-            commit,
-        }),
-        // Judging by the working tree's file needs no history.
-        Err(_) if args.accept_baseline_change && args.baseline_rev.is_none() => None,
-        Err(e) => return Err(e),
-    };
+    let base_rev = check_args(&args, ciphers.len())?;
     callgrind::check()?;
     // Every baseline is read before anything is measured: a cipher that
     // cannot be gated (no baseline, or one that cannot be trusted) stops
@@ -221,6 +193,42 @@ pub fn run(args: Args) -> Result<()> {
         )))
     } else {
         Ok(())
+    }
+}
+
+/// The options that need each other, checked before anything is read or
+/// built: one cipher for `--variants` and `--baseline`, revisions that
+/// exist. Gives the base revision whose baselines are judged by (`None`:
+/// the working tree's, when accepted without history).
+fn check_args(args: &Args, ciphers: usize) -> Result<Option<BaseRev>> {
+    if args.variants.is_some() && ciphers > 1 {
+        return Err(Error::usage(
+            "--variants names one cipher's variants, not all ciphers'",
+            "give one cipher, e.g. cargo xtask gate cast6 --variants never,auto",
+        ));
+    }
+    if args.baseline.is_some() && ciphers > 1 {
+        return Err(Error::usage(
+            "--baseline names one file: give one cipher",
+            "e.g. cargo xtask gate cast6 --baseline PATH",
+        ));
+    }
+    if let Some(rev) = &args.against {
+        tree::resolve(rev)?;
+    }
+    let rev_name = args
+        .baseline_rev
+        .clone()
+        .or_else(|| args.against.clone())
+        .unwrap_or_else(|| "HEAD".into());
+    match tree::resolve(&rev_name) {
+        Ok(commit) => Ok(Some(BaseRev {
+            name: rev_name,
+            commit,
+        })),
+        // Judging by the working tree's file needs no history.
+        Err(_) if args.accept_baseline_change && args.baseline_rev.is_none() => Ok(None),
+        Err(e) => Err(e),
     }
 }
 

@@ -128,7 +128,12 @@ fn render_rule(w: &mut String, r: &Report) {
     for note in &r.run.notes {
         let _ = writeln!(w, "> **Note:** {}\n", md_text(note));
     }
-    let not_run = |e: &&Entry| matches!(e.status, Status::Failed | Status::Hung | Status::Unavailable);
+    let not_run = |e: &&Entry| {
+        matches!(
+            e.status,
+            Status::Failed | Status::Hung | Status::Unavailable
+        )
+    };
     for e in r.entries().filter(not_run) {
         let _ = writeln!(
             w,

@@ -10,14 +10,15 @@ mod columns;
 pub mod escape;
 pub mod markdown;
 pub mod output;
+pub mod paired;
 pub mod raw;
 pub mod verdict;
 
 use crate::build::size::Artifact;
 use crate::env::workspace::{Inputs, Toolchain};
-use crate::time::timings::{self, Paired};
 use bench_harness::machine::Machine;
 use bench_harness::stats::Ratio;
+use paired::Paired;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use verdict::Verdict;
@@ -510,7 +511,7 @@ impl Report {
     }
 
     /// The speed of entry `a` over entry `b` over the crypt cases, from
-    /// their samples, as the run computed it ([`timings::overall`]);
+    /// their samples, as the run computed it ([`paired::overall`]);
     /// `None` when either is missing or they share no case.
     pub fn faster(&self, a: &str, b: &str) -> Option<Ratio> {
         let find = |name: &str| self.entries().find(|e| e.name == name);
@@ -521,7 +522,7 @@ impl Report {
                 Some(Paired::of(&sa.samples, &sb.samples))
             })
             .collect::<Option<_>>()?;
-        timings::overall(&per_case)
+        paired::overall(&per_case)
     }
 
     /// The verdict's chain as the rule walks it over this report's
