@@ -274,6 +274,8 @@ impl<'a> Session<'a> {
     }
 
     /// Times `op(i)` for every `i < n` in the session's mode.
+    // Long: one match over tcrypt's three timing modes (cycles, seconds,
+    // precise), sharing the warm-up and the single-figure constructor.
     fn time_all(
         &mut self,
         n: usize,

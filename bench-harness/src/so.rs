@@ -167,6 +167,8 @@ pub struct SoCipher {
 impl SoCipher {
     /// Loads `path` and checks that it is an artifact of this ABI version;
     /// the file is [`inspect`]ed first, and never loaded when it fails.
+    // Long: the symbol lookups, each `unsafe` with its SAFETY, and the checks
+    // between them, in one scope with the library that owns every pointer taken.
     pub fn load(path: &Path) -> Result<SoCipher, EngineError> {
         let fail = |why: String| EngineError::Load(format!("{}: {why}", path.display()));
         inspect(path).map_err(fail)?;

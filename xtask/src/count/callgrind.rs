@@ -129,6 +129,9 @@ enum Fate {
 }
 
 /// One valgrind run of `__count` over `spec`: each artifact's counts.
+// Long: one counting child's life (spec written, valgrind started, waited
+// on with its deadline, its outcome and dumps read), each step's failure a
+// distinct `Crash` the caller blames; the steps share the child and its files.
 fn run(spec: &CountSpec, files: &Files) -> std::result::Result<Vec<Count>, Crash> {
     let whole = |e: &dyn std::fmt::Display| Crash::Whole(e.to_string());
     let json = serde_json::to_vec(spec).map_err(|e| whole(&e))?;

@@ -75,7 +75,7 @@ pub fn same_case(a: &Speed, b: &Speed) -> bool {
 pub fn uncounted(entry: &CipherEntry, c: &Case) -> Speed {
     Speed {
         alg: c.alg(entry.name),
-        dir: crate::report::Dir::of(c),
+        dir: crate::report::Operation::of(c),
         key_bits: c.key_bytes * 8,
         block_bytes: c.block_bytes,
         ticks_per_op: 0.0,

@@ -9,7 +9,7 @@
 //! quick start needs nothing but the toolchain.
 
 use crate::count::callgrind::{self, Count};
-use crate::report::{Counting, Dir, Family, Report};
+use crate::report::{Counting, Family, Operation, Report};
 use crate::select::contenders::Contender;
 use bench_harness::compare::Case;
 use bench_harness::registry::CipherEntry;
@@ -18,7 +18,7 @@ use std::path::Path;
 /// Per mode family in `cases`, the first case of its largest block and,
 /// among those, its smallest key.
 pub fn headline_cases(entry: &CipherEntry, cases: &[Case]) -> Vec<Case> {
-    let family = |c: &Case| Family::of_case(&c.alg(entry.name), Dir::of(c));
+    let family = |c: &Case| Family::of_case(&c.alg(entry.name), Operation::of(c));
     Family::ALL
         .into_iter()
         .filter_map(|f| {

@@ -235,6 +235,9 @@ fn check_args(args: &Args, ciphers: usize) -> Result<Option<BaseRev>> {
 /// The baselines of `entry`: the committed one at `base` and the change's
 /// (the working tree's, or `--baseline`), read, compared, and the one judged
 /// by checked; a setup error when the gate cannot judge by it.
+// Long: the committed and the change's baseline read, parsed, checked and
+// compared in the order their setup errors are reported (exit 2 before
+// anything is built).
 fn read_baselines(args: &Args, entry: &CipherEntry, base: Option<&BaseRev>) -> Result<Baselines> {
     let cipher = entry.name;
     let relative = baseline_file::relative(cipher);
@@ -334,6 +337,8 @@ fn read_baselines(args: &Args, entry: &CipherEntry, base: Option<&BaseRev>) -> R
 
 /// Measures the `variants` of one cipher now (and the base tree, with
 /// `--against`) and gives the rows, regressions first.
+// Long (about 85 lines): the contenders of both trees, measured, then
+// judged row by row against the baseline; the judging shares every local.
 fn gate_one(
     args: &Args,
     entry: &'static CipherEntry,
@@ -349,18 +354,7 @@ fn gate_one(
         Some(rev) => Some(BaseTree::add(target, rev)?),
         None => None,
     };
-    // The base tree builds the variants its revision's baseline lists (a
-    // variant this change adds has no base), that this tree still has.
-    let base_variants: Vec<&'static str> = variants
-        .iter()
-        .copied()
-        .filter(|v| {
-            baselines
-                .committed_variants
-                .as_ref()
-                .is_none_or(|names| names.iter().any(|n| n == v))
-        })
-        .collect();
+    let base_variants = base_variants(variants, &baselines);
     if let Some(base) = &base_tree {
         let tree = base.tree(target);
         contenders.extend(contenders::contenders(
@@ -371,7 +365,6 @@ fn gate_one(
             Origin::Base,
         ));
     }
-    let generated_by = format!("cargo xtask gate {}", entry.name);
     let reuse = if args.rebuild {
         Reuse::Never
     } else {
@@ -383,7 +376,7 @@ fn gate_one(
         &work.path,
         args.no_time,
         reuse,
-        &generated_by,
+        &format!("cargo xtask gate {}", entry.name),
     )?;
     drop(base_tree);
     let cases: Vec<Speed> = gate_measure::counted_cases(entry)
@@ -434,6 +427,21 @@ fn gate_one(
     }
     rows.sort_by_key(|r| r.verdict);
     Ok(rows)
+}
+
+/// The variants the base tree builds: those its revision's baseline lists
+/// (a variant this change adds has no base) that this tree still has.
+fn base_variants(variants: &[&'static str], baselines: &Baselines) -> Vec<&'static str> {
+    variants
+        .iter()
+        .copied()
+        .filter(|v| {
+            baselines
+                .committed_variants
+                .as_ref()
+                .is_none_or(|names| names.iter().any(|n| n == v))
+        })
+        .collect()
 }
 
 /// Whether the baseline's variant `name` is one `--variants` left out: the

@@ -7,6 +7,7 @@
 //! block_bytes), so that a key setup entry (`setkey`, 0 bytes) is one more
 //! row like the others. The thresholds are defined here.
 
+use crate::build::size::Artifact;
 use crate::cli;
 use crate::report::verdict::pct;
 use crate::report::{Entry, Report, Speed, Status};
@@ -164,37 +165,13 @@ pub fn rows(
             why,
         ));
     }
-    let base_artifact = base.and_then(|b| b.artifact.as_ref());
-    for (what, b, t, c) in [
-        (
-            ".text bytes",
-            was.text_bytes,
-            base_artifact.map(|a| a.text_bytes),
-            is.text_bytes,
-        ),
-        (
-            ".rodata bytes",
-            was.rodata_bytes,
-            base_artifact.map(|a| a.rodata_bytes),
-            is.rodata_bytes,
-        ),
-        (
-            ".so bytes",
-            was.so_bytes,
-            base_artifact.map(|a| a.so_bytes),
-            is.so_bytes,
-        ),
-    ] {
-        let t = base.map(|_| t.map(|t| t as f64));
-        rows.push(compare(
-            name,
-            format!("{} {what}", crate::report::escape::md_code(name)),
-            b as f64,
-            t,
-            Some(c as f64),
-            th.size,
-        ));
-    }
+    rows.extend(size_rows(
+        name,
+        was,
+        base.map(|b| b.artifact.as_ref()),
+        is,
+        th,
+    ));
     let counted = |e: &Entry, key: &Speed| {
         e.speed_at(&key.alg, &key.dir, key.key_bits, key.block_bytes)
             .and_then(|s| s.instructions)
@@ -233,6 +210,35 @@ pub fn rows(
         rows.push(wall_row(name, &w, th));
     }
     rows
+}
+
+/// The size rows of variant `name`: `.text`, `.rodata` and `.so` bytes of
+/// the baseline's artifact `was` against this tree's `is` (and the base
+/// tree's, `Some` with `--against`: `Some(None)` when it has no artifact).
+fn size_rows(
+    name: &str,
+    was: &Artifact,
+    base: Option<Option<&Artifact>>,
+    is: &Artifact,
+    th: &Thresholds,
+) -> Vec<Row> {
+    let sizes = |a: &Artifact| [a.text_bytes, a.rodata_bytes, a.so_bytes];
+    let (was, is) = (sizes(was), sizes(is));
+    let base = base.map(|a| a.map(sizes));
+    [".text bytes", ".rodata bytes", ".so bytes"]
+        .into_iter()
+        .enumerate()
+        .map(|(i, what)| {
+            compare(
+                name,
+                format!("{} {what}", crate::report::escape::md_code(name)),
+                was[i] as f64,
+                base.map(|b| b.map(|b| b[i] as f64)),
+                Some(is[i] as f64),
+                th.size,
+            )
+        })
+        .collect()
 }
 
 /// Growth from `before` to `now` as a fraction: from 0 to anything more is

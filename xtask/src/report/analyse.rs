@@ -7,7 +7,7 @@
 use crate::env::workspace;
 use crate::report::raw;
 use crate::report::verdict::{self, Candidate, Noise, Verdict};
-use crate::report::{self, Control, Counting, Dir, Entry, Quiet, Report, Run, Speed, Status};
+use crate::report::{self, Control, Counting, Entry, Operation, Quiet, Report, Run, Speed, Status};
 use crate::select::contenders::{Contender, State};
 use crate::time::timings::Timings;
 use bench_harness::compare::{Case, Plan};
@@ -182,7 +182,7 @@ fn speeds(
         .map(|(ci, case)| {
             let ticks = t.ticks(k, ci);
             let median = stats::median(&ticks);
-            let dir = Dir::of(case);
+            let dir = Operation::of(case);
             let per_byte = |x: f64| (dir.is_crypt() && case.block_bytes > 0).then_some(x);
             Speed {
                 alg: case.alg(cipher),
@@ -271,8 +271,8 @@ fn describe(entry: &CipherEntry, k: &Case) -> String {
     } else {
         format!(" {}-bit", k.key_bytes * 8)
     };
-    match Dir::of(k) {
-        Dir::Setkey => format!("{} setkey{key}", k.alg(entry.name)),
+    match Operation::of(k) {
+        Operation::Setkey => format!("{} setkey{key}", k.alg(entry.name)),
         dir => format!("{} {dir}{key} {} B", k.alg(entry.name), k.block_bytes),
     }
 }

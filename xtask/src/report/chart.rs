@@ -140,6 +140,9 @@ pub fn render(r: &Report) -> Option<String> {
 }
 
 /// The points of one block size with their error bars.
+// Long (140 lines): one panel drawn in the order plotters layers it
+// (figures and bounds, mesh, Pareto step line, error bars, points, labels),
+// all on the one chart borrowed from `area`.
 fn panel(
     area: &DrawingArea<SVGBackend<'_>, Shift>,
     r: &Report,

@@ -255,7 +255,7 @@ impl fmt::Display for Status {
 /// What one operation of a case is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Dir {
+pub enum Operation {
     Encrypt,
     Decrypt,
     Digest,
@@ -263,35 +263,35 @@ pub enum Dir {
     Setkey,
 }
 
-impl Dir {
+impl Operation {
     pub fn name(self) -> &'static str {
         match self {
-            Dir::Encrypt => "encrypt",
-            Dir::Decrypt => "decrypt",
-            Dir::Digest => "digest",
-            Dir::Setkey => "setkey",
+            Operation::Encrypt => "encrypt",
+            Operation::Decrypt => "decrypt",
+            Operation::Digest => "digest",
+            Operation::Setkey => "setkey",
         }
     }
 
     /// Whether it processes bytes (everything but key setup).
     pub fn is_crypt(self) -> bool {
-        self != Dir::Setkey
+        self != Operation::Setkey
     }
 
     /// The direction of a harness case.
-    pub fn of(case: &bench_harness::compare::Case) -> Dir {
+    pub fn of(case: &bench_harness::compare::Case) -> Operation {
         use bench_harness::compare::CaseKind;
         use bench_harness::engine::{Dir as CaseDir, Mode};
         match (case.kind, case.mode, case.dir) {
-            (CaseKind::SetKey, _, _) => Dir::Setkey,
-            (CaseKind::Crypt, Mode::Digest, _) => Dir::Digest,
-            (CaseKind::Crypt, _, CaseDir::Encrypt) => Dir::Encrypt,
-            (CaseKind::Crypt, _, CaseDir::Decrypt) => Dir::Decrypt,
+            (CaseKind::SetKey, _, _) => Operation::Setkey,
+            (CaseKind::Crypt, Mode::Digest, _) => Operation::Digest,
+            (CaseKind::Crypt, _, CaseDir::Encrypt) => Operation::Encrypt,
+            (CaseKind::Crypt, _, CaseDir::Decrypt) => Operation::Decrypt,
         }
     }
 }
 
-impl fmt::Display for Dir {
+impl fmt::Display for Operation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
     }
@@ -320,7 +320,7 @@ fn one() -> usize {
 pub struct Speed {
     /// `ecb(cast6)`.
     pub alg: String,
-    pub dir: Dir,
+    pub dir: Operation,
     pub key_bits: usize,
     /// 0 for key setup.
     pub block_bytes: usize,
@@ -467,7 +467,13 @@ impl Entry {
     }
 
     /// The speed of one case.
-    pub fn speed_at(&self, alg: &str, dir: &Dir, key_bits: usize, block: usize) -> Option<&Speed> {
+    pub fn speed_at(
+        &self,
+        alg: &str,
+        dir: &Operation,
+        key_bits: usize,
+        block: usize,
+    ) -> Option<&Speed> {
         self.speed.iter().find(|s| {
             s.alg == alg && s.dir == *dir && s.key_bits == key_bits && s.block_bytes == block
         })
@@ -624,12 +630,12 @@ impl Family {
     }
 
     /// The family of a case of `alg` (the kernel's `mode(cipher)`) in `dir`.
-    pub fn of_case(alg: &str, dir: Dir) -> Family {
+    pub fn of_case(alg: &str, dir: Operation) -> Family {
         match dir {
-            Dir::Setkey => Family::Setkey,
-            Dir::Digest => Family::Digest,
-            Dir::Encrypt if alg.starts_with("cbc(") => Family::Serial,
-            Dir::Encrypt | Dir::Decrypt => Family::Parallel,
+            Operation::Setkey => Family::Setkey,
+            Operation::Digest => Family::Digest,
+            Operation::Encrypt if alg.starts_with("cbc(") => Family::Serial,
+            Operation::Encrypt | Operation::Decrypt => Family::Parallel,
         }
     }
 
@@ -660,7 +666,7 @@ impl Family {
 /// A case the chart plots.
 pub struct Headline {
     pub alg: String,
-    pub dir: Dir,
+    pub dir: Operation,
     pub key_bits: usize,
     pub block: usize,
 }
@@ -669,9 +675,9 @@ impl Headline {
     /// `ecb(cast6) encryption, 128-bit key, 8192-byte blocks`.
     pub fn describe(&self) -> String {
         let what = match self.dir {
-            Dir::Digest => "digest",
-            Dir::Decrypt => "decryption",
-            Dir::Encrypt | Dir::Setkey => "encryption",
+            Operation::Digest => "digest",
+            Operation::Decrypt => "decryption",
+            Operation::Encrypt | Operation::Setkey => "encryption",
         };
         let key = if self.key_bits == 0 {
             String::new()

@@ -420,7 +420,7 @@ fn check_artifact(name: &str, a: &crate::build::size::Artifact) -> Checked {
 fn check_speed(name: &str, s: &crate::report::Speed) -> Checked {
     let case = format!("`{name}` at {} bytes", s.block_bytes);
     // Key setup has no block; every other case has one.
-    let blocks = if s.dir == crate::report::Dir::Setkey {
+    let blocks = if s.dir == crate::report::Operation::Setkey {
         0..=0
     } else {
         1..=MAX_BLOCK

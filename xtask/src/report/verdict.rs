@@ -254,6 +254,7 @@ fn representatives(variants: &[Candidate]) -> (Vec<&Candidate>, Vec<String>) {
 /// footprint only needs to be faster beyond its interval. `faster(a, b)`
 /// is the speed of `a` over `b` with its interval. The Pareto set is taken
 /// among the candidates and `others` (the peers) together.
+// Long: the rule itself, kept in one function to be read top to bottom.
 pub fn decide(
     variants: &[Candidate],
     others: &[Candidate],

@@ -116,7 +116,7 @@ fn committed_reports_answer_on_the_first_screen() {
             assert!(first.iter().any(|l| l.starts_with("| peer")), "{name}");
         }
         let cbc_encrypt = (r.entries().flat_map(|e| &e.speed))
-            .any(|s| s.alg.starts_with("cbc(") && s.dir == crate::report::Dir::Encrypt);
+            .any(|s| s.alg.starts_with("cbc(") && s.dir == crate::report::Operation::Encrypt);
         assert_eq!(
             first[header].contains("CBC encryption"),
             cbc_encrypt,

@@ -6,7 +6,7 @@ use crate::build::size::{Artifact, Function};
 use crate::env::workspace::{Inputs, Toolchain};
 use crate::report::verdict::{Conclusion, Link, Outcome, Verdict};
 use crate::report::{
-    self, Control, Counting, Dir, Entry, Quiet, Report, Run, Sample, Speed, Status,
+    self, Control, Counting, Entry, Operation, Quiet, Report, Run, Sample, Speed, Status,
 };
 use bench_harness::machine::{CpuInfo, Fact, Machine};
 use bench_harness::stats::Ratio;
@@ -35,7 +35,7 @@ fn ratio(gain: f64) -> Ratio {
 }
 
 /// The speed of one case at `mb` MB/s (key setup: `mb` thousand keys/s).
-pub fn speed(dir: Dir, block: usize, mb: f64, gain: Option<f64>) -> Speed {
+pub fn speed(dir: Operation, block: usize, mb: f64, gain: Option<f64>) -> Speed {
     let crypt = dir.is_crypt();
     let ops = if crypt {
         mb * 1e6 / block as f64
@@ -68,9 +68,12 @@ fn speeds(mb_s: [f64; 2], gain: Option<f64>) -> Vec<Speed> {
         s
     };
     vec![
-        speed(Dir::Encrypt, 16, mb_s[0], gain),
-        counted(speed(Dir::Encrypt, 8192, mb_s[1], gain), 8192.0 * 30.0),
-        counted(speed(Dir::Setkey, 0, mb_s[0] * 10.0, gain), 900.0),
+        speed(Operation::Encrypt, 16, mb_s[0], gain),
+        counted(
+            speed(Operation::Encrypt, 8192, mb_s[1], gain),
+            8192.0 * 30.0,
+        ),
+        counted(speed(Operation::Setkey, 0, mb_s[0] * 10.0, gain), 900.0),
     ]
 }
 

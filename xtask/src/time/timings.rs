@@ -16,7 +16,7 @@
 
 use crate::child::measure_child::Outcome;
 use crate::report::paired::{Paired, overall};
-use crate::report::{self, Dir, MIN_QUIET_ROUNDS, Sample};
+use crate::report::{self, MIN_QUIET_ROUNDS, Operation, Sample};
 use bench_harness::compare::{Case, Samples};
 use bench_harness::stats::{self, Ratio};
 
@@ -71,7 +71,7 @@ impl Timings {
     pub fn new(runs: Vec<(Outcome, Vec<usize>)>, cases: &[Case]) -> Timings {
         let mut t = Timings::empty(cases.len());
         t.crypt = (0..cases.len())
-            .filter(|&c| Dir::of(&cases[c]).is_crypt())
+            .filter(|&c| Operation::of(&cases[c]).is_crypt())
             .collect();
         let Some(first) = runs.first() else {
             return t;

@@ -3,12 +3,12 @@
 use super::{figure, measured};
 use crate::report::escape::{md_cell, md_code, md_code_cell, xml_text};
 use crate::report::verdict::pct;
-use crate::report::{Dir, Report, Speed};
+use crate::report::{Operation, Report, Speed};
 use std::fmt::Write;
 
 /// The (alg, dir, key) groups and block sizes, in first-seen order.
-fn shape(r: &Report) -> (Vec<(String, Dir, usize)>, Vec<usize>) {
-    let mut groups: Vec<(String, Dir, usize)> = Vec::new();
+fn shape(r: &Report) -> (Vec<(String, Operation, usize)>, Vec<usize>) {
+    let mut groups: Vec<(String, Operation, usize)> = Vec::new();
     let mut blocks: Vec<usize> = Vec::new();
     for s in r.entries().flat_map(|e| &e.speed) {
         let g = (s.alg.clone(), s.dir, s.key_bits);
@@ -28,7 +28,7 @@ fn setkey_keys(r: &Report) -> Vec<(String, usize)> {
     let mut keys = Vec::new();
     for s in r.entries().flat_map(|e| &e.speed) {
         let k = (s.alg.clone(), s.key_bits);
-        if s.dir == Dir::Setkey && !keys.contains(&k) {
+        if s.dir == Operation::Setkey && !keys.contains(&k) {
             keys.push(k);
         }
     }
@@ -93,7 +93,7 @@ pub fn render_speed(w: &mut String, r: &Report) {
         let cells: Vec<String> = keys
             .iter()
             .map(|(alg, k)| {
-                e.speed_at(alg, &Dir::Setkey, *k, 0)
+                e.speed_at(alg, &Operation::Setkey, *k, 0)
                     .map(|s| figure(s, cpt))
                     .unwrap_or_default()
             })
@@ -161,7 +161,7 @@ pub fn render_ratios(w: &mut String, r: &Report) {
             let bits: Vec<usize> = keys.iter().map(|&(_, k)| k).collect();
             let unit = |k: usize| format!("{k}-bit");
             table(w, &rows, &bits, unit, |s, k| {
-                s.dir == Dir::Setkey && s.key_bits == k
+                s.dir == Operation::Setkey && s.key_bits == k
             });
         }
     });
