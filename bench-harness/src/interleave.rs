@@ -74,17 +74,17 @@ use crate::stats;
 use serde::{Deserialize, Serialize};
 
 /// The quiet criterion's threshold, the one precise mode and `compare` both
-/// use. A batch is quiet when every reference probe run during it ran at
-/// least this fraction of the fastest reference rate seen in the run
-/// (calibration included), and its thread never waited on a run queue during
-/// it (where the kernel says: see [`is_quiet`]); a round of a case is quiet
-/// when every engine's batch of that case in that round is. The reference
-/// loop retires one iteration per core cycle on a core at full capacity, so
-/// a probe below 95% means the core lost more than 5% of its cycles during
-/// that probe: to a busy SMT sibling (which costs 30 to 50%), an interrupt,
-/// or a clock that dropped by more than 5%. On a quiet core the probes vary
-/// by well under 1%, so the threshold does not reject a quiet batch for
-/// the probe's own jitter.
+/// use. A batch is quiet when its reference probes, taken together (their
+/// iterations over their ticks), ran at at least this fraction of the run's
+/// full-capacity level ([`level`]: the [`LEVEL_QUANTILE`] quantile of its
+/// batches' probe rates, not the fastest single burst), and its thread never
+/// waited on a run queue during it (where the kernel says: see
+/// [`is_quiet`]). A median is over an engine's quiet batches; a ratio pairs
+/// the rounds in which both of its engines' batches were quiet. The
+/// reference loop retires one iteration per core cycle on a core at full
+/// capacity, so probes below 95% mean the core lost more than 5% of its
+/// cycles during the batch: to a busy SMT sibling (which costs 30 to 50%),
+/// an interrupt, or a clock that dropped by more than 5%.
 pub const QUIET: f64 = 0.95;
 
 /// A chunk of timed work lasts about this many reference bursts, and the
@@ -96,7 +96,7 @@ pub const WORK_PER_PROBE: u64 = 15;
 pub const OBSERVED_AT_LEAST: f64 = 1.0 / (1 + WORK_PER_PROBE) as f64;
 
 /// The criterion: a batch whose probes ran at `probe_rate` of the
-/// run's best rate, and whose thread waited `waited_ns` on a run queue
+/// run's full-capacity level, and whose thread waited `waited_ns` on a run queue
 /// (`None`: unknown), is quiet when `probe_rate >= QUIET` and it did not
 /// wait. [`crate::compare::Sample`] holds both, so a report's readers can
 /// apply it again.

@@ -146,7 +146,8 @@ impl Counting {
 pub struct Quiet {
     /// The criterion in words.
     pub criterion: String,
-    /// The least probe rate, as a fraction of the run's best, of a quiet batch.
+    /// The least probe rate of a quiet batch, as a fraction of the run's
+    /// full-capacity level (`interleave::QUIET`).
     pub threshold: f64,
     /// [`MIN_QUIET_ROUNDS`].
     pub min_rounds: usize,
