@@ -108,7 +108,7 @@ fn verify_one(entry: &'static CipherEntry, target: &Path, reuse: Reuse) -> Resul
         }
     }
     for (file, refresh) in committed_files(entry) {
-        problems.extend(stale(&file, &refresh, &contenders));
+        problems.extend(stale(&file, entry.name, &refresh, &contenders));
     }
     Ok(problems)
 }
@@ -199,16 +199,21 @@ fn committed_files(entry: &CipherEntry) -> Vec<(PathBuf, String)> {
 /// What makes the committed `file` stale against `built`: one line naming
 /// the artifacts whose fingerprints differ and the command `refresh`, or
 /// none when it is current.
-fn stale(file: &Path, refresh: &str, built: &[Contender]) -> Option<String> {
+fn stale(file: &Path, cipher: &str, refresh: &str, built: &[Contender]) -> Option<String> {
     let shown = file
         .strip_prefix(workspace::root())
         .unwrap_or(file)
         .display()
         .to_string();
+    // The gate's reader: the schema and the cipher checked, an old schema
+    // upgraded.
     let report: Report = match std::fs::read(file)
         .map_err(|e| e.to_string())
-        .and_then(|b| serde_json::from_slice(&b).map_err(|e| e.to_string()))
-    {
+        .and_then(|b| {
+            baseline_file::parse(&b, &shown, cipher).map_err(|e| match e {
+                Error::Usage { cause, .. } | Error::Failed(cause) => cause,
+            })
+        }) {
         Ok(r) => r,
         Err(e) => return Some(format!("{shown}: not read ({e}): run `{refresh}`")),
     };
