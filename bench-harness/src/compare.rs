@@ -229,10 +229,13 @@ pub fn interleaved(
     let mut report = |round: usize, quiet: usize| {
         if clock::read() >= next_progress {
             next_progress = clock::read() + counter.hz as u64;
-            progress(&format!(
-                "round {round}: at least {quiet} of {} {wanted}",
-                plan.rounds
-            ));
+            // Without patience the run is a fixed number of rounds, and the
+            // quiet count decides nothing.
+            progress(&if plan.patience_seconds > 0.0 {
+                format!("round {round}: at least {quiet} of {} {wanted}", plan.rounds)
+            } else {
+                format!("round {round} of {}", plan.rounds)
+            });
         }
     };
     let run = interleave::interleave(n, cases.len(), &schedule, &mut w, &mut report)?;

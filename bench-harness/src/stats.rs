@@ -69,18 +69,24 @@ pub fn least_squares(xs: &[f64], ys: &[f64]) -> Option<Line> {
 }
 
 /// The 97.5% quantile of Student's t with `df` degrees of freedom (for a
-/// two-sided 95% interval), exact for every `df` (statrs' inverse of the
-/// t distribution's CDF); infinite for `df` 0, where no interval exists.
+/// two-sided 95% interval); see [`t_quantile`].
 pub fn t_975(df: usize) -> f64 {
+    t_quantile(0.975, df)
+}
+
+/// The `p` quantile (0.5 < `p` < 1) of Student's t with `df` degrees of
+/// freedom, exact for every `df` (statrs' inverse of the t distribution's
+/// CDF); infinite for `df` 0, where no interval exists.
+pub fn t_quantile(p: f64, df: usize) -> f64 {
     if df == 0 {
         return f64::INFINITY;
     }
     match StudentsT::new(0.0, 1.0, df as f64) {
-        Ok(t) => t.inverse_cdf(0.975),
+        Ok(t) => t.inverse_cdf(p),
         // Unreachable for df >= 1 (the only parameters it refuses are a
-        // scale or degrees of freedom of 0 or below, or NaN); the widest
-        // finite value is the safe side.
-        Err(_) => t_975(1),
+        // scale or degrees of freedom of 0 or below, or NaN); infinite is
+        // the safe side.
+        Err(_) => f64::INFINITY,
     }
 }
 

@@ -12,8 +12,9 @@ pub const BLOCK_BYTES: RangeInclusive<usize> = 1..=bench_harness::cli::MAX_BLOCK
 /// Quiet rounds a run may ask for per case: tcrypt's bounds.
 pub const ROUNDS: RangeInclusive<usize> =
     bench_harness::cli::MIN_ROUNDS..=bench_harness::cli::MAX_ROUNDS;
-/// Measuring processes a run may share its rounds among.
-pub const PROCESSES: RangeInclusive<usize> = 1..=16;
+/// Measuring processes of a run's first pass: at least two, since the
+/// processes are the unit of every interval.
+pub const PROCESSES: RangeInclusive<usize> = 2..=16;
 /// The longest a run may time a case, or wait for quiet rounds, in seconds:
 /// tcrypt's bound.
 pub const MAX_SECONDS: f64 = bench_harness::cli::MAX_SECONDS;

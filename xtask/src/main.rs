@@ -19,7 +19,7 @@ mod tests;
 
 use child::{count_child, instructions, measure_child};
 use clap::{CommandFactory, Parser, Subcommand};
-use cmd::{baseline, bloat, compare, render, verify};
+use cmd::{baseline, bloat, calibrate, compare, render, verify};
 use std::process::ExitCode;
 
 /// inlinelab's automation: build, size and time every inlining variant of a
@@ -44,6 +44,11 @@ enum Command {
     /// file is timed, interleaved with the others. `all` does every cipher
     /// and writes the index reports/README.md.
     Compare(compare::Args),
+    /// Time the reference variant's artifact against a copy of itself with
+    /// compare's estimator, interval and stopping rule, many times over:
+    /// the false-difference rate and the noise floor; writes
+    /// reports/calibration/CIPHER.{json,md}.
+    Calibrate(calibrate::Args),
     /// Render the reports again from their JSON (after a change to the
     /// renderer; measures nothing).
     Render(render::Args),
@@ -84,6 +89,7 @@ fn main() -> ExitCode {
     let result = match Cli::try_parse_from(&args) {
         Ok(cli) => match cli.command {
             Command::Compare(args) => compare::run(args),
+            Command::Calibrate(args) => calibrate::run(args),
             Command::Render(args) => render::run(args),
             Command::Gate(args) => gate::run(args),
             Command::Baseline(args) => baseline::run(args),

@@ -138,8 +138,8 @@ fn clap_usage_errors() {
             "compare --help",
         ),
         (
-            &["compare", "cast6", "--patience", "inf"],
-            "'--patience <SECS>'",
+            &["compare", "cast6", "--budget", "inf"],
+            "'--budget <SECS>'",
             "compare --help",
         ),
         (

@@ -90,7 +90,7 @@ fn values_that_crashed_are_refused_when_parsed() {
             "seconds are a number above 0 and at most 3600",
         ),
         (
-            &["--patience", "1e308"],
+            &["--budget", "1e308"],
             "seconds are a number above 0 and at most 3600",
         ),
         (
@@ -115,7 +115,7 @@ fn repeated_options_are_usage_errors() {
         &["compare", "cast6", "--sizes", "16", "--sizes", "32"],
         &["compare", "cast6", "--sec", "1", "--sec", "2"],
         &["compare", "cast6", "--rounds", "5", "--rounds", "6"],
-        &["compare", "cast6", "--patience", "1", "--patience", "2"],
+        &["compare", "cast6", "--budget", "1", "--budget", "2"],
         &["compare", "cast6", "--threshold", "2", "--threshold", "3"],
         &["compare", "cast6", "--out", "a", "--out", "b"],
         &["compare", "cast6", "--no-peer", "--no-peer"],

@@ -10,7 +10,7 @@ use crate::env::tree::Tree;
 use crate::env::workdir::WorkDir;
 use crate::env::workspace;
 use crate::error::{Error, Result};
-use crate::report::analyse::{self, Settings};
+use crate::report::analyse::Settings;
 use crate::report::output;
 use crate::report::verdict::{self, Conclusion};
 use crate::report::{Report, Status};
@@ -18,10 +18,11 @@ use crate::select::cases;
 use crate::select::ciphers;
 use crate::select::contenders::{self, Origin};
 use crate::time::plan::{self, Amount};
-use crate::time::processes;
+use crate::time::race;
 use crate::time::screen;
 use bench_harness::registry::CipherEntry;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 #[derive(clap::Args)]
 #[command(after_help = after_help())]
@@ -52,6 +53,14 @@ pub struct Args {
     #[arg(long, value_name = "PCT", value_parser = cli::percent,
           allow_negative_numbers = true, default_value = verdict::THRESHOLD)]
     pub threshold: f64,
+
+    /// The extra gain, in percent (0 to 100), a larger variant must show
+    /// per doubling of its footprint, on top of --threshold: what larger
+    /// code costs the rest of the system, which a microbenchmark cannot
+    /// see (README, "How a verdict is reached").
+    #[arg(long, value_name = "PCT", value_parser = cli::percent,
+          allow_negative_numbers = true, default_value = verdict::SIZE_COST)]
+    pub size_cost: f64,
 
     /// Where the report goes.
     #[arg(long, value_name = "DIR", default_value_os_t = workspace::root().join("reports"))]
@@ -152,6 +161,8 @@ fn run_one(args: &Args, entry: &'static CipherEntry, target: &Path) -> Result<()
     let settings = Settings {
         reference,
         threshold: args.threshold,
+        size_cost: args.size_cost,
+        budget_seconds: Some(args.amount.budget),
         quick: args.amount.quick,
         generated_by: format!(
             "cargo xtask compare {}{}",
@@ -205,47 +216,29 @@ fn compare(
         &work.path,
     )?;
     let control = contenders::control(&contenders, &settings.reference, &work.path);
-    // The reference and its copy certify the run: rounds go on until they
-    // were quiet together often enough in every case.
-    let certify = control
-        .as_ref()
-        .map(|c| [settings.reference.clone(), c.name.clone()]);
     contenders.extend(control);
     cases.extend(cases::setkey(entry, args.amount.quick));
     let plan = args.amount.plan();
     let processes = args.amount.processes;
-    let each = plan::share(plan, processes);
     eprintln!(
-        "[{}/{steps}] timing {} artifacts (an A/A control among them) on {} cases, interleaved, in {processes} processes in turn, each until {} on {} rounds in every case (at most {} s more)",
+        "[{}/{steps}] timing {} artifacts (an A/A control among them) on {} cases, interleaved: a first pass of {processes} processes of {} rounds each, then racing processes on the steps still undecided, within a budget of {:.0} s",
         steps - 1,
         contenders.iter().filter(|c| c.live().is_some()).count(),
         cases.len(),
-        match &certify {
-            Some([a, b]) => format!("`{a}` and `{b}` (the certifying pair) were both quiet"),
-            None => "every artifact was quiet".to_string(),
-        },
-        each.rounds,
-        each.patience_seconds
+        plan.rounds,
+        args.amount.budget,
     );
-    let mut timings = processes::measure(
+    let (_, mut report) = race::race(
+        settings,
         entry,
         &mut contenders,
         &cases,
         plan,
         processes,
-        certify.clone(),
+        Duration::from_secs_f64(args.amount.budget),
         &work.path,
     )?;
-    // The same pair tells which cases lack quiet rounds.
-    let sample_of = |name: &str| {
-        (contenders.iter().position(|c| c.name == name)).and_then(|i| timings.index(i))
-    };
-    if let Some(r) = sample_of(&settings.reference) {
-        let control = certify.as_ref().and_then(|[_, c]| sample_of(c));
-        timings.mark_uncertain(r, control.unwrap_or(r));
-    }
     eprintln!("[{steps}/{steps}] writing the report");
-    let mut report = analyse::analyse(settings, entry, &contenders, &cases, plan, &timings);
     report.run.notes.extend(screened);
     explain::count(&mut report, entry, &contenders, &cases, &work.path);
     Ok(report)
@@ -272,7 +265,7 @@ fn print_verdict(report: &Report, out: &Path) {
         println!("  {step}");
     }
     if let Some(rerun) = &v.rerun {
-        println!("  run again on a quieter machine: {rerun}");
+        println!("  to settle it, run again with a larger budget: {rerun}");
     }
     println!(
         "report: {}",

@@ -3,6 +3,7 @@
 
 pub mod baseline;
 pub mod bloat;
+pub mod calibrate;
 pub mod compare;
 pub mod render;
 pub mod verify;

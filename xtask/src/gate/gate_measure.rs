@@ -64,7 +64,6 @@ pub fn measure(
             &timed_cases,
             plan,
             amount.processes,
-            None,
             dir,
         )?)
     };
@@ -85,6 +84,8 @@ pub fn measure(
     let settings = Settings {
         reference: reference(entry).to_string(),
         threshold: cli::percent(verdict::THRESHOLD).expect("the default threshold parses"),
+        size_cost: cli::percent(verdict::SIZE_COST).expect("the default size cost parses"),
+        budget_seconds: None,
         quick: amount.quick,
         generated_by: generated_by.to_string(),
     };

@@ -13,7 +13,7 @@ use crate::time::timings::Timings;
 use bench_harness::compare::{Case, Plan};
 use bench_harness::interleave;
 use bench_harness::registry::CipherEntry;
-use bench_harness::stats::{self, Ratio};
+use bench_harness::stats::Ratio;
 
 /// What the run was asked for, as the report records it.
 pub struct Settings {
@@ -22,6 +22,10 @@ pub struct Settings {
     pub reference: String,
     /// The verdict's threshold, as a fraction (0.02 is 2%).
     pub threshold: f64,
+    /// The extra gain per doubling of footprint, as a fraction.
+    pub size_cost: f64,
+    /// The seconds of timing allowed (`--budget`), where there was one.
+    pub budget_seconds: Option<f64>,
     pub quick: bool,
     /// The command, for the report's first line.
     pub generated_by: String,
@@ -52,7 +56,7 @@ pub fn analyse(
         let k = t.index(i).filter(|_| c.live().is_some());
         if let Some(k) = k.filter(|_| t.timed() && !c.is_control()) {
             raw.push_str(&raw::lines(entry.name, cases, &c.label, |ci| {
-                stats::median(&t.ticks(k, ci))
+                t.level(k, ci)
             }));
         }
         let e = entry_of(entry.name, c, k, reference, cases, t);
@@ -66,8 +70,16 @@ pub fn analyse(
     }
     same_code(contenders, &mut variants);
     let faster = |a: &str, b: &str| t.overall(index_of(a)?, index_of(b)?);
-    let noise = noise(settings, entry, cases, &control, t);
-    let rerun = format!("cargo xtask compare {}", entry.name);
+    let noise = Noise {
+        threshold: settings.threshold,
+        size_cost: settings.size_cost,
+        control: control.as_ref().map(Control::interval),
+        timed: t.timed(),
+    };
+    let rerun = match settings.budget_seconds {
+        Some(b) => format!("cargo xtask compare {} --budget {:.0}", entry.name, (2.0 * b).min(3600.0)),
+        None => format!("cargo xtask compare {}", entry.name),
+    };
     let verdict = decide(settings, &variants, &peers, &noise, &faster, &rerun);
     Report {
         schema_version: report::SCHEMA_VERSION,
@@ -78,7 +90,7 @@ pub fn analyse(
         date: workspace::today(),
         commit: workspace::commit(),
         inputs: workspace::inputs(),
-        run: run(settings, entry, cases, plan, t),
+        run: run(settings, plan, t),
         control,
         variants,
         peers,
@@ -87,7 +99,7 @@ pub fn analyse(
     }
 }
 
-fn run(settings: &Settings, entry: &CipherEntry, cases: &[Case], plan: Plan, t: &Timings) -> Run {
+fn run(settings: &Settings, plan: Plan, t: &Timings) -> Run {
     Run {
         quick: settings.quick,
         rounds: plan.rounds,
@@ -97,7 +109,6 @@ fn run(settings: &Settings, entry: &CipherEntry, cases: &[Case], plan: Plan, t: 
         quiet: Quiet {
             criterion: interleave::criterion(),
             threshold: interleave::QUIET,
-            min_rounds: report::MIN_QUIET_ROUNDS,
         },
         quiet_share: if t.total_rounds == 0 {
             0.0
@@ -105,9 +116,13 @@ fn run(settings: &Settings, entry: &CipherEntry, cases: &[Case], plan: Plan, t: 
             t.quiet_total as f64 / t.total_rounds as f64
         },
         processes: t.processes,
+        looks: t.looks,
+        budget_seconds: settings.budget_seconds,
+        size_cost: settings.size_cost,
+        spent: t.spent.clone(),
         // compare counts after the analysis, when it can (`explain.rs`).
         counting: Counting::NotAsked,
-        notes: notes(entry, cases, t),
+        notes: Vec::new(),
     }
 }
 
@@ -180,25 +195,23 @@ fn speeds(
         .iter()
         .enumerate()
         .map(|(ci, case)| {
-            let ticks = t.ticks(k, ci);
-            let median = stats::median(&ticks);
-            let dir = Operation::of(case);
-            let per_byte = |x: f64| (dir.is_crypt() && case.block_bytes > 0).then_some(x);
-            Speed {
+            let mut s = Speed {
                 alg: case.alg(cipher),
-                dir,
+                dir: Operation::of(case),
                 key_bits: case.key_bytes * 8,
                 block_bytes: case.block_bytes,
-                ticks_per_op: median,
-                ops_per_sec: t.hz() / median,
-                bytes_per_sec: per_byte(case.block_bytes as f64 * t.hz() / median),
-                ticks_per_byte: per_byte(median / case.block_bytes as f64),
-                spread: stats::spread(&ticks),
+                ticks_per_op: 0.0,
+                ops_per_sec: 0.0,
+                bytes_per_sec: None,
+                ticks_per_byte: None,
+                spread: 0.0,
                 ratio: reference.and_then(|r| t.ratio(k, r, ci)),
-                rounds: ticks.len(),
+                rounds: 0,
                 instructions: None,
                 samples: t.samples(k, ci),
-            }
+            };
+            s.set_figures(t.hz());
+            s
         })
         .collect()
 }
@@ -238,60 +251,4 @@ fn decide(
     let vc: Vec<Candidate> = variants.iter().filter_map(candidate).collect();
     let pc: Vec<Candidate> = peers.iter().filter_map(candidate).collect();
     verdict::decide(&vc, &pc, faster, noise, &settings.reference, rerun)
-}
-
-/// What the measurement allows the verdict: the threshold, the control,
-/// the crypt cases with too few quiet rounds.
-fn noise(
-    settings: &Settings,
-    entry: &CipherEntry,
-    cases: &[Case],
-    control: &Option<Control>,
-    t: &Timings,
-) -> Noise {
-    Noise {
-        threshold: settings.threshold,
-        control: control.as_ref().map(Control::interval),
-        uncertain: t
-            .uncertain
-            .iter()
-            .filter(|c| t.crypt.contains(c))
-            .map(|&c| describe(entry, &cases[c]))
-            .collect(),
-        cases: t.crypt.len(),
-        timed: t.timed(),
-    }
-}
-
-/// `ecb(cast6) encrypt 128-bit 16 B`, `crc32c digest 16 B`,
-/// `ecb(cast6) setkey 128-bit`.
-fn describe(entry: &CipherEntry, k: &Case) -> String {
-    let key = if k.key_bytes == 0 {
-        String::new()
-    } else {
-        format!(" {}-bit", k.key_bytes * 8)
-    };
-    match Operation::of(k) {
-        Operation::Setkey => format!("{} setkey{key}", k.alg(entry.name)),
-        dir => format!("{} {dir}{key} {} B", k.alg(entry.name), k.block_bytes),
-    }
-}
-
-/// Doubts about the measurement: cases whose rounds were mostly not quiet.
-fn notes(entry: &CipherEntry, cases: &[Case], t: &Timings) -> Vec<String> {
-    if t.uncertain.is_empty() {
-        return Vec::new();
-    }
-    let short: Vec<String> = t
-        .uncertain
-        .iter()
-        .map(|&c| describe(entry, &cases[c]))
-        .collect();
-    vec![format!(
-        "fewer than {} rounds were quiet in {} of {} cases, so their medians come from every round and are uncertain; the ratios pair each round's batches, which ran milliseconds apart, and are less affected. Uncertain: {}.",
-        report::MIN_QUIET_ROUNDS,
-        short.len(),
-        cases.len(),
-        short.join("; ")
-    )]
 }

@@ -12,20 +12,23 @@ pub mod markdown;
 pub mod output;
 pub mod paired;
 pub mod raw;
+mod recompute;
 pub mod verdict;
 
 use crate::build::size::Artifact;
 use crate::env::workspace::{Inputs, Toolchain};
 use bench_harness::machine::Machine;
 use bench_harness::stats::Ratio;
-use paired::Paired;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use verdict::Verdict;
 
-/// The schema this xtask writes: 3 stores each speed entry's samples
-/// column-wise ([`columns`]), their ticks to [`TICKS_DIGITS`] digits.
-pub const SCHEMA_VERSION: u32 = 3;
+/// The schema this xtask writes: 3 stored each speed entry's samples
+/// column-wise ([`columns`]), their ticks to [`TICKS_DIGITS`] digits; 4
+/// computes every figure by the low-quantile estimator of [`paired`] and
+/// records how the rounds were spent ([`Run::spent`]), the looks and the
+/// size cost.
+pub const SCHEMA_VERSION: u32 = 4;
 
 /// The oldest schema this xtask reads: 2, one object per sample, is read
 /// too (the gate reads the base revision's baselines, which may be older
@@ -59,9 +62,6 @@ pub fn round_ticks(ticks: f64) -> f64 {
     }
 }
 
-/// A case whose figures come from fewer quiet rounds than this uses every
-/// round instead, and a verdict resting on such a case is inconclusive.
-pub const MIN_QUIET_ROUNDS: usize = bench_harness::interleave::MIN_QUIET;
 
 /// Everything a compare run found.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -94,7 +94,7 @@ pub struct Report {
 pub struct Run {
     /// `--quick`: fewer cases and rounds.
     pub quick: bool,
-    /// Quiet rounds wanted per case.
+    /// Rounds each first-pass process ran in every case.
     pub rounds: usize,
     pub batch_seconds: f64,
     /// The reference variant: ratios are taken against it.
@@ -104,20 +104,55 @@ pub struct Run {
     pub threshold: f64,
     /// What a quiet round is.
     pub quiet: Quiet,
-    /// The share of rounds in which every engine ran on a quiet core.
+    /// The share of batches the probes found quiet: said, not used (the
+    /// estimator, [`paired`], filters nothing out).
     pub quiet_share: f64,
     /// Independent measuring processes the rounds came from, one after the
-    /// other (each loads every artifact afresh); a ratio's interval is at
-    /// least as wide as their spread ([`process_means`]). 1 in a report
-    /// written before there were several.
+    /// other (each loads the artifacts afresh): the unit of every interval
+    /// ([`paired`]). 1 in a report written before there were several.
     #[serde(default = "one")]
     pub processes: usize,
+    /// How many times the rule looked at the intervals; the verdict's
+    /// intervals are at the confidence of the last look
+    /// ([`paired::confidence`]).
+    #[serde(default = "one")]
+    pub looks: usize,
+    /// The seconds of timing the run was allowed (`--budget`); `null` in a
+    /// report written before there was one.
+    #[serde(default)]
+    pub budget_seconds: Option<f64>,
+    /// The gain a larger variant must show per doubling of its footprint,
+    /// on top of the bar (`--size-cost`, as a fraction); 0 in a report
+    /// written before there was one.
+    #[serde(default)]
+    pub size_cost: f64,
+    /// Each measuring process: what it timed and why.
+    #[serde(default)]
+    pub spent: Vec<Spent>,
     /// Whether and how the headline cases' instructions were counted
     /// (`explain.rs`); left out when not asked.
     #[serde(default, skip_serializing_if = "Counting::not_asked")]
     pub counting: Counting,
     /// Doubts about the measurement, said in the report.
     pub notes: Vec<String>,
+}
+
+/// One measuring process of a run, as the report tells how the rounds were
+/// spent.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Spent {
+    /// The look after which it ran: 0 for the first pass.
+    pub look: usize,
+    /// The engines it timed (contender names).
+    pub engines: Vec<String>,
+    /// The cases it timed.
+    pub cases: usize,
+    /// The rounds it ran in every case.
+    pub rounds: usize,
+    /// Seconds it took.
+    pub seconds: f64,
+    /// Why: the comparisons it was to settle (empty for the first pass).
+    pub for_steps: Vec<String>,
 }
 
 /// Whether and how compare counted instructions: what the report's
@@ -149,8 +184,6 @@ pub struct Quiet {
     /// The least probe rate of a quiet batch, as a fraction of the run's
     /// full-capacity level (`interleave::QUIET`).
     pub threshold: f64,
-    /// [`MIN_QUIET_ROUNDS`].
-    pub min_rounds: usize,
 }
 
 /// The A/A control: the reference variant's `.so` under another file name,
@@ -351,70 +384,24 @@ pub struct Speed {
     pub samples: Vec<Sample>,
 }
 
-/// The rounds an engine's figures in a case use: its quiet batches, or
-/// every one when fewer than [`MIN_QUIET_ROUNDS`] were quiet.
-pub fn rounds_used(samples: &[Sample]) -> Vec<usize> {
-    let quiet: Vec<usize> = (0..samples.len()).filter(|&r| samples[r].quiet).collect();
-    if quiet.len() >= MIN_QUIET_ROUNDS {
-        quiet
-    } else {
-        (0..samples.len()).collect()
-    }
-}
-
-/// The rounds in which both engines' batches ran quiet.
-pub fn quiet_pairs(a: &[Sample], b: &[Sample]) -> Vec<usize> {
-    (0..a.len().min(b.len()))
-        .filter(|&r| a[r].quiet && b[r].quiet)
-        .collect()
-}
-
-/// The rounds a ratio of two engines pairs: those in which both ran quiet,
-/// or every round when fewer than [`MIN_QUIET_ROUNDS`] did.
-pub fn pair_rounds(a: &[Sample], b: &[Sample]) -> Vec<usize> {
-    let quiet = quiet_pairs(a, b);
-    if quiet.len() >= MIN_QUIET_ROUNDS {
-        quiet
-    } else {
-        (0..a.len().min(b.len())).collect()
-    }
-}
-
-/// Each process's mean log speed ratio of `a` over `b` (their samples of
-/// one case) over the rounds `used` of it, or over all of its rounds when
-/// none of them is used, so that every process has a figure in every case:
-/// `(process, mean)` in process order.
-pub fn process_means(a: &[Sample], b: &[Sample], used: &[usize]) -> Vec<(usize, f64)> {
-    let n = a.len().min(b.len());
-    let mut processes: Vec<usize> = (0..n).map(|r| a[r].process).collect();
-    processes.dedup();
-    processes
-        .into_iter()
-        .filter_map(|p| {
-            let mine: Vec<usize> = (used.iter().copied())
-                .filter(|&r| r < n && a[r].process == p)
-                .collect();
-            let rounds = if mine.is_empty() {
-                (0..n).filter(|&r| a[r].process == p).collect()
-            } else {
-                mine
-            };
-            let logs: Vec<f64> = (rounds.iter())
-                .map(|&r| (b[r].ticks_per_op / a[r].ticks_per_op).ln())
-                .filter(|l| l.is_finite())
-                .collect();
-            (!logs.is_empty()).then(|| (p, logs.iter().sum::<f64>() / logs.len() as f64))
-        })
-        .collect()
-}
-
 impl Speed {
-    /// Ticks per operation over the rounds used.
+    /// Sets the figures that come from this engine's samples alone, the
+    /// counter running at `hz`: its level ([`paired::level`]), the rates at
+    /// it, the spread and the rounds.
+    pub fn set_figures(&mut self, hz: f64) {
+        let level = paired::level(&self.samples);
+        let per_byte = |x: f64| (self.dir.is_crypt() && self.block_bytes > 0).then_some(x);
+        self.ticks_per_op = level;
+        self.ops_per_sec = hz / level;
+        self.bytes_per_sec = per_byte(self.block_bytes as f64 * hz / level);
+        self.ticks_per_byte = per_byte(level / self.block_bytes as f64);
+        self.spread = bench_harness::stats::spread(&self.used_ticks());
+        self.rounds = self.samples.len();
+    }
+
+    /// Ticks per operation of every round.
     pub fn used_ticks(&self) -> Vec<f64> {
-        rounds_used(&self.samples)
-            .into_iter()
-            .map(|r| self.samples[r].ticks_per_op)
-            .collect()
+        self.samples.iter().map(|s| s.ticks_per_op).collect()
     }
 
     /// A 95% interval of the median operations per second, by order
@@ -482,14 +469,13 @@ impl Entry {
 }
 
 impl Report {
-    /// The report in this schema: one without its verdict's chain (schema
-    /// 2, or 3 written before there was one) has it computed from its
-    /// samples ([`Report::chain`]); one read in an older schema has its
-    /// samples' ticks rounded as a run rounds them ([`round_ticks`]) and its
-    /// `schema_version` set to [`SCHEMA_VERSION`]; the medians and
-    /// intervals it holds were computed from the unrounded ticks, which
-    /// differ from these by less than 5e-7 of their value.
+    /// The report in this schema: one read in an older schema has its
+    /// samples' ticks rounded as a run rounds them ([`round_ticks`]), its
+    /// `schema_version` set to [`SCHEMA_VERSION`], and, when older than 4,
+    /// every figure and its verdict computed again from them by today's
+    /// rule ([`Report::recomputed`]).
     pub fn upgraded(mut self) -> Report {
+        let old_rule = self.schema_version < 4;
         if self.schema_version < SCHEMA_VERSION {
             let control = self.control.iter_mut().flat_map(|c| &mut c.speed);
             let entries = self.variants.iter_mut().chain(&mut self.peers);
@@ -501,6 +487,9 @@ impl Report {
             self.schema_version = SCHEMA_VERSION;
         }
         // From the rounded ticks, as a run computes it.
+        if old_rule {
+            return self.recomputed();
+        }
         if self.verdict.chain.is_empty() {
             self.verdict.chain = self.chain();
         }
@@ -523,31 +512,13 @@ impl Report {
     pub fn faster(&self, a: &str, b: &str) -> Option<Ratio> {
         let find = |name: &str| self.entries().find(|e| e.name == name);
         let (ea, eb) = (find(a)?, find(b)?);
-        let per_case: Vec<Paired> = (ea.speed.iter().filter(|s| s.dir.is_crypt()))
-            .map(|sa| {
-                let sb = eb.speed_at(&sa.alg, &sa.dir, sa.key_bits, sa.block_bytes)?;
-                Some(Paired::of(&sa.samples, &sb.samples))
-            })
-            .collect::<Option<_>>()?;
-        paired::overall(&per_case)
+        recompute::overall_of(&ea.speed, &eb.speed, paired::confidence(self.run.looks))
     }
 
     /// The verdict's chain as the rule walks it over this report's
-    /// candidates (the measured variants with a speed against the
-    /// reference, and the reference) and [`Report::faster`].
+    /// candidates and [`Report::faster`].
     pub fn chain(&self) -> Vec<crate::report::verdict::Link> {
-        let variants: Vec<verdict::Candidate> = (self.variants.iter())
-            .filter_map(|e| e.candidate(&self.run.reference))
-            .collect();
-        let noise = verdict::Noise {
-            threshold: self.run.threshold,
-            control: self.control.as_ref().map(Control::interval),
-            uncertain: Vec::new(),
-            cases: 0,
-            timed: self.machine.is_some(),
-        };
-        let faster = |a: &str, b: &str| self.faster(a, b);
-        verdict::decide(&variants, &[], &faster, &noise, &self.run.reference, "").chain
+        self.decide().chain
     }
 
     /// The counter's rate (ticks per second), 1 when nothing was timed.
@@ -715,41 +686,5 @@ mod tests {
         // n = 11: the 2nd and 10th (98.8%); the 3rd and 9th cover 93.5%.
         assert_eq!(stats_median_interval(&v), Some((2.0, 10.0)));
         assert_eq!(stats_median_interval(&[]), None);
-    }
-
-    #[test]
-    fn each_process_has_its_own_mean() {
-        let at = |t: &[(f64, usize)]| -> Vec<Sample> {
-            (t.iter())
-                .map(|&(ticks_per_op, process)| Sample {
-                    ticks_per_op,
-                    quiet: true,
-                    process,
-                })
-                .collect()
-        };
-        let a = at(&[(1.0, 0), (2.0, 0), (1.0, 1), (0.5, 1)]);
-        let b = at(&[(1.1, 0), (2.0, 0), (1.0, 1), (1.0, 1)]);
-        // Process 0 uses round 0 only; process 1 has no round used, so all
-        // of its rounds count.
-        let m = process_means(&a, &b, &[0]);
-        assert_eq!((m[0].0, m[1].0, m.len()), (0, 1, 2));
-        assert!((m[0].1 - 1.1f64.ln()).abs() < 1e-12);
-        assert!((m[1].1 - 2f64.ln() / 2.0).abs() < 1e-12);
-    }
-
-    #[test]
-    fn rounds_used_are_the_quiet_ones_when_there_are_enough() {
-        let s = |q: &[bool]| -> Vec<Sample> {
-            q.iter()
-                .map(|&quiet| Sample {
-                    ticks_per_op: 1.0,
-                    quiet,
-                    process: 0,
-                })
-                .collect()
-        };
-        assert_eq!(rounds_used(&s(&[true, false, true, true])), [0, 2, 3]);
-        assert_eq!(rounds_used(&s(&[true, false, true])), [0, 1, 2]);
     }
 }

@@ -169,10 +169,13 @@ fn run() -> Run {
         quiet: Quiet {
             criterion: bench_harness::interleave::criterion(),
             threshold: bench_harness::interleave::QUIET,
-            min_rounds: report::MIN_QUIET_ROUNDS,
         },
         quiet_share: 0.8,
-        processes: 1,
+        processes: 2,
+        looks: 1,
+        budget_seconds: Some(150.0),
+        size_cost: 0.05,
+        spent: Vec::new(),
         counting: Counting::Callgrind {
             valgrind: "valgrind-3.19.0".into(),
         },
@@ -235,6 +238,7 @@ pub fn report() -> Report {
                     against: None,
                     size_change: 0.0,
                     gain: None,
+                    bar: 0.0,
                     outcome: Outcome::Start,
                 },
                 Link {
@@ -247,6 +251,7 @@ pub fn report() -> Report {
                         low: 1.042,
                         high: 1.063,
                     }),
+                    bar: 1.0228,
                     outcome: Outcome::Wins,
                 },
             ],

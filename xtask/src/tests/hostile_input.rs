@@ -496,7 +496,7 @@ proptest! {
                     prop_assert!(!a.sizes.0.is_empty());
                     prop_assert!(a.sizes.0.iter().all(|s| crate::cli::BLOCK_BYTES.contains(s)));
                     prop_assert!(crate::cli::ROUNDS.contains(&a.rounds));
-                    for s in [a.sec, a.patience] {
+                    for s in [a.sec, a.budget] {
                         prop_assert!(s.is_finite() && s > 0.0 && s <= crate::cli::MAX_SECONDS);
                     }
                     prop_assert!((0.0..=1.0).contains(&c.threshold));

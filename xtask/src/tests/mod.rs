@@ -40,7 +40,9 @@ fn help_states_the_defaults() {
         ("--sizes", FULL.sizes),
         ("--sec", FULL.sec),
         ("--rounds", FULL.rounds),
-        ("--patience", FULL.patience),
+        ("--budget", FULL.budget),
+        ("--processes", FULL.processes),
+        ("--size-cost", crate::report::verdict::SIZE_COST),
         ("--threshold", crate::report::verdict::THRESHOLD),
     ];
     for (flag, value) in want {
@@ -58,7 +60,7 @@ fn help_states_the_defaults() {
         ("--sizes", QUICK.sizes),
         ("--rounds", QUICK.rounds),
         ("--sec", QUICK.sec),
-        ("--patience", QUICK.patience),
+        ("--budget", QUICK.budget),
     ] {
         assert!(
             quick.contains(&format!("{flag} {value},"))
@@ -113,7 +115,7 @@ fn parsed_defaults_are_the_consts() {
     assert_eq!(Ok(full.sizes), cli::sizes(FULL.sizes));
     assert_eq!(Ok(full.rounds), cli::rounds(FULL.rounds));
     assert_eq!(Ok(full.sec), cli::seconds(FULL.sec));
-    assert_eq!(Ok(full.patience), cli::seconds(FULL.patience));
+    assert_eq!(Ok(full.budget), cli::seconds(FULL.budget));
     assert_eq!(
         Ok(threshold),
         cli::percent(crate::report::verdict::THRESHOLD)
@@ -123,7 +125,7 @@ fn parsed_defaults_are_the_consts() {
     assert_eq!(Ok(quick.sizes), cli::sizes(QUICK.sizes));
     assert_eq!(Ok(quick.rounds), cli::rounds(QUICK.rounds));
     assert_eq!(Ok(quick.sec), cli::seconds(QUICK.sec));
-    assert_eq!(Ok(quick.patience), cli::seconds(QUICK.patience));
+    assert_eq!(Ok(quick.budget), cli::seconds(QUICK.budget));
     // A value given wins over --quick's default.
     let (given, _, _) = amount(&["x", "compare", "cast6", "--quick", "--rounds", "7"]);
     assert_eq!(given.rounds, 7);

@@ -3,5 +3,6 @@
 
 pub mod plan;
 pub mod processes;
+pub mod race;
 pub mod screen;
 pub mod timings;

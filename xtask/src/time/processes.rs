@@ -1,25 +1,24 @@
 //! The timing stage: runs the measuring process (`__measure`) on the live
-//! contenders, several times in turn, each run until it finishes, leaving
-//! out any artifact that crashes it or hangs it past its deadline
-//! ([`deadline::measure`]; the marker file names the one running), and
-//! checks that what was measured is the file that was sized.
-//! Each process loads every artifact afresh, so where the loader puts the
-//! code and the allocator the buffers differs between them, and the
-//! statistics see that spread ([`Timings::new`]).
+//! contenders (or some of them), leaving out any artifact that crashes it
+//! or hangs it past its deadline ([`deadline::measure`]; the marker file
+//! names the one running), and checks that what was measured is the file
+//! that was sized. Each process loads every artifact afresh, so where the
+//! loader puts the code and the allocator the buffers differs between
+//! them: the processes are the unit of the statistics ([`Timings`]).
 
 use crate::child::measure_child::{EngineState, Outcome, Spec};
 use crate::env::deadline::{self, Group, Waited};
 use crate::env::workspace;
 use crate::error::{Error, Result};
 use crate::select::contenders::{Contender, State};
-use crate::time::plan;
+use crate::report::Spent;
 use crate::time::timings::Timings;
 use bench_harness::compare::{Case, Plan};
 use bench_harness::engine::Mode;
 use bench_harness::registry::CipherEntry;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// The measuring process's files, in the work directory.
 struct Files {
@@ -29,61 +28,84 @@ struct Files {
 }
 
 /// Times the live contenders of `entry` on `cases`, interleaved, in
-/// `processes` measuring processes one after the other, which share `plan`
-/// (see [`plan::share`]); `certify` names the two contenders whose rounds quiet
-/// for both decide when a process has enough (see [`Spec::certify`]).
+/// `processes` measuring processes one after the other, each running every
+/// round of `plan`: the first pass.
 pub fn measure(
     entry: &CipherEntry,
     contenders: &mut [Contender],
     cases: &[Case],
     plan: Plan,
     processes: usize,
-    certify: Option<[String; 2]>,
     dir: &Path,
 ) -> Result<Timings> {
-    let files = Files {
-        spec: dir.join("spec.json"),
-        outcome: dir.join("outcome.json"),
-        marker: dir.join("marker"),
-    };
     let processes = processes.max(1);
-    let plan = plan::share(plan, processes);
     let mut runs = Vec::new();
+    let mut spent = Vec::new();
     for p in 0..processes {
-        if processes > 1 {
-            eprintln!("    measuring process {} of {processes}", p + 1);
-        }
+        eprintln!("    measuring process {} of {processes}", p + 1);
+        let start = Instant::now();
         // No live contender left: nothing more to time.
-        let Some(run) = run_until_done(entry, contenders, cases, plan, &certify, &files)? else {
+        let Some(run) = measure_one(entry, contenders, None, cases, plan, dir)? else {
             break;
         };
+        spent.push(Spent {
+            look: 0,
+            engines: run.1.iter().map(|&i| contenders[i].name.clone()).collect(),
+            cases: cases.len(),
+            rounds: plan.rounds,
+            seconds: start.elapsed().as_secs_f64(),
+            for_steps: Vec::new(),
+        });
         runs.push(run);
     }
     if runs.is_empty() {
         return Ok(Timings::empty(cases.len()));
     }
-    Ok(Timings::new(runs, cases))
+    let mut t = Timings::new(runs, cases);
+    t.spent = spent;
+    Ok(t)
 }
 
-/// Runs one measuring process on the live contenders, again without any
-/// that crashes or hangs it, until one finishes: its outcome and the contender
-/// index of each engine with samples; `None` when no contender is live.
+/// One measuring process over the live contenders (only those in `only`,
+/// when given) on `cases`: its outcome and the contender index of each
+/// engine with samples; `None` when no contender is live.
+pub fn measure_one(
+    entry: &CipherEntry,
+    contenders: &mut [Contender],
+    only: Option<&[usize]>,
+    cases: &[Case],
+    plan: Plan,
+    dir: &Path,
+) -> Result<Option<(Outcome, Vec<usize>)>> {
+    let files = Files {
+        spec: dir.join("spec.json"),
+        outcome: dir.join("outcome.json"),
+        marker: dir.join("marker"),
+    };
+    run_until_done(entry, contenders, only, cases, plan, &files)
+}
+
+/// Runs one measuring process on the live contenders (of `only`), again
+/// without any that crashes or hangs it, until one finishes: its outcome
+/// and the contender index of each engine with samples; `None` when no
+/// contender is live.
 fn run_until_done(
     entry: &CipherEntry,
     contenders: &mut [Contender],
+    only: Option<&[usize]>,
     cases: &[Case],
     plan: Plan,
-    certify: &Option<[String; 2]>,
     files: &Files,
 ) -> Result<Option<(Outcome, Vec<usize>)>> {
     loop {
         let live: Vec<usize> = (0..contenders.len())
             .filter(|&i| contenders[i].live().is_some())
+            .filter(|i| only.is_none_or(|o| o.contains(i)))
             .collect();
         if live.is_empty() {
             return Ok(None);
         }
-        let spec = spec(entry, contenders, &live, cases, plan, certify.clone());
+        let spec = spec(entry, contenders, &live, cases, plan);
         let limit = deadline::measure(plan, spec.engines.len(), cases.len());
         match run_child(&spec, files, limit)? {
             Waited::Exited(status) if status.success() => {
@@ -106,7 +128,6 @@ fn spec(
     live: &[usize],
     cases: &[Case],
     plan: Plan,
-    certify: Option<[String; 2]>,
 ) -> Spec {
     let engines = live
         .iter()
@@ -123,7 +144,7 @@ fn spec(
             .find(|(m, _)| *m == Mode::Ecb)
             .map(|(_, k)| k.to_vec())
             .unwrap_or_default(),
-        certify,
+        certify: None,
     }
 }
 

@@ -27,11 +27,15 @@ pub const SCREEN_FROM: usize = 9;
 /// on a shared machine, so only clear losers go.
 pub const MARGIN: f64 = 0.05;
 
-/// The brief run: rounds, seconds per contender, patience.
+/// The brief run's processes: three, the fewest whose t interval (two
+/// degrees of freedom) is not hopelessly wide.
+const PROCESSES: usize = 3;
+
+/// The brief run: rounds, seconds per batch, no patience.
 const PLAN: Plan = Plan {
     rounds: 5,
     batch_seconds: 0.002,
-    patience_seconds: 2.0,
+    patience_seconds: 0.0,
 };
 
 /// The case the screen times: the first mode's encryption (or digest) at
@@ -80,7 +84,7 @@ pub fn screen(
         "    screening {variants} variants on {what} ({} rounds)",
         PLAN.rounds
     );
-    let t = processes::measure(entry, contenders, &[case], PLAN, 1, None, dir)?;
+    let t = processes::measure(entry, contenders, &[case], PLAN, PROCESSES, dir)?;
     let footprint = |c: &Contender| c.live().map(|b| b.artifact.footprint_bytes);
     let mut out = Vec::new();
     for v in 0..contenders.len() {

@@ -1,41 +1,39 @@
-//! The samples of a run and the statistics over them. A batch is quiet or
-//! not on its own (the harness's criterion, `interleave::is_quiet`); an
-//! engine's median in a case is over its own quiet batches, and a ratio of
-//! two engines pairs the rounds in which both ran quiet, each falling back
-//! to every round when fewer than [`MIN_QUIET_ROUNDS`] were (and the case is
-//! then uncertain for that figure). Asking every one of twenty or more
-//! engines to be quiet in the same round would leave almost no round on a
-//! shared machine; a pair needs only its own two batches, which ran
-//! milliseconds apart. The rounds come from several measuring processes in
-//! turn, and a ratio's interval is at least as wide as the spread between
-//! them: one process fixes for its life where the code and the buffers sit,
-//! which no number of its rounds averages out. The report keeps every round
-//! ([`Timings::samples`]), so that each figure here can be computed again
-//! from it ([`crate::report::rounds_used`], [`crate::report::pair_rounds`],
-//! [`crate::report::process_means`]).
+//! The samples of a run and the statistics over them, by the one rule of
+//! [`crate::report::paired`]: each engine's level in each measuring process
+//! (a low quantile of its rounds there), each process's figure for a pair,
+//! the processes combined robustly. The rounds come from several measuring
+//! processes: the first pass, where every engine ran in every process, and
+//! the racing processes that followed (`time::race`), each timing only the
+//! engines of the comparisons still undecided. The report keeps every round
+//! with its process ([`Timings::samples`]), so that each figure here can be
+//! computed again from it.
 
 use crate::child::measure_child::Outcome;
-use crate::report::paired::{Paired, overall};
-use crate::report::{self, MIN_QUIET_ROUNDS, Operation, Sample};
-use bench_harness::compare::{Case, Samples};
-use bench_harness::stats::{self, Ratio};
+use crate::report::paired::{self, Combined, Paired};
+use crate::report::{self, Operation, Sample, Spent};
+use bench_harness::compare::Case;
+use bench_harness::stats::Ratio;
 
 pub struct Timings {
+    /// The first process's outcome: its counter and machine (its samples
+    /// are moved into [`Timings::samples`]).
     pub outcome: Option<Outcome>,
     /// The contender index of each measured engine, in sample order.
     pub measured: Vec<usize>,
     /// The cases that process bytes (not key setup): the overall means.
     pub crypt: Vec<usize>,
-    /// Cases whose certainty figure (see [`Timings::mark_uncertain`]) had
-    /// fewer than [`MIN_QUIET_ROUNDS`] quiet rounds.
-    pub uncertain: Vec<usize>,
+    /// `[engine][case]`: every round, with its process.
+    rounds: Vec<Vec<Vec<Sample>>>,
     /// Batches in every case, and quiet ones.
     pub total_rounds: usize,
     pub quiet_total: usize,
     /// How many measuring processes the rounds came from.
     pub processes: usize,
-    /// `[case][round]`: the process each round ran in.
-    pub process: Vec<Vec<usize>>,
+    /// How many times the rule has looked at the intervals: the look whose
+    /// confidence ([`paired::confidence`]) the verdict's intervals use.
+    pub looks: usize,
+    /// Each measuring process, in order.
+    pub spent: Vec<Spent>,
 }
 
 impl Timings {
@@ -45,11 +43,12 @@ impl Timings {
             outcome: None,
             measured: Vec::new(),
             crypt: (0..cases).collect(),
-            uncertain: Vec::new(),
+            rounds: Vec::new(),
             total_rounds: 0,
             quiet_total: 0,
             processes: 0,
-            process: vec![Vec::new(); cases],
+            looks: 1,
+            spent: Vec::new(),
         }
     }
 
@@ -62,12 +61,10 @@ impl Timings {
         }
     }
 
-    /// From the outcomes of the measuring processes, one after the other,
-    /// each with the contender index of each engine it has samples of, in
-    /// sample order: an engine counts as measured when every process has
-    /// samples of it, and its rounds are those of every process in turn
-    /// (each process's rounds of a case cut to the fewest any of its
-    /// engines ran, so that round `r` is the same round for all).
+    /// From the outcomes of the first pass's measuring processes, one after
+    /// the other, each with the contender index of each engine it has
+    /// samples of, in sample order: an engine counts as measured when every
+    /// process has samples of it.
     pub fn new(runs: Vec<(Outcome, Vec<usize>)>, cases: &[Case]) -> Timings {
         let mut t = Timings::empty(cases.len());
         t.crypt = (0..cases.len())
@@ -79,49 +76,42 @@ impl Timings {
         t.measured = (first.1.iter().copied())
             .filter(|i| runs.iter().all(|(_, m)| m.contains(i)))
             .collect();
-        t.processes = runs.len();
-        let mut samples: Samples = vec![vec![Vec::new(); cases.len()]; t.measured.len()];
-        t.process = vec![Vec::new(); cases.len()];
-        for (p, (outcome, measured)) in runs.iter().enumerate() {
-            let at: Vec<usize> = (t.measured.iter())
-                .filter_map(|i| measured.iter().position(|m| m == i))
-                .collect();
-            for (c, of_case) in t.process.iter_mut().enumerate() {
-                let rounds = (at.iter().map(|&k| outcome.samples[k][c].len()))
-                    .min()
-                    .unwrap_or(0);
-                for (k, &from) in at.iter().enumerate() {
-                    samples[k][c].extend_from_slice(&outcome.samples[from][c][..rounds]);
-                }
-                of_case.extend(std::iter::repeat_n(p, rounds));
-            }
-        }
+        t.rounds = vec![vec![Vec::new(); cases.len()]; t.measured.len()];
+        let all: Vec<usize> = (0..cases.len()).collect();
         let mut runs = runs;
-        let mut merged = runs.swap_remove(0).0;
-        merged.samples = samples;
-        t.outcome = Some(merged);
-        for k in 0..t.measured.len() {
-            for c in 0..cases.len() {
-                let s = t.samples(k, c);
-                t.total_rounds += s.len();
-                t.quiet_total += s.iter().filter(|s| s.quiet).count();
-            }
+        for (outcome, measured) in &runs {
+            t.add(outcome, measured, &all);
         }
+        let mut first = runs.swap_remove(0).0;
+        first.samples = Vec::new();
+        t.outcome = Some(first);
         t
     }
 
-    /// Marks uncertain the cases in which engines `a` and `b` (sample
-    /// indices; the reference and its A/A control) had fewer than
-    /// [`MIN_QUIET_ROUNDS`] rounds quiet for both: the pair that measures
-    /// the run's own noise.
-    pub fn mark_uncertain(&mut self, a: usize, b: usize) {
-        let all = self.outcome.as_ref().map_or(0, |o| o.samples[a].len());
-        self.uncertain = (0..all)
-            .filter(|&c| {
-                let (sa, sb) = (self.samples(a, c), self.samples(b, c));
-                report::quiet_pairs(&sa, &sb).len() < MIN_QUIET_ROUNDS
-            })
-            .collect();
+    /// Adds the rounds of one more measuring process, which timed the
+    /// contenders `measured` (in sample order) on the cases `cases` (indices
+    /// into the run's cases, in the order it timed them); engines not
+    /// measured in the first pass are ignored.
+    pub fn add(&mut self, outcome: &Outcome, measured: &[usize], cases: &[usize]) {
+        let process = self.processes;
+        self.processes += 1;
+        for (from, i) in measured.iter().enumerate() {
+            let Some(k) = self.index(*i) else { continue };
+            for (j, &c) in cases.iter().enumerate() {
+                let Some(rounds) = outcome.samples.get(from).and_then(|s| s.get(j)) else {
+                    continue;
+                };
+                for s in rounds {
+                    self.total_rounds += 1;
+                    self.quiet_total += usize::from(s.quiet);
+                    self.rounds[k][c].push(Sample {
+                        ticks_per_op: report::round_ticks(s.ticks_per_op),
+                        quiet: s.quiet,
+                        process,
+                    });
+                }
+            }
+        }
     }
 
     /// The sample index of contender `i`, if it was measured.
@@ -140,48 +130,37 @@ impl Timings {
 
     /// Every round of engine `k` in case `c`, as the report keeps it.
     pub fn samples(&self, k: usize, c: usize) -> Vec<Sample> {
-        let Some(o) = &self.outcome else {
-            return Vec::new();
-        };
-        (o.samples[k][c].iter().zip(&self.process[c]))
-            .map(|(s, &process)| Sample {
-                ticks_per_op: report::round_ticks(s.ticks_per_op),
-                quiet: s.quiet,
-                process,
-            })
-            .collect()
+        (self.rounds.get(k).and_then(|r| r.get(c)))
+            .cloned()
+            .unwrap_or_default()
     }
 
-    /// Ticks per operation of engine `k` in case `c`, over its rounds used.
-    pub fn ticks(&self, k: usize, c: usize) -> Vec<f64> {
-        let s = self.samples(k, c);
-        report::rounds_used(&s)
-            .into_iter()
-            .map(|r| s[r].ticks_per_op)
-            .collect()
+    /// Engine `k`'s ticks per operation in case `c`: the median over
+    /// processes of its levels ([`paired::level`]).
+    pub fn level(&self, k: usize, c: usize) -> f64 {
+        paired::level(&self.samples(k, c))
     }
 
-    /// The paired speeds (operations per tick) of engines `b` and `a` in
-    /// case `c`, over the rounds used for the pair, and each process's own
-    /// figure ([`report::process_means`]).
     fn paired(&self, a: usize, b: usize, c: usize) -> Paired {
         Paired::of(&self.samples(a, c), &self.samples(b, c))
     }
 
-    /// Speed of engine `a` over engine `b` in case `c`: the paired rounds'
-    /// interval, widened to the spread between processes.
+    /// Speed of engine `a` over engine `b` in case `c`, with its 95%
+    /// interval.
     pub fn ratio(&self, a: usize, b: usize, c: usize) -> Option<Ratio> {
-        let p = self.paired(a, b, c);
-        let r = stats::paired_ratio(&p.base, &p.other)?;
-        let means: Vec<f64> = p.processes.iter().map(|&(_, m)| m).collect();
-        Some(r.across_processes(&means))
+        paired::ratio(&self.paired(a, b, c), 0.95)
     }
 
-    /// Speed of engine `a` over engine `b` over the crypt cases: the mean
-    /// of the per-case mean log ratios, with a t interval (see [`overall`]).
+    /// Speed of engine `a` over engine `b` over the crypt cases, at the
+    /// confidence of the run's last look.
     pub fn overall(&self, a: usize, b: usize) -> Option<Ratio> {
+        self.combined(a, b).map(|c| c.ratio)
+    }
+
+    /// [`Timings::overall`] with the processes it kept and set aside.
+    pub fn combined(&self, a: usize, b: usize) -> Option<Combined> {
         let per_case: Vec<Paired> = self.crypt.iter().map(|&c| self.paired(a, b, c)).collect();
-        overall(&per_case)
+        paired::overall(&per_case, paired::confidence(self.looks))
     }
 }
 
@@ -230,19 +209,25 @@ mod tests {
     fn processes_follow_one_another_engine_by_engine() {
         let case = Case::crypt(Mode::Ecb, CaseDir::Encrypt, 16, 16);
         // Contenders 4, 7 and 9 in the first process; 9 left out of the
-        // second, which ran 7 in the other order; the first process's
-        // rounds cut to the fewest any of its engines ran (3).
+        // second, which ran 7 in the other order; every round is kept.
         let runs = vec![
             (outcome(0, &[4, 3, 5]), vec![4, 7, 9]),
             (outcome(1, &[2, 2]), vec![7, 4]),
         ];
-        let t = Timings::new(runs, &[case]);
+        let mut t = Timings::new(runs, &[case]);
         assert_eq!(t.measured, vec![4, 7]);
         assert_eq!(t.processes, 2);
-        assert_eq!(t.process[0], vec![0, 0, 0, 1, 1]);
         let s = t.samples(1, 0);
         let ticks: Vec<f64> = s.iter().map(|s| s.ticks_per_op).collect();
         assert_eq!(ticks, vec![200.0, 200.0, 200.0, 101.0, 101.0]);
-        assert_eq!(t.total_rounds, 10);
+        assert_eq!(s.iter().map(|s| s.process).collect::<Vec<_>>(), [0, 0, 0, 1, 1]);
+        assert_eq!(t.total_rounds, 11);
+        // A racing process that timed only contender 7 (and 9, which is not
+        // measured): its rounds go to 7 alone, as process 2.
+        t.add(&outcome(2, &[3, 1]), &[7, 9], &[0]);
+        assert_eq!(t.processes, 3);
+        assert_eq!(t.samples(1, 0).len(), 8);
+        assert_eq!(t.samples(0, 0).len(), 6);
+        assert_eq!(t.samples(1, 0)[7].process, 2);
     }
 }

@@ -1,6 +1,6 @@
 //! The report's machine, build and run facts.
 
-use crate::report::Report;
+use crate::report::{Report, paired};
 use crate::report::escape::{md_cell, md_code_cell};
 use bench_harness::machine::{Fact, Machine};
 use std::fmt::Write;
@@ -96,41 +96,77 @@ pub fn render(w: &mut String, r: &Report) {
         md_code_cell(&r.inputs.hash)
     );
     let run = &r.run;
-    let until = |rounds: usize| {
-        format!(
-            "rounds went on (with bounded patience) until the reference and its A/A control had been quiet together in {rounds} rounds of every case"
-        )
-    };
-    let rounds = if run.processes > 1 {
-        format!(
-            "{} measuring processes in turn, each loading every artifact afresh; in each, {}; every interval is at least as wide as the spread between the processes' own figures (each process one unit)",
-            run.processes,
-            until(crate::time::plan::per_process_rounds(
-                run.rounds,
-                run.processes
-            ))
-        )
-    } else {
-        until(run.rounds)
-    };
+    let first = run.spent.iter().filter(|p| p.look == 0).count().max(1);
+    let racing = run.spent.len().saturating_sub(first);
     let _ = writeln!(
         w,
-        "| run | {}; {rounds}; batches of {:.1} ms, interleaved round-robin; {:.0}% of batches were quiet |",
+        "| run | {}; a first pass of {first} measuring processes in turn (each loading every artifact afresh), {} rounds of every case each, then {racing} racing processes on the steps still undecided{}; batches of {:.1} ms, interleaved round-robin; {} looks, so the verdict's intervals are {:.2}% intervals |",
         if run.quick {
             "`--quick`: fewer cases and rounds, for a first look"
         } else {
             "full default set"
         },
+        run.rounds,
+        run.budget_seconds
+            .map_or(String::new(), |b| format!(" within a budget of {b:.0} s")),
         run.batch_seconds * 1e3,
-        run.quiet_share * 100.0
+        run.looks,
+        paired::confidence(run.looks) * 100.0
     );
     let _ = writeln!(
         w,
-        "| quiet | {} (`QUIET` = {}). A median is over its engine's quiet batches, a ratio over the rounds in which both of its engines' batches were quiet; with fewer than {} of them, over every round, and a case where the reference and its A/A control had fewer than {} quiet rounds together is uncertain. |\n",
+        "| estimator | each engine's level in a process is the {:.0}th percentile of its rounds there; a ratio's figure in a process is the levels' ratio, over the crypt cases their geometric mean; the processes are the unit of the interval (Student's t), one whose figure lies more than {} times the others' range (and {:.1}%) from their median set aside; look j uses a 1 - {}/2^j interval |",
+        paired::QUANTILE * 100.0,
+        paired::OUTLIER_RANGES,
+        paired::OUTLIER_FLOOR * 100.0,
+        paired::ALPHA
+    );
+    if let Some(floor) = noise_floor(r) {
+        let _ = writeln!(
+            w,
+            "| noise floor | {:.2}%: the median half-width of the A/A control's per-case 95% intervals in this run |",
+            floor * 100.0
+        );
+    }
+    let _ = writeln!(
+        w,
+        "| quiet | {:.0}% of batches were quiet: {} (`QUIET` = {}). Said, not used: the estimator filters no round out. |\n",
+        run.quiet_share * 100.0,
         md_cell(&run.quiet.criterion),
         run.quiet.threshold,
-        run.quiet.min_rounds,
-        run.quiet.min_rounds
     );
+    if !run.spent.is_empty() {
+        let _ = writeln!(w, "How the rounds were spent:\n");
+        let _ = writeln!(w, "| process | look | variants | cases | rounds | seconds | to settle |");
+        let _ = writeln!(w, "|---:|---:|---:|---:|---:|---:|---|");
+        for (i, p) in run.spent.iter().enumerate() {
+            let _ = writeln!(
+                w,
+                "| {} | {} | {} | {} | {} | {:.1} | {} |",
+                i + 1,
+                p.look,
+                p.engines.len(),
+                p.cases,
+                p.rounds,
+                p.seconds,
+                if p.for_steps.is_empty() {
+                    "first pass: every variant".to_string()
+                } else {
+                    md_cell(&p.for_steps.join("; "))
+                }
+            );
+        }
+        let _ = writeln!(w);
+    }
     let _ = writeln!(w, "</details>\n");
+}
+
+/// The run's noise floor: the median half-width (as a fraction) of the A/A
+/// control's per-case intervals.
+pub fn noise_floor(r: &Report) -> Option<f64> {
+    let halves: Vec<f64> = (r.control.as_ref()?.speed.iter())
+        .filter_map(|s| s.ratio)
+        .map(|q| (q.high.ln() - q.low.ln()) / 2.0)
+        .collect();
+    (!halves.is_empty()).then(|| bench_harness::stats::median(&halves).exp_m1())
 }
