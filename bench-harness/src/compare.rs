@@ -232,7 +232,10 @@ pub fn interleaved(
             // Without patience the run is a fixed number of rounds, and the
             // quiet count decides nothing.
             progress(&if plan.patience_seconds > 0.0 {
-                format!("round {round}: at least {quiet} of {} {wanted}", plan.rounds)
+                format!(
+                    "round {round}: at least {quiet} of {} {wanted}",
+                    plan.rounds
+                )
             } else {
                 format!("round {round} of {}", plan.rounds)
             });

@@ -1,6 +1,5 @@
-//! Medians, spreads, the least-squares line of bench-slope, and a confidence
-//! interval for a paired ratio, widened to the spread between independent
-//! measuring processes where there were several.
+//! Medians, quantiles, spreads, the least-squares line of bench-slope,
+//! Student's t quantiles, and a ratio with its confidence interval.
 
 use serde::{Deserialize, Serialize};
 use statrs::distribution::{ContinuousCDF, StudentsT};
@@ -98,42 +97,6 @@ pub struct Ratio {
     pub high: f64,
 }
 
-/// The ratio of `other` to `base` from paired samples (the same rounds):
-/// the geometric mean of the per-round ratios, with a t interval on their
-/// logarithms. Pairing cancels drift that hits both in a round alike.
-pub fn paired_ratio(base: &[f64], other: &[f64]) -> Option<Ratio> {
-    let l = log_ratios(base, other)?;
-    Some(Ratio::from_log(
-        l.mean,
-        t_975(l.n - 1) * (l.var / l.n as f64).sqrt(),
-    ))
-}
-
-/// The logarithms of paired ratios `other[i] / base[i]`: their mean, sample
-/// variance and count (at least two).
-#[derive(Clone, Copy, Debug)]
-pub struct LogRatios {
-    pub mean: f64,
-    pub var: f64,
-    pub n: usize,
-}
-
-pub fn log_ratios(base: &[f64], other: &[f64]) -> Option<LogRatios> {
-    let logs: Vec<f64> = base
-        .iter()
-        .zip(other)
-        .filter(|(b, o)| **b > 0.0 && **o > 0.0)
-        .map(|(b, o)| (o / b).ln())
-        .collect();
-    let n = logs.len();
-    if n < 2 {
-        return None;
-    }
-    let mean = logs.iter().sum::<f64>() / n as f64;
-    let var = logs.iter().map(|l| (l - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
-    Some(LogRatios { mean, var, n })
-}
-
 impl Ratio {
     /// The ratio `exp(mean)` with the interval `exp(mean ± half)`.
     pub fn from_log(mean: f64, half: f64) -> Ratio {
@@ -143,40 +106,6 @@ impl Ratio {
             high: (mean + half).exp(),
         }
     }
-
-    /// The same ratio with its interval's half-width (in logarithms) at
-    /// least `half`.
-    pub fn widened(self, half: f64) -> Ratio {
-        let mean = self.ratio.ln();
-        let own = (self.high.ln() - mean).max(mean - self.low.ln());
-        Ratio::from_log(mean, own.max(half))
-    }
-
-    /// This interval widened to the spread between measuring processes,
-    /// `means` holding one figure per process ([`between_processes`]); as
-    /// it is with fewer than two.
-    pub fn across_processes(self, means: &[f64]) -> Ratio {
-        match between_processes(means) {
-            Some(half) => self.widened(half),
-            None => self,
-        }
-    }
-}
-
-/// The 95% half-width, in logarithms, of the mean of `means`: one mean log
-/// ratio per independent measuring process, each process the unit (Student's
-/// t with one degree of freedom fewer than there are processes). It holds
-/// what repeated rounds inside one process cannot average out: an effect
-/// fixed for the life of a process, such as where the loader put the code
-/// and the allocator the buffers. `None` with fewer than two processes.
-pub fn between_processes(means: &[f64]) -> Option<f64> {
-    let k = means.len();
-    if k < 2 {
-        return None;
-    }
-    let mean = means.iter().sum::<f64>() / k as f64;
-    let var = means.iter().map(|m| (m - mean).powi(2)).sum::<f64>() / (k - 1) as f64;
-    Some(t_975(k - 1) * (var / k as f64).sqrt())
 }
 
 #[cfg(test)]
@@ -222,38 +151,13 @@ mod tests {
         assert!((l.r2 - 1.0).abs() < 1e-12);
         assert!(least_squares(&[1.0, 1.0], &[2.0, 3.0]).is_none());
     }
-
     #[test]
-    fn ratio_interval() {
-        let base = [100.0, 102.0, 98.0, 101.0, 99.0];
-        let faster: Vec<f64> = base.iter().map(|b| b * 1.10).collect();
-        let r = paired_ratio(&base, &faster).unwrap();
-        assert!((r.ratio - 1.10).abs() < 1e-9 && (r.high - r.low) < 1e-9);
-        let noisy = [110.0, 99.0, 108.0, 100.0, 105.0];
-        let r = paired_ratio(&base, &noisy).unwrap();
-        assert!(r.low < r.ratio && r.ratio < r.high);
-        assert!(paired_ratio(&[1.0], &[2.0]).is_none());
-    }
-
-    #[test]
-    fn processes_widen_an_interval_they_exceed() {
-        assert_eq!(between_processes(&[0.01]), None);
-        // Means 0.00 and 0.02: variance 0.0002, so t(1) * sqrt(0.0002 / 2).
-        let half = between_processes(&[0.0, 0.02]).unwrap();
-        assert!((half - t_975(1) * 0.01).abs() < 1e-9);
-        let r = Ratio::from_log(0.01, 0.005);
-        let wide = r.widened(half);
-        assert!((wide.ratio - r.ratio).abs() < 1e-12);
-        assert!((wide.high.ln() - 0.01 - half).abs() < 1e-12);
-        assert!((0.01 - wide.low.ln() - half).abs() < 1e-12);
-        // A narrower spread between processes leaves the interval alone.
-        let same = r.widened(0.001);
-        assert!((same.low - r.low).abs() < 1e-12 && (same.high - r.high).abs() < 1e-12);
-        // From the processes' figures: widened by their spread; one
-        // process has none.
-        let across = r.across_processes(&[0.0, 0.02]);
-        assert!((across.high - wide.high).abs() < 1e-12 && (across.low - wide.low).abs() < 1e-12);
-        let one = r.across_processes(&[0.02]);
-        assert!((one.low - r.low).abs() < 1e-12 && (one.high - r.high).abs() < 1e-12);
+    fn ratio_from_logarithms() {
+        let r = Ratio::from_log(0.1, 0.05);
+        assert!((r.ratio - 0.1f64.exp()).abs() < 1e-12);
+        assert!((r.low - 0.05f64.exp()).abs() < 1e-12);
+        assert!((r.high - 0.15f64.exp()).abs() < 1e-12);
+        assert!((t_quantile(0.9875, 3) - 4.1765).abs() < 1e-3);
+        assert_eq!(t_quantile(0.99, 0), f64::INFINITY);
     }
 }

@@ -3,9 +3,12 @@
 //! against a copy of itself (another file, loaded as another library) with
 //! exactly what compare uses: the same cases and plan, the estimator and
 //! interval of [`crate::report::paired`], and racing's stopping rule (after
-//! the first pass, one more process while the interval straddles 1 and the
-//! budget allows, each a look more). Each comparison runs in measuring
-//! processes of its own. It writes `reports/calibration/CIPHER.{json,md}`:
+//! the first pass, while the interval straddles 1 and the budget allows, a
+//! round of more processes, then a look, at most [`race::MAX_LOOKS`]; as if
+//! the verdict hinged on it every time, the most looking compare does).
+//! Each comparison runs in measuring processes of its own; the block sizes
+//! are `--quick`'s by default (16 and 8192 bytes), the rest compare's full
+//! plan, so that 40 comparisons take minutes. It writes `reports/calibration/CIPHER.{json,md}`:
 //! every comparison, the false-difference rate (comparisons whose final
 //! interval excluded 1) and the noise floor (the median half-width).
 
@@ -38,15 +41,18 @@ pub struct Args {
           value_parser = clap::value_parser!(u32).range(10..=1000))]
     pub comparisons: u32,
 
-    /// Seconds of timing each comparison may spend (its first pass always
-    /// runs; racing processes follow while its interval straddles 1).
+    /// Seconds of timing each comparison may spend (above 0, at most 3600):
+    /// its first pass always runs, then racing processes while its interval
+    /// straddles 1, as compare races a step.
     #[arg(long, value_name = "SECS", value_parser = crate::cli::seconds,
-          default_value = "12")]
+          allow_negative_numbers = true, default_value = "15")]
     pub budget: f64,
 
-    /// The plan of each comparison: compare's, by default.
-    #[command(flatten)]
-    pub amount: Amount,
+    /// Block sizes in bytes, comma-separated, as compare takes them; the
+    /// rounds, batch seconds and processes are compare's full defaults.
+    #[arg(long, value_name = "LIST", value_parser = crate::cli::sizes,
+          default_value = "16,8192")]
+    pub sizes: crate::cli::Sizes,
 
     /// Where the calibration goes (`calibration/CIPHER.{json,md}` under it).
     #[arg(long, value_name = "DIR", default_value_os_t = workspace::root().join("reports"))]
@@ -146,22 +152,29 @@ pub fn run(args: Args) -> Result<()> {
     let dir = args.out.join("calibration");
     workspace::check_output_dir("--out", &dir)?;
     let variant = ciphers::default_reference(entry);
-    let mut contenders = contenders::contenders(
-        entry,
-        &[variant],
-        false,
-        &Tree::here(),
-        Origin::Current,
-    );
+    let mut contenders =
+        contenders::contenders(entry, &[variant], false, &Tree::here(), Origin::Current);
     let work = WorkDir::lock(&meta.target_dir, entry.name)?;
-    build::build_and_size_reusing(entry, &mut contenders, &work.path, 3, build::Reuse::Previous);
+    build::build_and_size_reusing(
+        entry,
+        &mut contenders,
+        &work.path,
+        3,
+        build::Reuse::Previous,
+    );
     let control = contenders::control(&contenders, variant, &work.path).ok_or_else(|| {
-        Error::failed(format!("`{variant}` could not be built and copied: see above"))
+        Error::failed(format!(
+            "`{variant}` could not be built and copied: see above"
+        ))
     })?;
     contenders.push(control);
-    let cases = args.amount.cases(entry);
-    let plan = args.amount.plan();
-    let crypt: Vec<usize> = (0..cases.len()).collect();
+    let amount = Amount {
+        sizes: args.sizes.clone(),
+        ..Amount::with(&[]).expect("compare's defaults parse")
+    };
+    let cases = amount.cases(entry);
+    let plan = amount.plan();
+    let every: Vec<usize> = (0..cases.len()).collect();
     let mut out = Vec::new();
     let mut machine = String::from("unknown");
     for i in 0..args.comparisons {
@@ -171,7 +184,7 @@ pub fn run(args: Args) -> Result<()> {
             &mut contenders,
             &cases,
             plan,
-            args.amount.processes,
+            amount.processes,
             &work.path,
         )?;
         if let Some(o) = &t.outcome {
@@ -180,22 +193,30 @@ pub fn run(args: Args) -> Result<()> {
         let (Some(a), Some(b)) = (t.index(1), t.index(0)) else {
             return Err(Error::failed("the artifact or its copy was not measured"));
         };
+        // Racing's rule: while the interval straddles 1, a round of up to
+        // `PER_LOOK` more processes within the budget, then a look.
         let ratio = loop {
-            let r = t.overall(a, b).ok_or_else(|| Error::failed("too few processes"))?;
+            let r = t
+                .overall(a, b)
+                .ok_or_else(|| Error::failed("too few processes"))?;
             let straddles = r.low <= 1.0 && r.high > 1.0;
-            let cost = race::estimate(plan, 2, cases.len());
-            if !straddles
-                || start.elapsed().as_secs_f64() + cost > args.budget
-                || t.looks > race::MAX_LOOKS
-            {
+            if !straddles || t.looks >= race::MAX_LOOKS {
                 break r;
             }
-            let Some((o, m)) =
-                processes::measure_one(entry, &mut contenders, None, &cases, plan, &work.path)?
-            else {
+            let cost = race::estimate(plan, 2, cases.len());
+            let mut ran = 0;
+            while ran < race::PER_LOOK && start.elapsed().as_secs_f64() + cost <= args.budget {
+                let Some((o, m)) =
+                    processes::measure_one(entry, &mut contenders, None, &cases, plan, &work.path)?
+                else {
+                    break;
+                };
+                t.add(&o, &m, &every);
+                ran += 1;
+            }
+            if ran == 0 {
                 break r;
-            };
-            t.add(&o, &m, &crypt);
+            }
             t.looks += 1;
         };
         let c = Comparison {
@@ -278,7 +299,11 @@ mod tests {
         .summarise();
         assert_eq!(cal.false_difference_rate, 0.25);
         // Half-widths 1%, 0.1%, 0.5%, 2%: the median lies between 0.5% and 1%.
-        assert!(cal.noise_floor > 0.005 && cal.noise_floor < 0.0101, "{}", cal.noise_floor);
+        assert!(
+            cal.noise_floor > 0.005 && cal.noise_floor < 0.0101,
+            "{}",
+            cal.noise_floor
+        );
         let md = cal.markdown();
         assert!(md.contains("**False-difference rate 25.0%** (1 of 4 comparisons"));
         // A name is escaped in a table cell.

@@ -77,7 +77,11 @@ pub fn analyse(
         timed: t.timed(),
     };
     let rerun = match settings.budget_seconds {
-        Some(b) => format!("cargo xtask compare {} --budget {:.0}", entry.name, (2.0 * b).min(3600.0)),
+        Some(b) => format!(
+            "cargo xtask compare {} --budget {:.0}",
+            entry.name,
+            (2.0 * b).min(3600.0)
+        ),
         None => format!("cargo xtask compare {}", entry.name),
     };
     let verdict = decide(settings, &variants, &peers, &noise, &faster, &rerun);

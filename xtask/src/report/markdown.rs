@@ -103,7 +103,7 @@ fn render_inconclusive(w: &mut String, r: &Report) {
     if let Some(rerun) = &v.rerun {
         let _ = writeln!(
             w,
-            "\nRun it again on a quieter machine (nothing else on this core or its SMT sibling): {}\n",
+            "\nTo settle it, run again with a larger budget (or on just the possible picks): {}\n",
             md_code(rerun)
         );
     }
@@ -115,14 +115,18 @@ fn render_rule(w: &mut String, r: &Report) {
     let v = &r.verdict;
     let _ = writeln!(
         w,
-        "The kernel reviewers' rule: prefer the smaller footprint (.text + .rodata + .data) unless a larger variant is faster by more than the noise, that is unless its whole 95% interval against the smaller one clears the bar, {:+.1}% (the larger of the {:.0}% threshold and the A/A control's deviation). Speed is the geometric mean, over the encryption and decryption cases, of the ratios paired round by round, with its 95% interval; key setup is reported beside it, not averaged in. Variants with the same machine code on the hot path are one candidate.\n",
+        "The kernel reviewers' rule: prefer the smaller footprint (.text + .rodata + .data) unless a larger variant is faster by more than the noise and the size it costs, that is unless its whole interval against the smaller one clears its bar: {:+.1}% (the larger of the {:.0}% threshold and the A/A control's deviation) plus {:.0}% per doubling of footprint. Speed is the geometric mean, over the encryption and decryption cases, of each measuring process's ratio of the two variants' levels (the {:.0}th percentile of its rounds), with a {:.2}% interval over the processes ({} looks); key setup is reported beside it, not averaged in. Variants with the same machine code on the hot path are one candidate.\n",
         (v.bar - 1.0) * 100.0,
-        r.run.threshold * 100.0
+        r.run.threshold * 100.0,
+        r.run.size_cost * 100.0,
+        crate::report::paired::QUANTILE * 100.0,
+        crate::report::paired::confidence(r.run.looks) * 100.0,
+        r.run.looks
     );
     let pareto: Vec<String> = v.pareto.iter().map(|p| md_code(p)).collect();
     let _ = writeln!(
         w,
-        "Pareto-optimal over the geometric mean of the crypt cases (a point is dominated only by one no larger and faster beyond the 95% interval): {}.\n",
+        "Pareto-optimal over the geometric mean of the crypt cases (a point is dominated only by one no larger and faster beyond the interval): {}.\n",
         pareto.join(", ")
     );
     for note in &r.run.notes {

@@ -62,7 +62,6 @@ pub fn round_ticks(ticks: f64) -> f64 {
     }
 }
 
-
 /// Everything a compare run found.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Report {
@@ -242,8 +241,8 @@ pub struct Entry {
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub measured_fingerprint: Option<String>,
     pub speed: Vec<Speed>,
-    /// Speed over the crypt cases against the reference variant (the
-    /// geometric mean of the per-case paired ratios, with a t interval).
+    /// Speed over the crypt cases against the reference variant, by the
+    /// estimator of [`paired`], at the run's last look.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub overall: Option<Ratio>,
 }
@@ -358,7 +357,7 @@ pub struct Speed {
     pub key_bits: usize,
     /// 0 for key setup.
     pub block_bytes: usize,
-    /// Median counter ticks per operation over the rounds used.
+    /// Counter ticks per operation: the level ([`paired::level`]).
     pub ticks_per_op: f64,
     /// Operations per second at that median.
     pub ops_per_sec: f64,
@@ -368,7 +367,8 @@ pub struct Speed {
     pub ticks_per_byte: Option<f64>,
     /// Half the interquartile range over the median.
     pub spread: f64,
-    /// Against the reference variant, from paired rounds.
+    /// Against the reference variant, by the estimator of [`paired`], with
+    /// its 95% interval over the processes.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub ratio: Option<Ratio>,
     /// Rounds the figures come from.
@@ -377,9 +377,9 @@ pub struct Speed {
     /// (baselines and gate runs only).
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub instructions: Option<f64>,
-    /// Every round, in order: round `r` of a case is the same round for
-    /// every contender, which is what pairs them. Written column-wise
-    /// ([`columns`]).
+    /// Every round, in order, each with its measuring process: the first
+    /// pass's processes hold every contender, a racing process some.
+    /// Written column-wise ([`columns`]).
     #[serde(default, with = "columns")]
     pub samples: Vec<Sample>,
 }

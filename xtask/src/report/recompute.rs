@@ -37,8 +37,9 @@ impl Report {
             .find(|e| e.name == reference)
             .map(|e| e.speed.clone())
             .unwrap_or_default();
+        // A case counted, not timed (a baseline's), keeps what it holds.
         let redo = |speeds: &mut [Speed], is_reference: bool| {
-            for s in speeds.iter_mut() {
+            for s in speeds.iter_mut().filter(|s| !s.samples.is_empty()) {
                 s.set_figures(hz);
                 s.ratio = base
                     .iter()
@@ -81,6 +82,12 @@ impl Report {
 
     /// The rule over this report's measured entries.
     pub fn decide(&self) -> verdict::Verdict {
+        self.decide_by(&|a: &str, b: &str| self.faster(a, b))
+    }
+
+    /// The rule over this report's measured entries, with speeds from
+    /// `faster` (racing asks what a step's resolution would change).
+    pub fn decide_by(&self, faster: &dyn Fn(&str, &str) -> Option<Ratio>) -> verdict::Verdict {
         let candidates = |entries: &[crate::report::Entry]| -> Vec<verdict::Candidate> {
             (entries.iter())
                 .filter_map(|e| e.candidate(&self.run.reference))
@@ -92,12 +99,11 @@ impl Report {
             control: self.control.as_ref().map(Control::interval),
             timed: self.machine.is_some(),
         };
-        let faster = |a: &str, b: &str| self.faster(a, b);
         let rerun = format!("cargo xtask compare {}", self.cipher);
         verdict::decide(
             &candidates(&self.variants),
             &candidates(&self.peers),
-            &faster,
+            faster,
             &noise,
             &self.run.reference,
             &rerun,

@@ -141,3 +141,47 @@ fn committed_reports_answer_on_the_first_screen() {
         assert!(bytes <= 1 << 20, "{}: {bytes} bytes", path.display());
     }
 }
+
+/// Every figure a committed report prints is what its samples give by the
+/// rule: each level, each entry's overall ratio, the A/A control, and the
+/// verdict (status, pick, chain) at the run's last look. The run that
+/// measured and the report share the functions, so equal means equal.
+#[test]
+fn committed_figures_are_their_samples() {
+    use crate::report::paired;
+    let dirs = [
+        workspace::root().join("reports"),
+        workspace::root().join("docs/runs/zen3"),
+    ];
+    let mut checked = 0;
+    for path in dirs.iter().flat_map(|d| json_files(d)) {
+        let r = read(&path);
+        let name = path.display();
+        let close = |a: f64, b: f64| (a - b).abs() <= 1e-12 * a.abs().max(b.abs());
+        for e in r.entries() {
+            for s in &e.speed {
+                if !s.samples.is_empty() {
+                    assert!(
+                        close(s.ticks_per_op, paired::level(&s.samples)),
+                        "{name}: {}",
+                        e.name
+                    );
+                }
+            }
+            if let Some(o) = e.overall {
+                let again = r.faster(&e.name, &r.run.reference).unwrap();
+                assert!(
+                    close(o.low, again.low) && close(o.high, again.high),
+                    "{name}: {}",
+                    e.name
+                );
+            }
+        }
+        let v = r.decide();
+        assert_eq!(v.status, r.verdict.status, "{name}");
+        assert_eq!(v.pick, r.verdict.pick, "{name}");
+        assert_eq!(v.chain, r.verdict.chain, "{name}");
+        checked += 1;
+    }
+    assert!(checked >= 6, "{checked} reports");
+}

@@ -25,7 +25,7 @@ pub const FULL: Defaults = Defaults {
     rounds: "5",
     sec: "0.02",
     processes: "4",
-    budget: "170",
+    budget: "200",
 };
 
 /// `--quick`.
@@ -82,14 +82,19 @@ pub struct Amount {
 impl Amount {
     /// What `--quick` alone measures, through the same parser.
     pub fn quick() -> Amount {
+        Amount::with(&["--quick"]).expect("the --quick defaults parse")
+    }
+
+    /// What these flags measure, through the same parser (a flag not given
+    /// has its default).
+    pub fn with(flags: &[&str]) -> Result<Amount, clap::Error> {
         #[derive(Parser)]
-        struct Quick {
+        struct Flags {
             #[command(flatten)]
             amount: Amount,
         }
-        Quick::try_parse_from(["quick", "--quick"])
-            .expect("the --quick defaults parse")
-            .amount
+        let args = std::iter::once("amount").chain(flags.iter().copied());
+        Flags::try_parse_from(args).map(|f| f.amount)
     }
 
     /// How long each measuring process times: a fixed number of rounds,

@@ -1,23 +1,31 @@
 //! Racing: a time budget spent where the verdict hinges. The first pass
 //! times every contender in `--processes` processes; then, while a step of
-//! the verdict's chain has an interval that straddles its bar (or the A/A
-//! control's deviation sets the bar), one more measuring process times
-//! only the variants of such steps (the reference and its A/A control
-//! always among them), the steps nearest their bar first
-//! ([`crate::report::verdict::Link::distance`]), on the crypt cases. Each
-//! extra process is one more look at the intervals, which the estimator's
-//! confidence accounts for ([`crate::report::paired::confidence`]). It
-//! stops when every step lies on one side of its bar, or when the next
-//! process would not fit in what is left of the budget.
+//! the verdict's chain has an interval that straddles its bar and the
+//! verdict hinges on it (settled either way, it would change the pick or
+//! decide the run: [`hinges`]), or while the A/A control's deviation sets
+//! the bar, one more measuring process times only the variants of such
+//! steps (the reference and its A/A control always among them), the steps
+//! nearest their bar first
+//! ([`crate::report::verdict::Link::distance`]), on the crypt cases; up to
+//! [`PER_LOOK`] such processes make a racing round, after which the rule
+//! looks again. Each look costs confidence
+//! ([`crate::report::paired::confidence`]), so there are at most
+//! [`MAX_LOOKS`]. It stops when no step the verdict hinges on straddles its
+//! bar, or when the next process would not fit in what is left of the
+//! budget (the first pass always runs).
 
 use crate::error::Result;
 use crate::report::analyse::{self, Settings};
-use crate::report::{Report, Spent};
+use crate::report::verdict::Link;
+use crate::report::{self, Report, Spent};
 use crate::select::contenders::Contender;
 use crate::time::processes;
 use crate::time::timings::Timings;
 use bench_harness::compare::{Case, Plan};
 use bench_harness::registry::CipherEntry;
+use bench_harness::stats::Ratio;
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -25,43 +33,66 @@ use std::time::{Duration, Instant};
 /// the control among them): a few steps at a time, each process short.
 pub const MAX_ENGINES: usize = 8;
 
-/// The largest number of racing processes (each one look more).
-pub const MAX_LOOKS: usize = 24;
+/// The most looks a run takes: the first pass's, then at most two racing
+/// rounds. Each look costs confidence (look j uses `1 - ALPHA/2^j`), so
+/// more rounds of fewer processes would widen the intervals faster than
+/// the processes narrow them.
+pub const MAX_LOOKS: usize = 3;
 
-/// What one racing process is to time: contender indices, and the steps
+/// The racing processes of one round: all of them run before the next look.
+pub const PER_LOOK: usize = 4;
+
+/// What one racing process is to time: contender names, and the steps
 /// it serves, described.
+#[derive(Debug, PartialEq)]
 pub struct Next {
-    pub contenders: Vec<usize>,
+    pub contenders: Vec<String>,
     pub steps: Vec<String>,
 }
 
 /// What the next racing process should time, from the report of the run
-/// so far: `None` when every step lies on one side of its bar.
-pub fn next(report: &Report, contenders: &[Contender], control: Option<&str>) -> Option<Next> {
-    let index = |name: &str| contenders.iter().position(|c| c.name == name);
-    let mut links: Vec<&crate::report::verdict::Link> =
-        (report.verdict.chain.iter()).filter(|l| l.straddles()).collect();
+/// so far (its A/A control named `control`): `None` when every step lies on
+/// one side of its bar and the control does not set the bar.
+pub fn next(report: &Report, control: Option<&str>) -> Option<Next> {
+    let straddling: Vec<&Link> = (report.verdict.chain.iter())
+        .filter(|l| l.straddles())
+        .collect();
+    let links: Vec<&Link> = if straddling.is_empty() {
+        straddling
+    } else {
+        let memo = Memo::new(report);
+        straddling
+            .into_iter()
+            .filter(|l| hinges(report, &memo, l))
+            .collect()
+    };
+    choose(report, links, control)
+}
+
+/// The racing process for the steps `links` (nearest their bar first, at
+/// most [`MAX_ENGINES`] contenders with the reference and `control`), and
+/// the control when its deviation sets the bar; `None` when neither.
+fn choose(report: &Report, mut links: Vec<&Link>, control: Option<&str>) -> Option<Next> {
     links.sort_by(|a, b| a.distance().total_cmp(&b.distance()));
-    let control_sets_bar = report.control.as_ref().is_some_and(|c| {
-        crate::report::deviation(&c.interval()) > report.run.threshold
-    });
+    let control_sets_bar = (report.control.as_ref())
+        .is_some_and(|c| report::deviation(&c.interval()) > report.run.threshold);
     if links.is_empty() && !control_sets_bar {
         return None;
     }
-    let mut chosen: Vec<usize> = [Some(report.run.reference.as_str()), control]
+    let mut chosen: Vec<String> = [Some(report.run.reference.as_str()), control]
         .into_iter()
         .flatten()
-        .filter_map(index)
+        .map(str::to_string)
         .collect();
     let mut steps = Vec::new();
     if control_sets_bar {
         steps.push("the A/A control, whose deviation sets the bar".to_string());
     }
     for l in links {
-        let pair = [Some(l.candidate.as_str()), l.against.as_deref()];
-        let new: Vec<usize> = (pair.into_iter().flatten())
-            .filter_map(index)
-            .filter(|i| !chosen.contains(i))
+        let new: Vec<String> = ([Some(l.candidate.as_str()), l.against.as_deref()].into_iter())
+            .flatten()
+            .filter(|n| !chosen.iter().any(|c| c == n))
+            .map(str::to_string)
             .collect();
         if chosen.len() + new.len() > MAX_ENGINES {
             continue;
@@ -73,11 +104,62 @@ pub fn next(report: &Report, contenders: &[Contender], control: Option<&str>) ->
             l.against.as_deref().unwrap_or("")
         ));
     }
-    chosen.sort_unstable();
     Some(Next {
         contenders: chosen,
         steps,
     })
+}
+
+/// Speeds between a report's entries, each computed once.
+struct Memo<'a> {
+    report: &'a Report,
+    cache: RefCell<HashMap<(String, String), Option<Ratio>>>,
+}
+
+impl<'a> Memo<'a> {
+    fn new(report: &'a Report) -> Memo<'a> {
+        Memo {
+            report,
+            cache: RefCell::new(HashMap::new()),
+        }
+    }
+
+    fn faster(&self, a: &str, b: &str) -> Option<Ratio> {
+        let key = (a.to_string(), b.to_string());
+        if let Some(r) = self.cache.borrow().get(&key) {
+            return *r;
+        }
+        let r = self.report.faster(a, b);
+        self.cache.borrow_mut().insert(key, r);
+        r
+    }
+}
+
+/// Whether the verdict hinges on step `l`: settled above its bar, or below
+/// it, the rule would reach another status or pick than it does now.
+fn hinges(report: &Report, memo: &Memo, l: &Link) -> bool {
+    let Some(against) = l.against.as_deref() else {
+        return false;
+    };
+    let now = (report.verdict.status, report.verdict.pick.clone());
+    let settled = |r: f64| Ratio {
+        ratio: r,
+        low: r / 1.001,
+        high: r * 1.001,
+    };
+    [settled(l.bar * 1.01), settled(l.bar.min(1.0) / 1.01)]
+        .into_iter()
+        .any(|forced| {
+            let faster = |a: &str, b: &str| {
+                if a == l.candidate && b == against {
+                    Some(forced)
+                } else {
+                    memo.faster(a, b)
+                }
+            };
+            let v = report.decide_by(&faster);
+            (v.status, v.pick) != now
+        })
 }
 
 /// The seconds one process of `engines` contenders on `cases` cases takes
@@ -111,44 +193,131 @@ pub fn race(
     let crypt_cases: Vec<Case> = crypt.iter().map(|&c| cases[c]).collect();
     loop {
         let report = analyse::analyse(settings, entry, contenders, cases, plan, &t);
-        if !t.timed() || t.looks > MAX_LOOKS {
+        if !t.timed() || t.looks >= MAX_LOOKS {
             return Ok((t, report));
         }
-        let Some(next) = next(&report, contenders, control.as_deref()) else {
+        let Some(next) = next(&report, control.as_deref()) else {
             return Ok((t, report));
         };
-        let cost = estimate(plan, next.contenders.len(), crypt_cases.len());
-        let left = budget.as_secs_f64() - start.elapsed().as_secs_f64();
-        if cost > left {
+        let only: Vec<usize> = (0..contenders.len())
+            .filter(|&i| next.contenders.contains(&contenders[i].name))
+            .collect();
+        let cost = estimate(plan, only.len(), crypt_cases.len());
+        let mut ran = 0;
+        for k in 0..PER_LOOK {
+            let left = budget.as_secs_f64() - start.elapsed().as_secs_f64();
+            if cost > left {
+                if k == 0 {
+                    eprintln!(
+                        "    {} step(s) the verdict hinges on still straddle their bar, but the budget has {:.0} s left and a racing process would take about {cost:.0} s: stopping",
+                        next.steps.len(),
+                        left.max(0.0)
+                    );
+                }
+                break;
+            }
             eprintln!(
-                "    {} step(s) still straddle their bar, but the budget has {:.0} s left and the next racing process would take about {cost:.0} s: stopping",
-                next.steps.len(),
-                left.max(0.0)
+                "    racing for look {}, process {} of at most {PER_LOOK} ({left:.0} s of the budget left): {} variants for {}",
+                t.looks + 1,
+                k + 1,
+                only.len(),
+                next.steps.join(", ")
             );
+            let began = Instant::now();
+            let Some((outcome, measured)) =
+                processes::measure_one(entry, contenders, Some(&only), &crypt_cases, plan, dir)?
+            else {
+                break;
+            };
+            t.add(&outcome, &measured, &crypt);
+            t.spent.push(Spent {
+                look: t.looks,
+                engines: (measured.iter())
+                    .map(|&i| contenders[i].name.clone())
+                    .collect(),
+                cases: crypt_cases.len(),
+                rounds: plan.rounds,
+                seconds: began.elapsed().as_secs_f64(),
+                for_steps: next.steps.clone(),
+            });
+            ran += 1;
+        }
+        if ran == 0 {
             return Ok((t, report));
         }
-        eprintln!(
-            "    racing (look {}, {left:.0} s of the budget left): {} variants for {}",
-            t.looks + 1,
-            next.contenders.len(),
-            next.steps.join(", ")
-        );
-        let began = Instant::now();
-        let only = next.contenders.clone();
-        let Some((outcome, measured)) =
-            processes::measure_one(entry, contenders, Some(&only), &crypt_cases, plan, dir)?
-        else {
-            return Ok((t, report));
-        };
-        t.add(&outcome, &measured, &crypt);
         t.looks += 1;
-        t.spent.push(Spent {
-            look: t.looks - 1,
-            engines: measured.iter().map(|&i| contenders[i].name.clone()).collect(),
-            cases: crypt_cases.len(),
-            rounds: plan.rounds,
-            seconds: began.elapsed().as_secs_f64(),
-            for_steps: next.steps,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The fixture's chain, its second step made to straddle its bar (the
+    /// pick hinges on it): the racing process times that step's two
+    /// variants with the reference and the control; settled, nothing more.
+    #[test]
+    fn racing_serves_the_steps_that_straddle_their_bar() {
+        let mut r = crate::tests::fixture::report();
+        assert_eq!(
+            next(&r, Some("auto@control")),
+            None,
+            "{:#?}",
+            r.verdict.chain
+        );
+        let link = &mut r.verdict.chain[1];
+        link.gain = Some(Ratio {
+            ratio: 1.025,
+            low: 1.015,
+            high: 1.035,
         });
+        link.bar = 1.0228;
+        let n = next(&r, Some("auto@control")).unwrap();
+        assert_eq!(n.contenders, ["auto", "auto@control", "never"]);
+        assert_eq!(n.steps, ["`auto` against `never`"]);
+        // A control whose interval reaches beyond the threshold is timed
+        // again too, even with every step settled.
+        r.verdict.chain[1].gain = Some(Ratio {
+            ratio: 1.05,
+            low: 1.04,
+            high: 1.06,
+        });
+        let c = r.control.as_mut().unwrap();
+        (c.ci_low, c.ci_high) = (0.97, 1.03);
+        let n = next(&r, Some("auto@control")).unwrap();
+        assert_eq!(n.contenders, ["auto", "auto@control"]);
+        assert!(n.steps[0].contains("A/A control"));
+    }
+
+    #[test]
+    fn nearest_the_bar_first_and_at_most_max_engines() {
+        let mut r = crate::tests::fixture::report();
+        // (None of these steps' variants is in the report: whether the
+        // verdict hinges on them is not asked here.)
+        let link = |candidate: &str, against: &str, low: f64, high: f64| Link {
+            candidate: candidate.into(),
+            size: 1,
+            against: Some(against.into()),
+            size_change: 0.1,
+            gain: Some(Ratio {
+                ratio: (low * high).sqrt(),
+                low,
+                high,
+            }),
+            bar: 1.02,
+            outcome: crate::report::verdict::Outcome::Leans,
+        };
+        r.verdict.chain = (0..6)
+            .map(|i| {
+                // Step i straddles with its centre further from the bar.
+                let c = 1.02 + 0.001 * i as f64;
+                link(&format!("v{i}"), &format!("w{i}"), c - 0.01, c + 0.01)
+            })
+            .collect();
+        let links: Vec<&Link> = r.verdict.chain.iter().rev().collect();
+        let n = choose(&r, links, Some("auto@control")).unwrap();
+        assert_eq!(n.contenders.len(), MAX_ENGINES);
+        assert_eq!(n.steps.len(), 3);
+        assert!(n.steps[0].contains("`v0`") && n.steps[2].contains("`v2`"));
     }
 }

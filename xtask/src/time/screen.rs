@@ -81,7 +81,7 @@ pub fn screen(
         case.block_bytes
     );
     eprintln!(
-        "    screening {variants} variants on {what} ({} rounds)",
+        "    screening {variants} variants on {what} ({PROCESSES} processes of {} rounds)",
         PLAN.rounds
     );
     let t = processes::measure(entry, contenders, &[case], PLAN, PROCESSES, dir)?;
@@ -107,7 +107,7 @@ pub fn screen(
             out.push((
                 v,
                 format!(
-                    "screened out: `{}` is no larger ({fw} against {fv} bytes of footprint) and {} faster on {what} in a brief screening run ({} rounds), beyond the {:.0}% margin",
+                    "screened out: `{}` is no larger ({fw} against {fv} bytes of footprint) and {} faster on {what} in a brief screening run ({PROCESSES} processes of {} rounds), beyond the {:.0}% margin",
                     contenders[w].name,
                     pct(&ratio),
                     PLAN.rounds,
@@ -121,7 +121,7 @@ pub fn screen(
         contenders[v].screen_out(why);
     }
     Ok(Some(format!(
-        "{variants} variants were screened on {what} ({} rounds of {} ms each): {screened} were no faster than a variant no larger than them by more than {:.0}% beyond the 95% interval, and were left out of the full run (each is listed with its evidence); the others were timed in full.",
+        "{variants} variants were screened on {what} ({PROCESSES} processes of {} rounds of {} ms each): {screened} were no faster than a variant no larger than them by more than {:.0}% beyond the 95% interval, and were left out of the full run (each is listed with its evidence); the others were timed in full.",
         PLAN.rounds,
         PLAN.batch_seconds * 1e3,
         MARGIN * 100.0

@@ -220,7 +220,10 @@ mod tests {
         let s = t.samples(1, 0);
         let ticks: Vec<f64> = s.iter().map(|s| s.ticks_per_op).collect();
         assert_eq!(ticks, vec![200.0, 200.0, 200.0, 101.0, 101.0]);
-        assert_eq!(s.iter().map(|s| s.process).collect::<Vec<_>>(), [0, 0, 0, 1, 1]);
+        assert_eq!(
+            s.iter().map(|s| s.process).collect::<Vec<_>>(),
+            [0, 0, 0, 1, 1]
+        );
         assert_eq!(t.total_rounds, 11);
         // A racing process that timed only contender 7 (and 9, which is not
         // measured): its rounds go to 7 alone, as process 2.

@@ -1,7 +1,7 @@
 //! The report's machine, build and run facts.
 
-use crate::report::{Report, paired};
 use crate::report::escape::{md_cell, md_code_cell};
+use crate::report::{Report, paired};
 use bench_harness::machine::{Fact, Machine};
 use std::fmt::Write;
 
@@ -137,7 +137,10 @@ pub fn render(w: &mut String, r: &Report) {
     );
     if !run.spent.is_empty() {
         let _ = writeln!(w, "How the rounds were spent:\n");
-        let _ = writeln!(w, "| process | look | variants | cases | rounds | seconds | to settle |");
+        let _ = writeln!(
+            w,
+            "| process | look | variants | cases | rounds | seconds | to settle |"
+        );
         let _ = writeln!(w, "|---:|---:|---:|---:|---:|---:|---|");
         for (i, p) in run.spent.iter().enumerate() {
             let _ = writeln!(

@@ -256,9 +256,9 @@ pub fn render_chain(w: &mut String, r: &Report) {
     }
     let _ = writeln!(
         w,
-        "| candidate | vs | footprint | size change | gain [95%] | bar | outcome |\n|---|---|---:|---:|---:|---:|---|"
+        "| candidate | vs | footprint | size change | gain [{:.2}%] | bar | outcome |\n|---|---|---:|---:|---:|---:|---|",
+        crate::report::paired::confidence(r.run.looks) * 100.0
     );
-    let bar = format!("{:+.1}%", (v.bar - 1.0) * 100.0);
     for l in &v.chain {
         let start = l.outcome == Outcome::Start;
         let _ = writeln!(
@@ -273,7 +273,14 @@ pub fn render_chain(w: &mut String, r: &Report) {
                 size_pct(l.size_change)
             },
             l.gain.as_ref().map_or(String::new(), pct),
-            if start { "" } else { bar.as_str() },
+            if start {
+                String::new()
+            } else {
+                // A report written before bars grew with size has only the
+                // flat bar.
+                let bar = if l.bar > 0.0 { l.bar } else { v.bar };
+                format!("{:+.1}%", (bar - 1.0) * 100.0)
+            },
             md_cell_fragment(l.outcome.words())
         );
     }

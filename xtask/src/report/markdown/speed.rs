@@ -49,7 +49,7 @@ pub fn render_speed(w: &mut String, r: &Report) {
     let _ = writeln!(w, "## Speed\n");
     let _ = writeln!(
         w,
-        "MB/s (10^6 bytes per second), then counter ticks per byte, with the core cycles per byte they estimate; medians over the quiet rounds (every round of a case with too few).\n"
+        "MB/s (10^6 bytes per second), then counter ticks per byte, with the core cycles per byte they estimate; at each variant's level: the median over the measuring processes of the 10th percentile of its rounds in each.\n"
     );
     let _ = writeln!(
         w,
@@ -130,7 +130,7 @@ pub fn render_ratios(w: &mut String, r: &Report) {
     let _ = writeln!(w, "## Against {}\n", md_code(reference));
     let _ = writeln!(
         w,
-        "Speed relative to {}, measured in the same rounds (paired), with 95% confidence intervals; + is faster. A row per variant; a table for the geometric mean over the crypt cases (the speed the verdict uses), then one per mode, direction and key, a column per block size.\n",
+        "Speed relative to {}, measured in the same measuring processes (each process's ratio of the two levels), with 95% confidence intervals over the processes; + is faster. A row per variant; a table for the geometric mean over the crypt cases (the speed the verdict uses), then one per mode, direction and key, a column per block size.\n",
         md_code(reference)
     );
     let summary = format!(
