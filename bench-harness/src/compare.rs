@@ -8,6 +8,7 @@
 use crate::clock::{self, Counter};
 use crate::engine::{Dir, Engine, EngineError, Mode};
 use crate::interleave::{self, Batches, Schedule, Workload};
+use crate::placement;
 use serde::{Deserialize, Serialize};
 
 pub use crate::interleave::{OBSERVED_AT_LEAST, QUIET, criterion, is_quiet};
@@ -214,11 +215,14 @@ pub fn interleaved(
         Some(_) => "rounds quiet for both certifying engines in every case",
         None => "quiet batches for every engine and case",
     };
+    // Each buffer at a random offset, allocated in a random engine order
+    // (`placement`): where they sit differs from process to process.
+    let sizes: Vec<Vec<usize>> = (engines.iter())
+        .map(|_| cases.iter().map(|c| c.block_bytes).collect())
+        .collect();
+    let (bufs, _padding) = placement::buffers(&sizes, &mut placement::Rng::new());
     let mut w = Grid {
-        bufs: engines
-            .iter()
-            .map(|_| cases.iter().map(|c| vec![0xff; c.block_bytes]).collect())
-            .collect(),
+        bufs,
         ivs: engines.iter().map(|e| vec![0xff; e.block_size()]).collect(),
         keys: cases.iter().map(|c| vec![0xff; c.key_bytes]).collect(),
         engines,

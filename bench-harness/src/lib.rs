@@ -17,6 +17,7 @@ pub mod interleave;
 pub mod machine;
 pub mod measure;
 pub mod outfile;
+pub mod placement;
 pub mod registry;
 pub mod so;
 pub mod stats;

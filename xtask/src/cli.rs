@@ -49,6 +49,19 @@ pub fn rounds(s: &str) -> std::result::Result<usize, String> {
     whole_in(s, &ROUNDS, "rounds")
 }
 
+/// `--machine-label`: 1 to 40 of `[A-Za-z0-9._-]`, so that the label
+/// names a directory as it is.
+pub fn machine_name(s: &str) -> std::result::Result<String, String> {
+    let ok = (1..=40).contains(&s.len())
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'));
+    if ok {
+        Ok(s.to_string())
+    } else {
+        Err("a machine name is 1 to 40 of A-Z, a-z, 0-9, '.', '_' and '-'".into())
+    }
+}
+
 /// `--processes`: one whole number in [`PROCESSES`].
 pub fn processes(s: &str) -> std::result::Result<usize, String> {
     whole_in(s, &PROCESSES, "processes")

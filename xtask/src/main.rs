@@ -19,7 +19,7 @@ mod tests;
 
 use child::{count_child, instructions, measure_child};
 use clap::{CommandFactory, Parser, Subcommand};
-use cmd::{baseline, bloat, calibrate, compare, render, verify};
+use cmd::{baseline, bloat, calibrate, compare, merge, render, verify};
 use std::process::ExitCode;
 
 /// inlinelab's automation: build, size and time every inlining variant of a
@@ -49,6 +49,10 @@ enum Command {
     /// the false-difference rate and the noise floor; writes
     /// reports/calibration/CIPHER.{json,md}.
     Calibrate(calibrate::Args),
+    /// Merge reports of one cipher from several machines into one
+    /// cross-machine report (reports/machines/CIPHER.{md,json,svg}): each
+    /// machine's verdict and the portable one, recomputed from the samples.
+    Merge(merge::Args),
     /// Render the reports again from their JSON (after a change to the
     /// renderer; measures nothing).
     Render(render::Args),
@@ -90,6 +94,7 @@ fn main() -> ExitCode {
         Ok(cli) => match cli.command {
             Command::Compare(args) => compare::run(args),
             Command::Calibrate(args) => calibrate::run(args),
+            Command::Merge(args) => merge::run(args),
             Command::Render(args) => render::run(args),
             Command::Gate(args) => gate::run(args),
             Command::Baseline(args) => baseline::run(args),

@@ -11,6 +11,7 @@ use bench_harness::clock::Counter;
 use bench_harness::compare::{self, Case, Plan, Samples};
 use bench_harness::engine::{Engine, EngineError, Mode};
 use bench_harness::machine::Machine;
+use bench_harness::placement;
 use bench_harness::registry::{self, CipherEntry};
 use bench_harness::so::{self, SoCipher};
 use serde::{Deserialize, Serialize};
@@ -104,9 +105,13 @@ fn measure(spec: &Spec, marker: &Path) -> Result<Outcome> {
     eprintln!("    {}", counter.describe());
     let machine = Machine::read(&counter);
     eprintln!("    {}", machine.describe());
-    let mut outcomes = Vec::new();
+    // Loaded in a random order, so that which artifact the loader maps
+    // where differs from process to process (`placement`); kept in spec
+    // order after.
+    let mut outcomes: Vec<Option<EngineOutcome>> = spec.engines.iter().map(|_| None).collect();
     let mut loaded: Vec<(usize, Box<dyn Engine>)> = Vec::new();
-    for (i, (name, path)) in spec.engines.iter().enumerate() {
+    for i in placement::Rng::new().permutation(spec.engines.len()) {
+        let (name, path) = &spec.engines[i];
         mark(i);
         let fingerprint = so::fingerprint(path).ok();
         let state = match load(entry, spec, path) {
@@ -116,12 +121,14 @@ fn measure(spec: &Spec, marker: &Path) -> Result<Outcome> {
             }
             Err(state) => state,
         };
-        outcomes.push(EngineOutcome {
+        outcomes[i] = Some(EngineOutcome {
             name: name.clone(),
             loaded: fingerprint,
             state,
         });
     }
+    loaded.sort_by_key(|(i, _)| *i);
+    let mut outcomes: Vec<EngineOutcome> = outcomes.into_iter().flatten().collect();
     loop {
         let (indices, mut engines): (Vec<usize>, Vec<Box<dyn Engine>>) =
             std::mem::take(&mut loaded).into_iter().unzip();

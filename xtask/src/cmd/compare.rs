@@ -62,6 +62,12 @@ pub struct Args {
           allow_negative_numbers = true, default_value = verdict::SIZE_COST)]
     pub size_cost: f64,
 
+    /// A name for this machine, added to the label read from its CPU
+    /// (`[A-Za-z0-9._-]`, at most 40 characters): the CPU says which
+    /// machine it is, the name only what you call it.
+    #[arg(long, value_name = "NAME", value_parser = cli::machine_name)]
+    pub machine_label: Option<String>,
+
     /// Where the report goes.
     #[arg(long, value_name = "DIR", default_value_os_t = workspace::root().join("reports"))]
     pub out: PathBuf,
@@ -163,6 +169,7 @@ fn run_one(args: &Args, entry: &'static CipherEntry, target: &Path) -> Result<()
         threshold: args.threshold,
         size_cost: args.size_cost,
         budget_seconds: Some(args.amount.budget),
+        machine_name: args.machine_label.clone(),
         quick: args.amount.quick,
         generated_by: format!(
             "cargo xtask compare {}{}",

@@ -5,5 +5,6 @@ pub mod baseline;
 pub mod bloat;
 pub mod calibrate;
 pub mod compare;
+pub mod merge;
 pub mod render;
 pub mod verify;

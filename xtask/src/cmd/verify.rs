@@ -110,7 +110,60 @@ fn verify_one(entry: &'static CipherEntry, target: &Path, reuse: Reuse) -> Resul
     for (file, refresh) in committed_files(entry) {
         problems.extend(stale(&file, entry.name, &refresh, &contenders));
     }
+    for line in other_machines(entry.name, &contenders) {
+        eprintln!("    {line}");
+    }
     Ok(problems)
+}
+
+/// Each other machine's report of `cipher` (`reports/machines/LABEL/`),
+/// which only that machine can refresh: a line saying which of its
+/// variants this tree still builds (current) and which it measured on an
+/// older tree; never a problem, never skipped in silence.
+fn other_machines(cipher: &str, built: &[Contender]) -> Vec<String> {
+    let dir = workspace::root().join("reports/machines");
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        return Vec::new();
+    };
+    let mut files: Vec<PathBuf> = (entries
+        .flatten()
+        .map(|e| e.path().join(format!("{cipher}.json"))))
+    .filter(|p| p.is_file())
+    .collect();
+    files.sort();
+    files
+        .iter()
+        .map(|file| {
+            let shown = file
+                .strip_prefix(workspace::root())
+                .unwrap_or(file)
+                .display()
+                .to_string();
+            let report = std::fs::read(file)
+                .map_err(|e| e.to_string())
+                .and_then(|b| {
+                    baseline_file::parse(&b, &shown, cipher).map_err(|e| match e {
+                        Error::Usage { cause, .. } | Error::Failed(cause) => cause,
+                    })
+                });
+            let report = match report {
+                Ok(r) => r,
+                Err(e) => return format!("{shown} (another machine's): not read: {e}"),
+            };
+            let differs = fingerprint_differences(&report, built);
+            let total = report.entries().count();
+            if differs.is_empty() {
+                format!("{shown} (another machine's): current, all {total} artifacts")
+            } else {
+                format!(
+                    "{shown} (another machine's, refreshed only there): {} of {total} current; measured on an older tree (commit {}): {}",
+                    total.saturating_sub(differs.len()),
+                    report.commit,
+                    differs.join(", ")
+                )
+            }
+        })
+        .collect()
 }
 
 fn state_why(c: &Contender) -> String {

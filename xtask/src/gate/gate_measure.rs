@@ -86,6 +86,7 @@ pub fn measure(
         threshold: cli::percent(verdict::THRESHOLD).expect("the default threshold parses"),
         size_cost: cli::percent(verdict::SIZE_COST).expect("the default size cost parses"),
         budget_seconds: None,
+        machine_name: None,
         quick: amount.quick,
         generated_by: generated_by.to_string(),
     };

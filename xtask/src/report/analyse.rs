@@ -26,6 +26,8 @@ pub struct Settings {
     pub size_cost: f64,
     /// The seconds of timing allowed (`--budget`), where there was one.
     pub budget_seconds: Option<f64>,
+    /// The name `--machine-label` adds to the CPU's label.
+    pub machine_name: Option<String>,
     pub quick: bool,
     /// The command, for the report's first line.
     pub generated_by: String,
@@ -90,6 +92,13 @@ pub fn analyse(
         generated_by: settings.generated_by.clone(),
         cipher: entry.name.to_string(),
         machine: t.outcome.as_ref().map(|o| o.machine.clone()),
+        machine_label: t.outcome.as_ref().map(|o| {
+            let cpu = o.machine.cpu_info.label();
+            match &settings.machine_name {
+                Some(name) => format!("{cpu}-{name}"),
+                None => cpu,
+            }
+        }),
         toolchain: workspace::toolchain(),
         date: workspace::today(),
         commit: workspace::commit(),

@@ -54,7 +54,11 @@ pub fn render(r: &Report) -> String {
         let _ = writeln!(
             w,
             "Measured on machine {} ({}).\n",
-            md_code(&m.cpu_info.label()),
+            md_code(
+                &r.machine_label
+                    .clone()
+                    .unwrap_or_else(|| m.cpu_info.label())
+            ),
             md_text(&m.cpu_info.model_name.to_string())
         );
     }
@@ -340,7 +344,7 @@ pub fn render_index(reports: &[Report]) -> String {
     );
     let _ = writeln!(
         w,
-        "| cipher | verdict | A/A control | Pareto-optimal | measured |\n|---|---|---:|---|---|"
+        "| cipher | verdict | A/A control | Pareto-optimal | machine | measured |\n|---|---|---:|---|---|---|"
     );
     for r in reports {
         let v = &r.verdict;
@@ -358,9 +362,12 @@ pub fn render_index(reports: &[Report]) -> String {
             .control
             .as_ref()
             .map_or("none".to_string(), |c| pct(&c.interval()));
+        let machine = (r.machine_label.clone())
+            .or_else(|| r.machine.as_ref().map(|m| m.cpu_info.label()))
+            .map_or("none".to_string(), |l| md_code_cell(&l));
         let _ = writeln!(
             w,
-            "| [{}]({}.md) | {verdict} | {control} | {} | {}, {} |",
+            "| [{}]({}.md) | {verdict} | {control} | {} | {machine} | {}, {} |",
             md_cell(&r.cipher),
             r.cipher,
             pareto.join(", "),
@@ -368,6 +375,10 @@ pub fn render_index(reports: &[Report]) -> String {
             md_code_cell(&r.generated_by),
         );
     }
+    let _ = writeln!(
+        w,
+        "\nEach verdict above is one machine's, the one named. Other machines' reports are in `machines/LABEL/`, and the verdicts that hold on every machine measured in `machines/CIPHER.md` (`cargo xtask merge`)."
+    );
     md
 }
 

@@ -9,6 +9,7 @@ pub mod chart;
 mod columns;
 pub mod escape;
 pub mod markdown;
+pub mod merge;
 pub mod output;
 pub mod paired;
 pub mod raw;
@@ -27,8 +28,10 @@ use verdict::Verdict;
 /// column-wise ([`columns`]), their ticks to [`TICKS_DIGITS`] digits; 4
 /// computes every figure by the low-quantile estimator of [`paired`] and
 /// records how the rounds were spent ([`Run::spent`]), the looks and the
-/// size cost.
-pub const SCHEMA_VERSION: u32 = 4;
+/// size cost; 5 asks a variant of the same footprint to be faster by more
+/// than the A/A control's deviation, and measured with placement
+/// randomized (`bench_harness::placement`).
+pub const SCHEMA_VERSION: u32 = 5;
 
 /// The oldest schema this xtask reads: 2, one object per sample, is read
 /// too (the gate reads the base revision's baselines, which may be older
@@ -72,6 +75,12 @@ pub struct Report {
     /// The machine the timings ran on, as the measuring process read it;
     /// `null` when nothing was timed.
     pub machine: Option<Machine>,
+    /// The machine label: its CPU's (`CpuInfo::label`), with the name
+    /// `compare --machine-label` adds after a `-`; `null` when nothing was
+    /// timed, and in a report written before it was stored (readers take
+    /// the CPU's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub machine_label: Option<String>,
     pub toolchain: Toolchain,
     pub date: String,
     pub commit: String,
@@ -471,11 +480,10 @@ impl Entry {
 impl Report {
     /// The report in this schema: one read in an older schema has its
     /// samples' ticks rounded as a run rounds them ([`round_ticks`]), its
-    /// `schema_version` set to [`SCHEMA_VERSION`], and, when older than 4,
-    /// every figure and its verdict computed again from them by today's
+    /// `schema_version` set to [`SCHEMA_VERSION`], and every figure and its verdict computed again from them by today's
     /// rule ([`Report::recomputed`]).
     pub fn upgraded(mut self) -> Report {
-        let old_rule = self.schema_version < 4;
+        let old_rule = self.schema_version < SCHEMA_VERSION;
         if self.schema_version < SCHEMA_VERSION {
             let control = self.control.iter_mut().flat_map(|c| &mut c.speed);
             let entries = self.variants.iter_mut().chain(&mut self.peers);

@@ -179,11 +179,11 @@ impl Noise {
 
     /// What a candidate of footprint `size` must clear against one of
     /// `against`: [`Noise::bar`] plus `size_cost` per doubling of the
-    /// footprint; a candidate no larger has the bar 1 (it must only be
-    /// faster beyond its interval).
+    /// footprint; a candidate no larger must be faster by more than the
+    /// noise measured in the run, `1 + the A/A control's deviation`.
     pub fn bar_for(&self, size: u64, against: u64) -> f64 {
         if size <= against {
-            return 1.0;
+            return 1.0 + self.control.as_ref().map_or(0.0, deviation);
         }
         self.bar() + self.size_cost * (size as f64 / against.max(1) as f64).log2()
     }
@@ -252,7 +252,7 @@ fn representatives(variants: &[Candidate]) -> (Vec<&Candidate>, Vec<String>) {
 /// Walks the candidates from smallest to largest footprint (one per
 /// identical-code group), moving the pick to a larger one only when its
 /// whole interval against the current pick clears `noise.bar()`; the same
-/// footprint only needs to be faster beyond its interval. `faster(a, b)`
+/// footprint must be faster by more than the A/A control's deviation. `faster(a, b)`
 /// is the speed of `a` over `b` with its interval. The Pareto set is taken
 /// among the candidates and `others` (the peers) together.
 // Long: the rule itself, kept in one function to be read top to bottom.
@@ -417,7 +417,7 @@ fn step(
         noise.size_cost * 100.0
     );
     if c.size == p.size {
-        let wins = r.low > 1.0;
+        let wins = r.low > bar;
         let verb = if wins {
             "so it is taken"
         } else {
@@ -426,11 +426,16 @@ fn step(
         let outcome = if wins { Outcome::Wins } else { Outcome::Stays };
         return (
             format!(
-                "{} has the footprint of {} and is {} against it: {} beyond its interval, {verb}.",
+                "{} has the footprint of {} and is {} against it: {} {:+.1}% (the A/A control's deviation) beyond its interval, {verb}.",
                 code(&c.name),
                 code(&p.name),
                 pct(&r),
-                if wins { "faster" } else { "not faster" }
+                if wins {
+                    "faster by more than"
+                } else {
+                    "not faster by more than"
+                },
+                (bar - 1.0) * 100.0
             ),
             outcome,
         );

@@ -192,6 +192,7 @@ pub fn report() -> Report {
         generated_by: "cargo xtask compare tiny --quick".into(),
         cipher: "tiny".into(),
         machine: Some(machine()),
+        machine_label: None,
         toolchain: Toolchain {
             rustc: "rustc 1.95.0".into(),
             target: "x86_64-unknown-linux-gnu".into(),

@@ -5,7 +5,7 @@
 mod committed;
 pub(crate) mod fixture;
 mod hostile_input;
-mod render;
+pub(crate) mod render;
 
 /// The `[default: X]` of each option in a help text, by flag.
 fn stated_defaults(help: &str) -> Vec<(String, String)> {

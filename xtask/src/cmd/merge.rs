@@ -1,0 +1,103 @@
+//! `cargo xtask merge REPORT.json... [--out DIR]`: reports of one cipher
+//! from several machines become one cross-machine report,
+//! `DIR/CIPHER.{md,json,svg}` (by default `reports/machines/`), by the rule
+//! of [`crate::report::merge`]. Each file is read as `render` reads one
+//! (checked, an older schema upgraded); nothing is measured.
+
+use crate::env::workspace;
+use crate::error::{Error, Result};
+use crate::report::merge::{self, Refused};
+use crate::report::output::{self, NotRead};
+use std::path::PathBuf;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The reports, one per machine (two runs of one CPU: the first is
+    /// kept), of one cipher.
+    #[arg(value_name = "REPORT.json", required = true, num_args = 1..)]
+    pub reports: Vec<PathBuf>,
+
+    /// Where the cross-machine report goes.
+    #[arg(long, value_name = "DIR",
+          default_value_os_t = workspace::root().join("reports/machines"))]
+    pub out: PathBuf,
+}
+
+pub fn run(args: Args) -> Result<()> {
+    workspace::check_output_dir("--out", &args.out)?;
+    let mut reports = Vec::new();
+    for path in &args.reports {
+        let bytes = std::fs::read(path).map_err(|e| {
+            Error::usage(
+                format!("reading {}: {e}", path.display()),
+                "give the JSON of a compare report",
+            )
+        })?;
+        // The cipher it says it is, checked as a report named after it.
+        let cipher = serde_json::from_slice::<serde_json::Value>(&bytes)
+            .ok()
+            .and_then(|v| v["cipher"].as_str().map(str::to_string))
+            .filter(|c| output::valid_name(c))
+            .unwrap_or_default();
+        let report = output::parse_report(&bytes, &cipher).map_err(|e| {
+            let why = match e {
+                NotRead::Foreign(w) | NotRead::Refused(w) => w,
+            };
+            Error::usage(
+                format!("{}: {why}", path.display()),
+                "give the JSON of a compare report (reports/CIPHER.json)",
+            )
+        })?;
+        reports.push((report, path.display().to_string()));
+    }
+    let generated_by = format!(
+        "cargo xtask merge {}",
+        (args.reports.iter())
+            .map(|p| p.display().to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+    );
+    // This tree's report of the cipher, whose fingerprints `verify` checks.
+    let cipher = reports
+        .first()
+        .map(|(r, _)| r.cipher.clone())
+        .unwrap_or_default();
+    let here = std::fs::read(workspace::root().join(format!("reports/{cipher}.json")))
+        .ok()
+        .and_then(|b| output::parse_report(&b, &cipher).ok());
+    let merged = merge::merge(reports, &generated_by, here.as_ref()).map_err(|e| match e {
+        Refused::TooFew(w) | Refused::Mixed(w) => {
+            Error::usage(w, "give one report per machine, all of one cipher")
+        }
+    })?;
+    let base = args.out.join(&merged.cipher);
+    let json = serde_json::to_string_pretty(&merged).map_err(|e| Error::failed(e.to_string()))?;
+    for (ext, bytes) in [
+        ("json", json + "\n"),
+        ("md", merge::markdown::render(&merged)),
+        ("svg", merge::svg::render(&merged)),
+    ] {
+        let path = base.with_extension(ext);
+        workspace::check_output("--out", &path)?;
+        workspace::write_atomically(&path, bytes.as_bytes())?;
+    }
+    for line in &merged.left_out {
+        eprintln!("left out: {line}");
+    }
+    println!(
+        "{}: {}",
+        match merged.portability {
+            merge::Portability::Portable => "portable",
+            merge::Portability::MachineDependent => "machine-dependent",
+        },
+        merged
+            .portable
+            .pick
+            .as_deref()
+            .map_or("no portable pick".into(), |p| format!(
+                "use `{p}` everywhere"
+            ))
+    );
+    println!("report: {}", base.with_extension("md").display());
+    Ok(())
+}

@@ -1,0 +1,308 @@
+//! Reports of one cipher from several machines, merged: each machine's
+//! figures and verdict recomputed from its samples by today's rule
+//! ([`Report::recomputed`]), the variants matched by artifact fingerprint,
+//! and the **portable verdict**: the rule walked with, for each step, the
+//! evidence that holds on every machine (the lowest gain any machine
+//! measured, with the lowest interval ends) against the highest bar any
+//! machine's noise sets. A larger variant is taken only if it clears the bar
+//! on each machine. When the machines' own picks differ the merge says
+//! `machine-dependent` and which machines want which variant; the portable
+//! pick is then the one to use where the machine is not known.
+//!
+//! `markdown.rs` and `svg.rs` render it; `cmd/merge.rs` reads and writes.
+
+pub mod markdown;
+pub mod svg;
+
+use crate::report::escape::md_code as code;
+use crate::report::verdict::{self, Candidate, Conclusion, Noise, Verdict};
+use crate::report::{Control, Report, Status};
+use bench_harness::stats::Ratio;
+use serde::{Deserialize, Serialize};
+
+/// The schema of a merged report.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// One machine's run, as the merge read it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MachineRun {
+    /// The machine label (`CpuInfo::label`, with `--machine-label`'s name).
+    pub label: String,
+    /// The CPU's model name, as the machine said it.
+    pub cpu: String,
+    /// The file it came from, as given.
+    pub source: String,
+    pub date: String,
+    pub commit: String,
+    /// Its own verdict, recomputed by today's rule.
+    pub status: Conclusion,
+    pub pick: Option<String>,
+}
+
+/// One variant merged over the machines.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Variant {
+    pub name: String,
+    pub footprint: u64,
+    pub fingerprint: String,
+    /// Whether this tree builds that artifact (its fingerprint is the one
+    /// this tree's report records); `null` with no report of this tree.
+    pub current: Option<bool>,
+    /// Its speed over the reference on each machine (in [`Merged::machines`]
+    /// order), at that machine's last look; `null` for the reference.
+    pub ratios: Vec<Option<Ratio>>,
+}
+
+/// Whether one pick serves every machine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Portability {
+    /// Every machine's own verdict picks the portable pick.
+    Portable,
+    /// The machines' own picks differ (or one decided nothing).
+    MachineDependent,
+}
+
+/// The cross-machine report.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Merged {
+    pub schema_version: u32,
+    pub generated_by: String,
+    pub cipher: String,
+    pub reference: String,
+    pub machines: Vec<MachineRun>,
+    pub variants: Vec<Variant>,
+    /// Why a variant or a file was left out, one line each.
+    pub left_out: Vec<String>,
+    pub portability: Portability,
+    /// The rule over the evidence that holds on every machine.
+    pub portable: Verdict,
+}
+
+/// Why reports cannot be merged at all.
+#[derive(Debug, PartialEq)]
+pub enum Refused {
+    /// Fewer than two machines.
+    TooFew(String),
+    /// Reports of different ciphers or references.
+    Mixed(String),
+}
+
+/// Merges `reports` (each with the file it came from), in the order given.
+/// Two reports from one CPU (the same label) are two runs of one machine:
+/// the first is kept and the later ones are left out, with a line saying so.
+/// `this_tree` is the report of the tree the merge runs in (whose
+/// fingerprints `verify` checks), to say which variants are current.
+pub fn merge(
+    reports: Vec<(Report, String)>,
+    generated_by: &str,
+    this_tree: Option<&Report>,
+) -> Result<Merged, Refused> {
+    let mut left_out = Vec::new();
+    let mut kept: Vec<(Report, String, String)> = Vec::new();
+    for (r, source) in reports {
+        let r = r.recomputed();
+        let label = label_of(&r);
+        if let Some((_, first, _)) = kept.iter().find(|(_, _, l)| *l == label) {
+            left_out.push(format!(
+                "{}: the same machine as {} ({}): two runs of one machine, not two machines; the first is kept",
+                code(&source),
+                code(first),
+                code(&label)
+            ));
+            continue;
+        }
+        kept.push((r, source, label));
+    }
+    let Some((first, _, _)) = kept.first() else {
+        return Err(Refused::TooFew("no report to merge".into()));
+    };
+    if kept.len() < 2 {
+        return Err(Refused::TooFew(format!(
+            "only one machine (`{}`) among the reports: a merge needs two",
+            kept[0].2
+        )));
+    }
+    let (cipher, reference) = (first.cipher.clone(), first.run.reference.clone());
+    if let Some((r, source, _)) = kept
+        .iter()
+        .find(|(r, _, _)| r.cipher != cipher || r.run.reference != reference)
+    {
+        return Err(Refused::Mixed(format!(
+            "{source} is a report of {} against `{}`, the first of {cipher} against `{reference}`",
+            r.cipher, r.run.reference
+        )));
+    }
+    let mut variants = matched(&kept, &reference, &mut left_out);
+    for v in &mut variants {
+        v.current = this_tree.map(|t| {
+            (t.variants.iter()).any(|e| {
+                e.name == v.name
+                    && e.artifact.as_ref().map(|a| &a.fingerprint) == Some(&v.fingerprint)
+            })
+        });
+    }
+    let machines: Vec<MachineRun> = (kept.iter())
+        .map(|(r, source, label)| MachineRun {
+            label: label.clone(),
+            cpu: r
+                .machine
+                .as_ref()
+                .map_or("unknown".into(), |m| m.cpu_info.model_name.to_string()),
+            source: source.clone(),
+            date: r.date.clone(),
+            commit: r.commit.clone(),
+            status: r.verdict.status,
+            pick: r.verdict.pick.clone(),
+        })
+        .collect();
+    let reports: Vec<&Report> = kept.iter().map(|(r, _, _)| r).collect();
+    let portable = portable(&reports, &variants, &reference, &cipher);
+    let all_pick = |p: &Option<String>| {
+        machines
+            .iter()
+            .all(|m| m.status == Conclusion::Decided && m.pick == *p)
+    };
+    let portability = if portable.pick.is_some() && all_pick(&portable.pick) {
+        Portability::Portable
+    } else {
+        Portability::MachineDependent
+    };
+    Ok(Merged {
+        schema_version: SCHEMA_VERSION,
+        generated_by: generated_by.to_string(),
+        cipher,
+        reference,
+        machines,
+        variants,
+        left_out,
+        portability,
+        portable,
+    })
+}
+
+/// A report's machine label: the one it stored, else its CPU's; only
+/// `[A-Za-z0-9._-]` (anything else read from a file becomes `_`).
+fn label_of(r: &Report) -> String {
+    let label = r.machine_label.clone().unwrap_or_else(|| {
+        r.machine
+            .as_ref()
+            .map_or("unknown".into(), |m| m.cpu_info.label())
+    });
+    label
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+/// The variants measured on every machine with one artifact (the same
+/// fingerprint), in the first report's order; a line in `left_out` for each
+/// one that is not.
+fn matched(
+    kept: &[(Report, String, String)],
+    reference: &str,
+    left_out: &mut Vec<String>,
+) -> Vec<Variant> {
+    let mut out = Vec::new();
+    for e in &kept[0].0.variants {
+        let Some(a) = e.artifact.as_ref().filter(|_| e.status == Status::Measured) else {
+            continue;
+        };
+        let mut ratios = Vec::new();
+        let mut why = None;
+        for (r, source, label) in kept {
+            let Some(other) = r.variants.iter().find(|o| o.name == e.name) else {
+                why = Some(format!("not in {} ({})", code(source), code(label)));
+                break;
+            };
+            let fingerprint = other.artifact.as_ref().map(|x| x.fingerprint.as_str());
+            if fingerprint != Some(a.fingerprint.as_str()) {
+                why = Some(format!(
+                    "its artifact on {} ({}) is not the one on {} ({}): different code is not merged",
+                    code(label),
+                    code(fingerprint.unwrap_or("none")),
+                    code(&kept[0].2),
+                    code(&a.fingerprint)
+                ));
+                break;
+            }
+            if other.status != Status::Measured {
+                why = Some(format!("{} on {}", other.status, code(label)));
+                break;
+            }
+            ratios.push(other.overall);
+        }
+        match why {
+            Some(why) => left_out.push(format!("{}: {why}", code(&e.name))),
+            None => out.push(Variant {
+                name: e.name.clone(),
+                footprint: a.footprint_bytes,
+                fingerprint: a.fingerprint.clone(),
+                current: None,
+                ratios: if e.name == reference {
+                    vec![None; kept.len()]
+                } else {
+                    ratios
+                },
+            }),
+        }
+    }
+    out
+}
+
+/// The evidence that holds on every machine: for `a` over `b`, the lowest
+/// ratio and the lowest interval ends any machine measured; `None` when
+/// one machine cannot compare them.
+pub fn on_every(reports: &[&Report], a: &str, b: &str) -> Option<Ratio> {
+    let each: Vec<Ratio> = reports
+        .iter()
+        .map(|r| r.faster(a, b))
+        .collect::<Option<_>>()?;
+    let min = |f: fn(&Ratio) -> f64| each.iter().map(f).fold(f64::INFINITY, f64::min);
+    Some(Ratio {
+        ratio: min(|r| r.ratio),
+        low: min(|r| r.low),
+        high: min(|r| r.high),
+    })
+}
+
+/// The rule over `variants` with [`on_every`]'s evidence and the highest
+/// bar any machine's noise sets (the widest A/A control, the largest
+/// threshold and size cost).
+fn portable(reports: &[&Report], variants: &[Variant], reference: &str, cipher: &str) -> Verdict {
+    let candidates: Vec<Candidate> = (variants.iter())
+        .map(|v| Candidate {
+            name: v.name.clone(),
+            size: v.footprint,
+            same_code_as: (reports[0].variants.iter())
+                .find(|e| e.name == v.name)
+                .and_then(|e| e.same_code_as.clone())
+                .filter(|s| variants.iter().any(|w| w.name == *s)),
+        })
+        .collect();
+    let widest = (reports.iter())
+        .filter_map(|r| r.control.as_ref().map(Control::interval))
+        .max_by(|a, b| crate::report::deviation(a).total_cmp(&crate::report::deviation(b)));
+    let noise = Noise {
+        threshold: reports.iter().map(|r| r.run.threshold).fold(0.0, f64::max),
+        size_cost: reports.iter().map(|r| r.run.size_cost).fold(0.0, f64::max),
+        control: if reports.iter().all(|r| r.control.is_some()) {
+            widest
+        } else {
+            None
+        },
+        timed: reports.iter().all(|r| r.machine.is_some()),
+    };
+    let faster = |a: &str, b: &str| on_every(reports, a, b);
+    let rerun = format!("cargo xtask compare {cipher}");
+    verdict::decide(&candidates, &[], &faster, &noise, reference, &rerun)
+}
+
+#[cfg(test)]
+mod tests;
