@@ -1,14 +1,16 @@
-//! Where things sit, chosen at random in each measuring process, so that
-//! a placement effect is noise between processes rather than a bias that
-//! every process repeats. Identical code loaded second (one artifact and
-//! its copy) measured 0.3-0.5% slower than the same code loaded first in
-//! every one of ten calibration comparisons when the load order and the
-//! buffers' addresses were the same in every process: the processes, the
-//! unit of every interval, cannot see an effect they all share.
-//!
-//! Two things are randomized: the order in which the measuring process
-//! loads the artifacts (which one the loader maps where), and each timed
-//! buffer's offset within its page (a random padding allocated before it).
+//! Where things sit, varied from one measuring process to the next, so
+//! that a placement effect is noise between processes rather than a bias
+//! that every process repeats. Identical code loaded second (one artifact
+//! and its copy) measured 0.3-0.5% slower than the same code loaded first
+//! in 7 of 10 calibration comparisons when the load order and the buffers'
+//! addresses were the same in every process: the processes, the unit of
+//! every interval, cannot see an effect they all share. A random load order
+//! turned the bias into a coin flip (4 of 40 comparisons with every process
+//! on one side); so the load order alternates instead (xtask's measuring
+//! process loads last to first in every other process: for every two
+//! artifacts, each is loaded first in half the processes), and each timed
+//! buffer sits at a random offset (a random padding allocated before it),
+//! allocated in a random engine order.
 
 use std::collections::hash_map::RandomState;
 use std::hash::{BuildHasher, Hasher};

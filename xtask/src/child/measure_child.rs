@@ -11,7 +11,6 @@ use bench_harness::clock::Counter;
 use bench_harness::compare::{self, Case, Plan, Samples};
 use bench_harness::engine::{Engine, EngineError, Mode};
 use bench_harness::machine::Machine;
-use bench_harness::placement;
 use bench_harness::registry::{self, CipherEntry};
 use bench_harness::so::{self, SoCipher};
 use serde::{Deserialize, Serialize};
@@ -43,6 +42,11 @@ pub struct Spec {
     /// control); `null`: every engine's own quiet batches.
     #[serde(default)]
     pub certify: Option<[String; 2]>,
+    /// Load the artifacts last to first: the processes of a run alternate,
+    /// so that of every two artifacts each is loaded first in half of them
+    /// (`bench_harness::placement`).
+    #[serde(default)]
+    pub reversed: bool,
 }
 
 /// What happened, read by the parent.
@@ -105,12 +109,17 @@ fn measure(spec: &Spec, marker: &Path) -> Result<Outcome> {
     eprintln!("    {}", counter.describe());
     let machine = Machine::read(&counter);
     eprintln!("    {}", machine.describe());
-    // Loaded in a random order, so that which artifact the loader maps
-    // where differs from process to process (`placement`); kept in spec
-    // order after.
+    // Loaded first to last or, in every other process, last to first, so
+    // that which artifact the loader maps where is balanced over the
+    // processes (`placement`); kept in spec order after.
     let mut outcomes: Vec<Option<EngineOutcome>> = spec.engines.iter().map(|_| None).collect();
     let mut loaded: Vec<(usize, Box<dyn Engine>)> = Vec::new();
-    for i in placement::Rng::new().permutation(spec.engines.len()) {
+    let order: Vec<usize> = if spec.reversed {
+        (0..spec.engines.len()).rev().collect()
+    } else {
+        (0..spec.engines.len()).collect()
+    };
+    for i in order {
         let (name, path) = &spec.engines[i];
         mark(i);
         let fingerprint = so::fingerprint(path).ok();

@@ -206,8 +206,15 @@ pub fn run(args: Args) -> Result<()> {
             let cost = race::estimate(plan, 2, cases.len());
             let mut ran = 0;
             while ran < race::PER_LOOK && start.elapsed().as_secs_f64() + cost <= args.budget {
-                let Some((o, m)) =
-                    processes::measure_one(entry, &mut contenders, None, &cases, plan, &work.path)?
+                let Some((o, m)) = processes::measure_one(
+                    entry,
+                    &mut contenders,
+                    None,
+                    &cases,
+                    plan,
+                    ran % 2 == 1,
+                    &work.path,
+                )?
                 else {
                     break;
                 };

@@ -45,7 +45,7 @@ pub fn measure(
         eprintln!("    measuring process {} of {processes}", p + 1);
         let start = Instant::now();
         // No live contender left: nothing more to time.
-        let Some(run) = measure_one(entry, contenders, None, cases, plan, dir)? else {
+        let Some(run) = measure_one(entry, contenders, None, cases, plan, p % 2 == 1, dir)? else {
             break;
         };
         spent.push(Spent {
@@ -67,14 +67,16 @@ pub fn measure(
 }
 
 /// One measuring process over the live contenders (only those in `only`,
-/// when given) on `cases`: its outcome and the contender index of each
-/// engine with samples; `None` when no contender is live.
+/// when given) on `cases`, loading them last to first when `reversed`
+/// (processes alternate: [`Spec::reversed`]): its outcome and the contender
+/// index of each engine with samples; `None` when no contender is live.
 pub fn measure_one(
     entry: &CipherEntry,
     contenders: &mut [Contender],
     only: Option<&[usize]>,
     cases: &[Case],
     plan: Plan,
+    reversed: bool,
     dir: &Path,
 ) -> Result<Option<(Outcome, Vec<usize>)>> {
     let files = Files {
@@ -82,7 +84,7 @@ pub fn measure_one(
         outcome: dir.join("outcome.json"),
         marker: dir.join("marker"),
     };
-    run_until_done(entry, contenders, only, cases, plan, &files)
+    run_until_done(entry, contenders, only, cases, plan, reversed, &files)
 }
 
 /// Runs one measuring process on the live contenders (of `only`), again
@@ -95,6 +97,7 @@ fn run_until_done(
     only: Option<&[usize]>,
     cases: &[Case],
     plan: Plan,
+    reversed: bool,
     files: &Files,
 ) -> Result<Option<(Outcome, Vec<usize>)>> {
     loop {
@@ -105,7 +108,10 @@ fn run_until_done(
         if live.is_empty() {
             return Ok(None);
         }
-        let spec = spec(entry, contenders, &live, cases, plan);
+        let spec = Spec {
+            reversed,
+            ..spec(entry, contenders, &live, cases, plan)
+        };
         let limit = deadline::measure(plan, spec.engines.len(), cases.len());
         match run_child(&spec, files, limit)? {
             Waited::Exited(status) if status.success() => {
@@ -145,6 +151,7 @@ fn spec(
             .map(|(_, k)| k.to_vec())
             .unwrap_or_default(),
         certify: None,
+        reversed: false,
     }
 }
 

@@ -224,8 +224,15 @@ pub fn race(
                 next.steps.join(", ")
             );
             let began = Instant::now();
-            let Some((outcome, measured)) =
-                processes::measure_one(entry, contenders, Some(&only), &crypt_cases, plan, dir)?
+            let Some((outcome, measured)) = processes::measure_one(
+                entry,
+                contenders,
+                Some(&only),
+                &crypt_cases,
+                plan,
+                k % 2 == 1,
+                dir,
+            )?
             else {
                 break;
             };
