@@ -160,7 +160,7 @@ fn summary_table(w: &mut String, r: &Report, peer: Option<&Entry>, families: &[F
     }
     let _ = writeln!(
         w,
-        "\nThe mode-family columns are speed over {against} (× its speed; bold where slower): the geometric mean over the family's cases of the ratio of median speeds, every key and block size. Parallel modes are those that hand the cipher several blocks at once (ECB, CTR, XTS, CBC decryption); CBC encryption is serial, each block waiting for the previous one.\n"
+        "\nThe mode-family columns are speed over {against} (× its speed; bold where slower): the geometric mean over the family's cases of the ratio of the two levels (each the median over processes of the 10th percentile of its rounds), every key and block size. Parallel modes are those that hand the cipher several blocks at once (ECB, CTR, XTS, CBC decryption); CBC encryption is serial, each block waiting for the previous one.\n"
     );
 }
 
@@ -218,9 +218,10 @@ fn noise_and_time(w: &mut String, r: &Report) {
     );
     let _ = writeln!(
         w,
-        "**Noise floor:** {control}; a larger variant must clear {:+.1}% (the larger of that and the {:.0}% threshold).\n",
+        "**Noise floor:** {control}; a larger variant must clear {:+.1}% (the larger of that and the {:.0}% threshold) plus {:.0}% per doubling of its footprint, one of the same footprint the deviation.\n",
         (v.bar - 1.0) * 100.0,
-        r.run.threshold * 100.0
+        r.run.threshold * 100.0,
+        r.run.size_cost * 100.0
     );
     let speeds = r.entries().flat_map(|e| &e.speed);
     let control_speeds = r.control.iter().flat_map(|c| &c.speed);

@@ -57,6 +57,20 @@ pub fn render(m: &Merged) -> String {
         TOP - 14.0,
         xml_text(&m.reference)
     );
+    // An axis: gains at round percentages within the range, log scale.
+    for pct in [-50, -25, -10, 0, 10, 25, 50, 75, 100, 150, 200, 300] {
+        let r = 1.0 + f64::from(pct) / 100.0;
+        if r.ln() < lo || r.ln() > hi {
+            continue;
+        }
+        let _ = writeln!(
+            w,
+            "<line x1=\"{0:.1}\" y1=\"{bottom:.1}\" x2=\"{0:.1}\" y2=\"{1:.1}\" stroke=\"#888\"/><text x=\"{0:.1}\" y=\"{2:.1}\" text-anchor=\"middle\">{pct:+}%</text>",
+            x(r),
+            bottom + 5.0,
+            bottom + 18.0
+        );
+    }
     for (i, v) in m.variants.iter().enumerate() {
         let y = TOP + ROW * i as f64 + ROW / 2.0;
         let picked = m.portable.pick.as_deref() == Some(v.name.as_str());
@@ -82,7 +96,7 @@ pub fn render(m: &Merged) -> String {
         }
     }
     for (k, mr) in m.machines.iter().enumerate() {
-        let y = bottom + 30.0 + 20.0 * k as f64;
+        let y = bottom + 42.0 + 20.0 * k as f64;
         let colour = COLOURS[k % COLOURS.len()];
         let _ = writeln!(
             w,
