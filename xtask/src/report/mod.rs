@@ -404,12 +404,12 @@ impl Speed {
         self.ops_per_sec = hz / level;
         self.bytes_per_sec = per_byte(self.block_bytes as f64 * hz / level);
         self.ticks_per_byte = per_byte(level / self.block_bytes as f64);
-        self.spread = bench_harness::stats::spread(&self.used_ticks());
+        self.spread = bench_harness::stats::spread(&self.ticks());
         self.rounds = self.samples.len();
     }
 
     /// Ticks per operation of every round.
-    pub fn used_ticks(&self) -> Vec<f64> {
+    pub fn ticks(&self) -> Vec<f64> {
         self.samples.iter().map(|s| s.ticks_per_op).collect()
     }
 
@@ -417,7 +417,7 @@ impl Speed {
     /// statistics (the smallest and largest value with fewer than six
     /// rounds), from the samples.
     pub fn ops_interval(&self, hz: f64) -> Option<(f64, f64)> {
-        let (lo, hi) = stats_median_interval(&self.used_ticks())?;
+        let (lo, hi) = stats_median_interval(&self.ticks())?;
         // More ticks is slower: the interval turns over.
         Some((hz / hi, hz / lo))
     }

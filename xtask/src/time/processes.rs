@@ -68,7 +68,8 @@ pub fn measure(
 
 /// One measuring process over the live contenders (only those in `only`,
 /// when given) on `cases`, loading them last to first when `reversed`
-/// (processes alternate: [`Spec::reversed`]): its outcome and the contender
+/// (processes alternate: [`Spec::reversed`]), again without any that
+/// crashes or hangs it, until one finishes: its outcome and the contender
 /// index of each engine with samples; `None` when no contender is live.
 pub fn measure_one(
     entry: &CipherEntry,
@@ -84,22 +85,6 @@ pub fn measure_one(
         outcome: dir.join("outcome.json"),
         marker: dir.join("marker"),
     };
-    run_until_done(entry, contenders, only, cases, plan, reversed, &files)
-}
-
-/// Runs one measuring process on the live contenders (of `only`), again
-/// without any that crashes or hangs it, until one finishes: its outcome
-/// and the contender index of each engine with samples; `None` when no
-/// contender is live.
-fn run_until_done(
-    entry: &CipherEntry,
-    contenders: &mut [Contender],
-    only: Option<&[usize]>,
-    cases: &[Case],
-    plan: Plan,
-    reversed: bool,
-    files: &Files,
-) -> Result<Option<(Outcome, Vec<usize>)>> {
     loop {
         let live: Vec<usize> = (0..contenders.len())
             .filter(|&i| contenders[i].live().is_some())
@@ -113,7 +98,7 @@ fn run_until_done(
             ..spec(entry, contenders, &live, cases, plan)
         };
         let limit = deadline::measure(plan, spec.engines.len(), cases.len());
-        match run_child(&spec, files, limit)? {
+        match run_child(&spec, &files, limit)? {
             Waited::Exited(status) if status.success() => {
                 let outcome = read_outcome(&files.outcome)?;
                 let measured = apply(&outcome, &live, contenders);
