@@ -5,7 +5,7 @@ use crate::errors::Errors;
 use crate::items;
 use crate::markers::{self, Marker};
 use crate::model::{Args, Declaration, Kind, Module, Policy, Variant};
-use crate::{forms, lanes, parse, unroll, validate};
+use crate::{bytes, entry, forms, lanes, parse, unroll, validate};
 use proc_macro2::TokenStream;
 use quote::{ToTokens, format_ident, quote};
 use syn::Item;
@@ -237,10 +237,13 @@ fn child<'a>(
     let mut out: Vec<Item> = Vec::new();
     for item in items {
         let mut item = item.clone();
+        let entries = entry::names(&item);
         round(&mut item, *policy);
         forms::apply(&mut item, *form)?;
         unroll::apply(&mut item, variant.unrolled)?;
+        bytes::apply(&mut item);
         let copy = lanes::apply(&mut item, &callees)?;
+        entry::apply(&mut item, &entries);
         out.push(item);
         out.extend(copy);
     }

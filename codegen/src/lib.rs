@@ -43,6 +43,14 @@
 //! - Unrolled loops, `never_unrolled` (as written by default): each `for`
 //!   loop marked `#[unroll]` becomes a block per iteration (see `unroll.rs`).
 //!
+//! Two rewrites hold in every variant, for the one-block (serial) path
+//! (see `entry.rs` and `bytes.rs`): a `#[lanes]` function that is not a
+//! `#[round]` (the cipher's entry) is `#[inline(always)]` for one block, so
+//! the block backend runs load, rounds and store in one function with the
+//! state in registers (an inline attribute written on it is refused); and
+//! `let [a, b, ..] = x.to_be_bytes()` (or `to_le_bytes`) becomes shifts,
+//! which take each byte where it is instead of swapping the word first.
+//!
 //! Instead of names, the variants may be given as axes, crossed:
 //! `#[codegen::variants(policy(never, auto), form(factored), lanes(1, 4),
 //! unroll(rolled, unrolled), cipher = Cast5)]` asks for every combination,
@@ -84,6 +92,8 @@ mod parse;
 mod validate;
 
 // The structural axes, each rewriting what its marker marks.
+mod bytes;
+mod entry;
 mod forms;
 mod lanes;
 mod unroll;

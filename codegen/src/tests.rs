@@ -795,6 +795,7 @@ fn lanes() {
                     fn f(x: u32, k: u32) -> u32 {
                         x ^ k
                     }
+                    #[inline(always)]
                     fn mix(a: &mut u32, key: u32) {
                         *a = f(*a, key);
                     }
@@ -809,6 +810,7 @@ fn lanes() {
                     }
                     impl Tiny {
                         /// One block.
+                        #[inline(always)]
                         fn encrypt(&self, s: &mut [u32; 2], t: u32) -> u32 {
                             let k = self.k[0];
                             let mut x: u32 = s[0] ^ t;
@@ -869,6 +871,7 @@ fn lanes() {
                     fn f(x: u32, k: u32) -> u32 {
                         x ^ k
                     }
+                    #[inline(always)]
                     fn mix(a: &mut u32, key: u32) {
                         *a = f(*a, key);
                     }
@@ -883,6 +886,7 @@ fn lanes() {
                     }
                     impl Tiny {
                         /// One block.
+                        #[inline(always)]
                         fn encrypt(&self, s: &mut [u32; 2], t: u32) -> u32 {
                             let k = self.k[0];
                             let mut x: u32 = s[0] ^ t;
@@ -1115,6 +1119,7 @@ fn lanes_and_unroll() {
                     fn f(x: u32, k: u32) -> u32 {
                         x ^ k
                     }
+                    #[inline(always)]
                     pub fn g(x: u32, k: &[u32; 2]) -> u32 {
                         let mut y = x;
                         {
@@ -1279,6 +1284,7 @@ fn lanes_call_lanes() {
                             s[lane][0] ^= s[lane][1].rotate_left(k[0]);
                         }
                     }
+                    #[inline(always)]
                     fn r(x: u32, k: u32) -> u32 {
                         x ^ k
                     }
@@ -1286,6 +1292,7 @@ fn lanes_call_lanes() {
                     fn r_lanes(x: [u32; LANES], k: u32) -> [u32; LANES] {
                         ::core::array::from_fn(|lane| x[lane] ^ k)
                     }
+                    #[inline(always)]
                     fn t(x: u32, n: &mut u32) -> u32 {
                         *n += 1;
                         x
@@ -1295,6 +1302,7 @@ fn lanes_call_lanes() {
                         *n += 1;
                         ::core::array::from_fn(|lane| x[lane])
                     }
+                    #[inline(always)]
                     fn g(s: &mut [u32; 2], mut v: u32, k: &[[u32; 2]; 2], n: &mut u32) -> u32 {
                         q(s, &k[0]);
                         q(s, &k[1 + 0]);
@@ -1379,4 +1387,60 @@ fn algorithms_chain() {
     .assert_eq(&prettyplease::unparse(&file));
     let err = crate::expand::algorithms(quote!(aes, cast6)).err();
     assert!(err.is_some(), "modules are listed by name, with no commas");
+}
+
+/// Byte extraction by shifts: an array pattern of names bound to
+/// `.to_be_bytes()` or `.to_le_bytes()` becomes shifts (with the original
+/// kept, unused, as the type check); anything else is left as written.
+#[test]
+fn byte_extraction() {
+    check(
+        quote!(auto),
+        quote! {
+            mod tiny {
+                #[round]
+                fn f(x: u32, y: u16) -> u32 {
+                    let [a, _, c, d] = x.rotate_left(3).to_be_bytes();
+                    let [lo, hi] = y.to_le_bytes();
+                    let whole = x.to_be_bytes();
+                    let [p, q @ .., r] = whole;
+                    u32::from(a ^ c ^ d ^ lo ^ hi ^ p ^ r) + u32::from(q.len() as u8)
+                }
+            }
+        },
+        expect![[r##"
+            #[cfg(any(not(inlinelab_one), inlinelab_cipher = "tiny"))]
+            mod tiny {
+                /// The variant ratios are taken against unless told otherwise.
+                pub const REFERENCE: &str = "auto";
+                /// The variants of this module, in the order asked for; each names a child module.
+                pub const VARIANTS: &[&str] = &["auto"];
+                /// The `#[round]` functions, whose inline attribute differs between variants.
+                pub const ROUNDS: &[&str] = &["f"];
+                /// Variant `auto`: every `#[round]` function has no inline attribute (the compiler decides).
+                #[cfg(any(not(inlinelab_one), inlinelab_variant = "tiny::auto"))]
+                pub mod auto {
+                    #![allow(unused_imports)]
+                    use super::*;
+                    /// This variant's name, as listed in `VARIANTS`.
+                    pub const VARIANT: &str = "auto";
+                    fn f(x: u32, y: u16) -> u32 {
+                        let [a, _, c, d] = {
+                            let word = x.rotate_left(3);
+                            let _: [u8; 4] = word.to_be_bytes();
+                            [(word >> 24) as u8, (word >> 16) as u8, (word >> 8) as u8, word as u8]
+                        };
+                        let [lo, hi] = {
+                            let word = y;
+                            let _: [u8; 2] = word.to_le_bytes();
+                            [word as u8, (word >> 8) as u8]
+                        };
+                        let whole = x.to_be_bytes();
+                        let [p, q @ .., r] = whole;
+                        u32::from(a ^ c ^ d ^ lo ^ hi ^ p ^ r) + u32::from(q.len() as u8)
+                    }
+                }
+            }
+        "##]],
+    );
 }

@@ -7,7 +7,7 @@
 use crate::errors::Errors;
 use crate::markers::{self, Marker};
 use crate::model::{Args, Marked, Module, Policy};
-use crate::{items, lanes, unroll};
+use crate::{entry, items, lanes, unroll};
 use proc_macro2::Span;
 use syn::Attribute;
 use syn::visit::Visit;
@@ -127,6 +127,14 @@ pub(crate) fn module(m: &Module) -> syn::Result<()> {
                 errors.push(syn::Error::new_spanned(
                     inline,
                     "remove this attribute: on a `#[round]` function each variant sets the inline attribute",
+                ));
+            }
+        }
+        for f in entry::entries(item) {
+            if let Some(inline) = f.attrs.iter().find(|a| markers::is_inline(a)) {
+                errors.push(syn::Error::new_spanned(
+                    inline,
+                    "remove this attribute: a `#[lanes]` function that is not a `#[round]` is the one-block path's entry, which every variant inlines into the block backend (its `_lanes` copy is left to the compiler)",
                 ));
             }
         }

@@ -222,8 +222,10 @@ pub mod cast6 {
         ///
         /// Decryption is this with the subkeys in reverse order (section
         /// 2.5: "the rounds (and therefore the subkey indices) are
-        /// reversed"), so both directions run this one function and one
-        /// copy of the rounds.
+        /// reversed"), so both directions run this one function: one copy
+        /// of the rounds for many blocks (`crypt_lanes`); for one block the
+        /// macro inlines it into each direction's block backend (the
+        /// serial path, codegen's `entry.rs`).
         #[lanes]
         fn crypt(&self, #[lane] beta: &mut [u32; 4]) {
             #[unroll]

@@ -1,0 +1,46 @@
+//! The one-block path: a `#[lanes]` function that is not a `#[round]` (the
+//! cipher's entry, `crypt`, `encrypt_state`) is kept for one block with
+//! `#[inline(always)]`, in every variant, so that the block backend's
+//! `encrypt_block` (`decrypt_block`) is the whole serial path in one
+//! function: load, the entry's body with its rounds as the policy inlines
+//! them, store. The `_lanes` copy is left to the compiler.
+//!
+//! Left out of line, the entry took its state through memory: the bytes were
+//! swapped into words with vector shuffles and stored as one 16-byte value,
+//! the entry read them as four words and stored four words back, and the
+//! caller read those as one 16-byte value again, which the store buffer
+//! cannot forward from four stores. On CAST6 that was 13% of a block's time
+//! on the serial path (CBC encryption, one block), where every variant ran
+//! below RustCrypto (0.93x) and the same rounds inlined ran at parity. An
+//! entry called from both directions (CAST6 runs one `crypt` with the
+//! subkeys of each) is so in both; its size is in every variant's
+//! footprint.
+//!
+//! The attribute is the macro's: one written on an entry is refused
+//! ([`crate::validate`]).
+
+use crate::items;
+use crate::markers::Marker;
+use syn::{Ident, Item};
+
+/// `item`'s entries: its `#[lanes]` functions that are not `#[round]`s
+/// (read before the markers are taken out).
+pub(crate) fn entries(item: &Item) -> impl Iterator<Item = items::Func<'_>> {
+    items::fns(item).filter(|f| Marker::Lanes.marks(f.attrs, f.place) && !Marker::Round.on(f.attrs))
+}
+
+/// The names of `item`'s [`entries`].
+pub(crate) fn names(item: &Item) -> Vec<Ident> {
+    entries(item).map(|f| f.sig.ident.clone()).collect()
+}
+
+/// Marks the functions of `item` named in `entries` `#[inline(always)]`:
+/// run after the `_lanes` copies are made, which keep their own names and
+/// are left to the compiler.
+pub(crate) fn apply(item: &mut Item, entries: &[Ident]) {
+    for f in items::fns_mut(item) {
+        if entries.contains(&f.sig.ident) {
+            f.attrs.push(syn::parse_quote!(#[inline(always)]));
+        }
+    }
+}
