@@ -240,9 +240,16 @@ fn child<'a>(
         let entries = entry::names(&item);
         round(&mut item, *policy);
         forms::apply(&mut item, *form)?;
-        unroll::apply(&mut item, variant.unrolled)?;
         bytes::apply(&mut item);
-        let copy = lanes::apply(&mut item, &callees)?;
+        // The `_lanes` copies are made first, so that they are unrolled as
+        // the variant says while a lanes variant's one-block entries stay
+        // rolled (`entry.rs`).
+        let mut copy = lanes::apply(&mut item, &callees)?;
+        let rolled = if variant.lanes > 1 { &entries[..] } else { &[] };
+        unroll::apply(&mut item, variant.unrolled, rolled)?;
+        if let Some(copy) = &mut copy {
+            unroll::apply(copy, variant.unrolled, &[])?;
+        }
         entry::apply(&mut item, &entries);
         out.push(item);
         out.extend(copy);

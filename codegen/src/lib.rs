@@ -47,7 +47,8 @@
 //! (see `entry.rs` and `bytes.rs`): a `#[lanes]` function that is not a
 //! `#[round]` (the cipher's entry) is `#[inline(always)]` for one block, so
 //! the block backend runs load, rounds and store in one function with the
-//! state in registers (an inline attribute written on it is refused); and
+//! state in registers (an inline attribute written on it is refused), and
+//! in a variant with lanes its `#[unroll]` loops stay rolled there; and
 //! `let [a, b, ..] = x.to_be_bytes()` (or `to_le_bytes`) becomes shifts,
 //! which take each byte where it is instead of swapping the word first.
 //!

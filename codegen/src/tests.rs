@@ -1122,12 +1122,7 @@ fn lanes_and_unroll() {
                     #[inline(always)]
                     pub fn g(x: u32, k: &[u32; 2]) -> u32 {
                         let mut y = x;
-                        {
-                            let i = 0;
-                            y = f(y, k[i]);
-                        }
-                        {
-                            let i = 1;
+                        for i in 0..2 {
                             y = f(y, k[i]);
                         }
                         y

@@ -28,7 +28,7 @@ use crate::markers::Marker;
 use crate::model::MAX_LANES;
 use syn::visit::Visit;
 use syn::visit_mut::VisitMut;
-use syn::{Block, Expr, ExprForLoop, Item, Stmt};
+use syn::{Block, Expr, ExprForLoop, Ident, Item, Stmt};
 
 /// How many `for` loops in `item` are marked `#[unroll]`.
 pub(crate) fn count(item: &Item) -> usize {
@@ -64,25 +64,35 @@ pub(crate) fn check(item: &Item, errors: &mut Errors) {
 
 /// Removes `#[unroll]` from the loops it marks in `item` and, when
 /// `unrolled`, replaces each loop by its iterations (inner loops first).
-pub(crate) fn apply(item: &mut Item, unrolled: bool) -> syn::Result<()> {
+///
+/// The functions of `item` named in `rolled` keep their loops as written
+/// whatever `unrolled` says (their markers are still taken out): a lanes
+/// variant's one-block entries, which run one block's rounds one after the
+/// other, where unrolling adds size and no overlap (see `entry.rs`).
+pub(crate) fn apply(item: &mut Item, unrolled: bool, rolled: &[Ident]) -> syn::Result<()> {
     let mut u = Unroll {
         unrolled,
+        rolled,
+        inside_rolled: false,
         result: Ok(()),
     };
     u.visit_item_mut(item);
     u.result
 }
 
-struct Unroll {
+struct Unroll<'a> {
     unrolled: bool,
+    rolled: &'a [Ident],
+    /// Inside a function named in `rolled`.
+    inside_rolled: bool,
     result: syn::Result<()>,
 }
 
-impl Unroll {
+impl Unroll<'_> {
     /// The iteration blocks of a marked loop, its marker removed; `None`
     /// when the loop is not marked or stays rolled.
     fn take(&mut self, f: &mut ExprForLoop) -> Option<Vec<Block>> {
-        if !Marker::Unroll.take(&mut f.attrs) || !self.unrolled {
+        if !Marker::Unroll.take(&mut f.attrs) || !self.unrolled || self.inside_rolled {
             return None;
         }
         match iterations(f) {
@@ -97,7 +107,21 @@ impl Unroll {
     }
 }
 
-impl VisitMut for Unroll {
+impl VisitMut for Unroll<'_> {
+    fn visit_item_fn_mut(&mut self, f: &mut syn::ItemFn) {
+        let outer = self.inside_rolled;
+        self.inside_rolled = self.rolled.contains(&f.sig.ident);
+        syn::visit_mut::visit_item_fn_mut(self, f);
+        self.inside_rolled = outer;
+    }
+
+    fn visit_impl_item_fn_mut(&mut self, f: &mut syn::ImplItemFn) {
+        let outer = self.inside_rolled;
+        self.inside_rolled = self.rolled.contains(&f.sig.ident);
+        syn::visit_mut::visit_impl_item_fn_mut(self, f);
+        self.inside_rolled = outer;
+    }
+
     /// A marked loop that is a statement becomes its iteration blocks, each
     /// a statement of the enclosing block.
     fn visit_block_mut(&mut self, b: &mut Block) {
