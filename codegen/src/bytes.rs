@@ -50,13 +50,6 @@ impl VisitMut for Shifts {
             *init.expr = rewritten;
         }
     }
-
-    fn visit_item_mut(&mut self, item: &mut Item) {
-        // Nested items are their own code, not this one's.
-        if let Item::Fn(_) | Item::Impl(_) | Item::Mod(_) = item {
-            syn::visit_mut::visit_item_mut(self, item);
-        }
-    }
 }
 
 /// The shifts for `local`, if it is a byte extraction.

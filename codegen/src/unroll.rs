@@ -24,6 +24,7 @@
 //! are kept.
 
 use crate::errors::Errors;
+use crate::items;
 use crate::markers::Marker;
 use crate::model::MAX_LANES;
 use syn::visit::Visit;
@@ -72,27 +73,29 @@ pub(crate) fn check(item: &Item, errors: &mut Errors) {
 pub(crate) fn apply(item: &mut Item, unrolled: bool, rolled: &[Ident]) -> syn::Result<()> {
     let mut u = Unroll {
         unrolled,
-        rolled,
-        inside_rolled: false,
         result: Ok(()),
     };
-    u.visit_item_mut(item);
+    if let Item::Fn(_) | Item::Impl(_) = item {
+        for f in items::fns_mut(item) {
+            u.unrolled = unrolled && !rolled.contains(&f.sig.ident);
+            u.visit_block_mut(f.block);
+        }
+    } else {
+        u.visit_item_mut(item);
+    }
     u.result
 }
 
-struct Unroll<'a> {
+struct Unroll {
     unrolled: bool,
-    rolled: &'a [Ident],
-    /// Inside a function named in `rolled`.
-    inside_rolled: bool,
     result: syn::Result<()>,
 }
 
-impl Unroll<'_> {
+impl Unroll {
     /// The iteration blocks of a marked loop, its marker removed; `None`
     /// when the loop is not marked or stays rolled.
     fn take(&mut self, f: &mut ExprForLoop) -> Option<Vec<Block>> {
-        if !Marker::Unroll.take(&mut f.attrs) || !self.unrolled || self.inside_rolled {
+        if !Marker::Unroll.take(&mut f.attrs) || !self.unrolled {
             return None;
         }
         match iterations(f) {
@@ -107,21 +110,7 @@ impl Unroll<'_> {
     }
 }
 
-impl VisitMut for Unroll<'_> {
-    fn visit_item_fn_mut(&mut self, f: &mut syn::ItemFn) {
-        let outer = self.inside_rolled;
-        self.inside_rolled = self.rolled.contains(&f.sig.ident);
-        syn::visit_mut::visit_item_fn_mut(self, f);
-        self.inside_rolled = outer;
-    }
-
-    fn visit_impl_item_fn_mut(&mut self, f: &mut syn::ImplItemFn) {
-        let outer = self.inside_rolled;
-        self.inside_rolled = self.rolled.contains(&f.sig.ident);
-        syn::visit_mut::visit_impl_item_fn_mut(self, f);
-        self.inside_rolled = outer;
-    }
-
+impl VisitMut for Unroll {
     /// A marked loop that is a statement becomes its iteration blocks, each
     /// a statement of the enclosing block.
     fn visit_block_mut(&mut self, b: &mut Block) {
