@@ -5,7 +5,7 @@ use crate::errors::Errors;
 use crate::items;
 use crate::markers::{self, Marker};
 use crate::model::{Args, Declaration, Kind, Module, Policy, Variant};
-use crate::{bytes, entry, forms, lanes, parse, unroll, validate};
+use crate::{bytes, entry, forms, lanes, lookups, parse, unroll, validate};
 use proc_macro2::TokenStream;
 use quote::{ToTokens, format_ident, quote};
 use syn::Item;
@@ -241,6 +241,7 @@ fn child<'a>(
         round(&mut item, *policy);
         forms::apply(&mut item, *form)?;
         bytes::apply(&mut item);
+        lookups::apply(&mut item);
         // The `_lanes` copies are made first, so that they are unrolled as
         // the variant says while a lanes variant's one-block entries stay
         // rolled (`entry.rs`).

@@ -21,6 +21,7 @@
 
 use crate::items;
 use crate::markers::Marker;
+use crate::pure::is_assign_op;
 use quote::ToTokens;
 use std::collections::HashSet;
 use syn::spanned::Spanned;
@@ -449,24 +450,6 @@ impl<'a> Visit<'a> for Impure {
             _ => syn::visit::visit_expr(self, e),
         }
     }
-}
-
-/// Whether `op` is a compound assignment, `+=` to `>>=`.
-pub(crate) fn is_assign_op(op: &syn::BinOp) -> bool {
-    use syn::BinOp::*;
-    matches!(
-        op,
-        AddAssign(_)
-            | SubAssign(_)
-            | MulAssign(_)
-            | DivAssign(_)
-            | RemAssign(_)
-            | BitXorAssign(_)
-            | BitAndAssign(_)
-            | BitOrAssign(_)
-            | ShlAssign(_)
-            | ShrAssign(_)
-    )
 }
 
 /// Names in code: used, bound by patterns, or touched (assigned, bound,

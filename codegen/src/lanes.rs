@@ -51,9 +51,9 @@
 //! syntax: do not do that in a `#[lanes]` function.)
 
 use crate::errors::Errors;
-use crate::forms::is_assign_op;
 use crate::items::{self, Made, Place};
 use crate::markers::{self, Marker};
+use crate::pure::{Calls, is_assign_op, pure};
 use proc_macro2::{Ident, Span};
 use quote::{ToTokens, format_ident};
 use std::collections::{HashMap, HashSet};
@@ -550,7 +550,7 @@ impl Rewrite<'_> {
             .zip(&call.args)
             .all(|(param, arg)| match param {
                 Some(want) => whole_lane_argument(arg, *want, scope),
-                None => !mentions(arg, scope) && pure(arg),
+                None => !mentions(arg, scope) && pure(arg, Calls::None),
             });
         if !fits {
             return None;
@@ -577,26 +577,6 @@ fn whole_lane_argument(arg: &Expr, want: Held, scope: &Scope) -> bool {
         (arg, Held::Ref { mutable: true }) => lane(arg) == Some(Held::Ref { mutable: true }),
         (arg, Held::Ref { mutable: false }) => matches!(lane(arg), Some(Held::Ref { .. })),
         (arg, Held::Value) => lane(arg) == Some(Held::Value),
-    }
-}
-
-/// Whether evaluating `e` once gives what evaluating it once per lane
-/// would: names, literals, fields, indexing, shared references, operators
-/// other than assignments, and casts, of such.
-fn pure(e: &Expr) -> bool {
-    match e {
-        Expr::Lit(_) | Expr::Path(_) => true,
-        Expr::Paren(p) => pure(&p.expr),
-        Expr::Group(g) => pure(&g.expr),
-        Expr::Reference(r) => r.mutability.is_none() && pure(&r.expr),
-        Expr::Field(f) => pure(&f.base),
-        Expr::Index(i) => pure(&i.expr) && pure(&i.index),
-        Expr::Unary(u) => pure(&u.expr),
-        Expr::Cast(c) => pure(&c.expr),
-        Expr::Binary(b) => !is_assign_op(&b.op) && pure(&b.left) && pure(&b.right),
-        Expr::Tuple(t) => t.elems.iter().all(pure),
-        Expr::Array(a) => a.elems.iter().all(pure),
-        _ => false,
     }
 }
 

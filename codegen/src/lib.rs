@@ -43,14 +43,18 @@
 //! - Unrolled loops, `never_unrolled` (as written by default): each `for`
 //!   loop marked `#[unroll]` becomes a block per iteration (see `unroll.rs`).
 //!
-//! Two rewrites hold in every variant, for the one-block (serial) path
-//! (see `entry.rs` and `bytes.rs`): a `#[lanes]` function that is not a
-//! `#[round]` (the cipher's entry) is `#[inline(always)]` for one block, so
-//! the block backend runs load, rounds and store in one function with the
-//! state in registers (an inline attribute written on it is refused), and
-//! in a variant with lanes its `#[unroll]` loops stay rolled there; and
-//! `let [a, b, ..] = x.to_be_bytes()` (or `to_le_bytes`) becomes shifts,
-//! which take each byte where it is instead of swapping the word first.
+//! Three rewrites hold in every variant, for the one-block (serial) path
+//! (see `entry.rs`, `bytes.rs` and `lookups.rs`): a `#[lanes]` function
+//! that is not a `#[round]` (the cipher's entry) is `#[inline(always)]` for
+//! one block, so the block backend runs load, rounds and store in one
+//! function with the state in registers (an inline attribute written on it
+//! is refused), and in a variant with lanes its `#[unroll]` loops stay
+//! rolled there; `let [a, b, ..] = x.to_be_bytes()` (or `to_le_bytes`)
+//! becomes shifts, which take each byte where it is instead of swapping the
+//! word first; and in an expression that only computes on table lookups the
+//! lookups are loaded outermost first, so that the compiler's
+//! re-association combines the outer operands while the inner ones load,
+//! which shortens a round's dependency chain.
 //!
 //! Instead of names, the variants may be given as axes, crossed:
 //! `#[codegen::variants(policy(never, auto), form(factored), lanes(1, 4),
@@ -97,12 +101,14 @@ mod bytes;
 mod entry;
 mod forms;
 mod lanes;
+mod lookups;
 mod unroll;
 
 // What the others share: the errors collected, the markers, the items.
 mod errors;
 mod items;
 mod markers;
+mod pure;
 
 use proc_macro::TokenStream;
 

@@ -1439,3 +1439,57 @@ fn byte_extraction() {
         "##]],
     );
 }
+
+/// Table lookups outermost first: a pure expression's lookups are bound
+/// before it, nearest the root first (ties in source order); one already in
+/// that order, or one that calls a function, is left as written.
+#[test]
+fn lookups_outermost_first() {
+    check(
+        quote!(auto),
+        quote! {
+            mod tiny {
+                #[round]
+                fn f(a: usize, b: usize, c: usize, d: usize) -> u32 {
+                    let outer = S[0][a] ^ (S[1][b] ^ S[2][c]);
+                    let called = (S[0][a] ^ S[1][b]) ^ g(S[2][c]);
+                    ((S[0][a] ^ S[1][b]).wrapping_sub(S[2][usize::from(c as u8)]))
+                        .wrapping_add(S[3][d])
+                        ^ outer
+                        ^ called
+                }
+            }
+        },
+        expect![[r##"
+            #[cfg(any(not(inlinelab_one), inlinelab_cipher = "tiny"))]
+            mod tiny {
+                /// The variant ratios are taken against unless told otherwise.
+                pub const REFERENCE: &str = "auto";
+                /// The variants of this module, in the order asked for; each names a child module.
+                pub const VARIANTS: &[&str] = &["auto"];
+                /// The `#[round]` functions, whose inline attribute differs between variants.
+                pub const ROUNDS: &[&str] = &["f"];
+                /// Variant `auto`: every `#[round]` function has no inline attribute (the compiler decides).
+                #[cfg(any(not(inlinelab_one), inlinelab_variant = "tiny::auto"))]
+                pub mod auto {
+                    #![allow(unused_imports)]
+                    use super::*;
+                    /// This variant's name, as listed in `VARIANTS`.
+                    pub const VARIANT: &str = "auto";
+                    fn f(a: usize, b: usize, c: usize, d: usize) -> u32 {
+                        let outer = S[0][a] ^ (S[1][b] ^ S[2][c]);
+                        let called = (S[0][a] ^ S[1][b]) ^ g(S[2][c]);
+                        {
+                            let lookup0 = S[3][d];
+                            let lookup1 = S[2][usize::from(c as u8)];
+                            let lookup2 = S[0][a];
+                            let lookup3 = S[1][b];
+                            ((lookup2 ^ lookup3).wrapping_sub(lookup1)).wrapping_add(lookup0) ^ outer
+                                ^ called
+                        }
+                    }
+                }
+            }
+        "##]],
+    );
+}
