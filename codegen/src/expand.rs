@@ -241,11 +241,15 @@ fn child<'a>(
         round(&mut item, *policy);
         forms::apply(&mut item, *form)?;
         bytes::apply(&mut item);
-        lookups::apply(&mut item);
         // The `_lanes` copies are made first, so that they are unrolled as
         // the variant says while a lanes variant's one-block entries stay
         // rolled (`entry.rs`).
         let mut copy = lanes::apply(&mut item, &callees)?;
+        // After the copies: the lanes rewrite reads the code as written.
+        lookups::apply(&mut item);
+        if let Some(copy) = &mut copy {
+            lookups::apply(copy);
+        }
         let rolled = if variant.lanes > 1 { &entries[..] } else { &[] };
         unroll::apply(&mut item, variant.unrolled, rolled)?;
         if let Some(copy) = &mut copy {

@@ -272,7 +272,7 @@ fn print_verdict(report: &Report, out: &Path) {
         println!("  {step}");
     }
     if let Some(rerun) = &v.rerun {
-        println!("  to settle it, run again with a larger budget: {rerun}");
+        println!("  to settle it, run again with more processes and budget: {rerun}");
     }
     println!(
         "report: {}",

@@ -4,6 +4,7 @@
 //! the same hot-path code as), the A/A control, the notes, the raw lines
 //! and the verdict.
 
+use crate::cli;
 use crate::env::workspace;
 use crate::report::raw;
 use crate::report::verdict::{self, Candidate, Noise, Verdict};
@@ -78,14 +79,7 @@ pub fn analyse(
         control: control.as_ref().map(Control::interval),
         timed: t.timed(),
     };
-    let rerun = match settings.budget_seconds {
-        Some(b) => format!(
-            "cargo xtask compare {} --budget {:.0}",
-            entry.name,
-            (2.0 * b).min(3600.0)
-        ),
-        None => format!("cargo xtask compare {}", entry.name),
-    };
+    let rerun = rerun(entry.name, settings.budget_seconds, t);
     let verdict = decide(settings, &variants, &peers, &noise, &faster, &rerun);
     Report {
         schema_version: report::SCHEMA_VERSION,
@@ -264,4 +258,20 @@ fn decide(
     let vc: Vec<Candidate> = variants.iter().filter_map(candidate).collect();
     let pc: Vec<Candidate> = peers.iter().filter_map(candidate).collect();
     verdict::decide(&vc, &pc, faster, noise, &settings.reference, rerun)
+}
+
+/// The command that measures more where this run could not decide: twice
+/// the first pass's processes (each interval about 1/sqrt(2) as wide before
+/// racing starts, which a larger budget alone does not give once the looks
+/// are spent) and twice the budget, within what the flags take.
+fn rerun(cipher: &str, budget: Option<f64>, t: &Timings) -> String {
+    let Some(b) = budget else {
+        return format!("cargo xtask compare {cipher}");
+    };
+    let first = t.spent.iter().filter(|s| s.look == 0).count();
+    let processes = (2 * first).clamp(*cli::PROCESSES.start(), *cli::PROCESSES.end());
+    format!(
+        "cargo xtask compare {cipher} --processes {processes} --budget {:.0}",
+        (2.0 * b).min(3600.0)
+    )
 }

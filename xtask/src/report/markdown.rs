@@ -107,7 +107,7 @@ fn render_inconclusive(w: &mut String, r: &Report) {
     if let Some(rerun) = &v.rerun {
         let _ = writeln!(
             w,
-            "\nTo settle it, run again with a larger budget (or on just the possible picks): {}\n",
+            "\nTo settle it, run again with more processes and budget (or on just the possible picks): {}\n",
             md_code(rerun)
         );
     }

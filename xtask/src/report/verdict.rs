@@ -329,7 +329,7 @@ pub fn decide(
     if open.len() > 1 {
         let names: Vec<String> = open.iter().map(|c| code(&c.name)).collect();
         reasons.push(format!(
-            "the steps leave {} possible when the budget was spent: a larger one's gain leaned past its bar without its whole interval clearing it (see the steps)",
+            "the steps leave {} possible when the run stopped (its looks or its budget spent): a larger one's gain leaned past its bar without its whole interval clearing it (see the steps)",
             names.join(", "),
         ));
         let mut only: Vec<&str> = open.iter().map(|c| c.name.as_str()).collect();
