@@ -119,6 +119,9 @@ fn collect<'a>(expr: &'a mut Expr, depth: usize, found: &mut Vec<(usize, &'a mut
     match expr {
         Expr::Paren(e) => collect(&mut e.expr, depth, found),
         Expr::Group(e) => collect(&mut e.expr, depth, found),
+        // A comparison borrows its operands, which a binding would move
+        // (an element that is not `Copy`): they stay.
+        Expr::Binary(e) if comparison(&e.op) => {}
         Expr::Binary(e) => {
             collect(&mut e.left, depth + 1, found);
             // The right of `&&`/`||` may not be evaluated: its lookups stay.
@@ -126,6 +129,8 @@ fn collect<'a>(expr: &'a mut Expr, depth: usize, found: &mut Vec<(usize, &'a mut
                 collect(&mut e.right, depth + 1, found);
             }
         }
+        // `*` reads through the element, which a binding would move.
+        Expr::Unary(e) if matches!(e.op, syn::UnOp::Deref(_)) => {}
         Expr::Unary(e) => collect(&mut e.expr, depth + 1, found),
         Expr::Cast(e) => collect(&mut e.expr, depth + 1, found),
         Expr::MethodCall(e) => {
@@ -146,4 +151,10 @@ fn lookup(expr: &Expr) -> bool {
         e = &index.expr;
     }
     indexed && matches!(e, Expr::Path(_))
+}
+
+/// `==`, `!=`, `<`, `<=`, `>`, `>=`.
+fn comparison(op: &syn::BinOp) -> bool {
+    use syn::BinOp::*;
+    matches!(op, Eq(_) | Ne(_) | Lt(_) | Le(_) | Gt(_) | Ge(_))
 }

@@ -1,7 +1,8 @@
 //! Table lookups bound outermost first compute what the expression as
 //! written computes: CAST's three round functions' shapes, on a `const`
 //! table and on a table passed by reference, with a local of the user's
-//! named like the macro's bindings (which are hygienic), on every index.
+//! named like the macro's bindings (which are hygienic), on every index;
+//! and a comparison of elements that are not `Copy` beside them.
 
 // The selection cfgs are `variants`' own (its build script declares them).
 #![allow(unexpected_cfgs)]
@@ -35,9 +36,21 @@ mod m {
             .wrapping_sub(t[3][usize::from(d)]);
         f.rotate_left(u32::from(x & 31))
     }
+
+    /// A comparison borrows its operands: `String`s, which a binding
+    /// would move out of the array, stay where they are.
+    #[round]
+    pub fn compared(names: &[String; 2], t: &[[u32; 4]; 4], a: usize) -> u32 {
+        (t[0][a] ^ t[1][a]).wrapping_add(t[2][a]) ^ u32::from(names[0] == names[1])
+    }
 }
 
 fn main() {
+    let names = [String::from("a"), String::from("b")];
+    for a in 0..4 {
+        let f = (T[0][a] ^ T[1][a]).wrapping_add(T[2][a]);
+        assert_eq!(m::auto::compared(&names, &T, a), f);
+    }
     for x in 0..=255u8 {
         let [a, b, c, d] = [x & 3, (x >> 2) & 3, (x >> 4) & 3, x >> 6].map(usize::from);
         let f1 = ((T[0][a] ^ T[1][b]).wrapping_sub(T[2][c])).wrapping_add(T[3][d]);
