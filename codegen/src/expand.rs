@@ -246,13 +246,11 @@ fn child<'a>(
         // rolled (`entry.rs`).
         let mut copy = lanes::apply(&mut item, &callees)?;
         // After the copies: the lanes rewrite reads the code as written.
-        lookups::apply(&mut item);
-        if let Some(copy) = &mut copy {
-            lookups::apply(copy);
-        }
         let rolled = if variant.lanes > 1 { &entries[..] } else { &[] };
+        lookups::apply(&mut item);
         unroll::apply(&mut item, variant.unrolled, rolled)?;
         if let Some(copy) = &mut copy {
+            lookups::apply(copy);
             unroll::apply(copy, variant.unrolled, &[])?;
         }
         entry::apply(&mut item, &entries);

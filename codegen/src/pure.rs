@@ -88,13 +88,10 @@ fn integer_from(func: &Expr) -> bool {
     let Expr::Path(path) = func else {
         return false;
     };
-    let segments: Vec<String> = path
-        .path
-        .segments
-        .iter()
-        .map(|s| s.ident.to_string())
-        .collect();
+    let segments = &path.path.segments;
     path.qself.is_none()
-        && path.path.segments.iter().all(|s| s.arguments.is_none())
-        && matches!(segments.as_slice(), [ty, from] if from == "from" && INTEGERS.contains(&ty.as_str()))
+        && segments.len() == 2
+        && segments.iter().all(|s| s.arguments.is_none())
+        && segments[1].ident == "from"
+        && INTEGERS.iter().any(|i| segments[0].ident == *i)
 }
