@@ -667,6 +667,9 @@ pub fn list() -> Vec<String> {
 #[derive(serde::Serialize)]
 pub struct Report<'a> {
     pub schema_version: u32,
+    /// The generated marker: [`JSON_WRITER`], so that a later `--json` run
+    /// knows the file as one it may replace.
+    pub generated_by: &'static str,
     pub counter: &'a Counter,
     /// The machine the figures come from.
     pub machine: &'a crate::machine::Machine,
@@ -679,6 +682,27 @@ pub struct Report<'a> {
     pub timing: &'static str,
     pub measurements: &'a [Measurement],
     pub fits: &'a [crate::measure::Fit],
+}
+
+/// What a `--json` file names as its writer.
+pub const JSON_WRITER: &str = "tcrypt --json";
+
+/// Whether an existing file is a `--json` output of tcrypt (a JSON object
+/// whose `generated_by` is [`JSON_WRITER`]): only such a file is replaced.
+pub fn owns_json(bytes: &[u8]) -> bool {
+    #[derive(serde::Deserialize)]
+    struct Head {
+        generated_by: String,
+    }
+    serde_json::from_slice::<Head>(bytes).is_ok_and(|h| h.generated_by == JSON_WRITER)
+}
+
+/// The owner of a `--json` file ([`owns_json`]).
+pub fn json_owner() -> crate::outfile::Owner<'static> {
+    crate::outfile::Owner {
+        writer: JSON_WRITER,
+        owns: &owns_json,
+    }
 }
 
 /// Runs the plans, printing tcrypt's lines through `out`.

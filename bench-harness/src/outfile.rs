@@ -121,6 +121,57 @@ pub fn check(path: &Path) -> Result<(), OutputError> {
     Ok(())
 }
 
+/// Whether an existing file is one its writer may replace: the writer's
+/// test of the file's bytes (its generated marker), and the writer's name
+/// for the refusal.
+#[derive(Clone, Copy)]
+pub struct Owner<'a> {
+    /// What writes the file, as the refusal names it (`tcrypt --json`).
+    pub writer: &'a str,
+    /// Whether the bytes of an existing file (at most [`MAX_OWNED_BYTES`])
+    /// carry the writer's marker.
+    pub owns: &'a dyn Fn(&[u8]) -> bool,
+}
+
+/// The largest existing file an [`Owner`] is shown: larger than any output
+/// of this tool, so that a larger file is never taken for one (and never
+/// read whole).
+pub const MAX_OWNED_BYTES: u64 = 16 << 20;
+
+/// Checks that `path` may be written by `owner`: as [`check`], and a file
+/// already there must carry the owner's marker (a file the tool did not
+/// write, or another command's, is never replaced).
+pub fn check_owned(path: &Path, owner: Owner<'_>) -> Result<(), OutputError> {
+    check(path)?;
+    check_owner(path, owner)
+}
+
+/// A file at `path` (regular, by [`check_kind`]) carries `owner`'s marker;
+/// an absent one passes.
+fn check_owner(path: &Path, owner: Owner<'_>) -> Result<(), OutputError> {
+    use std::io::Read;
+    let file = match fs::File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(refuse(path, e.to_string())),
+    };
+    let mut bytes = Vec::new();
+    file.take(MAX_OWNED_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| refuse(path, e.to_string()))?;
+    if bytes.len() as u64 <= MAX_OWNED_BYTES && (owner.owns)(&bytes) {
+        Ok(())
+    } else {
+        Err(refuse(
+            path,
+            format!(
+                "exists and was not written by {} (it lacks that command's generated marker), so it is left alone; move it away or give another path",
+                owner.writer
+            ),
+        ))
+    }
+}
+
 /// Writes `bytes` to `path` by rename from a temporary in the same
 /// directory; refuses what [`check`] refuses. Nothing is left behind on
 /// failure.
@@ -128,9 +179,27 @@ pub fn write(path: &Path, bytes: &[u8]) -> Result<(), OutputError> {
     write_with(path, bytes, &|| {})
 }
 
+/// [`write`] of a file that only `owner` may replace ([`check_owned`],
+/// checked again just before the rename).
+pub fn write_owned(path: &Path, bytes: &[u8], owner: Owner<'_>) -> Result<(), OutputError> {
+    check_owner(path, owner)?;
+    write_inner(path, bytes, &|| {}, Some(owner))
+}
+
 /// [`write`], calling `before_rename` between writing the temporary and
 /// renaming it (tests change the path there).
 fn write_with(path: &Path, bytes: &[u8], before_rename: &dyn Fn()) -> Result<(), OutputError> {
+    write_inner(path, bytes, before_rename, None)
+}
+
+/// [`write_with`], refusing at the last moment a file that `owner` (when
+/// given) does not own.
+fn write_inner(
+    path: &Path,
+    bytes: &[u8],
+    before_rename: &dyn Fn(),
+    owner: Option<Owner<'_>>,
+) -> Result<(), OutputError> {
     check_kind(path)?;
     check_dir(path)?;
     let (tmp, mut file) = create_temporary(path)?;
@@ -143,7 +212,8 @@ fn write_with(path: &Path, bytes: &[u8], before_rename: &dyn Fn()) -> Result<(),
             before_rename();
             // Checked again just before the rename, which would replace
             // whatever the path has become.
-            check_kind(path)
+            check_kind(path)?;
+            owner.map_or(Ok(()), |o| check_owner(path, o))
         })
         .and_then(|()| fs::rename(&tmp, path).map_err(|e| refuse(path, e.to_string())));
     if result.is_err() {

@@ -546,6 +546,22 @@ fn json_holds_every_measurement() {
     );
     let json: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
     assert_eq!(json["schema_version"], 1);
+    assert_eq!(json["generated_by"], bench_harness::cli::JSON_WRITER);
+    // Its own earlier output, tcrypt replaces.
+    let again = tcrypt(&[
+        "ecb(cipher_null)",
+        "--sec",
+        "0.01",
+        "--sizes",
+        "16",
+        "--json",
+        path.to_str().unwrap(),
+    ]);
+    assert!(
+        again.status.success(),
+        "{}",
+        String::from_utf8_lossy(&again.stderr)
+    );
     assert!(json["cycles_are"].as_str().unwrap().len() > 5);
     let ms = json["measurements"].as_array().unwrap();
     // cipher_null: 2 directions x 1 key x 2 sizes; digest_null: 2 sizes.
@@ -816,6 +832,11 @@ fn json_paths_are_checked_before_the_run() {
         (
             format!("{}/", s(dir)),
             "names a directory, not a file".to_string(),
+        ),
+        // A file tcrypt did not write (no `generated_by` of its own).
+        (
+            s(&target),
+            "exists and was not written by tcrypt --json".to_string(),
         ),
     ] {
         check_usage(

@@ -51,7 +51,8 @@ fn real_main(args: Vec<OsString>) -> Result<(), Failure> {
     // The output is checked before anything is measured: a path that
     // cannot be written fails now, not after the run.
     if let Some(path) = &config.json {
-        outfile::check(path).map_err(|e| Failure::Usage(UsageError(format!("--json {e}"))))?;
+        outfile::check_owned(path, cli::json_owner())
+            .map_err(|e| Failure::Usage(UsageError(format!("--json {e}"))))?;
     }
     for note in notes {
         eprintln!("tcrypt: {note}");
@@ -65,6 +66,7 @@ fn real_main(args: Vec<OsString>) -> Result<(), Failure> {
         let machine = Machine::read(&counter);
         let report = cli::Report {
             schema_version: 1,
+            generated_by: cli::JSON_WRITER,
             counter: &counter,
             machine: &machine,
             quiet: interleave::QUIET,
@@ -80,7 +82,8 @@ fn real_main(args: Vec<OsString>) -> Result<(), Failure> {
         };
         let json =
             serde_json::to_string_pretty(&report).map_err(|e| Failure::Run(e.to_string()))?;
-        outfile::write(path, json.as_bytes()).map_err(|e| Failure::Run(format!("--json {e}")))?;
+        outfile::write_owned(path, json.as_bytes(), cli::json_owner())
+            .map_err(|e| Failure::Run(format!("--json {e}")))?;
         eprintln!(
             "tcrypt: wrote {} measurements to {}",
             measurements.len(),

@@ -5,6 +5,7 @@
 
 use crate::build::Reuse;
 use crate::count::callgrind;
+use crate::env::outputs::{self, Kind, Outputs};
 use crate::env::tree::Tree;
 use crate::env::workdir::WorkDir;
 use crate::env::workspace;
@@ -26,6 +27,11 @@ pub fn run(args: Args) -> Result<()> {
     let meta = workspace::metadata()?;
     let ciphers = ciphers::named(&args.cipher, true, "baseline")?;
     callgrind::check()?;
+    let mut files = Outputs::in_dir("baseline", &baseline_file::dir());
+    for entry in &ciphers {
+        files.add(baseline_file::path(entry.name), Kind::Baseline);
+    }
+    files.check()?;
     for entry in ciphers {
         let work = WorkDir::lock(&meta.target_dir, entry.name)?;
         let variants = ciphers::variant_names(entry);
@@ -47,7 +53,7 @@ pub fn run(args: Args) -> Result<()> {
             other => other,
         })?;
         let json = crate::report::output::to_json(&report);
-        workspace::write_atomically(&path, json.as_bytes())?;
+        outputs::write(&path, Kind::Baseline, json.as_bytes())?;
         println!("baseline: {}", path.display());
     }
     Ok(())

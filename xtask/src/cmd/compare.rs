@@ -6,6 +6,7 @@
 use crate::build;
 use crate::cli;
 use crate::count::explain;
+use crate::env::outputs::Outputs;
 use crate::env::tree::Tree;
 use crate::env::workdir::WorkDir;
 use crate::env::workspace;
@@ -89,60 +90,35 @@ fn after_help() -> String {
 pub fn run(args: Args) -> Result<()> {
     let meta = workspace::metadata()?;
     let ciphers = ciphers::named(&args.cipher, true, "compare")?;
-    check_out(&args.out, &ciphers)?;
-    if args.cipher == "all" {
-        return run_all(&args, &ciphers, &meta.target_dir);
-    }
-    let result = run_one(&args, ciphers[0], &meta.target_dir);
-    output::refresh(&args.out, false)?;
-    result
-}
-
-/// `--out` is checked before anything is built: a directory (created if
-/// missing) where each report file and the index can be written.
-fn check_out(out: &Path, ciphers: &[&'static CipherEntry]) -> Result<()> {
-    workspace::check_output_dir("--out", out)?;
-    let files = ciphers
-        .iter()
-        .flat_map(|c| ["json", "md", "svg"].map(|ext| out.join(format!("{}.{ext}", c.name))))
-        .chain([out.join("README.md")]);
-    for file in files {
-        workspace::check_output("--out", &file)?;
-    }
-    Ok(())
-}
-
-/// Every cipher, then the index; one cipher's failure does not stop the
-/// others.
-fn run_all(args: &Args, ciphers: &[&'static CipherEntry], target: &Path) -> Result<()> {
-    if args.variants.is_some() || args.reference.is_some() {
+    let all = args.cipher == "all";
+    if all && (args.variants.is_some() || args.reference.is_some()) {
         return Err(Error::usage(
             "--variants and --reference name one cipher's variants, not all ciphers'",
             "give one cipher, e.g. cargo xtask compare cast6 --variants never,auto",
         ));
     }
-    let mut failed = Vec::new();
-    for entry in ciphers {
-        eprintln!("== {}", entry.name);
-        if let Err(e) = run_one(args, entry, target) {
-            let cause = match e {
-                Error::Failed(m) => m,
-                Error::Usage { cause, .. } => cause,
-            };
-            failed.push(format!("{}: {cause}", entry.name));
-        }
+    let selections = (ciphers.iter())
+        .map(|entry| select(&args, entry))
+        .collect::<Result<Vec<_>>>()?;
+    check_out(&args.out, &ciphers, all)?;
+    if all {
+        return run_all(&args, &selections, &meta.target_dir);
     }
-    output::refresh(&args.out, true)?;
-    println!("index: {}", args.out.join("README.md").display());
-    if failed.is_empty() {
-        Ok(())
-    } else {
-        Err(Error::failed(failed.join("; ")))
-    }
+    let result = run_one(&args, &selections[0], &meta.target_dir);
+    output::refresh(&args.out, false)?;
+    result
 }
 
-/// Compares one cipher and writes its report.
-fn run_one(args: &Args, entry: &'static CipherEntry, target: &Path) -> Result<()> {
+/// What one cipher's run measures, checked before anything is built.
+struct Selection {
+    entry: &'static CipherEntry,
+    chosen: Vec<&'static str>,
+    reference: String,
+}
+
+/// The variants `--variants` chooses of `entry`, and the reference among
+/// them.
+fn select(args: &Args, entry: &'static CipherEntry) -> Result<Selection> {
     let chosen = ciphers::choose(
         entry,
         args.variants.as_deref(),
@@ -164,8 +140,57 @@ fn run_one(args: &Args, entry: &'static CipherEntry, target: &Path) -> Result<()
             ),
         ));
     }
-    let settings = Settings {
+    Ok(Selection {
+        entry,
+        chosen,
         reference,
+    })
+}
+
+/// Every file the run writes is checked before anything is built: each
+/// cipher's report, and what the refresh of `--out` after it writes (the
+/// other reports' views, the index); see [`crate::env::outputs`].
+fn check_out(out: &Path, ciphers: &[&'static CipherEntry], index: bool) -> Result<()> {
+    let mut files = Outputs::in_dir("--out", out);
+    for c in ciphers {
+        output::plan(&mut files, out, c.name);
+    }
+    output::plan_refresh(&mut files, out, index)?;
+    files.check()
+}
+
+/// Every cipher, then the index; one cipher's failure does not stop the
+/// others.
+fn run_all(args: &Args, selections: &[Selection], target: &Path) -> Result<()> {
+    let mut failed = Vec::new();
+    for selection in selections {
+        eprintln!("== {}", selection.entry.name);
+        if let Err(e) = run_one(args, selection, target) {
+            let cause = match e {
+                Error::Failed(m) => m,
+                Error::Usage { cause, .. } => cause,
+            };
+            failed.push(format!("{}: {cause}", selection.entry.name));
+        }
+    }
+    output::refresh(&args.out, true)?;
+    println!("index: {}", args.out.join("README.md").display());
+    if failed.is_empty() {
+        Ok(())
+    } else {
+        Err(Error::failed(failed.join("; ")))
+    }
+}
+
+/// Compares one cipher and writes its report.
+fn run_one(args: &Args, selection: &Selection, target: &Path) -> Result<()> {
+    let Selection {
+        entry,
+        chosen,
+        reference,
+    } = selection;
+    let settings = Settings {
+        reference: reference.clone(),
         threshold: args.threshold,
         size_cost: args.size_cost,
         budget_seconds: Some(args.amount.budget),
@@ -177,7 +202,7 @@ fn run_one(args: &Args, entry: &'static CipherEntry, target: &Path) -> Result<()
             if args.amount.quick { " --quick" } else { "" }
         ),
     };
-    let report = compare(args, &settings, entry, &chosen, target)?;
+    let report = compare(args, &settings, entry, chosen, target)?;
     output::write(&report, &args.out)?;
     print_verdict(&report, &args.out);
     // A variant this CPU cannot run is reported, not a failure.

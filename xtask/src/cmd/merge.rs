@@ -4,6 +4,7 @@
 //! of [`crate::report::merge`]. Each file is read as `render` reads one
 //! (checked, an older schema upgraded); nothing is measured.
 
+use crate::env::outputs::{self, Kind, Outputs};
 use crate::env::workspace;
 use crate::error::{Error, Result};
 use crate::report::merge::{self, Refused};
@@ -24,7 +25,6 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<()> {
-    workspace::check_output_dir("--out", &args.out)?;
     let mut reports = Vec::new();
     for path in &args.reports {
         let bytes = std::fs::read(path).map_err(|e| {
@@ -62,24 +62,35 @@ pub fn run(args: Args) -> Result<()> {
         .first()
         .map(|(r, _)| r.cipher.clone())
         .unwrap_or_default();
-    let here = std::fs::read(workspace::root().join(format!("reports/{cipher}.json")))
+    let here_path = workspace::root().join(format!("reports/{cipher}.json"));
+    let here = std::fs::read(&here_path)
         .ok()
         .and_then(|b| output::parse_report(&b, &cipher).ok());
+    let base = args.out.join(&cipher);
+    let mut files = Outputs::in_dir("--out", &args.out);
+    for ext in ["json", "md", "svg"] {
+        files.add(base.with_extension(ext), Kind::Merged);
+    }
+    for input in args
+        .reports
+        .iter()
+        .chain(here.is_some().then_some(&here_path))
+    {
+        files.input(input);
+    }
+    files.check()?;
     let merged = merge::merge(reports, &generated_by, here.as_ref()).map_err(|e| match e {
         Refused::TooFew(w) | Refused::Mixed(w) => {
             Error::usage(w, "give one report per machine, all of one cipher")
         }
     })?;
-    let base = args.out.join(&merged.cipher);
     let json = serde_json::to_string_pretty(&merged).map_err(|e| Error::failed(e.to_string()))?;
     for (ext, bytes) in [
         ("json", json + "\n"),
         ("md", merge::markdown::render(&merged)),
         ("svg", merge::svg::render(&merged)),
     ] {
-        let path = base.with_extension(ext);
-        workspace::check_output("--out", &path)?;
-        workspace::write_atomically(&path, bytes.as_bytes())?;
+        outputs::write(&base.with_extension(ext), Kind::Merged, bytes.as_bytes())?;
     }
     for line in &merged.left_out {
         eprintln!("left out: {line}");

@@ -9,11 +9,12 @@
 //! version, a cipher name that is not a plain name, a size of 0) is
 //! skipped too, and makes the exit code 1 once the others are rendered.
 
+use crate::env::outputs::{self, Kind, Outputs};
 use crate::env::workspace;
 use crate::error::{Error, Result};
 use crate::gate::baseline_file;
-use crate::report::SCHEMA_VERSION;
 use crate::report::output;
+use crate::report::{Report, SCHEMA_VERSION};
 use std::path::{Path, PathBuf};
 
 #[derive(clap::Args)]
@@ -26,6 +27,17 @@ pub struct Args {
 pub fn run(args: Args) -> Result<()> {
     let read = output::read_reports(&args.dir)?;
     read.say();
+    if read.reports.is_empty() {
+        return Err(Error::usage(
+            format!(
+                "{} holds no compare report (CIPHER.json)",
+                args.dir.display()
+            ),
+            "give the reports directory, e.g. cargo xtask render reports",
+        ));
+    }
+    let baselines = older_baselines(&args.dir.join("baseline"));
+    check_outputs(&args.dir, &read.reports, &baselines)?;
     for r in &read.reports {
         if older_schema(&args.dir.join(format!("{}.json", r.cipher))) {
             output::write(r, &args.dir)?;
@@ -38,7 +50,7 @@ pub fn run(args: Args) -> Result<()> {
         );
     }
     output::write_index_of(&args.dir, &read.reports)?;
-    rewrite_baselines(&args.dir.join("baseline"))?;
+    rewrite_baselines(&baselines)?;
     match read.refused() {
         0 => Ok(()),
         n => Err(Error::failed(format!(
@@ -48,30 +60,45 @@ pub fn run(args: Args) -> Result<()> {
     }
 }
 
-/// Each `CIPHER.json` in `dir` read as a baseline and written again in this
-/// schema; a directory that does not exist has none.
-fn rewrite_baselines(dir: &Path) -> Result<()> {
+/// Every file render will write, checked before the first is: each
+/// report's files, the index, the baselines it upgrades.
+fn check_outputs(dir: &Path, reports: &[Report], baselines: &[(PathBuf, String)]) -> Result<()> {
+    let mut files = Outputs::in_dir("render", dir);
+    for r in reports {
+        output::plan(&mut files, dir, &r.cipher);
+    }
+    files.add(dir.join("README.md"), Kind::Report);
+    for (path, _) in baselines {
+        files.add(path.clone(), Kind::Baseline);
+    }
+    files.check()
+}
+
+/// The baselines (`CIPHER.json`) in `dir` of an older schema, with their
+/// cipher; a directory that does not exist has none.
+fn older_baselines(dir: &Path) -> Vec<(PathBuf, String)> {
     let Ok(entries) = std::fs::read_dir(dir) else {
-        return Ok(());
+        return Vec::new();
     };
-    let mut paths: Vec<PathBuf> = (entries.flatten().map(|e| e.path()))
+    let mut found: Vec<(PathBuf, String)> = (entries.flatten().map(|e| e.path()))
         .filter(|p| p.is_file() && p.extension().is_some_and(|e| e == "json"))
+        .filter(|p| older_schema(p))
+        .filter_map(|p| {
+            let cipher = p.file_stem()?.to_str()?.to_string();
+            output::valid_name(&cipher).then_some((p, cipher))
+        })
         .collect();
-    paths.sort();
-    for path in paths {
-        let Some(cipher) = path.file_stem().and_then(|s| s.to_str()) else {
-            continue;
-        };
-        if !output::valid_name(cipher) {
-            continue;
-        }
-        if !older_schema(&path) {
-            continue;
-        }
-        let bytes = std::fs::read(&path)
+    found.sort();
+    found
+}
+
+/// Each baseline read and written again in this schema.
+fn rewrite_baselines(baselines: &[(PathBuf, String)]) -> Result<()> {
+    for (path, cipher) in baselines {
+        let bytes = std::fs::read(path)
             .map_err(|e| Error::failed(format!("reading {}: {e}", path.display())))?;
         let report = baseline_file::parse(&bytes, &path.display().to_string(), cipher)?;
-        workspace::write_atomically(&path, output::to_json(&report).as_bytes())?;
+        outputs::write(path, Kind::Baseline, output::to_json(&report).as_bytes())?;
         println!("rewrote {}", path.display());
     }
     Ok(())

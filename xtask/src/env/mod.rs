@@ -1,8 +1,10 @@
 //! The environment of a run: the workspace and its inputs, the tree an
-//! artifact is built from, the locked work directory, fault injection.
+//! artifact is built from, the locked work directory, the files a command
+//! may write, fault injection.
 
 pub mod deadline;
 pub mod fault;
+pub mod outputs;
 pub mod tree;
 pub mod workdir;
 pub mod workspace;

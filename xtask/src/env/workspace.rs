@@ -273,53 +273,6 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
     outfile::write(path, bytes).map_err(|e| Error::failed(format!("writing {e}")))
 }
 
-/// Checks, before anything is measured, that the output `path` given as
-/// `flag` can be written (see [`outfile::check`]): a usage error (exit 2)
-/// if not.
-pub fn check_output(flag: &str, path: &Path) -> Result<()> {
-    outfile::check(path).map_err(|e| {
-        Error::usage(
-            format!("{flag} {e}"),
-            format!("give {flag} the path of a regular file in an existing directory"),
-        )
-    })
-}
-
-/// Writes an output the user asked for (`flag` PATH): as
-/// [`write_atomically`], but a failure is a setup error (exit 2), not a
-/// failed measurement.
-pub fn write_output(flag: &str, path: &Path, bytes: &[u8]) -> Result<()> {
-    outfile::write(path, bytes).map_err(|e| {
-        Error::usage(
-            format!("{flag} {e}"),
-            format!("give {flag} the path of a regular file in an existing directory"),
-        )
-    })
-}
-
-/// Checks, before anything is measured, that files can be written into the
-/// directory `dir` given as `flag` (created if it does not exist yet).
-pub fn check_output_dir(flag: &str, dir: &Path) -> Result<()> {
-    let bad = |why: String| {
-        Error::usage(
-            format!("{flag} {}: {why}", dir.display()),
-            format!("give {flag} a directory (it is created if missing)"),
-        )
-    };
-    if dir.as_os_str().is_empty() {
-        return Err(bad("an output directory cannot be empty".into()));
-    }
-    match std::fs::metadata(dir) {
-        Ok(m) if m.is_dir() => {}
-        Ok(_) => return Err(bad("is not a directory".into())),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            std::fs::create_dir_all(dir).map_err(|e| bad(e.to_string()))?;
-        }
-        Err(e) => return Err(bad(e.to_string())),
-    }
-    outfile::check(&dir.join(".inlinelab-write-check")).map_err(|e| bad(e.why))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -15,9 +15,17 @@ use crate::select::cases;
 use bench_harness::registry::CipherEntry;
 use std::path::PathBuf;
 
+/// Where the baseline files are, relative to the repository root.
+const DIR: &str = "reports/baseline";
+
 /// Where the baseline file of `cipher` is, relative to the repository root.
 pub fn relative(cipher: &str) -> String {
-    format!("reports/baseline/{cipher}.json")
+    format!("{DIR}/{cipher}.json")
+}
+
+/// The working tree's directory of baseline files.
+pub fn dir() -> PathBuf {
+    workspace::root().join(DIR)
 }
 
 /// Where the working tree's baseline file of `cipher` is.

@@ -21,6 +21,7 @@ pub mod summary;
 use crate::build::Reuse;
 use crate::count::callgrind;
 use crate::count::counts;
+use crate::env::outputs::{self, Kind, Outputs};
 use crate::env::tree::{self, BaseTree, Tree};
 use crate::env::workdir::WorkDir;
 use crate::env::workspace;
@@ -135,7 +136,7 @@ struct BaseRev {
 
 pub fn run(args: Args) -> Result<()> {
     if let Some(path) = &args.comment {
-        workspace::check_output("--comment", path)?;
+        Outputs::file("--comment", path, Kind::GateComment).check()?;
     }
     let meta = workspace::metadata()?;
     let ciphers = ciphers::named(&args.cipher, true, "gate")?;
@@ -185,7 +186,8 @@ pub fn run(args: Args) -> Result<()> {
     let md = changed_md + &md;
     print!("{md}");
     if let Some(path) = &args.comment {
-        workspace::write_output("--comment", path, md.as_bytes())?;
+        let marked = summary::comment_file(&format!("cargo xtask gate {}", args.cipher), &md);
+        outputs::write(path, Kind::GateComment, marked.as_bytes())?;
     }
     if regressions > 0 {
         Err(Error::failed(format!(

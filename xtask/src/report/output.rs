@@ -12,7 +12,7 @@
 //! processes that are gone. The JSON is the report; the other two are
 //! views of it.
 
-use crate::env::workspace;
+use crate::env::outputs::{self, Kind, Outputs};
 use crate::error::{Error, Result};
 use crate::report::chart;
 use crate::report::markdown;
@@ -44,8 +44,41 @@ pub fn valid_name(name: &str) -> bool {
 pub fn write(report: &Report, dir: &Path) -> Result<()> {
     prepare(report, dir)?;
     let base = dir.join(&report.cipher);
-    workspace::write_atomically(&base.with_extension("json"), to_json(report).as_bytes())?;
+    outputs::write(
+        &base.with_extension("json"),
+        Kind::Report,
+        to_json(report).as_bytes(),
+    )?;
     write_views(report, &base)
+}
+
+/// The files of `cipher`'s report in `dir`, added to `out`: what
+/// [`write`] writes.
+pub fn plan(out: &mut Outputs, dir: &Path, cipher: &str) {
+    for ext in ["json", "md", "svg"] {
+        out.add(dir.join(format!("{cipher}.{ext}")), Kind::Report);
+    }
+}
+
+/// What [`refresh`] of `dir` would write, added to `out`: the markdown and
+/// chart of every report there, and the index when `index` or when it
+/// exists.
+pub fn plan_refresh(out: &mut Outputs, dir: &Path, index: bool) -> Result<()> {
+    if !dir.is_dir() {
+        if index {
+            out.add(dir.join("README.md"), Kind::Report);
+        }
+        return Ok(());
+    }
+    for r in read_reports(dir)?.reports {
+        for ext in ["md", "svg"] {
+            out.add(dir.join(format!("{}.{ext}", r.cipher)), Kind::Report);
+        }
+    }
+    if index || dir.join("README.md").exists() {
+        out.add(dir.join("README.md"), Kind::Report);
+    }
+    Ok(())
 }
 
 /// Writes the markdown and chart of `report` in `dir` from it, leaving its
@@ -74,21 +107,27 @@ fn prepare(report: &Report, dir: &Path) -> Result<()> {
 fn write_views(report: &Report, base: &Path) -> Result<()> {
     let svg_path = base.with_extension("svg");
     match chart::render(report) {
-        Some(svg) => workspace::write_atomically(&svg_path, svg.as_bytes())?,
-        None => remove_if_file(&svg_path)?,
+        Some(svg) => outputs::write(&svg_path, Kind::Report, svg.as_bytes())?,
+        None => remove_if_ours(&svg_path)?,
     }
-    workspace::write_atomically(
+    outputs::write(
         &base.with_extension("md"),
+        Kind::Report,
         markdown::render(report).as_bytes(),
     )
 }
 
-fn remove_if_file(path: &Path) -> Result<()> {
-    match std::fs::symlink_metadata(path) {
-        Ok(m) if m.is_file() => std::fs::remove_file(path)
-            .map_err(|e| Error::failed(format!("removing {}: {e}", path.display()))),
-        _ => Ok(()),
+/// Removes the chart at `path` when it is a regular file this tool wrote
+/// (a chart of an earlier run); anything else is left as it is.
+fn remove_if_ours(path: &Path) -> Result<()> {
+    let ours = std::fs::symlink_metadata(path).is_ok_and(|m| m.is_file())
+        && std::fs::read(path)
+            .is_ok_and(|b| outputs::marked_command(&b).as_deref() == Some(Kind::Report.command()));
+    if !ours {
+        return Ok(());
     }
+    std::fs::remove_file(path)
+        .map_err(|e| Error::failed(format!("removing {}: {e}", path.display())))
 }
 
 /// Removes the temporaries of processes that are gone, saying so.
@@ -461,8 +500,9 @@ fn check_speed(name: &str, s: &crate::report::Speed) -> Checked {
 
 /// `DIR/README.md` over `reports`.
 pub fn write_index_of(dir: &Path, reports: &[Report]) -> Result<()> {
-    workspace::write_atomically(
+    outputs::write(
         &dir.join("README.md"),
+        Kind::Report,
         markdown::render_index(reports).as_bytes(),
     )
 }

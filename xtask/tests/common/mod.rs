@@ -1,0 +1,73 @@
+//! What the integration tests share: running the xtask binary within a
+//! time limit, the usage-error check, scratch directories, the workspace
+//! root.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+use tempfile::TempDir;
+
+/// Runs xtask, killing it after `limit` (a hang is a failure, not a stuck
+/// test).
+pub fn xtask_within(args: &[&str], limit: Duration) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_xtask"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("xtask runs");
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let out = child.wait_with_output().unwrap();
+            panic!(
+                "{args:?}: still running after {limit:?}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}
+
+pub fn xtask(args: &[&str]) -> Output {
+    xtask_within(args, Duration::from_secs(60))
+}
+
+/// Exit 2, one line of cause containing `expected`, one hint; nothing built
+/// or measured.
+pub fn check_usage(args: &[&str], expected: &str) -> String {
+    let out = xtask(args);
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 2, "{args:?}: one line and a hint: {stderr}");
+    assert!(
+        lines[0].contains(expected),
+        "{args:?}: `{}` lacks `{expected}`",
+        lines[0]
+    );
+    assert!(lines[1].starts_with("hint: "), "{args:?}: {stderr}");
+    assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    stderr
+}
+
+pub fn scratch(name: &str) -> TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("xtask-test-{name}-"))
+        .tempdir()
+        .unwrap()
+}
+
+pub fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
+}
