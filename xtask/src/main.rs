@@ -90,6 +90,7 @@ fn main() -> ExitCode {
     // Arguments as the OS gives them: one that is not UTF-8 is a usage
     // error from clap, not a panic.
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    env::deadline::end_children_on_interrupt();
     let result = match Cli::try_parse_from(&args) {
         Ok(cli) => match cli.command {
             Command::Compare(args) => compare::run(args),

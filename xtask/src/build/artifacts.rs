@@ -135,9 +135,8 @@ fn run_with_deadline(mut cmd: Command) -> Result<Output, String> {
     let mut stderr = tempfile::tempfile().map_err(|e| format!("a scratch file: {e}"))?;
     let file = |f: &std::fs::File| f.try_clone().map_err(|e| format!("a scratch file: {e}"));
     cmd.stdout(file(&stdout)?).stderr(file(&stderr)?);
-    #[cfg(unix)]
-    std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
-    let mut child = cmd.spawn().map_err(|e| format!("running cargo: {e}"))?;
+    let mut child =
+        deadline::spawn(&mut cmd, Group::Own).map_err(|e| format!("running cargo: {e}"))?;
     let status = match deadline::wait(&mut child, deadline::build(), Group::Own) {
         Ok(Waited::Exited(status)) => status,
         Ok(Waited::Hung(limit)) => {

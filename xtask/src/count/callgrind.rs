@@ -142,11 +142,7 @@ fn run(spec: &CountSpec, files: &Files) -> std::result::Result<Vec<Count>, Crash
     let exe = std::env::current_exe().map_err(|e| whole(&e))?;
     let err = std::fs::File::create(&files.err).map_err(|e| whole(&e))?;
     let mut cmd = Command::new("valgrind");
-    // Its own process group, killed whole at the deadline.
-    #[cfg(unix)]
-    std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
-    let mut child = cmd
-        .arg("--tool=callgrind")
+    cmd.arg("--tool=callgrind")
         .arg(format!("--callgrind-out-file={}", files.out.display()))
         .arg(format!("--toggle-collect={}", abi::symbol::SET_KEY))
         .arg(format!("--toggle-collect={}", abi::symbol::CRYPT))
@@ -161,8 +157,9 @@ fn run(spec: &CountSpec, files: &Files) -> std::result::Result<Vec<Count>, Crash
         .arg("__count")
         .args([&files.spec, &files.outcome, &files.marker])
         .stdout(Stdio::null())
-        .stderr(err)
-        .spawn()
+        .stderr(err);
+    // Its own process group, killed whole at the deadline.
+    let mut child = deadline::spawn(&mut cmd, Group::Own)
         .map_err(|e| Crash::Whole(format!("running valgrind: {e}")))?;
     let limit = deadline::count(spec.artifacts.len());
     let waited = deadline::wait(&mut child, limit, Group::Own)

@@ -15,10 +15,21 @@
 //!
 //! `INLINELAB_DEADLINE_SECS=N` (for tests) caps every deadline at N
 //! seconds; it can only shorten one, never lengthen it.
+//!
+//! An interrupted command ends its children with itself: every child being
+//! waited for is known ([`wait`] holds it in a list), and on SIGINT or
+//! SIGTERM ([`end_children_on_interrupt`]) each is killed, its process
+//! group with it, before the command exits 130. What was cut short is not
+//! taken as done by the next run: outputs are renamed into place whole
+//! (`env/outputs.rs`), and an artifact's build manifest is written only
+//! after it was built and sized (`build/mod.rs`).
 
 use bench_harness::compare::Plan;
+use rustix::process::Pid;
 use std::io;
-use std::process::{Child, ExitStatus};
+use std::os::unix::process::CommandExt;
+use std::process::{Child, Command, ExitStatus};
+use std::sync::Mutex;
 use std::time::Duration;
 use wait_timeout::ChildExt;
 
@@ -85,27 +96,77 @@ pub enum Group {
     Shared,
 }
 
-/// Waits for `child` until `limit`; past it, kills it (its whole process
-/// group for [`Group::Own`], so that no grandchild lives on) and reaps it.
-pub fn wait(child: &mut Child, limit: Duration, group: Group) -> io::Result<Waited> {
-    if let Some(status) = child.wait_timeout(limit)? {
-        return Ok(Waited::Exited(status));
+/// The children started by [`spawn`] and not yet reaped by [`wait`], by
+/// process id: what an interrupt ends. The interrupt handler takes the
+/// lock and never gives it back (it exits), so no child is started, nor
+/// left out of the list, once it runs.
+static CHILDREN: Mutex<Vec<(u32, Group)>> = Mutex::new(Vec::new());
+
+/// Starts `cmd` as a child that an interrupt of this process ends (for
+/// [`Group::Own`], as the leader of a process group of its own, which is
+/// killed whole). Every child started here is to be reaped by [`wait`].
+pub fn spawn(cmd: &mut Command, group: Group) -> io::Result<Child> {
+    if group == Group::Own {
+        cmd.process_group(0);
     }
-    kill(child, group);
-    child.wait()?;
-    Ok(Waited::Hung(limit))
+    let mut children = CHILDREN.lock().unwrap_or_else(|p| p.into_inner());
+    let child = cmd.spawn()?;
+    children.push((child.id(), group));
+    Ok(child)
 }
 
-/// Kills `child` (and its group for [`Group::Own`]); one that exited
-/// meanwhile is no error.
-fn kill(child: &mut Child, group: Group) {
-    #[cfg(unix)]
+/// Waits for `child` (started by [`spawn`]) until `limit`; past it, kills
+/// it (its whole process group for [`Group::Own`], so that no grandchild
+/// lives on) and reaps it.
+pub fn wait(child: &mut Child, limit: Duration, group: Group) -> io::Result<Waited> {
+    let waited = match child.wait_timeout(limit) {
+        Ok(Some(status)) => Ok(Waited::Exited(status)),
+        Ok(None) => {
+            kill(Pid::from_child(child), group);
+            child.wait().map(|_| Waited::Hung(limit))
+        }
+        Err(e) => Err(e),
+    };
+    // Reaped (or lost to an error): no longer this process's to end.
+    let id = child.id();
+    CHILDREN
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .retain(|(pid, _)| *pid != id);
+    waited
+}
+
+/// Kills the process `pid` (and its group for [`Group::Own`]); one that
+/// exited meanwhile is no error.
+fn kill(pid: Pid, group: Group) {
+    use rustix::process::{Signal, kill_process, kill_process_group};
     if group == Group::Own {
-        let pid = rustix::process::Pid::from_child(child);
-        let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
+        let _ = kill_process_group(pid, Signal::KILL);
     }
-    let _ = group;
-    let _ = child.kill();
+    let _ = kill_process(pid, Signal::KILL);
+}
+
+/// The exit code of a command ended by SIGINT or SIGTERM (128 + SIGINT,
+/// as a shell reports it).
+pub const INTERRUPTED: i32 = 130;
+
+/// Makes SIGINT and SIGTERM end this process's children ([`wait`]) with
+/// it: each is killed, its process group with it, and the process exits
+/// [`INTERRUPTED`]. A child in a group of its own (a build, a count under
+/// valgrind) does not get the terminal's Ctrl-C itself. Installed once; a
+/// second call changes nothing.
+pub fn end_children_on_interrupt() {
+    let _ = ctrlc::set_handler(|| {
+        // Held to the exit: no child starts after this.
+        let children = CHILDREN.lock().unwrap_or_else(|p| p.into_inner());
+        for &(pid, group) in children.iter() {
+            if let Some(pid) = Pid::from_raw(pid as i32) {
+                kill(pid, group);
+            }
+        }
+        eprintln!("xtask: interrupted; its builds and measurements were ended with it");
+        std::process::exit(INTERRUPTED);
+    });
 }
 
 #[cfg(test)]

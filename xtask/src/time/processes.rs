@@ -148,10 +148,10 @@ fn run_child(spec: &Spec, files: &Files, limit: Duration) -> Result<Waited> {
     let _ = std::fs::remove_file(&files.marker);
     let exe = std::env::current_exe().map_err(|e| Error::failed(format!("finding xtask: {e}")))?;
     // It starts no process of its own: killing it leaves nothing behind.
-    let mut child = Command::new(exe)
-        .arg("__measure")
-        .args([&files.spec, &files.outcome, &files.marker])
-        .spawn()
+    let mut cmd = Command::new(exe);
+    cmd.arg("__measure")
+        .args([&files.spec, &files.outcome, &files.marker]);
+    let mut child = deadline::spawn(&mut cmd, Group::Shared)
         .map_err(|e| Error::failed(format!("starting the measuring process: {e}")))?;
     deadline::wait(&mut child, limit, Group::Shared)
         .map_err(|e| Error::failed(format!("waiting for the measuring process: {e}")))
