@@ -18,13 +18,11 @@
 //! The same bytes, but the compiler lowers the array form to a byte swap
 //! followed by byte moves, one more instruction on every round's dependency
 //! chain (`bswap` then `movzbl`), where the shifts take each byte where it
-//! is (`shr`, `movzbl %ah`): one `bswap` per round, 48 per CAST6 block on
-//! the serial path. With the entry inlined (`entry.rs`) CAST6's `auto` went
-//! from 901 to 843 instructions and from 481 to 445 cycles per block on CBC
-//! encryption (reports/cast6.md, "Instructions per block"). The shifts need
-//! a copy of the word the swap did not: in rolled lanes copies, short of
-//! registers, the count rose (`auto_x4` 877 to 926 per block) while the time
-//! fell (182 to 174 cycles) on the machine measured. The unused
+//! is (`shr`, `movzbl %ah`): one `bswap` per round on the serial path. The
+//! shifts need a copy of the word the swap did not: in rolled lanes copies,
+//! short of registers, they cost instructions where they save time. Both
+//! show in `cargo xtask compare cast6` ("Instructions per block and IPC",
+//! CBC encryption for the serial path). The unused
 //! `to_be_bytes` keeps the original's type check: a pattern whose length is
 //! not the word's size in bytes fails to compile as it would have; the
 //! optimizer removes it.

@@ -9,21 +9,18 @@
 //! swapped into words with vector shuffles and stored as one 16-byte value,
 //! the entry read them as four words and stored four words back, and the
 //! caller read those as one 16-byte value again, which the store buffer
-//! cannot forward from four stores. On CAST6 that was 13% of a block's time
-//! on the serial path (CBC encryption, one block), where every variant ran
-//! below RustCrypto (0.93x) and the same rounds inlined ran at parity. An
-//! entry called from both directions (CAST6 runs one `crypt` with the
+//! cannot forward from four stores: a stall on every block of the serial
+//! path (CBC encryption), which `cargo xtask compare cast6` shows against
+//! RustCrypto's. An entry called from both directions (CAST6 runs one `crypt` with the
 //! subkeys of each) is so in both; its size is in every variant's
 //! footprint.
 //!
 //! In a variant with more than one lane, the entry's one-block copy keeps
 //! its `#[unroll]` loops rolled (only the `_lanes` copy is unrolled): one
 //! block's rounds run one after the other whatever the code's shape, so
-//! unrolling them adds size and no overlap. With them unrolled, CAST6's
-//! `auto_x8_unrolled` inlined twelve quad-rounds into each direction
-//! (23,548 bytes of footprint against 17,916 before this path was inlined)
-//! and ran CBC encryption at 146.7 MB/s where the rolled `auto_x4` ran
-//! 149.4 (`cargo xtask compare cast6`, 8192 B). A variant with one lane is
+//! unrolling them adds size and no overlap (an unrolled lanes variant would
+//! inline every round into each direction; `cargo xtask compare cast6`
+//! shows the footprints and the CBC encryption speeds). A variant with one lane is
 //! unrolled as it says: its one-block path is its only one.
 //!
 //! The attribute is the macro's: one written on an entry is refused

@@ -28,17 +28,13 @@
 //! loading the outer operands first costs nothing, and then `S4 - S3` is
 //! computed while `S1 ^ S2` waits on its loads: one operation less after the
 //! last load, and in `f2` the state's `^ S4` moves off the chain too (two
-//! less). On CAST6 that is a round's chain shortened in 36 of its 48
-//! rounds: in a scratch harness (rounds chained in registers, rdtsc) one
-//! block took 229-233 ticks against 240-243 as written, and in the report
-//! (`cargo xtask compare cast6`, "Instructions per block and IPC") CBC
-//! encryption with `always` went from 843 instructions in 445 cycles per
-//! block to 858 in 435, RustCrypto's 791 in 448-456 beside it: fifteen
-//! more instructions, a shorter chain. CRC32C's slicing-by-8 step (an `^`
-//! chain of eight lookups, the four on the state first, the four on the
-//! data after) now folds the data's lookups while the state's load: 2,321
-//! to 2,784 MB/s at 8 KiB, when the unchanged byte-at-a-time code of the
-//! same two runs measured 529 and 498 (`cargo xtask compare crc32c`). Where
+//! less). On CAST6 that shortens the chain of the rounds that use `f1` and
+//! `f2`: a few more instructions, fewer cycles (`cargo xtask compare cast6`,
+//! "Instructions per block and IPC", CBC encryption). CRC32C's
+//! slicing-by-8 step (an `^` chain of eight lookups, the four on the state
+//! first, the four on the data after) folds the data's lookups while the
+//! state's load (`cargo xtask compare crc32c`, beside the unchanged
+//! byte-at-a-time code). Where
 //! nothing re-associates (Blowfish's `F`, CAST's `f3`) the order changes
 //! nothing.
 //!

@@ -273,7 +273,7 @@ pub mod cast6 {
             };
             let (mut enc, mut dec) = (empty.clone(), empty);
             // The RFC's two octaves per quad-round as one loop over the 24,
-            // so that W has one call site (an inlined W is 500 bytes).
+            // so that W has one call site (`cargo xtask bloat cast6`: its size).
             for octave in 0..24 {
                 w(&mut kappa, &TR[octave], &TM[octave]);
                 if octave % 2 == 1 {

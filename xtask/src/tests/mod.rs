@@ -158,3 +158,36 @@ fn declared_variants_are_compared_and_gated() {
         }
     }
 }
+
+/// Drift: no workflow lists the ciphers by hand (a line naming two or more
+/// of them), so that a new cipher is measured everywhere `compare all` is.
+#[test]
+fn workflows_name_no_cipher_list() {
+    let dir = crate::env::workspace::root().join(".github/workflows");
+    let names: Vec<&str> = bench_harness::registry::CIPHERS
+        .iter()
+        .map(|c| c.name)
+        .collect();
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "{}", dir.display());
+    for path in files {
+        let text = std::fs::read_to_string(&path).unwrap();
+        for (i, line) in text.lines().enumerate() {
+            let words: Vec<&str> = line
+                .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+                .collect();
+            let named = names.iter().filter(|n| words.contains(n)).count();
+            assert!(
+                named < 2,
+                "{}:{}: lists ciphers by hand: {line}",
+                path.display(),
+                i + 1
+            );
+        }
+    }
+}
