@@ -4,24 +4,9 @@
 //! `#[codegen::variants]`, through `variants::all_algorithms!`): a new cipher
 //! in `variants` changes nothing here.
 //!
-//! The grammar of a declaration, which the macros below check:
-//!
-//! ```text
-//! entry(
-//!     modes: [Ecb: [16, 32], Cbc: [16, 32], ...],  // a `Mode` each, with the template's key sizes
-//!     peers: [
-//!         "rustcrypto" {                           // the peer's name among the variants
-//!             label: "cast6 0.2 (RustCrypto)",     // shown in reports
-//!             krate: cast6,                        // the crate (feature `peer-cast6` of the artifact)
-//!             keyed: cipher(Cast6),                // or by_length(16 => Aes128, ...), or digest(crc32c)
-//!             builds: [                            // optional: the same crate, built with RUSTFLAGS
-//!                 "rustcrypto-soft" { label: "...", rustflags: "..." },
-//!             ],
-//!         },
-//!     ],
-//! )
-//! calibration(kernel: cipher_null, modes: [Ecb: [16]], hash: digest_null(init, update, final))
-//! ```
+//! A declaration's grammar is codegen's (`codegen/src/declaration.rs`),
+//! which parses and validates it at the declaration and hands it on in one
+//! fixed form: the macros below match that form and parse nothing again.
 //!
 //! The kernel name of an `entry` is its module's name; the block size is
 //! its type's; a peer's driver is `<cipher>-<name>`.
@@ -142,7 +127,7 @@ macro_rules! cipher_entry {
             modes: &[$((Mode::$mode, &[$($k),*])),*],
             variants: engines!($c, $kind $(($ty))?, [$v0 $($v)*]),
             rounds: variants::$c::ROUNDS,
-            peers: &peers!($c [] $($peers)*),
+            peers: &peers!($c $($peers)*),
             reference: variants::$c::REFERENCE,
         }
     };
@@ -172,22 +157,16 @@ macro_rules! peer_engine {
 /// linked, then each of its `builds` (the same crate, built only as an
 /// artifact with other `RUSTFLAGS`). Its feature is `peer-<crate>`.
 macro_rules! peers {
-    ($c:ident [$($done:tt)*]) => { [$($done)*] };
     (
-        $c:ident [$($done:tt)*]
-        $name:literal {
+        $c:ident
+        $($name:literal {
             label: $label:literal,
             krate: $krate:ident,
-            keyed: $keyed:ident $how:tt
-            $(, builds: [$($build:literal {
-                label: $blabel:literal,
-                rustflags: $flags:literal $(,)?
-            }),* $(,)?])? $(,)?
-        }
-        $(, $($rest:tt)*)?
+            keyed: $keyed:ident $how:tt,
+            builds: [$($build:literal { label: $blabel:literal, rustflags: $flags:literal }),*]
+        }),*
     ) => {
-        peers!($c [
-            $($done)*
+        [$(
             Peer {
                 name: $name,
                 label: $label,
@@ -197,7 +176,7 @@ macro_rules! peers {
                 feature: concat!("peer-", stringify!($krate)),
                 rustflags: None,
             },
-            $($(Peer {
+            $(Peer {
                 name: $build,
                 label: $blabel,
                 crate_name: stringify!($krate),
@@ -205,8 +184,8 @@ macro_rules! peers {
                 make: None,
                 feature: concat!("peer-", stringify!($krate)),
                 rustflags: Some($flags),
-            },)*)?
-        ] $($($rest)*)?)
+            },)*
+        )*]
     };
 }
 
@@ -230,7 +209,7 @@ macro_rules! select {
         @calibration [$($done:tt)*]
         calibration {
             cipher: $c:ident, kind: $kind:ident $(($ty:ident))?, variants: $v:tt,
-            kernel: $name:ident, modes: $modes:tt $(, hash: $($hash:tt)*)?
+            kernel: $name:ident, modes: $modes:tt, hash: $hash:tt
         } $($rest:tt)*
     ) => {
         select!(@calibration [$($done)* cipher_entry!(
@@ -263,7 +242,7 @@ macro_rules! select {
         calibration {
             cipher: $c:ident, kind: $kind:ident $(($ty:ident))?, variants: [$($v:ident)*],
             kernel: $name:ident, modes: $modes:tt,
-            hash: $hash:ident($init:ident, $update:ident, $finish:ident) $(,)?
+            hash: [$hash:ident($init:ident, $update:ident, $finish:ident)]
         } $($rest:tt)*
     ) => {
         select!(@hash [$($done)* HashEntry {

@@ -130,7 +130,7 @@ fn callbacks(
     });
     let own = declaration.map(|d| {
         let role = format_ident!("{}", d.role.name());
-        let facts = &d.facts;
+        let facts = d.facts.to_tokens();
         quote!(#role { cipher: #module, kind: #kind, variants: [#(#names)*], #facts })
     });
     quote! {
@@ -183,17 +183,26 @@ pub(crate) fn algorithms(input: TokenStream) -> syn::Result<TokenStream> {
     })
 }
 
-/// `cfg_peer!(krate items...)`: the items, each behind
-/// `#[cfg(feature = "peer-krate")]`.
+/// `cfg_peer!(krate [seen ...] items...)`: the items, each behind
+/// `#[cfg(feature = "peer-krate")]`; nothing when `krate` is among `seen`
+/// (the crates earlier declarations named, whose items serve it already).
 pub(crate) fn cfg_peer(input: TokenStream) -> syn::Result<TokenStream> {
     syn::parse::Parser::parse2(
         |s: syn::parse::ParseStream| {
             let krate: syn::Ident = s.parse()?;
+            let seen;
+            syn::bracketed!(seen in s);
+            let mut already = false;
+            while !seen.is_empty() {
+                already |= seen.parse::<syn::Ident>()? == krate;
+            }
             let feature = format!("peer-{krate}");
             let mut out = TokenStream::new();
             while !s.is_empty() {
                 let item: Item = s.parse()?;
-                out.extend(quote!(#[cfg(feature = #feature)] #item));
+                if !already {
+                    out.extend(quote!(#[cfg(feature = #feature)] #item));
+                }
             }
             Ok(out)
         },

@@ -91,6 +91,7 @@
 //! bury the crate under follow-on errors.
 
 // The pipeline: tokens to the model, checks on it, the model to tokens.
+mod declaration;
 mod expand;
 mod model;
 mod parse;
@@ -129,10 +130,11 @@ pub fn algorithms(input: TokenStream) -> TokenStream {
         .into()
 }
 
-/// `cfg_peer!(krate items...)`: each item compiled only with the cargo
-/// feature `peer-<krate>` (a `cfg` takes a literal, which `macro_rules!`
-/// cannot build from the crate's name): how the artifact selects the peer
-/// a declaration names.
+/// `cfg_peer!(krate [seen ...] items...)`: each item compiled only with
+/// the cargo feature `peer-<krate>` (a `cfg` takes a literal, which
+/// `macro_rules!` cannot build from the crate's name), and left out when
+/// `krate` is among the crates `seen` before: how the artifact selects the
+/// peer a declaration names, once per crate.
 #[proc_macro]
 pub fn cfg_peer(input: TokenStream) -> TokenStream {
     expand::cfg_peer(input.into())

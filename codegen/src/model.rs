@@ -166,14 +166,11 @@ impl Role {
     }
 }
 
-/// `entry(...)` or `calibration(...)`: the role and its facts, which the
-/// macro passes on verbatim; their grammar is the registry's
-/// (`bench-harness/src/registry.rs`), whose `macro_rules!` check it.
+/// `entry(...)` or `calibration(...)`: the role and its facts, parsed and
+/// validated by [`crate::declaration`], which states their grammar.
 pub(crate) struct Declaration {
     pub(crate) role: Role,
-    pub(crate) facts: TokenStream,
-    /// Where it was written, for errors about it.
-    pub(crate) span: proc_macro2::Span,
+    pub(crate) facts: crate::declaration::Facts,
 }
 
 /// One `#[method(...)] mod name { ... }` of the module: another way to

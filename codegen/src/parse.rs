@@ -28,11 +28,7 @@ pub(crate) fn args(tokens: TokenStream) -> syn::Result<Args> {
                 let role = list.path.get_ident().and_then(|i| Role::from_name(&i.to_string()));
                 match (role, &declaration) {
                     (Some(role), None) => {
-                        declaration = Some(Declaration {
-                            role,
-                            span: syn::spanned::Spanned::span(&list),
-                            facts: list.tokens,
-                        })
+                        declaration = Some((role, syn::spanned::Spanned::span(&list), list.tokens))
                     }
                     _ => errors.push(syn::Error::new_spanned(
                         &list,
@@ -73,15 +69,28 @@ pub(crate) fn args(tokens: TokenStream) -> syn::Result<Args> {
         }
     }
     let (variants, axes) = list.finish(&[], &mut errors);
-    if let (Some(d), None) = (&declaration, &kind) {
-        errors.push(syn::Error::new(
-            d.span,
-            format!(
-                "`{}(...)` declares a cipher or a checksum: add `cipher = Type` or `checksum`",
-                d.role.name()
-            ),
-        ));
-    }
+    let declaration = match (declaration, &kind) {
+        (Some((role, span, _)), None) => {
+            errors.push(syn::Error::new(
+                span,
+                format!(
+                    "`{}(...)` declares a cipher or a checksum: add `cipher = Type` or `checksum`",
+                    role.name()
+                ),
+            ));
+            None
+        }
+        (Some((role, span, tokens)), Some(kind)) => {
+            match crate::declaration::parse(role, tokens, kind, span) {
+                Ok(facts) => Some(Declaration { role, facts }),
+                Err(e) => {
+                    errors.push(e);
+                    None
+                }
+            }
+        }
+        (None, _) => None,
+    };
     errors.finish()?;
     Ok(Args {
         variants,

@@ -1493,3 +1493,62 @@ fn lookups_outermost_first() {
         "##]],
     );
 }
+
+/// A peer crate several declarations name is selected once: `cfg_peer!`
+/// leaves out a crate among those seen before.
+#[test]
+fn cfg_peer_once_per_crate() {
+    let first = crate::expand::cfg_peer(quote!(blowfish [cast6] type Selected = u8;)).unwrap();
+    assert_eq!(
+        first.to_string(),
+        quote!(
+            #[cfg(feature = "peer-blowfish")]
+            type Selected = u8;
+        )
+        .to_string()
+    );
+    let again =
+        crate::expand::cfg_peer(quote!(blowfish [cast6 blowfish] type Selected = u8;)).unwrap();
+    assert!(again.is_empty(), "{again}");
+}
+
+/// A declaration is handed on in one fixed form: every part present,
+/// `builds` and `hash` as lists, no trailing commas.
+#[test]
+fn declaration_fixed_form() {
+    use crate::declaration::parse;
+    use crate::model::{Kind, Role};
+    let span = proc_macro2::Span::call_site();
+    let cipher = Kind::Cipher(syn::parse_quote!(Tiny));
+    let entry = parse(
+        Role::Entry,
+        quote!(
+            peers: [
+                "rustcrypto" { keyed: by_length(16 => A, 32 => B,), krate: tiny, label: "t", },
+            ],
+            modes: [Ecb: [16, 32,], Cbc: [16],],
+        ),
+        &cipher,
+        span,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        entry.to_tokens().to_string(),
+        quote!(
+            modes: [Ecb: [16, 32], Cbc: [16]],
+            peers: ["rustcrypto" { label: "t", krate: tiny, keyed: by_length(16 => A, 32 => B), builds: [] }]
+        )
+        .to_string()
+    );
+    let calibration = parse(
+        Role::Calibration,
+        quote!(kernel: cipher_null, modes: [Ecb: [16]]),
+        &cipher,
+        span,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        calibration.to_tokens().to_string(),
+        quote!(kernel: cipher_null, modes: [Ecb: [16]], hash: []).to_string()
+    );
+}

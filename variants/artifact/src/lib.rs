@@ -283,42 +283,49 @@ macro_rules! by_length {
 
 /// `Selected` is the peer crate the one enabled `peer-<crate>` feature
 /// names, and `NAME` that feature: each peer every declaration in
-/// `variants` lists (`variants::all_algorithms!`), behind its feature.
+/// `variants` lists (`variants::all_algorithms!`, in codegen's fixed form),
+/// behind its feature. A crate that several declarations name is the peer
+/// of each; its items come from the first (`cfg_peer!` leaves out a crate
+/// already seen).
 macro_rules! select_peers {
-    ($($role:ident { cipher: $c:ident, kind: $kind:ident $(($ty:ident))?, variants: $v:tt, $($facts:tt)* })*) => {
-        $(select_peers!(@facts $($facts)*);)*
-    };
-    (@facts modes: $modes:tt, peers: [$($peers:tt)*] $(,)?) => {
-        select_peers!(@peers $($peers)*);
-    };
-    (@facts kernel: $($facts:tt)*) => {};
-    (@peers) => {};
+    (@decls $seen:tt) => {};
     (
-        @peers $name:literal {
-            label: $label:literal,
-            krate: $krate:ident,
-            keyed: $keyed:ident $how:tt
-            $(, builds: $builds:tt)? $(,)?
+        @decls $seen:tt
+        entry {
+            cipher: $c:ident, kind: $kind:ident $(($ty:ident))?, variants: $v:tt,
+            modes: $modes:tt,
+            peers: [$($name:literal {
+                label: $label:literal, krate: $krate:ident, keyed: $keyed:ident $how:tt,
+                builds: $builds:tt
+            }),*]
         }
-        $(, $($rest:tt)*)?
+        $($rest:tt)*
     ) => {
-        variants::cfg_peer! {
-            $krate
+        $(variants::cfg_peer! {
+            $krate $seen
             select_peers!(@selected $krate $keyed $how);
             const NAME: &str = concat!("peer-", stringify!($krate), "\0");
-        }
-        select_peers!(@peers $($($rest)*)?);
+        })*
+        select_peers!(@seen $seen [$($krate)*] $($rest)*);
+    };
+    (@decls $seen:tt $role:ident { $($decl:tt)* } $($rest:tt)*) => {
+        select_peers!(@decls $seen $($rest)*);
+    };
+    (@seen [$($seen:ident)*] [$($new:ident)*] $($rest:tt)*) => {
+        select_peers!(@decls [$($seen)* $($new)*] $($rest)*);
     };
     (@selected $krate:ident cipher($ty:ident)) => {
         type Selected = CipherArtifact<::$krate::$ty>;
     };
-    (@selected $krate:ident by_length($($len:literal => $ty:ident),+ $(,)?)) => {
+    (@selected $krate:ident by_length($($len:literal => $ty:ident),+)) => {
         by_length!($krate: $($len => $ty),+);
         type Selected = CipherArtifact<by_length::ByLength>;
     };
     (@selected $krate:ident digest($f:ident)) => {
         digest_artifact!(Selected, ::$krate::$f, always);
     };
+    // The declarations, as `all_algorithms!` hands them over.
+    ($($decls:tt)*) => { select_peers!(@decls [] $($decls)*); };
 }
 
 variants::all_algorithms!(select_peers);
