@@ -6,6 +6,7 @@
 
 use crate::env::workspace;
 use crate::error::{Error, Result};
+use crate::report::escape::terminal;
 use crate::report::merge::{self, Refused};
 use crate::report::output::{self, NotRead};
 use std::path::PathBuf;
@@ -34,9 +35,8 @@ pub fn run(args: Args) -> Result<()> {
             )
         })?;
         // The cipher it says it is, checked as a report named after it.
-        let cipher = serde_json::from_slice::<serde_json::Value>(&bytes)
-            .ok()
-            .and_then(|v| v["cipher"].as_str().map(str::to_string))
+        let cipher = (output::Header::of(&bytes).ok())
+            .and_then(|h| h.cipher?.as_str().map(str::to_string))
             .filter(|c| output::valid_name(c))
             .unwrap_or_default();
         let report = output::parse_report(&bytes, &cipher).map_err(|e| {
@@ -82,7 +82,7 @@ pub fn run(args: Args) -> Result<()> {
         workspace::write_atomically(&path, bytes.as_bytes())?;
     }
     for line in &merged.left_out {
-        eprintln!("left out: {line}");
+        eprintln!("left out: {}", terminal(line));
     }
     println!(
         "{}: {}",
@@ -95,7 +95,8 @@ pub fn run(args: Args) -> Result<()> {
             .pick
             .as_deref()
             .map_or("no portable pick".into(), |p| format!(
-                "use `{p}` everywhere"
+                "use `{}` everywhere",
+                terminal(p)
             ))
     );
     println!("report: {}", base.with_extension("md").display());

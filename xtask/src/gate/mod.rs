@@ -183,7 +183,10 @@ pub fn run(args: Args) -> Result<()> {
         ));
     }
     let md = changed_md + &md;
-    print!("{md}");
+    // The markdown a line at a time, as a terminal shows it.
+    for line in md.lines() {
+        println!("{}", crate::report::escape::terminal(line));
+    }
     if let Some(path) = &args.comment {
         workspace::write_output("--comment", path, md.as_bytes())?;
     }

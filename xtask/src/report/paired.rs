@@ -94,15 +94,24 @@ pub struct Paired {
 impl Paired {
     /// From `sa` and `sb`, two engines' samples of one case.
     pub fn of(sa: &[Sample], sb: &[Sample]) -> Paired {
-        let lb: BTreeMap<usize, f64> = levels(sb).into_iter().collect();
-        let processes = levels(sa)
-            .into_iter()
-            .filter_map(|(p, ta)| {
-                let tb = lb.get(&p)?;
-                let l = (tb / ta).ln();
-                l.is_finite().then_some((p, l))
-            })
-            .collect();
+        Paired::of_levels(&levels(sa), &levels(sb))
+    }
+
+    /// From `la` and `lb`, two engines' [`levels`] in one case (in process
+    /// order): linear in the processes.
+    pub fn of_levels(la: &[(usize, f64)], lb: &[(usize, f64)]) -> Paired {
+        let mut processes = Vec::new();
+        let mut j = 0;
+        for &(p, ta) in la {
+            while j < lb.len() && lb[j].0 < p {
+                j += 1;
+            }
+            let Some(&(q, tb)) = lb.get(j) else { break };
+            let l = (tb / ta).ln();
+            if q == p && l.is_finite() {
+                processes.push((p, l));
+            }
+        }
         Paired { processes }
     }
 }
