@@ -93,7 +93,14 @@ impl Index {
 impl Report {
     /// Every figure and the verdict computed again from the samples (see
     /// the module doc).
-    pub fn recomputed(mut self) -> Report {
+    pub fn recomputed(self) -> Report {
+        self.recomputed_by(Report::decide)
+    }
+
+    /// Every figure computed again from the samples, and the verdict by
+    /// `rule` ([`Report::decide`], or [`Report::decide_pick`] where the
+    /// Pareto set is not shown).
+    pub fn recomputed_by(mut self, rule: fn(&Report) -> verdict::Verdict) -> Report {
         let hz = self.hz();
         let reference = self.run.reference.clone();
         let base: Vec<Speed> = (self.entries())
@@ -139,7 +146,7 @@ impl Report {
         }
         // Notes on rounds too few to be quiet belong to the old rule.
         self.run.notes.retain(|n| !n.starts_with("fewer than"));
-        self.verdict = self.decide();
+        self.verdict = rule(&self);
         self
     }
 
@@ -184,6 +191,21 @@ impl Report {
             control: self.control.as_ref().map(Control::interval),
             timed: self.machine.is_some(),
         }
+    }
+
+    /// The rule over this report's measured entries without its Pareto set
+    /// ([`verdict::walk`]): the pick, steps and chain, linear in the
+    /// candidates.
+    pub fn decide_pick(&self) -> verdict::Verdict {
+        let index = Index::of(self);
+        let rerun = format!("cargo xtask compare {}", self.cipher);
+        verdict::walk(
+            &self.candidates(&self.variants),
+            &|a: &str, b: &str| index.faster(a, b),
+            &self.noise(),
+            &self.run.reference,
+            &rerun,
+        )
     }
 
     /// The rule over this report's measured entries, with speeds from

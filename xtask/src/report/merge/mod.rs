@@ -103,7 +103,8 @@ pub fn merge(
     let mut left_out = Vec::new();
     let mut kept: Vec<(Report, String, String)> = Vec::new();
     for (r, source) in reports {
-        let r = r.recomputed();
+        // A machine's own verdict is shown by its pick alone: no Pareto set.
+        let r = r.recomputed_by(Report::decide_pick);
         let label = label_of(&r);
         if let Some((_, first, _)) = kept.iter().find(|(_, _, l)| *l == label) {
             left_out.push(format!(
