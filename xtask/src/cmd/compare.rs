@@ -12,6 +12,7 @@ use crate::env::workdir::WorkDir;
 use crate::env::workspace;
 use crate::error::{Error, Result};
 use crate::report::analyse::Settings;
+use crate::report::escape::terminal;
 use crate::report::output;
 use crate::report::verdict::{self, Conclusion};
 use crate::report::{Report, Status};
@@ -276,31 +277,40 @@ fn compare(
     Ok(report)
 }
 
+/// The verdict on stdout, every text from the report as a terminal shows
+/// it ([`terminal`]).
 fn print_verdict(report: &Report, out: &Path) {
     let v = &report.verdict;
     match (v.status, &v.pick) {
         (Conclusion::Inconclusive, _) => println!("verdict: inconclusive"),
-        (Conclusion::Decided, Some(p)) => println!("verdict: use `{p}`"),
+        (Conclusion::Decided, Some(p)) => println!("verdict: use `{}`", terminal(p)),
         (Conclusion::Decided, None) => println!("verdict: none"),
     }
     for reason in &v.reasons {
-        println!("  because {reason}");
+        println!("  because {}", terminal(reason));
     }
     if let Some(c) = &report.control {
         println!(
             "  A/A control (`{}` against its copy): {}",
-            c.of,
+            terminal(&c.of),
             verdict::pct(&c.interval())
         );
     }
     for step in &v.steps {
-        println!("  {step}");
+        println!("  {}", terminal(step));
     }
     if let Some(rerun) = &v.rerun {
-        println!("  to settle it, run again with more processes and budget: {rerun}");
+        println!(
+            "  to settle it, run again with more processes and budget: {}",
+            terminal(rerun)
+        );
     }
     println!(
         "report: {}",
-        out.join(format!("{}.md", report.cipher)).display()
+        terminal(
+            &out.join(format!("{}.md", report.cipher))
+                .display()
+                .to_string()
+        )
     );
 }

@@ -7,6 +7,7 @@
 use crate::env::outputs::{self, Kind, Outputs};
 use crate::env::workspace;
 use crate::error::{Error, Result};
+use crate::report::escape::terminal;
 use crate::report::merge::{self, Refused};
 use crate::report::output::{self, NotRead};
 use std::path::PathBuf;
@@ -34,9 +35,8 @@ pub fn run(args: Args) -> Result<()> {
             )
         })?;
         // The cipher it says it is, checked as a report named after it.
-        let cipher = serde_json::from_slice::<serde_json::Value>(&bytes)
-            .ok()
-            .and_then(|v| v["cipher"].as_str().map(str::to_string))
+        let cipher = (output::Header::of(&bytes).ok())
+            .and_then(|h| h.cipher?.as_str().map(str::to_string))
             .filter(|c| output::valid_name(c))
             .unwrap_or_default();
         let report = output::parse_report(&bytes, &cipher).map_err(|e| {
@@ -93,7 +93,7 @@ pub fn run(args: Args) -> Result<()> {
         outputs::write(&base.with_extension(ext), Kind::Merged, bytes.as_bytes())?;
     }
     for line in &merged.left_out {
-        eprintln!("left out: {line}");
+        eprintln!("left out: {}", terminal(line));
     }
     println!(
         "{}: {}",
@@ -106,7 +106,8 @@ pub fn run(args: Args) -> Result<()> {
             .pick
             .as_deref()
             .map_or("no portable pick".into(), |p| format!(
-                "use `{p}` everywhere"
+                "use `{}` everywhere",
+                terminal(p)
             ))
     );
     println!("report: {}", base.with_extension("md").display());

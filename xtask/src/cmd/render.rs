@@ -13,6 +13,7 @@ use crate::env::outputs::{self, Kind, Outputs};
 use crate::env::workspace;
 use crate::error::{Error, Result};
 use crate::gate::baseline_file;
+use crate::report::escape::terminal;
 use crate::report::output;
 use crate::report::{Report, SCHEMA_VERSION};
 use std::path::{Path, PathBuf};
@@ -44,10 +45,8 @@ pub fn run(args: Args) -> Result<()> {
         } else {
             output::render(r, &args.dir)?;
         }
-        println!(
-            "rendered {}",
-            args.dir.join(format!("{}.md", r.cipher)).display()
-        );
+        let md = args.dir.join(format!("{}.md", r.cipher));
+        println!("rendered {}", terminal(&md.display().to_string()));
     }
     output::write_index_of(&args.dir, &read.reports)?;
     rewrite_baselines(&baselines)?;
@@ -99,7 +98,7 @@ fn rewrite_baselines(baselines: &[(PathBuf, String)]) -> Result<()> {
             .map_err(|e| Error::failed(format!("reading {}: {e}", path.display())))?;
         let report = baseline_file::parse(&bytes, &path.display().to_string(), cipher)?;
         outputs::write(path, Kind::Baseline, output::to_json(&report).as_bytes())?;
-        println!("rewrote {}", path.display());
+        println!("rewrote {}", terminal(&path.display().to_string()));
     }
     Ok(())
 }
@@ -109,7 +108,7 @@ fn rewrite_baselines(baselines: &[(PathBuf, String)]) -> Result<()> {
 fn older_schema(path: &Path) -> bool {
     let version = std::fs::read(path)
         .ok()
-        .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
-        .and_then(|v| v["schema_version"].as_u64());
+        .and_then(|b| output::Header::of(&b).ok())
+        .and_then(|h| h.schema_version?.as_u64());
     version.is_some_and(|v| v < u64::from(SCHEMA_VERSION))
 }

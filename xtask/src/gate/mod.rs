@@ -184,7 +184,10 @@ pub fn run(args: Args) -> Result<()> {
         ));
     }
     let md = changed_md + &md;
-    print!("{md}");
+    // The markdown a line at a time, as a terminal shows it.
+    for line in md.lines() {
+        println!("{}", crate::report::escape::terminal(line));
+    }
     if let Some(path) = &args.comment {
         let marked = summary::comment_file(&format!("cargo xtask gate {}", args.cipher), &md);
         outputs::write(path, Kind::GateComment, marked.as_bytes())?;

@@ -193,10 +193,12 @@ pub fn rows(
         return rows;
     }
     for key in cases {
+        // A fragment of markdown: the name as code, the case (its mode
+        // read from the baseline's JSON) as text.
         let metric = format!(
             "{} {}, instructions/op",
             crate::report::escape::md_code(name),
-            case_name(key)
+            crate::report::escape::md_text(&case_name(key))
         );
         let Some(b) = counted(baseline, key) else {
             // The baseline's trust check makes every case present.
@@ -410,7 +412,7 @@ pub fn baseline_changes(old: Option<&Report>, new: Option<&Report>) -> Vec<Chang
                     format!(
                         "{} {}, instructions/op",
                         crate::report::escape::md_code(name),
-                        case_name(k)
+                        crate::report::escape::md_text(&case_name(k))
                     ),
                     a,
                     b,

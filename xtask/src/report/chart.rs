@@ -16,6 +16,7 @@ use crate::report::verdict::Annotation;
 use crate::report::{Entry, Headline, Report, Status};
 use plotters::coord::Shift;
 use plotters::prelude::*;
+use std::collections::HashSet;
 
 const WIDTH: u32 = 960;
 const PANELS: u32 = 420;
@@ -34,30 +35,33 @@ struct Point<'a> {
 }
 
 /// One point per identical-code group (shown by its least annotated
-/// member, as the verdict counts it) and per peer.
+/// member, as the verdict counts it) and per peer. Linear in the entries
+/// ([`crate::report::markdown::code_groups`]).
 fn points(r: &Report) -> Vec<Point<'_>> {
     let measured = |e: &&Entry| e.status == Status::Measured && e.artifact.is_some();
+    let pareto: HashSet<&str> = r.verdict.pareto.iter().map(String::as_str).collect();
     let mut out = Vec::new();
-    for first in r.variants.iter().filter(|e| e.same_code_as.is_none()) {
-        let members: Vec<&Entry> = r
-            .variants
-            .iter()
-            .filter(|e| e.name == first.name || e.same_code_as.as_ref() == Some(&first.name))
-            .filter(measured)
-            .collect();
+    for group in crate::report::markdown::code_groups(r) {
+        let members: Vec<&Entry> = group.into_iter().filter(measured).collect();
         let Some(shown) = members.iter().min_by_key(|e| Annotation::of(&e.name)) else {
             continue;
         };
         let names: Vec<&str> = members.iter().map(|e| e.name.as_str()).collect();
-        out.push(point(r, shown, names.join(" = "), false));
+        out.push(point(r, shown, names.join(" = "), false, &pareto));
     }
     for p in r.peers.iter().filter(measured) {
-        out.push(point(r, p, format!("{} (peer)", p.label), true));
+        out.push(point(r, p, format!("{} (peer)", p.label), true, &pareto));
     }
     out
 }
 
-fn point<'a>(r: &Report, e: &'a Entry, legend: String, peer: bool) -> Point<'a> {
+fn point<'a>(
+    r: &Report,
+    e: &'a Entry,
+    legend: String,
+    peer: bool,
+    pareto: &HashSet<&str>,
+) -> Point<'a> {
     let pick = r.verdict.pick.as_deref() == Some(e.name.as_str());
     let reference = !peer && r.run.reference == e.name;
     let role = match (pick, reference) {
@@ -75,7 +79,7 @@ fn point<'a>(r: &Report, e: &'a Entry, legend: String, peer: bool) -> Point<'a> 
             .as_ref()
             .map_or(1.0, |a| a.footprint_bytes as f64),
         peer,
-        pareto: r.verdict.pareto.contains(&e.name),
+        pareto: pareto.contains(e.name.as_str()),
     }
 }
 

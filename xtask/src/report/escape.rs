@@ -3,7 +3,7 @@
 //! by where it lands. Markdown is GitHub's (GFM): a table cell, inline code
 //! (inside a table cell or not), a fenced code block, plain text; XML: text,
 //! an attribute value, a comment; and text handed to plotters, which
-//! escapes markup itself.
+//! escapes markup itself; and text printed to a terminal ([`terminal`]).
 
 /// Characters XML 1.0 cannot hold at all (controls other than tab, line
 /// feed and carriage return), replaced by U+FFFD.
@@ -149,6 +149,77 @@ pub fn md_comment(s: &str) -> String {
     one_line(s).replace('<', "&lt;").replace('>', "&gt;")
 }
 
+/// A markdown table cell holding a fragment read from a report's JSON
+/// that this tool wrote with names as inline code (a screened entry's
+/// evidence): each code span (a run of backticks up to the next run of the
+/// same length) is written again as [`md_code_cell`], with the text it
+/// shows; everything between them is plain text ([`md_cell`]). Whatever
+/// the file holds, the cell can make no HTML, link or emphasis, nor end
+/// early.
+pub fn md_fragment_cell(s: &str) -> String {
+    let s = one_line(s);
+    let mut out = String::new();
+    let mut rest = s.as_str();
+    while let Some(open) = rest.find('`') {
+        let run = rest[open..].len() - rest[open..].trim_start_matches('`').len();
+        let after = &rest[open + run..];
+        let Some((content, close_len)) = code_span_end(after, run) else {
+            break;
+        };
+        out.push_str(&md_cell(&rest[..open]));
+        out.push_str(&md_code_cell(&span_text(&after[..content])));
+        rest = &after[content + close_len..];
+    }
+    out.push_str(&md_cell(rest));
+    out
+}
+
+/// Where the code span opened by a run of `run` backticks ends in `after`
+/// (what follows the opening run): the length of its content and of the
+/// closing run, which is a run of exactly `run` backticks.
+fn code_span_end(after: &str, run: usize) -> Option<(usize, usize)> {
+    let mut i = 0;
+    while let Some(at) = after[i..].find('`') {
+        let start = i + at;
+        let len = after[start..].len() - after[start..].trim_start_matches('`').len();
+        if len == run {
+            return Some((start, len));
+        }
+        i = start + len;
+    }
+    None
+}
+
+/// The text a code span's content shows: one space stripped from each end
+/// when both ends are spaces and it is not all spaces (CommonMark).
+fn span_text(content: &str) -> String {
+    if content.len() >= 2
+        && content.starts_with(' ')
+        && content.ends_with(' ')
+        && !content.bytes().all(|b| b == b' ')
+    {
+        content[1..content.len() - 1].to_string()
+    } else {
+        content.to_string()
+    }
+}
+
+/// Text read from a file as a terminal shows it: control characters
+/// (NUL, ESC, line breaks) escaped as Rust writes them (`\u{0}`, `\u{1b}`,
+/// `\n`), so that a name can neither move the cursor nor split a line.
+/// Every print of text from a report's JSON goes through it.
+pub fn terminal(s: &str) -> String {
+    let mut out = String::new();
+    for c in s.chars() {
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 fn longest_run(s: &str, c: char) -> usize {
     let (mut best, mut run) = (0, 0);
     for x in s.chars() {
@@ -206,6 +277,29 @@ mod tests {
         assert!(block.starts_with("````text\n"), "{block}");
         assert!(block.ends_with("\n````\n"), "{block}");
         assert_eq!(md_code_block("text", "a\n"), "```text\na\n```\n");
+    }
+
+    /// Case 5: the tool's inline code kept, anything else in the text
+    /// (HTML, a link, a pipe) escaped.
+    #[test]
+    fn fragments_keep_their_code_and_nothing_else() {
+        let f = md_fragment_cell(
+            "screened out: `never` is <img src=x onerror=alert(3)> [c](javascript:alert(2)) a|b",
+        );
+        assert!(f.starts_with("screened out: `never` is &lt;img"), "{f}");
+        assert!(f.contains("\\[c\\](javascript:alert(2))"), "{f}");
+        assert!(f.ends_with("a\\|b"), "{f}");
+        assert_eq!(md_fragment_cell("``a`b|c``"), "``a`b\\|c``");
+        assert_eq!(md_fragment_cell("`` `x` ``"), "`` `x` ``");
+        // An unclosed run of backticks is text.
+        assert_eq!(md_fragment_cell("a `b"), "a \\`b");
+    }
+
+    /// Case 7: control characters from a file are shown, not sent.
+    #[test]
+    fn terminal_text_is_one_line_without_controls() {
+        assert_eq!(terminal("a\0b\u{1b}[31mc\nd"), "a\\u{0}b\\u{1b}[31mc\\nd");
+        assert_eq!(terminal("never ±"), "never ±");
     }
 
     #[test]

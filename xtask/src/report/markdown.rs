@@ -4,10 +4,12 @@
 //! `escape.rs`.
 
 use crate::report::escape::{
-    md_cell, md_cell_fragment, md_code, md_code_block, md_code_cell, md_comment, md_text,
+    md_cell, md_cell_fragment, md_code, md_code_block, md_code_cell, md_comment, md_fragment_cell,
+    md_text,
 };
 use crate::report::verdict::{Conclusion, pct};
 use crate::report::{Control, Entry, Report, Speed, Status};
+use std::collections::HashMap;
 use std::fmt::Write;
 
 mod facts;
@@ -62,12 +64,16 @@ pub fn render(r: &Report) -> String {
             md_text(&m.cpu_info.model_name.to_string())
         );
     }
+    // Steps and reasons in the rule's words, never as the JSON holds them.
+    let (steps, reasons) = r.prose();
     glance::render(w, r);
-    render_inconclusive(w, r);
+    render_inconclusive(w, r, &reasons);
     glance::render_chain(w, r);
     render_rule(w, r);
     render_chart(w, r);
-    details(w, "The rule's steps in words", |w| render_steps(w, r));
+    details(w, "The rule's steps in words", |w| {
+        render_steps(w, r, &steps)
+    });
     render_left_out(w, r);
     facts::render(w, r);
     render_sizes(w, r);
@@ -95,13 +101,14 @@ pub(crate) fn details(w: &mut String, summary: &str, body: impl FnOnce(&mut Stri
     let _ = writeln!(w, "</details>\n");
 }
 
-/// An inconclusive verdict's reasons and the command to run again.
-fn render_inconclusive(w: &mut String, r: &Report) {
+/// An inconclusive verdict's `reasons` (markdown the rule wrote,
+/// [`Report::prose`]) and the command to run again.
+fn render_inconclusive(w: &mut String, r: &Report, reasons: &[String]) {
     let v = &r.verdict;
     if v.status != Conclusion::Inconclusive {
         return;
     }
-    for reason in &v.reasons {
+    for reason in reasons {
         let _ = writeln!(w, "- {}", md_cell_fragment(reason));
     }
     if let Some(rerun) = &v.rerun {
@@ -153,17 +160,19 @@ fn render_rule(w: &mut String, r: &Report) {
     }
 }
 
-/// The rule's steps as sentences, with the A/A control's.
-fn render_steps(w: &mut String, r: &Report) {
+/// The rule's `steps` as sentences (markdown the rule wrote,
+/// [`Report::prose`]), with the A/A control's.
+fn render_steps(w: &mut String, r: &Report, steps: &[String]) {
     render_control(w, r.control.as_ref(), &r.run.reference);
-    for step in &r.verdict.steps {
+    for step in steps {
         let _ = writeln!(w, "- {}", md_cell_fragment(step));
     }
     let _ = writeln!(w);
 }
 
 /// The variants the screen left out, with its evidence (a fragment the
-/// screen wrote: names as inline code).
+/// screen wrote, names as inline code, read back as
+/// [`md_fragment_cell`] reads it: its code kept, nothing else live).
 fn render_left_out(w: &mut String, r: &Report) {
     let screened: Vec<&Entry> = r
         .entries()
@@ -186,7 +195,7 @@ fn render_left_out(w: &mut String, r: &Report) {
                 e.artifact
                     .as_ref()
                     .map_or("unknown".into(), |a| bytes(a.footprint_bytes)),
-                md_cell_fragment(e.reason.as_deref().unwrap_or("no reason recorded"))
+                md_fragment_cell(e.reason.as_deref().unwrap_or("no reason recorded"))
             );
         }
         let _ = writeln!(w);
@@ -214,19 +223,39 @@ fn render_control(w: &mut String, control: Option<&Control>, reference: &str) {
     }
 }
 
-/// The identical-code groups: each once, as `a` = `b` = `c`.
+/// The variants of `r` by identical hot-path code: a group per variant
+/// that names no other (`same_code_as` is `null`), in report order, with
+/// every variant of its name or naming it, in report order. Linear in the
+/// variants (a hash lookup each, names being distinct).
+pub(crate) fn code_groups(r: &Report) -> Vec<Vec<&Entry>> {
+    let mut index: HashMap<&str, Vec<usize>> = HashMap::new();
+    let mut out: Vec<Vec<&Entry>> = Vec::new();
+    for e in r.variants.iter().filter(|e| e.same_code_as.is_none()) {
+        index.entry(e.name.as_str()).or_default().push(out.len());
+        out.push(Vec::new());
+    }
+    let none = Vec::new();
+    for e in &r.variants {
+        let named = index.get(e.name.as_str()).unwrap_or(&none);
+        let naming = (e.same_code_as.as_deref())
+            .filter(|s| *s != e.name)
+            .and_then(|s| index.get(s))
+            .unwrap_or(&none);
+        for &i in named.iter().chain(naming) {
+            out[i].push(e);
+        }
+    }
+    out
+}
+
+/// The identical-code groups of more than one: each once, as `a` = `b` =
+/// `c`.
 fn groups(r: &Report) -> Vec<String> {
-    r.variants
-        .iter()
-        .filter(|e| e.same_code_as.is_none())
-        .filter_map(|first| {
-            let members: Vec<String> = r
-                .variants
-                .iter()
-                .filter(|e| e.name == first.name || e.same_code_as.as_ref() == Some(&first.name))
-                .map(|e| md_code(&e.name))
-                .collect();
-            (members.len() > 1).then(|| members.join(" = "))
+    (code_groups(r).into_iter())
+        .filter(|members| members.len() > 1)
+        .map(|members| {
+            let names: Vec<String> = members.iter().map(|e| md_code(&e.name)).collect();
+            names.join(" = ")
         })
         .collect()
 }
@@ -351,7 +380,7 @@ pub fn render_index(reports: &[Report]) -> String {
         let verdict = match (v.status, &v.pick) {
             (Conclusion::Inconclusive, _) => format!(
                 "**inconclusive**: {}; rerun: {}",
-                md_cell_fragment(&v.reasons.join("; ")),
+                md_cell_fragment(&r.prose().1.join("; ")),
                 md_code_cell(v.rerun.as_deref().unwrap_or(""))
             ),
             (Conclusion::Decided, Some(p)) => format!("use {}", md_code_cell(p)),

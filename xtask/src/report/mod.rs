@@ -13,7 +13,7 @@ pub mod merge;
 pub mod output;
 pub mod paired;
 pub mod raw;
-mod recompute;
+pub mod recompute;
 pub mod verdict;
 
 use crate::build::size::Artifact;

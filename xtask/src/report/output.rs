@@ -15,6 +15,7 @@
 use crate::env::outputs::{self, Kind, Outputs};
 use crate::error::{Error, Result};
 use crate::report::chart;
+use crate::report::escape::terminal as shown_long;
 use crate::report::markdown;
 use crate::report::{self, Report, SCHEMA_VERSION};
 use bench_harness::outfile;
@@ -291,18 +292,11 @@ pub fn parse_report(bytes: &[u8], stem: &str) -> std::result::Result<Report, Not
 }
 
 fn parse_inner(bytes: &[u8], stem: &str) -> std::result::Result<Report, NotRead> {
-    let value: serde_json::Value = serde_json::from_slice(bytes)
-        .map_err(|e| NotRead::Refused(format!("not valid JSON (truncated?): {e}")))?;
-    let Some(object) = value.as_object() else {
-        return Err(NotRead::Foreign("not a report (not a JSON object)".into()));
+    let header = Header::of(bytes)?;
+    let Some(version) = header.schema_version else {
+        return Err(NotRead::Foreign("not a report (no schema_version)".into()));
     };
-    let version = match object.get("schema_version") {
-        None => {
-            return Err(NotRead::Foreign("not a report (no schema_version)".into()));
-        }
-        Some(v) => v,
-    };
-    if !(object.contains_key("cipher") && object.contains_key("variants")) {
+    if !(header.cipher.is_some() && header.variants) {
         return Err(NotRead::Foreign(
             "not a compare report (no cipher and variants; a tcrypt --json output?)".into(),
         ));
@@ -314,7 +308,8 @@ fn parse_inner(bytes: &[u8], stem: &str) -> std::result::Result<Report, NotRead>
             report::OLDEST_READ
         )));
     }
-    let report = serde_json::from_value::<Report>(value)
+    // Straight into the report: no tree of the whole document in between.
+    let report = serde_json::from_slice::<Report>(bytes)
         .map_err(|e| NotRead::Refused(format!("not a valid report: {e}")))?
         .upgraded();
     check(&report).map_err(NotRead::Refused)?;
@@ -327,6 +322,98 @@ fn parse_inner(bytes: &[u8], stem: &str) -> std::result::Result<Report, NotRead>
     Ok(report)
 }
 
+/// What a JSON file says it is, read without keeping anything else of it:
+/// its `schema_version` and `cipher`, and whether it has `variants`.
+#[derive(Default)]
+pub struct Header {
+    pub schema_version: Option<serde_json::Value>,
+    pub cipher: Option<serde_json::Value>,
+    pub variants: bool,
+}
+
+impl Header {
+    /// The header of `bytes`; refused when they are not JSON, foreign when
+    /// not an object. Memory: the document's nesting, not its size.
+    pub fn of(bytes: &[u8]) -> std::result::Result<Header, NotRead> {
+        let mut de = serde_json::Deserializer::from_slice(bytes);
+        let header = serde::Deserializer::deserialize_any(&mut de, HeaderVisitor)
+            .and_then(|h| de.end().map(|()| h));
+        match header {
+            Ok(Some(h)) => Ok(h),
+            Ok(None) => Err(NotRead::Foreign("not a report (not a JSON object)".into())),
+            Err(e) => Err(NotRead::Refused(format!(
+                "not valid JSON (truncated?): {e}"
+            ))),
+        }
+    }
+}
+
+/// Reads any JSON value: an object as its [`Header`] (the last of a key
+/// repeated counts, as in a parsed tree), anything else as `None`.
+struct HeaderVisitor;
+
+impl<'de> serde::de::Visitor<'de> for HeaderVisitor {
+    type Value = Option<Header>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(
+        self,
+        mut map: A,
+    ) -> std::result::Result<Self::Value, A::Error> {
+        use serde::de::IgnoredAny;
+        let mut h = Header::default();
+        while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+            match key.as_ref() {
+                "schema_version" => h.schema_version = Some(map.next_value()?),
+                "cipher" => h.cipher = Some(map.next_value()?),
+                "variants" => {
+                    map.next_value::<IgnoredAny>()?;
+                    h.variants = true;
+                }
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(Some(h))
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(
+        self,
+        mut seq: A,
+    ) -> std::result::Result<Self::Value, A::Error> {
+        while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {}
+        Ok(None)
+    }
+
+    fn visit_bool<E>(self, _: bool) -> std::result::Result<Self::Value, E> {
+        Ok(None)
+    }
+
+    fn visit_i64<E>(self, _: i64) -> std::result::Result<Self::Value, E> {
+        Ok(None)
+    }
+
+    fn visit_u64<E>(self, _: u64) -> std::result::Result<Self::Value, E> {
+        Ok(None)
+    }
+
+    fn visit_f64<E>(self, _: f64) -> std::result::Result<Self::Value, E> {
+        Ok(None)
+    }
+
+    fn visit_str<E>(self, _: &str) -> std::result::Result<Self::Value, E> {
+        Ok(None)
+    }
+
+    fn visit_unit<E>(self) -> std::result::Result<Self::Value, E> {
+        Ok(None)
+    }
+}
+
 /// A value from a file as a message shows it: control characters escaped
 /// (one line) and cut short.
 fn shown(s: &str) -> String {
@@ -335,20 +422,6 @@ fn shown(s: &str) -> String {
         Some((i, _)) => format!("{}...", &escaped[..i]),
         None => escaped,
     }
-}
-
-/// Control characters escaped, nothing cut.
-fn shown_long(s: &str) -> String {
-    s.chars()
-        .flat_map(|c| {
-            let e: Vec<char> = if c.is_control() {
-                c.escape_default().collect()
-            } else {
-                vec![c]
-            };
-            e
-        })
-        .collect()
 }
 
 /// The largest size a report may give an artifact (1 GiB).

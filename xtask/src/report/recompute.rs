@@ -7,8 +7,9 @@
 
 use crate::report::paired::{self, Paired};
 use crate::report::verdict::{self, Noise};
-use crate::report::{Control, Report, Speed};
+use crate::report::{Control, Operation, Report, Speed};
 use bench_harness::stats::Ratio;
+use std::collections::HashMap;
 
 /// The speed of `a` over `b` (two engines' speed entries) over their crypt
 /// cases, at `confidence`; `None` when they share no case.
@@ -27,10 +28,79 @@ pub fn overall_of(a: &[Speed], b: &[Speed], confidence: f64) -> Option<Ratio> {
     paired::overall(&per_case, confidence).map(|c| c.ratio)
 }
 
+/// A case as a speed entry names it.
+type CaseKey<'a> = (&'a str, Operation, usize, usize);
+
+/// One engine's crypt cases, as [`Index`] pairs them: each case's number
+/// and its [`paired::levels`], in the entry's order; and where each case
+/// number is among them.
+struct Engine {
+    cases: Vec<(usize, Vec<(usize, f64)>)>,
+    position: HashMap<usize, usize>,
+}
+
+/// The speeds of a report's entries, made ready to pair: each entry found
+/// by its name in one hash lookup, and its levels in every crypt case
+/// computed once. Built in time linear in the samples (each process's
+/// quantile sorts its rounds: n log n in one process's rounds);
+/// [`Index::faster`] then takes time linear in the cases and processes,
+/// where [`Report::faster`] takes time linear in the entries and samples.
+pub struct Index {
+    by_name: HashMap<String, Engine>,
+    confidence: f64,
+}
+
+impl Index {
+    pub fn of(r: &Report) -> Index {
+        let mut numbers: HashMap<CaseKey, usize> = HashMap::new();
+        let mut by_name = HashMap::new();
+        for e in r.entries() {
+            let mut engine = Engine {
+                cases: Vec::new(),
+                position: HashMap::new(),
+            };
+            for s in e.speed.iter().filter(|s| s.dir.is_crypt()) {
+                let next = numbers.len();
+                let n = *numbers
+                    .entry((s.alg.as_str(), s.dir, s.key_bits, s.block_bytes))
+                    .or_insert(next);
+                // The first speed entry of a case is the one paired.
+                engine.position.entry(n).or_insert(engine.cases.len());
+                engine.cases.push((n, paired::levels(&s.samples)));
+            }
+            // The first entry of a name is the one found.
+            by_name.entry(e.name.clone()).or_insert(engine);
+        }
+        Index {
+            by_name,
+            confidence: paired::confidence(r.run.looks),
+        }
+    }
+
+    /// What [`Report::faster`] gives, from the index.
+    pub fn faster(&self, a: &str, b: &str) -> Option<Ratio> {
+        let (ea, eb) = (self.by_name.get(a)?, self.by_name.get(b)?);
+        let per_case: Vec<Paired> = (ea.cases.iter())
+            .map(|(n, la)| {
+                let (_, lb) = eb.cases.get(*eb.position.get(n)?)?;
+                Some(Paired::of_levels(la, lb))
+            })
+            .collect::<Option<_>>()?;
+        paired::overall(&per_case, self.confidence).map(|c| c.ratio)
+    }
+}
+
 impl Report {
     /// Every figure and the verdict computed again from the samples (see
     /// the module doc).
-    pub fn recomputed(mut self) -> Report {
+    pub fn recomputed(self) -> Report {
+        self.recomputed_by(Report::decide)
+    }
+
+    /// Every figure computed again from the samples, and the verdict by
+    /// `rule` ([`Report::decide`], or [`Report::decide_pick`] where the
+    /// Pareto set is not shown).
+    pub fn recomputed_by(mut self, rule: fn(&Report) -> verdict::Verdict) -> Report {
         let hz = self.hz();
         let reference = self.run.reference.clone();
         let base: Vec<Speed> = (self.entries())
@@ -76,35 +146,77 @@ impl Report {
         }
         // Notes on rounds too few to be quiet belong to the old rule.
         self.run.notes.retain(|n| !n.starts_with("fewer than"));
-        self.verdict = self.decide();
+        self.verdict = rule(&self);
         self
     }
 
-    /// The rule over this report's measured entries.
+    /// The rule over this report's measured entries, each pair's speed
+    /// from an [`Index`] of the samples.
     pub fn decide(&self) -> verdict::Verdict {
-        self.decide_by(&|a: &str, b: &str| self.faster(a, b))
+        let index = Index::of(self);
+        self.decide_by(&|a: &str, b: &str| index.faster(a, b))
+    }
+
+    /// The verdict's steps and reasons, written again from its chain (each
+    /// step's gain and bar as the run found them) and the run's settings,
+    /// by the rule's own words: what the markdown shows, rather than the
+    /// text the JSON holds. Linear in the candidates (see
+    /// [`verdict::walk`]).
+    pub fn prose(&self) -> (Vec<String>, Vec<String>) {
+        let gains: HashMap<(&str, &str), Option<Ratio>> = (self.verdict.chain.iter())
+            .filter_map(|l| Some(((l.candidate.as_str(), l.against.as_deref()?), l.gain)))
+            .collect();
+        let faster = |a: &str, b: &str| gains.get(&(a, b)).copied().flatten();
+        let v = verdict::walk(
+            &self.candidates(&self.variants),
+            &faster,
+            &self.noise(),
+            &self.run.reference,
+            "",
+        );
+        (v.steps, v.reasons)
+    }
+
+    pub(crate) fn candidates(&self, entries: &[crate::report::Entry]) -> Vec<verdict::Candidate> {
+        (entries.iter())
+            .filter_map(|e| e.candidate(&self.run.reference))
+            .collect()
+    }
+
+    /// What the run's measurement allows, as its settings and control say.
+    pub(crate) fn noise(&self) -> Noise {
+        Noise {
+            threshold: self.run.threshold,
+            size_cost: self.run.size_cost,
+            control: self.control.as_ref().map(Control::interval),
+            timed: self.machine.is_some(),
+        }
+    }
+
+    /// The rule over this report's measured entries without its Pareto set
+    /// ([`verdict::walk`]): the pick, steps and chain, linear in the
+    /// candidates.
+    pub fn decide_pick(&self) -> verdict::Verdict {
+        let index = Index::of(self);
+        let rerun = format!("cargo xtask compare {}", self.cipher);
+        verdict::walk(
+            &self.candidates(&self.variants),
+            &|a: &str, b: &str| index.faster(a, b),
+            &self.noise(),
+            &self.run.reference,
+            &rerun,
+        )
     }
 
     /// The rule over this report's measured entries, with speeds from
     /// `faster` (racing asks what a step's resolution would change).
     pub fn decide_by(&self, faster: &dyn Fn(&str, &str) -> Option<Ratio>) -> verdict::Verdict {
-        let candidates = |entries: &[crate::report::Entry]| -> Vec<verdict::Candidate> {
-            (entries.iter())
-                .filter_map(|e| e.candidate(&self.run.reference))
-                .collect()
-        };
-        let noise = Noise {
-            threshold: self.run.threshold,
-            size_cost: self.run.size_cost,
-            control: self.control.as_ref().map(Control::interval),
-            timed: self.machine.is_some(),
-        };
         let rerun = format!("cargo xtask compare {}", self.cipher);
         verdict::decide(
-            &candidates(&self.variants),
-            &candidates(&self.peers),
+            &self.candidates(&self.variants),
+            &self.candidates(&self.peers),
             faster,
-            &noise,
+            &self.noise(),
             &self.run.reference,
             &rerun,
         )

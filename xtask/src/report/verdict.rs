@@ -26,6 +26,7 @@ use crate::report::deviation;
 use crate::report::escape::md_code as code;
 use bench_harness::stats::Ratio;
 use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
 
 /// The gain a larger variant must show to win, in percent, as the command
 /// line takes it (`compare --threshold`).
@@ -217,19 +218,23 @@ impl Noise {
 
 /// The groups' chosen members, and a step per group of more than one. A
 /// group is the candidates with the same first member (`same_code_as`, or
-/// the name of one that has none), whether or not that one was measured.
+/// the name of one that has none), whether or not that one was measured;
+/// groups in the order of their first candidate. Linear in the candidates
+/// (one hash lookup each).
 fn representatives(variants: &[Candidate]) -> (Vec<&Candidate>, Vec<String>) {
-    let key = |c: &Candidate| c.same_code_as.clone().unwrap_or_else(|| c.name.clone());
-    let mut keys: Vec<String> = variants.iter().map(key).collect();
-    keys.dedup();
-    let mut seen = Vec::new();
+    let key = |c: &'_ Candidate| c.same_code_as.clone().unwrap_or_else(|| c.name.clone());
+    let mut index: HashMap<String, usize> = HashMap::new();
+    let mut groups: Vec<Vec<&Candidate>> = Vec::new();
+    for c in variants {
+        let i = *index.entry(key(c)).or_insert_with(|| {
+            groups.push(Vec::new());
+            groups.len() - 1
+        });
+        groups[i].push(c);
+    }
     let mut reps = Vec::new();
     let mut steps = Vec::new();
-    for k in keys {
-        if seen.contains(&k) {
-            continue;
-        }
-        let members: Vec<&Candidate> = variants.iter().filter(|c| key(c) == k).collect();
+    for members in groups {
         // The least annotation; among equals, the first listed.
         let rep = *members
             .iter()
@@ -244,21 +249,38 @@ fn representatives(variants: &[Candidate]) -> (Vec<&Candidate>, Vec<String>) {
             ));
         }
         reps.push(rep);
-        seen.push(k);
     }
     (reps, steps)
+}
+
+/// [`walk`], with the Pareto set taken among the candidates and `others`
+/// (the peers) together ([`pareto`]).
+pub fn decide(
+    variants: &[Candidate],
+    others: &[Candidate],
+    faster: &dyn Fn(&str, &str) -> Option<Ratio>,
+    noise: &Noise,
+    reference: &str,
+    rerun: &str,
+) -> Verdict {
+    let mut v = walk(variants, faster, noise, reference, rerun);
+    let (reps, _) = representatives(variants);
+    let all: Vec<&Candidate> = reps.into_iter().chain(others).collect();
+    v.pareto = pareto(&all, faster);
+    v
 }
 
 /// Walks the candidates from smallest to largest footprint (one per
 /// identical-code group), moving the pick to a larger one only when its
 /// whole interval against the current pick clears `noise.bar()`; the same
 /// footprint must be faster by more than the A/A control's deviation. `faster(a, b)`
-/// is the speed of `a` over `b` with its interval. The Pareto set is taken
-/// among the candidates and `others` (the peers) together.
+/// is the speed of `a` over `b` with its interval. The verdict has no
+/// Pareto set (see [`decide`]). A sort of the candidates, then one call
+/// of `faster` per candidate and possible pick: linear in the candidates
+/// times the picks left possible (one, unless steps lean).
 // Long: the rule itself, kept in one function to be read top to bottom.
-pub fn decide(
+pub fn walk(
     variants: &[Candidate],
-    others: &[Candidate],
     faster: &dyn Fn(&str, &str) -> Option<Ratio>,
     noise: &Noise,
     reference: &str,
@@ -323,7 +345,6 @@ pub fn decide(
         }
         open = kept;
     }
-    let all: Vec<&Candidate> = by_size.iter().copied().chain(others).collect();
     let mut reasons = noise.reasons(reference);
     let mut rerun = rerun.to_string();
     if open.len() > 1 {
@@ -349,7 +370,7 @@ pub fn decide(
         rerun: (!decided).then_some(rerun),
         reasons,
         bar: noise.bar(),
-        pareto: pareto(&all, faster),
+        pareto: Vec::new(),
         steps,
         chain,
     }
@@ -471,6 +492,12 @@ fn step(
     (s, outcome)
 }
 
+/// The candidates of `all` no other dominates (no larger, and faster with
+/// its whole interval above 1), smallest first. Dominance is not
+/// transitive (each pair has its own interval), so every ordered pair of
+/// candidates is compared: quadratic in the candidates, one call of
+/// `faster` per pair (which [`crate::report::recompute::Index`] answers
+/// in time linear in the cases and processes, not the samples).
 fn pareto(all: &[&Candidate], faster: &dyn Fn(&str, &str) -> Option<Ratio>) -> Vec<String> {
     let mut front: Vec<&Candidate> = all
         .iter()

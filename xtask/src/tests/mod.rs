@@ -3,10 +3,12 @@
 //! against the defaults, and the drift between declarations and commands.
 
 mod committed;
+mod escaping;
 pub(crate) mod fixture;
 mod hostile_input;
 mod markers;
 pub(crate) mod render;
+pub(crate) mod synthetic;
 
 /// The `[default: X]` of each option in a help text, by flag.
 fn stated_defaults(help: &str) -> Vec<(String, String)> {

@@ -47,8 +47,8 @@ pub fn render(m: &Merged) -> String {
         for mr in &m.machines {
             let _ = writeln!(
                 w,
-                "- `{}` ({}) wants {}",
-                md_text(&mr.label),
+                "- {} ({}) wants {}",
+                md_code(&mr.label),
                 md_text(&mr.cpu),
                 own(mr.status, mr.pick.as_deref())
             );
@@ -72,7 +72,7 @@ pub fn render(m: &Merged) -> String {
             md_cell(&mr.cpu),
             md_cell(&mr.date),
             md_cell(&mr.commit),
-            own(mr.status, mr.pick.as_deref()),
+            md_cell_fragment(&own(mr.status, mr.pick.as_deref())),
             md_code_cell(&mr.source)
         );
     }
@@ -124,6 +124,7 @@ pub fn render(m: &Merged) -> String {
     w
 }
 
+/// A machine's own verdict: its pick as inline code, or `inconclusive`.
 fn own(status: Conclusion, pick: Option<&str>) -> String {
     match (status, pick) {
         (Conclusion::Decided, Some(p)) => md_code(p),

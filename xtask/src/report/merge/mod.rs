@@ -15,10 +15,12 @@ pub mod markdown;
 pub mod svg;
 
 use crate::report::escape::md_code as code;
+use crate::report::recompute::Index;
 use crate::report::verdict::{self, Candidate, Conclusion, Noise, Verdict};
 use crate::report::{Control, Report, Status};
 use bench_harness::stats::Ratio;
 use serde::{Deserialize, Serialize};
+use std::collections::{HashMap, HashSet};
 
 /// The schema of a merged report.
 pub const SCHEMA_VERSION: u32 = 1;
@@ -101,7 +103,8 @@ pub fn merge(
     let mut left_out = Vec::new();
     let mut kept: Vec<(Report, String, String)> = Vec::new();
     for (r, source) in reports {
-        let r = r.recomputed();
+        // A machine's own verdict is shown by its pick alone: no Pareto set.
+        let r = r.recomputed_by(Report::decide_pick);
         let label = label_of(&r);
         if let Some((_, first, _)) = kept.iter().find(|(_, _, l)| *l == label) {
             left_out.push(format!(
@@ -134,13 +137,15 @@ pub fn merge(
         )));
     }
     let mut variants = matched(&kept, &reference, &mut left_out);
+    // This tree's artifacts, by name and fingerprint.
+    let built: Option<HashSet<(&str, &str)>> = this_tree.map(|t| {
+        (t.variants.iter())
+            .filter_map(|e| Some((e.name.as_str(), e.artifact.as_ref()?.fingerprint.as_str())))
+            .collect()
+    });
     for v in &mut variants {
-        v.current = this_tree.map(|t| {
-            (t.variants.iter()).any(|e| {
-                e.name == v.name
-                    && e.artifact.as_ref().map(|a| &a.fingerprint) == Some(&v.fingerprint)
-            })
-        });
+        v.current =
+            (built.as_ref()).map(|b| b.contains(&(v.name.as_str(), v.fingerprint.as_str())));
     }
     let machines: Vec<MachineRun> = (kept.iter())
         .map(|(r, source, label)| MachineRun {
@@ -203,12 +208,23 @@ fn label_of(r: &Report) -> String {
 
 /// The variants measured on every machine with one artifact (the same
 /// fingerprint), in the first report's order; a line in `left_out` for each
-/// one that is not.
+/// one that is not. Linear in the variants times the machines (a hash
+/// lookup each).
 fn matched(
     kept: &[(Report, String, String)],
     reference: &str,
     left_out: &mut Vec<String>,
 ) -> Vec<Variant> {
+    let by_name: Vec<HashMap<&str, &crate::report::Entry>> = (kept.iter())
+        .map(|(r, _, _)| {
+            let mut m = HashMap::new();
+            for e in &r.variants {
+                // The first of a name is the one found.
+                m.entry(e.name.as_str()).or_insert(e);
+            }
+            m
+        })
+        .collect();
     let mut out = Vec::new();
     for e in &kept[0].0.variants {
         let Some(a) = e.artifact.as_ref().filter(|_| e.status == Status::Measured) else {
@@ -216,8 +232,8 @@ fn matched(
         };
         let mut ratios = Vec::new();
         let mut why = None;
-        for (r, source, label) in kept {
-            let Some(other) = r.variants.iter().find(|o| o.name == e.name) else {
+        for ((_, source, label), names) in kept.iter().zip(&by_name) {
+            let Some(&other) = names.get(e.name.as_str()) else {
                 why = Some(format!("not in {} ({})", code(source), code(label)));
                 break;
             };
@@ -258,11 +274,12 @@ fn matched(
 
 /// The evidence that holds on every machine: for `a` over `b`, the lowest
 /// ratio and the lowest interval ends any machine measured; `None` when
-/// one machine cannot compare them.
-pub fn on_every(reports: &[&Report], a: &str, b: &str) -> Option<Ratio> {
-    let each: Vec<Ratio> = reports
+/// one machine cannot compare them. `machines` holds each report's
+/// [`Index`]: linear in the machines, cases and processes.
+pub fn on_every(machines: &[Index], a: &str, b: &str) -> Option<Ratio> {
+    let each: Vec<Ratio> = machines
         .iter()
-        .map(|r| r.faster(a, b))
+        .map(|m| m.faster(a, b))
         .collect::<Option<_>>()?;
     let min = |f: fn(&Ratio) -> f64| each.iter().map(f).fold(f64::INFINITY, f64::min);
     Some(Ratio {
@@ -274,16 +291,21 @@ pub fn on_every(reports: &[&Report], a: &str, b: &str) -> Option<Ratio> {
 
 /// The rule over `variants` with [`on_every`]'s evidence and the highest
 /// bar any machine's noise sets (the widest A/A control, the largest
-/// threshold and size cost).
+/// threshold and size cost). Linear in the variants but for the Pareto set
+/// ([`verdict::decide`]).
 fn portable(reports: &[&Report], variants: &[Variant], reference: &str, cipher: &str) -> Verdict {
+    let merged: HashSet<&str> = variants.iter().map(|v| v.name.as_str()).collect();
+    let mut first: HashMap<&str, &crate::report::Entry> = HashMap::new();
+    for e in &reports[0].variants {
+        first.entry(e.name.as_str()).or_insert(e);
+    }
     let candidates: Vec<Candidate> = (variants.iter())
         .map(|v| Candidate {
             name: v.name.clone(),
             size: v.footprint,
-            same_code_as: (reports[0].variants.iter())
-                .find(|e| e.name == v.name)
+            same_code_as: (first.get(v.name.as_str()))
                 .and_then(|e| e.same_code_as.clone())
-                .filter(|s| variants.iter().any(|w| w.name == *s)),
+                .filter(|s| merged.contains(s.as_str())),
         })
         .collect();
     let widest = (reports.iter())
@@ -299,7 +321,8 @@ fn portable(reports: &[&Report], variants: &[Variant], reference: &str, cipher: 
         },
         timed: reports.iter().all(|r| r.machine.is_some()),
     };
-    let faster = |a: &str, b: &str| on_every(reports, a, b);
+    let machines: Vec<Index> = reports.iter().map(|r| Index::of(r)).collect();
+    let faster = |a: &str, b: &str| on_every(&machines, a, b);
     let rerun = format!("cargo xtask compare {cipher}");
     verdict::decide(&candidates, &[], &faster, &noise, reference, &rerun)
 }

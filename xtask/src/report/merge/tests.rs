@@ -172,3 +172,28 @@ fn each_variant_says_whether_this_tree_builds_it() {
     let md = markdown::render(&m);
     assert!(md.contains("| `never` | 5112 | older tree |"), "{md}");
 }
+
+/// Case 5: a machine's own pick is one cell of its row, and makes no link.
+#[test]
+fn a_machines_pick_stays_in_its_cell() {
+    let mut m = merged(vec![on(6), on(25)]);
+    let name = "a`b|c[x](javascript:alert(1))";
+    m.machines[0].pick = Some(name.into());
+    m.portability = Portability::MachineDependent;
+    let md = markdown::render(&m);
+    let row = (md.lines())
+        .find(|l| l.starts_with('|') && l.contains("javascript"))
+        .expect("the machine's row");
+    let pipes = (row.match_indices('|'))
+        .filter(|(i, _)| !row[..*i].ends_with('\\'))
+        .count();
+    assert_eq!(pipes, 7, "six cells: {row}");
+    assert!(row.contains("``a`b\\|c[x](javascript:alert(1))``"), "{row}");
+    let wants = (md.lines())
+        .find(|l| l.starts_with("- ") && l.contains("wants ``"))
+        .expect("the machine's line");
+    assert!(
+        wants.ends_with("wants ``a`b|c[x](javascript:alert(1))``"),
+        "{wants}"
+    );
+}

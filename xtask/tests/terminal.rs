@@ -1,0 +1,90 @@
+//! Names from a report's JSON printed to a terminal (issue 29, case 7):
+//! `merge`'s "left out:" lines on stderr and its "portable: use ..." line
+//! on stdout show control characters escaped, each line one line.
+
+use std::path::Path;
+use std::process::Command;
+
+fn committed(cipher: &str) -> serde_json::Value {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let path = root.join(format!("reports/{cipher}.json"));
+    serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
+}
+
+/// Renames the variant `from` to `to` wherever the report names it.
+fn rename(r: &mut serde_json::Value, from: &str, to: &str) {
+    for e in r["variants"].as_array_mut().unwrap() {
+        for key in ["name", "same_code_as"] {
+            if e[key] == from {
+                e[key] = to.into();
+            }
+        }
+    }
+}
+
+#[test]
+fn merge_prints_names_as_a_terminal_shows_them() {
+    let tmp = tempfile::Builder::new()
+        .prefix("xtask-terminal-")
+        .tempdir()
+        .unwrap();
+    let (a, b, out) = (
+        tmp.path().join("a"),
+        tmp.path().join("b"),
+        tmp.path().join("out"),
+    );
+    for d in [&a, &b, &out] {
+        std::fs::create_dir_all(d).unwrap();
+    }
+    let pick = "auto_x8_unrolled\u{1b}[2J\u{0}\nx";
+    let mut ra = committed("cast6");
+    let wanted = ra["verdict"]["pick"].as_str().unwrap().to_string();
+    rename(&mut ra, &wanted, pick);
+    let mut rb = ra.clone();
+    rb["machine_label"] = "another-machine".into();
+    // A variant whose artifact differs on the second machine is left out,
+    // its fingerprint quoted.
+    let other = (rb["variants"].as_array_mut().unwrap().iter_mut())
+        .find(|e| e["status"] == "ok" && e["name"] != pick && e["name"] != "auto")
+        .unwrap();
+    other["artifact"]["fingerprint"] = "\u{1b}]0;owned\u{7}\nline".into();
+    other["measured_fingerprint"] = other["artifact"]["fingerprint"].clone();
+    for (dir, r) in [(&a, &ra), (&b, &rb)] {
+        std::fs::write(dir.join("cast6.json"), serde_json::to_vec(r).unwrap()).unwrap();
+    }
+    let output = Command::new(env!("CARGO_BIN_EXE_xtask"))
+        .arg("merge")
+        .args([a.join("cast6.json"), b.join("cast6.json")])
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    for text in [&stdout, &stderr] {
+        assert!(
+            !text.chars().any(|c| c.is_control() && c != '\n'),
+            "{text:?}"
+        );
+    }
+    let left: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.starts_with("left out: "))
+        .collect();
+    assert_eq!(stderr.lines().count(), left.len(), "{stderr}");
+    assert_eq!(left.len(), 1, "{stderr}");
+    // The line is markdown the merge wrote: its inline code is one line.
+    assert!(
+        left[0].contains("`\\u{1b}]0;owned\\u{7} line`"),
+        "{}",
+        left[0]
+    );
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 2, "{stdout}");
+    assert!(
+        lines[0].ends_with("use `auto_x8_unrolled\\u{1b}[2J\\u{0}\\nx` everywhere"),
+        "{}",
+        lines[0]
+    );
+}
