@@ -433,7 +433,7 @@ fn untrusted_baselines_are_setup_errors() {
         (
             "negative-count",
             |b| never(b)["speed"][0]["instructions"] = serde_json::json!(-900.0),
-            "variant `never` counts -900 instructions per operation in",
+            "cannot be trusted: `never` at 16 bytes: instructions is -900, not a whole number",
         ),
         (
             "zero-size",
