@@ -5,6 +5,7 @@
 mod committed;
 pub(crate) mod fixture;
 mod hostile_input;
+mod reader;
 pub(crate) mod render;
 
 /// The `[default: X]` of each option in a help text, by flag.
