@@ -481,7 +481,8 @@ mod tests {
     #[test]
     fn edited_sizes_and_code_are_stale() {
         for relative in FILES {
-            let edits: [(&str, fn(&mut Value)); 4] = [
+            type Edit = fn(&mut Value);
+            let edits: [(&str, Edit); 4] = [
                 ("text_bytes", |a| {
                     a["text_bytes"] = json!(a["text_bytes"].as_u64().unwrap() + 1)
                 }),

@@ -347,6 +347,9 @@ pub fn check(r: &Report) -> Checked {
             shown(&r.cipher)
         ));
     }
+    if r.variants.is_empty() {
+        return Err("it lists no variant, where a run lists every variant it chose".into());
+    }
     check_run(&r.run)?;
     if let Some(m) = &r.machine {
         clock("machine.counter_hz", m.counter_hz)?;
@@ -706,7 +709,11 @@ fn check_speed(name: &str, s: &crate::report::Speed, hz: Option<f64>) -> Checked
         // count.
         return match s.instructions {
             Some(i) if i > 0.0 => Ok(()),
-            _ => Err(format!("{case}: neither timed nor counted")),
+            Some(i) => Err(format!(
+                "{case}: instructions is {}, and it was not timed: nothing measured",
+                figure(i)
+            )),
+            None => Err(format!("{case}: neither timed nor counted")),
         };
     }
     let Some(hz) = hz else {
