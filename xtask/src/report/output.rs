@@ -336,10 +336,12 @@ pub const MAX_INSTRUCTIONS: f64 = 9_007_199_254_740_992.0;
 /// the run's settings within what the command line accepts ([`check_run`]);
 /// the machine's clocks within [`HZ`]; every entry that was built and sized
 /// with its artifact and fingerprint, sizes above 0 (the chart's size axis
-/// is logarithmic); speeds, ratios and counts finite and within bounds; and
+/// is logarithmic); speeds, ratios and counts finite and within bounds;
 /// every sample, the A/A control's too, finite and positive
 /// ([`check_samples`]), since the figures and verdicts are computed again
-/// from them.
+/// from them; every name it refers to an entry by one of its entries
+/// ([`check_names`]) and the verdict's figures within bounds
+/// ([`check_verdict`]).
 pub fn check(r: &Report) -> Checked {
     if !valid_name(&r.cipher) {
         return Err(format!(
@@ -374,16 +376,15 @@ pub fn check(r: &Report) -> Checked {
             check_speed("control", s, hz)?;
         }
     }
-    check_verdict(r)
+    check_names(r)?;
+    check_verdict(&r.verdict)
 }
 
-/// The verdict as the report stores it (rendered as it is, a chain of
-/// schema 3 on): every name in it (`pick`, `pareto`, each link's candidate
-/// and what it was measured against), the reference variant, what the A/A
-/// control is a copy of and every `same_code_as` an entry of the report; its bars and gains ratios within bounds, each link's size
-/// and size change those of footprints.
-fn check_verdict(r: &Report) -> Checked {
-    let v = &r.verdict;
+/// Every name the report refers to an entry by is an entry of it: the
+/// reference variant, what the A/A control is a copy of, each
+/// `same_code_as`, and the verdict's pick, Pareto set and each link's
+/// candidate and what it was measured against.
+fn check_names(r: &Report) -> Checked {
     let named = |what: String, name: &str| -> Checked {
         if r.entries().any(|e| e.name == name) {
             Ok(())
@@ -406,19 +407,29 @@ fn check_verdict(r: &Report) -> Checked {
             )?;
         }
     }
+    let v = &r.verdict;
     if let Some(p) = &v.pick {
         named("verdict.pick".into(), p)?;
     }
     for (i, p) in v.pareto.iter().enumerate() {
         named(format!("verdict.pareto[{i}]"), p)?;
     }
+    for (i, l) in v.chain.iter().enumerate() {
+        named(format!("verdict.chain[{i}].candidate"), &l.candidate)?;
+        if let Some(a) = &l.against {
+            named(format!("verdict.chain[{i}].against"), a)?;
+        }
+    }
+    Ok(())
+}
+
+/// The verdict's figures as the report stores them (rendered as they are,
+/// a chain of schema 3 on): its bars and gains ratios within bounds, each
+/// link's size and size change those of footprints.
+fn check_verdict(v: &crate::report::verdict::Verdict) -> Checked {
     bar("verdict.bar", v.bar)?;
     for (i, l) in v.chain.iter().enumerate() {
         let at = format!("verdict.chain[{i}]");
-        named(format!("{at}.candidate"), &l.candidate)?;
-        if let Some(a) = &l.against {
-            named(format!("{at}.against"), a)?;
-        }
         if l.size > MAX_BYTES {
             return Err(format!("{at}.size is {}, more than {MAX_BYTES}", l.size));
         }
