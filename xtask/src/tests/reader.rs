@@ -352,12 +352,26 @@ fn non_finite(text: &str) -> Option<&str> {
         .find(|w| matches!(*w, "inf" | "NaN" | "infinity" | "Infinity"))
 }
 
-/// The first line of markdown `md` where `<img` or `](javascript:` is live:
-/// outside fenced code blocks and code spans, and not escaped with a
-/// backslash.
+/// The first line of markdown `md` where `<img` or `](javascript:` is live
+/// as GitHub renders it: in an HTML block (from a line opening one of
+/// [`HTML_BLOCKS`] to a blank line) markdown is not read, so only a raw
+/// `<img` is live there; elsewhere either is, outside fenced code blocks and
+/// code spans and unless escaped with a backslash.
 fn live_markup(md: &str) -> Option<&str> {
-    let mut fenced = false;
+    let (mut fenced, mut html) = (false, false);
     for line in md.lines() {
+        if line.trim().is_empty() {
+            html = false;
+        }
+        if !fenced && opens_html_block(line) {
+            html = true;
+        }
+        if html {
+            if line.contains("<img") {
+                return Some(line);
+            }
+            continue;
+        }
         if line.trim_start().starts_with("```") {
             fenced = !fenced;
             continue;
@@ -375,6 +389,21 @@ fn live_markup(md: &str) -> Option<&str> {
         }
     }
     None
+}
+
+/// Tags that open an HTML block in GitHub's markdown, among those a report
+/// uses.
+const HTML_BLOCKS: [&str; 6] = ["details", "summary", "div", "table", "p", "pre"];
+
+fn opens_html_block(line: &str) -> bool {
+    let Some(rest) = line.trim_start().strip_prefix('<') else {
+        return false;
+    };
+    let rest = rest.strip_prefix('/').unwrap_or(rest);
+    HTML_BLOCKS.iter().any(|tag| {
+        rest.strip_prefix(tag)
+            .is_some_and(|after| after.is_empty() || after.starts_with(['>', ' ']))
+    })
 }
 
 /// The other machine of a merge: the small report under another label.
@@ -571,16 +600,18 @@ fn hostile_prose_is_escaped() {
         (&base, format!("/variants/{screened}/reason")),
         (&inconclusive, "/verdict/reasons/0".to_string()),
     ];
+    let mut live = Vec::new();
     for (report, pointer) in places {
         for hostile in HOSTILE {
             let mut v = report.clone();
             *v.pointer_mut(&pointer).unwrap() = json!(hostile);
             let r = output::parse_report(&serde_json::to_vec(&v).unwrap(), "cast6").unwrap();
             if let Err(e) = escaped_everywhere(&r) {
-                panic!("{pointer} = {hostile:?}: {e}");
+                live.push(format!("{pointer} = {hostile:?}: {e}"));
             }
         }
     }
+    assert!(live.is_empty(), "{live:#?}");
 }
 
 /// The property test's oracle sees what it looks for: a figure of `inf`
@@ -618,8 +649,7 @@ fn renamed(v: &Value, old: &str, new: &str) -> Value {
 /// Each entry renamed, wherever the report names it (the reference, the
 /// verdict, the control), to each of [`HOSTILE`]: escaped wherever
 /// rendered. Depends on issue 29's part C: merge's "its own verdict" cell
-/// (a pick with `|`), and a name inside the markdown's `<summary>` HTML
-/// (where `[c](javascript:..)` stays a link).
+/// (a pick with `|` splits the row).
 #[test]
 fn hostile_entry_names_are_escaped() {
     let base = small().clone();
@@ -627,14 +657,16 @@ fn hostile_entry_names_are_escaped() {
         .chain(base["peers"].as_array().unwrap())
         .map(|e| e["name"].as_str().unwrap().to_string())
         .collect();
+    let mut live = Vec::new();
     for name in &names {
         for hostile in HOSTILE {
             let v = renamed(&base, name, hostile);
             let r = output::parse_report(&serde_json::to_vec(&v).unwrap(), "cast6")
                 .unwrap_or_else(|e| panic!("{name} renamed {hostile:?}: {e:?}"));
             if let Err(e) = escaped_everywhere(&r) {
-                panic!("{name} renamed {hostile:?}: {e}");
+                live.push(format!("{name} renamed {hostile:?}: {e}"));
             }
         }
     }
+    assert!(live.is_empty(), "{live:#?}");
 }
