@@ -18,6 +18,20 @@ pub const PROCESSES: RangeInclusive<usize> = 2..=16;
 /// The longest a run may time a case, or wait for quiet rounds, in seconds:
 /// tcrypt's bound.
 pub const MAX_SECONDS: f64 = bench_harness::cli::MAX_SECONDS;
+/// The percentages `--threshold` and `--size-cost` take.
+pub const PERCENT: RangeInclusive<f64> = 0.0..=100.0;
+
+/// Whether `v` is a number of seconds a run may be given: above 0, at most
+/// [`MAX_SECONDS`].
+pub fn is_seconds(v: f64) -> bool {
+    v.is_finite() && v > 0.0 && v <= MAX_SECONDS
+}
+
+/// Whether `v` is a fraction that [`percent`] gives: a percentage in
+/// [`PERCENT`], over 100.
+pub fn is_percent_fraction(v: f64) -> bool {
+    v.is_finite() && PERCENT.contains(&(v * 100.0))
+}
 
 /// Block sizes in bytes, from a comma-separated list.
 #[derive(Clone, Debug, PartialEq)]
@@ -92,7 +106,7 @@ pub fn seconds(s: &str) -> std::result::Result<f64, String> {
     s.trim()
         .parse::<f64>()
         .ok()
-        .filter(|v| v.is_finite() && *v > 0.0 && *v <= MAX_SECONDS)
+        .filter(|v| is_seconds(*v))
         .ok_or_else(|| format!("seconds are a number above 0 and at most {MAX_SECONDS}"))
 }
 
@@ -101,9 +115,9 @@ pub fn percent(s: &str) -> std::result::Result<f64, String> {
     s.trim()
         .parse::<f64>()
         .ok()
-        .filter(|v| (0.0..=100.0).contains(v))
+        .filter(|v| PERCENT.contains(v))
         .map(|v| v / 100.0)
-        .ok_or_else(|| "a percentage from 0 to 100".to_string())
+        .ok_or_else(|| format!("a percentage from {} to {}", PERCENT.start(), PERCENT.end()))
 }
 
 /// What clap's error means here: help (and the command list, for a bare

@@ -12,14 +12,17 @@
 //!   line numbers around it;
 //! - **freshness**: every committed file that records artifact fingerprints
 //!   (`reports/CIPHER.json`, `reports/baseline/CIPHER.json`) records the
-//!   fingerprints these artifacts have. A change that alters no artifact
-//!   needs no new measurement; one that alters some is told which files it
-//!   made stale and the command that refreshes each.
+//!   fingerprints, sizes and hot-path code these artifacts have
+//!   ([`differences`]); an entry that records no artifact or fingerprint is
+//!   stale, never current. A change that alters no artifact needs no new
+//!   measurement; one that alters some is told which files it made stale
+//!   and the command that refreshes each.
 //!
 //! This is where CI checks what needs every artifact (`.ci/run` runs it
 //! after the gate, which built them), so that `cargo test` need not build
 //! them. Exit 0 when all holds, 1 when anything does not.
 
+use crate::build::size::Artifact;
 use crate::build::{self, Reuse};
 use crate::env::tree::Tree;
 use crate::env::workdir::WorkDir;
@@ -107,10 +110,11 @@ fn verify_one(entry: &'static CipherEntry, target: &Path, reuse: Reuse) -> Resul
             }
         }
     }
+    let facts = built_facts(&contenders);
     for (file, refresh) in committed_files(entry) {
-        problems.extend(stale(&file, entry.name, &refresh, &contenders));
+        problems.extend(stale(&file, entry.name, &refresh, &facts));
     }
-    for line in other_machines(entry.name, &contenders) {
+    for line in other_machines(entry.name, &facts) {
         eprintln!("    {line}");
     }
     Ok(problems)
@@ -120,7 +124,7 @@ fn verify_one(entry: &'static CipherEntry, target: &Path, reuse: Reuse) -> Resul
 /// which only that machine can refresh: a line saying which of its
 /// variants this tree still builds (current) and which it measured on an
 /// older tree; never a problem, never skipped in silence.
-fn other_machines(cipher: &str, built: &[Contender]) -> Vec<String> {
+fn other_machines(cipher: &str, built: &[(&str, Option<&Artifact>)]) -> Vec<String> {
     let dir = workspace::root().join("reports/machines");
     let Ok(entries) = std::fs::read_dir(&dir) else {
         return Vec::new();
@@ -150,7 +154,7 @@ fn other_machines(cipher: &str, built: &[Contender]) -> Vec<String> {
                 Ok(r) => r,
                 Err(e) => return format!("{shown} (another machine's): not read: {e}"),
             };
-            let differs = fingerprint_differences(&report, built);
+            let differs = differences(&report, built);
             let total = report.entries().count();
             if differs.is_empty() {
                 format!("{shown} (another machine's): current, all {total} artifacts")
@@ -249,10 +253,16 @@ fn committed_files(entry: &CipherEntry) -> Vec<(PathBuf, String)> {
     ]
 }
 
-/// What makes the committed `file` stale against `built`: one line naming
-/// the artifacts whose fingerprints differ and the command `refresh`, or
-/// none when it is current.
-fn stale(file: &Path, cipher: &str, refresh: &str, built: &[Contender]) -> Option<String> {
+/// What makes the committed `file` stale against `built` (what this tree
+/// built, by name): one line naming the artifacts that differ from what it
+/// records ([`differences`]) and the command `refresh`, or none when it is
+/// current. A file the reader refuses is a line too.
+fn stale(
+    file: &Path,
+    cipher: &str,
+    refresh: &str,
+    built: &[(&str, Option<&Artifact>)],
+) -> Option<String> {
     let shown = file
         .strip_prefix(workspace::root())
         .unwrap_or(file)
@@ -270,51 +280,246 @@ fn stale(file: &Path, cipher: &str, refresh: &str, built: &[Contender]) -> Optio
         Ok(r) => r,
         Err(e) => return Some(format!("{shown}: not read ({e}): run `{refresh}`")),
     };
-    let differs = fingerprint_differences(&report, built);
+    let differs = differences(&report, built);
     if differs.is_empty() {
-        eprintln!("    {shown}: current (every artifact has the fingerprint it records)");
+        eprintln!("    {shown}: current (every artifact has the fingerprint and sizes it records)");
         return None;
     }
     let total = report.entries().count();
     Some(format!(
-        "{shown} is stale: {} of {total} artifacts differ from what it records ({}): run `{refresh}`",
+        "{shown} is stale: {} of {total} artifacts differ from what it records (or record nothing to match) ({}): run `{refresh}`",
         differs.len(),
         differs.join(", ")
     ))
 }
 
-/// The names of the report's variants and peers whose artifact this tree
-/// builds with other bytes (or no longer builds), and of what this tree
-/// builds that the report lacks.
-pub fn fingerprint_differences(report: &Report, built: &[Contender]) -> Vec<String> {
+/// What this tree built of the contenders, by name, as [`differences`]
+/// compares it with a report: each contender's artifact, `None` when it
+/// was not built.
+fn built_facts(built: &[Contender]) -> Vec<(&str, Option<&Artifact>)> {
+    (built.iter())
+        .map(|c| (c.name.as_str(), c.built().map(|b| &b.artifact)))
+        .collect()
+}
+
+/// What makes `report` stale against what this tree builds (`built`, by
+/// name): one item per variant or peer whose recorded artifact facts
+/// differ from the built one's ([`artifact_differences`], named in
+/// brackets), that records no artifact or no fingerprint (nothing to match
+/// is never current), or that this tree no longer builds; and one per
+/// contender this tree builds that the report lacks. Empty when current.
+pub fn differences(report: &Report, built: &[(&str, Option<&Artifact>)]) -> Vec<String> {
     let mut differs = Vec::new();
     for e in report.entries() {
-        let Some(recorded) = e.artifact.as_ref().map(|a| &a.fingerprint) else {
-            // Not built when it was measured: nothing recorded to match.
+        let Some(recorded) = e.artifact.as_ref() else {
+            differs.push(format!("{} (no artifact recorded)", e.name));
             continue;
         };
-        let now = built
-            .iter()
-            .find(|c| c.name == e.name)
-            .and_then(|c| c.built())
-            .map(|b| &b.artifact.fingerprint);
+        if recorded.fingerprint.is_empty() {
+            differs.push(format!("{} (no fingerprint recorded)", e.name));
+            continue;
+        }
+        let now = (built.iter())
+            .find(|(name, _)| *name == e.name)
+            .and_then(|(_, a)| *a);
         match now {
-            Some(f) if f == recorded => {}
-            Some(_) => differs.push(e.name.clone()),
+            Some(now) => {
+                let facts = artifact_differences(recorded, now);
+                if !facts.is_empty() {
+                    differs.push(format!("{} ({})", e.name, facts.join(", ")));
+                }
+            }
             None => differs.push(format!("{} (no longer built)", e.name)),
         }
     }
-    for c in built {
-        if !report.entries().any(|e| e.name == c.name) {
-            differs.push(format!("{} (not in it)", c.name));
+    for (name, _) in built {
+        if !report.entries().any(|e| e.name == *name) {
+            differs.push(format!("{name} (not in it)"));
         }
     }
     differs
 }
 
+/// The facts of an artifact that its bytes decide, where `recorded` and
+/// `built` differ, by their names in the JSON: the fingerprint, the sizes
+/// of the file and its sections, the footprint, the hot path's and key
+/// schedule's bytes, the hot path's code and functions, the cipher's
+/// functions and the rounds found out of line. Not where the file was, nor
+/// the `.rlib`'s size (which the build's paths move).
+pub fn artifact_differences(recorded: &Artifact, built: &Artifact) -> Vec<&'static str> {
+    let (r, b) = (recorded, built);
+    [
+        ("fingerprint", r.fingerprint == b.fingerprint),
+        ("so_bytes", r.so_bytes == b.so_bytes),
+        ("text_bytes", r.text_bytes == b.text_bytes),
+        ("rodata_bytes", r.rodata_bytes == b.rodata_bytes),
+        ("data_bytes", r.data_bytes == b.data_bytes),
+        ("footprint_bytes", r.footprint_bytes == b.footprint_bytes),
+        ("hot_path_bytes", r.hot_path_bytes == b.hot_path_bytes),
+        (
+            "key_schedule_bytes",
+            r.key_schedule_bytes == b.key_schedule_bytes,
+        ),
+        ("hot_path_code", r.hot_path_code == b.hot_path_code),
+        ("hot_path", r.hot_path == b.hot_path),
+        ("functions", r.functions == b.functions),
+        (
+            "rounds_out_of_line",
+            r.rounds_out_of_line == b.rounds_out_of_line,
+        ),
+    ]
+    .into_iter()
+    .filter(|(_, same)| !same)
+    .map(|(fact, _)| fact)
+    .collect()
+}
+
 #[cfg(test)]
 mod tests {
-    use super::embedded_sources;
+    use super::{Artifact, differences, embedded_sources, stale};
+    use crate::env::workspace;
+    use crate::gate::baseline_file;
+    use crate::report::Report;
+    use serde_json::{Value, json};
+
+    /// The committed files of crc32c that verify checks.
+    const FILES: [&str; 2] = ["reports/crc32c.json", "reports/baseline/crc32c.json"];
+
+    fn committed(relative: &str) -> Value {
+        let bytes = std::fs::read(workspace::root().join(relative)).unwrap();
+        serde_json::from_slice(&bytes).unwrap()
+    }
+
+    fn read(v: &Value) -> Report {
+        baseline_file::parse(&serde_json::to_vec(v).unwrap(), "test", "crc32c").unwrap()
+    }
+
+    /// What a tree builds when it builds what `r` records.
+    fn facts(r: &Report) -> Vec<(&str, Option<&Artifact>)> {
+        r.entries()
+            .map(|e| (e.name.as_str(), e.artifact.as_ref()))
+            .collect()
+    }
+
+    /// What verify says of the committed file `relative` changed to `v`,
+    /// against a tree that builds what the file records unchanged.
+    fn verdict_of(relative: &str, v: &Value) -> Option<String> {
+        let built = read(&committed(relative));
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("crc32c.json");
+        std::fs::write(&file, serde_json::to_vec(v).unwrap()).unwrap();
+        stale(
+            &file,
+            "crc32c",
+            "cargo xtask compare crc32c",
+            &facts(&built),
+        )
+    }
+
+    /// A file that records what the tree builds is current.
+    #[test]
+    fn what_is_built_as_recorded_is_current() {
+        for relative in FILES {
+            assert_eq!(
+                verdict_of(relative, &committed(relative)),
+                None,
+                "{relative}"
+            );
+        }
+    }
+
+    /// Case 4: `"artifact": null` (or an empty fingerprint) on one entry or
+    /// on every entry of the report or the baseline is stale, never
+    /// current: refused by the reader, and, past the reader, a difference.
+    #[test]
+    fn a_missing_artifact_or_fingerprint_is_stale() {
+        for relative in FILES {
+            let good = committed(relative);
+            let n = good["variants"].as_array().unwrap().len();
+            for (what, value, entries) in [
+                ("artifact", Value::Null, 1),
+                ("artifact", Value::Null, n),
+                ("fingerprint", json!(""), 1),
+                ("fingerprint", json!(""), n),
+            ] {
+                let mut v = good.clone();
+                for e in v["variants"]
+                    .as_array_mut()
+                    .unwrap()
+                    .iter_mut()
+                    .take(entries)
+                {
+                    match what {
+                        "artifact" => e["artifact"] = value.clone(),
+                        _ => e["artifact"]["fingerprint"] = value.clone(),
+                    }
+                }
+                let line = verdict_of(relative, &v)
+                    .unwrap_or_else(|| panic!("{relative}: {what} on {entries}: current"));
+                assert!(
+                    line.contains("not read") && line.contains("run `"),
+                    "{line}"
+                );
+            }
+            let built = read(&good);
+            let mut r = built.clone();
+            r.variants[0].artifact = None;
+            r.variants[1].artifact.as_mut().unwrap().fingerprint.clear();
+            let names = [&r.variants[0].name, &r.variants[1].name];
+            assert_eq!(
+                differences(&r, &facts(&built)),
+                [
+                    format!("{} (no artifact recorded)", names[0]),
+                    format!("{} (no fingerprint recorded)", names[1])
+                ]
+            );
+        }
+    }
+
+    /// Case 4: hand-edited sizes and hot-path code, with the fingerprint
+    /// left as it was, are stale, each fact named.
+    #[test]
+    fn edited_sizes_and_code_are_stale() {
+        for relative in FILES {
+            type Edit = fn(&mut Value);
+            let edits: [(&str, Edit); 4] = [
+                ("text_bytes", |a| {
+                    a["text_bytes"] = json!(a["text_bytes"].as_u64().unwrap() + 1)
+                }),
+                ("hot_path_code", |a| {
+                    a["hot_path_code"] = json!("0000000000000000")
+                }),
+                ("hot_path_bytes", |a| a["hot_path_bytes"] = json!(1)),
+                ("footprint_bytes", |a| a["footprint_bytes"] = json!(1)),
+            ];
+            for (fact, edit) in edits {
+                let mut v = committed(relative);
+                edit(&mut v["variants"][2]["artifact"]);
+                let name = v["variants"][2]["name"].as_str().unwrap().to_string();
+                let line = verdict_of(relative, &v)
+                    .unwrap_or_else(|| panic!("{relative}: {fact} edited: current"));
+                assert!(line.contains(&format!("{name} ({fact})")), "{line}");
+                assert!(line.contains("1 of "), "{line}");
+            }
+        }
+    }
+
+    /// An artifact this tree builds that the file lacks, and one it no
+    /// longer builds, are differences too.
+    #[test]
+    fn built_and_recorded_entries_match_by_name() {
+        let r = read(&committed(FILES[0]));
+        let mut built = facts(&r);
+        let gone = built.remove(0).0;
+        built.push(("new_variant", r.variants[1].artifact.as_ref()));
+        assert_eq!(
+            differences(&r, &built),
+            [
+                format!("{gone} (no longer built)"),
+                "new_variant (not in it)".to_string()
+            ]
+        );
+    }
 
     #[test]
     fn finds_panic_locations() {

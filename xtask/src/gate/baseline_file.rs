@@ -10,6 +10,7 @@
 use crate::env::workspace;
 use crate::error::{Error, Result};
 use crate::gate::rows;
+use crate::report::output;
 use crate::report::{self, Report, SCHEMA_VERSION, Status};
 use crate::select::cases;
 use bench_harness::registry::CipherEntry;
@@ -39,8 +40,10 @@ fn rebuild(cipher: &str) -> String {
 }
 
 /// Reads the baseline of `cipher` from `bytes` (`what` names where they
-/// came from): JSON of a schema this xtask reads (an older one upgraded), for this cipher. Checks nothing else:
-/// see [`check`].
+/// came from): JSON of a schema this xtask reads (an older one upgraded),
+/// for this cipher, whose values a run can produce (the report reader's
+/// [`output::check`], after the upgrade). What the gate needs of it
+/// besides: see [`check`].
 pub fn parse(bytes: &[u8], what: &str, cipher: &str) -> Result<Report> {
     let bad = |cause: String| Error::usage(cause, rebuild(cipher));
     let value: serde_json::Value = serde_json::from_slice(bytes)
@@ -62,6 +65,7 @@ pub fn parse(bytes: &[u8], what: &str, cipher: &str) -> Result<Report> {
             report.cipher
         )));
     }
+    output::check(&report).map_err(|why| bad(format!("{what} cannot be trusted: {why}")))?;
     Ok(report)
 }
 

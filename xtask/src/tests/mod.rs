@@ -7,6 +7,7 @@ mod escaping;
 pub(crate) mod fixture;
 mod hostile_input;
 mod markers;
+mod reader;
 pub(crate) mod render;
 pub(crate) mod synthetic;
 

@@ -146,7 +146,7 @@ fn pipes(row: &str) -> usize {
 }
 
 /// Every table has as many cells in each row as in its header.
-fn check_tables(md: &str) {
+pub(crate) fn check_tables(md: &str) {
     let mut header: Option<usize> = None;
     for line in md.lines() {
         if !line.starts_with('|') {
@@ -163,7 +163,7 @@ fn check_tables(md: &str) {
 
 /// `line` without its code spans (a run of backticks to the next run of
 /// the same length).
-fn outside_code(line: &str) -> String {
+pub(crate) fn outside_code(line: &str) -> String {
     let b = line.as_bytes();
     let run = |i: usize| b[i..].iter().take_while(|&&c| c == b'`').count();
     let (mut out, mut i) = (String::new(), 0);

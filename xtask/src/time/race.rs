@@ -42,6 +42,11 @@ pub const MAX_LOOKS: usize = 3;
 /// The racing processes of one round: all of them run before the next look.
 pub const PER_LOOK: usize = 4;
 
+/// The most measuring processes a run's rounds come from: the first pass's
+/// (`--processes`, [`crate::cli::PROCESSES`]), then [`PER_LOOK`] for each
+/// look after the first.
+pub const MAX_PROCESSES: usize = *crate::cli::PROCESSES.end() + (MAX_LOOKS - 1) * PER_LOOK;
+
 /// What one racing process is to time: contender names, and the steps
 /// it serves, described.
 #[derive(Debug, PartialEq)]
