@@ -28,16 +28,17 @@ pub struct Args {
 pub fn run(args: Args) -> Result<()> {
     let read = output::read_reports(&args.dir)?;
     read.say();
-    if read.reports.is_empty() {
+    // Read (and checked) before anything is written.
+    let baselines = older_baselines(&args.dir.join("baseline"))?;
+    if read.reports.is_empty() && baselines.is_empty() {
         return Err(Error::usage(
             format!(
-                "{} holds no compare report (CIPHER.json)",
+                "{} holds no compare report (CIPHER.json) nor a baseline to upgrade",
                 args.dir.display()
             ),
             "give the reports directory, e.g. cargo xtask render reports",
         ));
     }
-    let baselines = older_baselines(&args.dir.join("baseline"));
     check_outputs(&args.dir, &read.reports, &baselines)?;
     for r in &read.reports {
         if older_schema(&args.dir.join(format!("{}.json", r.cipher))) {
@@ -48,7 +49,9 @@ pub fn run(args: Args) -> Result<()> {
         let md = args.dir.join(format!("{}.md", r.cipher));
         println!("rendered {}", terminal(&md.display().to_string()));
     }
-    output::write_index_of(&args.dir, &read.reports)?;
+    if !read.reports.is_empty() {
+        output::write_index_of(&args.dir, &read.reports)?;
+    }
     rewrite_baselines(&baselines)?;
     match read.refused() {
         0 => Ok(()),
@@ -61,23 +64,26 @@ pub fn run(args: Args) -> Result<()> {
 
 /// Every file render will write, checked before the first is: each
 /// report's files, the index, the baselines it upgrades.
-fn check_outputs(dir: &Path, reports: &[Report], baselines: &[(PathBuf, String)]) -> Result<()> {
+fn check_outputs(dir: &Path, reports: &[Report], baselines: &[(PathBuf, Report)]) -> Result<()> {
     let mut files = Outputs::in_dir("render", dir);
     for r in reports {
         output::plan(&mut files, dir, &r.cipher);
     }
-    files.add(dir.join("README.md"), Kind::Report);
+    if !reports.is_empty() {
+        files.add(dir.join("README.md"), Kind::Report);
+    }
     for (path, _) in baselines {
         files.add(path.clone(), Kind::Baseline);
     }
     files.check()
 }
 
-/// The baselines (`CIPHER.json`) in `dir` of an older schema, with their
-/// cipher; a directory that does not exist has none.
-fn older_baselines(dir: &Path) -> Vec<(PathBuf, String)> {
+/// The baselines (`CIPHER.json`) in `dir` of an older schema, each read
+/// by the gate's reader (one it refuses is a usage error, before anything
+/// is written); a directory that does not exist has none.
+fn older_baselines(dir: &Path) -> Result<Vec<(PathBuf, Report)>> {
     let Ok(entries) = std::fs::read_dir(dir) else {
-        return Vec::new();
+        return Ok(Vec::new());
     };
     let mut found: Vec<(PathBuf, String)> = (entries.flatten().map(|e| e.path()))
         .filter(|p| p.is_file() && p.extension().is_some_and(|e| e == "json"))
@@ -88,16 +94,19 @@ fn older_baselines(dir: &Path) -> Vec<(PathBuf, String)> {
         })
         .collect();
     found.sort();
-    found
+    let read = |(path, cipher): (PathBuf, String)| {
+        let bytes = std::fs::read(&path)
+            .map_err(|e| Error::failed(format!("reading {}: {e}", path.display())))?;
+        let report = baseline_file::parse(&bytes, &path.display().to_string(), &cipher)?;
+        Ok((path, report))
+    };
+    found.into_iter().map(read).collect()
 }
 
-/// Each baseline read and written again in this schema.
-fn rewrite_baselines(baselines: &[(PathBuf, String)]) -> Result<()> {
-    for (path, cipher) in baselines {
-        let bytes = std::fs::read(path)
-            .map_err(|e| Error::failed(format!("reading {}: {e}", path.display())))?;
-        let report = baseline_file::parse(&bytes, &path.display().to_string(), cipher)?;
-        outputs::write(path, Kind::Baseline, output::to_json(&report).as_bytes())?;
+/// Each baseline written again in this schema.
+fn rewrite_baselines(baselines: &[(PathBuf, Report)]) -> Result<()> {
+    for (path, report) in baselines {
+        outputs::write(path, Kind::Baseline, output::to_json(report).as_bytes())?;
         println!("rewrote {}", terminal(&path.display().to_string()));
     }
     Ok(())

@@ -499,7 +499,7 @@ proptest! {
         }
     }
 
-    /// A string of the report (other than [`PROSE`]) replaced with
+    /// A string of the report (the verdict's prose included) replaced with
     /// markdown, HTML, `|` or control characters, with a number changed
     /// too: never a panic; what the reader accepts shows the string only
     /// escaped ([`escaped_everywhere`]).
@@ -510,9 +510,7 @@ proptest! {
         also in mutation(),
     ) {
         let mut v = small().clone();
-        let strings: Vec<String> = (places(&v, Value::is_string).into_iter())
-            .filter(|p| !is_prose(p))
-            .collect();
+        let strings: Vec<String> = places(&v, Value::is_string);
         let pointer = at.get(&strings).clone();
         *v.pointer_mut(&pointer).unwrap() = json!(hostile);
         apply(&mut v, &also);
@@ -520,14 +518,6 @@ proptest! {
             escaped_everywhere(&r).map_err(|e| TestCaseError::fail(format!("{pointer}: {e}")))?;
         }
     }
-}
-
-/// The prose a report's JSON holds: the verdict's steps and reasons, an
-/// entry's reason. Escaping it is issue 29's part C (item 4).
-const PROSE: [&str; 3] = ["/verdict/steps/", "/verdict/reasons/", "/reason"];
-
-fn is_prose(pointer: &str) -> bool {
-    PROSE[..2].iter().any(|p| pointer.starts_with(p)) || pointer.ends_with(PROSE[2])
 }
 
 /// What [`rendered`] gives for `r` holds no live markup ([`live_markup`]),
@@ -548,11 +538,10 @@ fn escaped_everywhere(r: &Report) -> Result<(), String> {
 }
 
 /// The first string of each kind in the small report (array indices
-/// aside), outside [`PROSE`].
+/// aside).
 fn string_kinds(v: &Value) -> Vec<String> {
     let mut seen = std::collections::BTreeSet::new();
     (places(v, Value::is_string).into_iter())
-        .filter(|p| !is_prose(p))
         .filter(|p| {
             let kind: Vec<&str> = (p.split('/'))
                 .map(|s| if s.parse::<usize>().is_ok() { "*" } else { s })
