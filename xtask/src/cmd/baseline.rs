@@ -52,7 +52,7 @@ pub fn run(args: Args) -> Result<()> {
             Error::Usage { cause, .. } => Error::failed(format!("{cause}; no baseline written")),
             other => other,
         })?;
-        let json = crate::report::output::to_json(&report);
+        let json = crate::report::json::to_json(&report);
         outputs::write(&path, Kind::Baseline, json.as_bytes())?;
         println!("baseline: {}", path.display());
     }

@@ -7,9 +7,10 @@
 use crate::env::outputs::{self, Kind, Outputs};
 use crate::env::workspace;
 use crate::error::{Error, Result};
+use crate::report::check;
 use crate::report::escape::terminal;
 use crate::report::merge::{self, Refused};
-use crate::report::output::{self, NotRead};
+use crate::report::reader::{self, NotRead};
 use std::path::PathBuf;
 
 #[derive(clap::Args)]
@@ -35,11 +36,11 @@ pub fn run(args: Args) -> Result<()> {
             )
         })?;
         // The cipher it says it is, checked as a report named after it.
-        let cipher = (output::Header::of(&bytes).ok())
+        let cipher = (reader::Header::of(&bytes).ok())
             .and_then(|h| h.cipher?.as_str().map(str::to_string))
-            .filter(|c| output::valid_name(c))
+            .filter(|c| check::valid_name(c))
             .unwrap_or_default();
-        let report = output::parse_report(&bytes, &cipher).map_err(|e| {
+        let report = reader::parse_report(&bytes, &cipher).map_err(|e| {
             let why = match e {
                 NotRead::Foreign(w) | NotRead::Refused(w) => w,
             };
@@ -65,7 +66,7 @@ pub fn run(args: Args) -> Result<()> {
     let here_path = workspace::root().join(format!("reports/{cipher}.json"));
     let here = std::fs::read(&here_path)
         .ok()
-        .and_then(|b| output::parse_report(&b, &cipher).ok());
+        .and_then(|b| reader::parse_report(&b, &cipher).ok());
     let base = args.out.join(&cipher);
     let mut files = Outputs::in_dir("--out", &args.out);
     for ext in ["json", "md", "svg"] {

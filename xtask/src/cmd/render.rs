@@ -13,8 +13,11 @@ use crate::env::outputs::{self, Kind, Outputs};
 use crate::env::workspace;
 use crate::error::{Error, Result};
 use crate::gate::baseline_file;
+use crate::report::check;
 use crate::report::escape::terminal;
+use crate::report::json;
 use crate::report::output;
+use crate::report::reader;
 use crate::report::{Report, SCHEMA_VERSION};
 use std::path::{Path, PathBuf};
 
@@ -26,7 +29,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<()> {
-    let read = output::read_reports(&args.dir)?;
+    let read = reader::read_reports(&args.dir)?;
     read.say();
     // Read (and checked) before anything is written.
     let baselines = older_baselines(&args.dir.join("baseline"))?;
@@ -90,7 +93,7 @@ fn older_baselines(dir: &Path) -> Result<Vec<(PathBuf, Report)>> {
         .filter(|p| older_schema(p))
         .filter_map(|p| {
             let cipher = p.file_stem()?.to_str()?.to_string();
-            output::valid_name(&cipher).then_some((p, cipher))
+            check::valid_name(&cipher).then_some((p, cipher))
         })
         .collect();
     found.sort();
@@ -106,7 +109,7 @@ fn older_baselines(dir: &Path) -> Result<Vec<(PathBuf, Report)>> {
 /// Each baseline written again in this schema.
 fn rewrite_baselines(baselines: &[(PathBuf, Report)]) -> Result<()> {
     for (path, report) in baselines {
-        outputs::write(path, Kind::Baseline, output::to_json(report).as_bytes())?;
+        outputs::write(path, Kind::Baseline, json::to_json(report).as_bytes())?;
         println!("rewrote {}", terminal(&path.display().to_string()));
     }
     Ok(())
@@ -117,7 +120,7 @@ fn rewrite_baselines(baselines: &[(PathBuf, Report)]) -> Result<()> {
 fn older_schema(path: &Path) -> bool {
     let version = std::fs::read(path)
         .ok()
-        .and_then(|b| output::Header::of(&b).ok())
+        .and_then(|b| reader::Header::of(&b).ok())
         .and_then(|h| h.schema_version?.as_u64());
     version.is_some_and(|v| v < u64::from(SCHEMA_VERSION))
 }

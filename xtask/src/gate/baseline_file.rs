@@ -10,7 +10,7 @@
 use crate::env::workspace;
 use crate::error::{Error, Result};
 use crate::gate::rows;
-use crate::report::output;
+use crate::report::check;
 use crate::report::{self, Report, SCHEMA_VERSION, Status};
 use crate::select::cases;
 use bench_harness::registry::CipherEntry;
@@ -42,7 +42,7 @@ fn rebuild(cipher: &str) -> String {
 /// Reads the baseline of `cipher` from `bytes` (`what` names where they
 /// came from): JSON of a schema this xtask reads (an older one upgraded),
 /// for this cipher, whose values a run can produce (the report reader's
-/// [`output::check`], after the upgrade). What the gate needs of it
+/// [`check::check`], after the upgrade). What the gate needs of it
 /// besides: see [`check`].
 pub fn parse(bytes: &[u8], what: &str, cipher: &str) -> Result<Report> {
     let bad = |cause: String| Error::usage(cause, rebuild(cipher));
@@ -65,7 +65,7 @@ pub fn parse(bytes: &[u8], what: &str, cipher: &str) -> Result<Report> {
             report.cipher
         )));
     }
-    output::check(&report).map_err(|why| bad(format!("{what} cannot be trusted: {why}")))?;
+    check::check(&report).map_err(|why| bad(format!("{what} cannot be trusted: {why}")))?;
     Ok(report)
 }
 
@@ -191,7 +191,7 @@ mod tests {
         let mut r = crate::tests::fixture::report();
         r.schema_version = 2;
         let r = r.upgraded();
-        let new = crate::report::output::to_json(&r).into_bytes();
+        let new = crate::report::json::to_json(&r).into_bytes();
         let mut old = serde_json::to_value(&r).unwrap();
         old["schema_version"] = 2.into();
         let rows_of = |s: &mut serde_json::Value| {

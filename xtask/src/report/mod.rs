@@ -6,13 +6,16 @@
 
 pub mod analyse;
 pub mod chart;
+pub mod check;
 mod columns;
 pub mod escape;
+pub mod json;
 pub mod markdown;
 pub mod merge;
 pub mod output;
 pub mod paired;
 pub mod raw;
+pub mod reader;
 pub mod recompute;
 pub mod verdict;
 

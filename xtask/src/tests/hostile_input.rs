@@ -7,8 +7,10 @@ use crate::env::outputs::{self, Kind, Outputs};
 use crate::env::workspace;
 use crate::report::Report;
 use crate::report::chart;
+use crate::report::check;
 use crate::report::markdown;
-use crate::report::output::{self, NotRead};
+use crate::report::output;
+use crate::report::reader::{self, NotRead};
 use clap::{CommandFactory, Parser};
 use proptest::prelude::*;
 use serde_json::{Value, json};
@@ -23,7 +25,7 @@ pub(super) fn committed() -> Value {
 }
 
 fn parse(v: &Value, stem: &str) -> Result<Report, NotRead> {
-    output::parse_report(&serde_json::to_vec(v).unwrap(), stem)
+    reader::parse_report(&serde_json::to_vec(v).unwrap(), stem)
 }
 
 fn refused(v: &Value, stem: &str) -> String {
@@ -45,10 +47,10 @@ fn scratch(name: &str) -> TempDir {
 #[test]
 fn the_committed_reports_are_read() {
     let root = workspace::root().join("reports");
-    let read = output::read_reports(&root).unwrap();
+    let read = reader::read_reports(&root).unwrap();
     assert!(read.skipped.is_empty(), "{:?}", read.skipped);
     assert!(read.reports.len() >= 5);
-    let baselines = output::read_reports(&root.join("baseline")).unwrap();
+    let baselines = reader::read_reports(&root.join("baseline")).unwrap();
     assert!(baselines.skipped.is_empty(), "{:?}", baselines.skipped);
     assert_eq!(baselines.reports.len(), read.reports.len());
 }
@@ -79,7 +81,7 @@ fn cipher_names_from_json_are_checked() {
         );
         assert!(!why.contains('\n'), "{why}");
     }
-    assert!(output::valid_name(&"a".repeat(32)) && output::valid_name("cast6_x1"));
+    assert!(check::valid_name(&"a".repeat(32)) && check::valid_name("cast6_x1"));
     // The writer checks too.
     let mut r = parse(&committed(), "cast6").unwrap();
     r.cipher = "../escaped".into();
@@ -205,7 +207,7 @@ fn what_is_not_a_report() {
     );
     let why = refused(&committed(), "aes");
     assert!(why.contains("holds the report of `cast6`"), "{why}");
-    let not_json = output::parse_report(b"{\"schema_version\": 1, \"cip", "cast6");
+    let not_json = reader::parse_report(b"{\"schema_version\": 1, \"cip", "cast6");
     assert!(matches!(not_json, Err(NotRead::Refused(w)) if w.starts_with("not valid JSON")));
 }
 
@@ -229,7 +231,7 @@ fn a_directory_is_read_and_mended() {
     zero["variants"][0]["artifact"]["text_bytes"] = json!(0);
     std::fs::write(dir.join("aes.json"), serde_json::to_vec(&zero).unwrap()).unwrap();
     std::fs::create_dir(dir.join("odd.json")).unwrap();
-    let read = output::read_reports(dir).unwrap();
+    let read = reader::read_reports(dir).unwrap();
     assert_eq!(read.reports.len(), 1);
     let skipped: Vec<(String, bool)> = read
         .skipped
@@ -694,10 +696,10 @@ pub(super) fn small() -> &'static Value {
 /// What the reader accepts renders without a panic (or a hang), and obeys
 /// what the reader promises.
 fn read_and_render(bytes: &[u8], stem: &str) -> Result<(), TestCaseError> {
-    match output::parse_report(bytes, stem) {
+    match reader::parse_report(bytes, stem) {
         Ok(r) => {
-            prop_assert!(output::valid_name(&r.cipher) && r.cipher == stem);
-            prop_assert!(output::check(&r).is_ok());
+            prop_assert!(check::valid_name(&r.cipher) && r.cipher == stem);
+            prop_assert!(check::check(&r).is_ok());
             let _ = markdown::render(&r);
             let _ = chart::render(&r);
             let _ = markdown::render_index(std::slice::from_ref(&r));
@@ -753,7 +755,7 @@ fn a_report_directory_that_is_a_file_is_a_usage_error() {
     let file = dir.join("file");
     std::fs::write(&file, b"").unwrap();
     assert!(matches!(
-        output::read_reports(&file),
+        reader::read_reports(&file),
         Err(crate::error::Error::Usage { .. })
     ));
     assert!(Outputs::in_dir("--out", &file).check().is_err());
@@ -775,11 +777,11 @@ fn a_report_directory_that_is_a_file_is_a_usage_error() {
 #[test]
 fn accepted_extremes_render() {
     let edges: &[(u64, u64, f64)] = &[
-        (1, 1, output::MIN_SPEED),
-        (1, output::MAX_BYTES, output::MAX_SPEED),
-        (output::MAX_BYTES, output::MAX_BYTES, output::MIN_SPEED),
+        (1, 1, check::MIN_SPEED),
+        (1, check::MAX_BYTES, check::MAX_SPEED),
+        (check::MAX_BYTES, check::MAX_BYTES, check::MIN_SPEED),
         (1, 2, 1.0),
-        (7, 7, output::MAX_SPEED),
+        (7, 7, check::MAX_SPEED),
     ];
     for &(small, large, speed) in edges {
         let mut r = parse(self::small(), "cast6").unwrap();
@@ -793,7 +795,7 @@ fn accepted_extremes_render() {
                 s.bytes_per_sec = s.bytes_per_sec.map(|_| speed);
             }
         }
-        output::check(&r).unwrap();
+        check::check(&r).unwrap();
         let (tx, rx) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
             let _ = chart::render(&r);

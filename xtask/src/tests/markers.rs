@@ -6,8 +6,9 @@ use crate::cmd::calibrate::{Calibration, Comparison};
 use crate::env::outputs::marked_command;
 use crate::env::workspace;
 use crate::gate::summary;
+use crate::report::json;
 use crate::report::merge;
-use crate::report::output;
+use crate::report::reader;
 use crate::report::{chart, markdown};
 use crate::tests::fixture;
 use bench_harness::stats::Ratio;
@@ -24,7 +25,7 @@ fn says(command: &str, what: &str, bytes: &[u8]) {
 #[test]
 fn compare_files_carry_compare_marker() {
     let r = fixture::report();
-    says("compare", "json", output::to_json(&r).as_bytes());
+    says("compare", "json", json::to_json(&r).as_bytes());
     says("compare", "md", markdown::render(&r).as_bytes());
     says(
         "compare",
@@ -50,7 +51,7 @@ fn merge_files_carry_merge_marker() {
     let reports = runs
         .iter()
         .map(|p| {
-            let r = output::parse_report(&std::fs::read(p).unwrap(), "cast6").unwrap();
+            let r = reader::parse_report(&std::fs::read(p).unwrap(), "cast6").unwrap();
             (r, p.display().to_string())
         })
         .collect();

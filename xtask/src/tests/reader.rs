@@ -9,7 +9,7 @@ use crate::cmd::verify;
 use crate::env::workspace;
 use crate::error::Error;
 use crate::gate::baseline_file;
-use crate::report::output::{self, NotRead};
+use crate::report::reader::{self, NotRead};
 use crate::report::{Report, chart, markdown, merge};
 use proptest::prelude::*;
 use serde_json::{Value, json};
@@ -28,7 +28,7 @@ fn read_json(relative: &str) -> Value {
 
 /// Why the reader refuses `v` (read as `STEM.json`); a panic when it reads it.
 fn refused(v: &Value, stem: &str) -> String {
-    match output::parse_report(&serde_json::to_vec(v).unwrap(), stem) {
+    match reader::parse_report(&serde_json::to_vec(v).unwrap(), stem) {
         Err(NotRead::Refused(why)) => why,
         other => panic!("not refused: {other:?}"),
     }
@@ -413,7 +413,7 @@ fn other_machine() -> Report {
         .get_or_init(|| {
             let mut v = small().clone();
             v["machine_label"] = json!("another-machine");
-            output::parse_report(&serde_json::to_vec(&v).unwrap(), "cast6").unwrap()
+            reader::parse_report(&serde_json::to_vec(&v).unwrap(), "cast6").unwrap()
         })
         .clone()
 }
@@ -483,8 +483,8 @@ proptest! {
     ) {
         let mut v = small().clone();
         let at: Vec<String> = mutations.iter().map(|m| apply(&mut v, m)).collect();
-        let original = output::parse_report(&serde_json::to_vec(small()).unwrap(), "cast6").unwrap();
-        match output::parse_report(&serde_json::to_vec(&v).unwrap(), "cast6") {
+        let original = reader::parse_report(&serde_json::to_vec(small()).unwrap(), "cast6").unwrap();
+        match reader::parse_report(&serde_json::to_vec(&v).unwrap(), "cast6") {
             Ok(r) => {
                 for (what, text) in rendered(&r) {
                     if let Some(w) = non_finite(&text) {
@@ -514,7 +514,7 @@ proptest! {
         let pointer = at.get(&strings).clone();
         *v.pointer_mut(&pointer).unwrap() = json!(hostile);
         apply(&mut v, &also);
-        if let Ok(r) = output::parse_report(&serde_json::to_vec(&v).unwrap(), "cast6") {
+        if let Ok(r) = reader::parse_report(&serde_json::to_vec(&v).unwrap(), "cast6") {
             escaped_everywhere(&r).map_err(|e| TestCaseError::fail(format!("{pointer}: {e}")))?;
         }
     }
@@ -568,7 +568,7 @@ fn hostile_names_and_fields_are_refused_or_escaped() {
         for hostile in MARKDOWN {
             let mut v = base.clone();
             *v.pointer_mut(pointer).unwrap() = json!(hostile);
-            let Ok(r) = output::parse_report(&serde_json::to_vec(&v).unwrap(), "cast6") else {
+            let Ok(r) = reader::parse_report(&serde_json::to_vec(&v).unwrap(), "cast6") else {
                 continue;
             };
             accepted += 1;
@@ -603,7 +603,7 @@ fn hostile_prose_is_escaped() {
         for hostile in HOSTILE {
             let mut v = report.clone();
             *v.pointer_mut(&pointer).unwrap() = json!(hostile);
-            let r = output::parse_report(&serde_json::to_vec(&v).unwrap(), "cast6").unwrap();
+            let r = reader::parse_report(&serde_json::to_vec(&v).unwrap(), "cast6").unwrap();
             if let Err(e) = escaped_everywhere(&r) {
                 live.push(format!("{pointer} = {hostile:?}: {e}"));
             }
@@ -622,7 +622,7 @@ fn non_finite_figures_are_seen() {
     let md = std::fs::read_to_string(workspace::root().join("reports/cast6.md")).unwrap();
     assert_eq!(non_finite(&md), None);
     // Unchecked, the looks of case 3 do render an infinite interval.
-    let mut r = output::parse_report(&serde_json::to_vec(small()).unwrap(), "cast6").unwrap();
+    let mut r = reader::parse_report(&serde_json::to_vec(small()).unwrap(), "cast6").unwrap();
     r.run.size_cost = 1e308;
     assert!(
         rendered(&r).iter().any(|(_, t)| non_finite(t).is_some()),
@@ -659,7 +659,7 @@ fn hostile_entry_names_are_escaped() {
     for name in &names {
         for hostile in HOSTILE {
             let v = renamed(&base, name, hostile);
-            let r = output::parse_report(&serde_json::to_vec(&v).unwrap(), "cast6")
+            let r = reader::parse_report(&serde_json::to_vec(&v).unwrap(), "cast6")
                 .unwrap_or_else(|e| panic!("{name} renamed {hostile:?}: {e:?}"));
             if let Err(e) = escaped_everywhere(&r) {
                 live.push(format!("{name} renamed {hostile:?}: {e}"));

@@ -221,7 +221,7 @@ fn names_are_escaped_everywhere() {
 #[test]
 fn json_round_trips() {
     let r = fixture::report();
-    let json = crate::report::output::to_json(&r);
+    let json = crate::report::json::to_json(&r);
     let back: Report = serde_json::from_str(&json).unwrap();
     assert_eq!(back, r);
 }

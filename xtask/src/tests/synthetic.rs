@@ -4,7 +4,9 @@
 //! that every clone is a candidate of its own.
 
 use crate::env::workspace;
-use crate::report::{Report, Status, output, round_ticks};
+use crate::report::json;
+use crate::report::reader;
+use crate::report::{Report, Status, round_ticks};
 
 /// A deterministic perturbation in `[-0.002, 0.002)` for clone `k`, sample `i`.
 fn jitter(k: usize, i: usize) -> f64 {
@@ -20,7 +22,7 @@ fn jitter(k: usize, i: usize) -> f64 {
 pub fn committed(cipher: &str) -> Report {
     let path = workspace::root().join(format!("reports/{cipher}.json"));
     let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    output::parse_report(&bytes, cipher).unwrap_or_else(|e| panic!("{e:?}"))
+    reader::parse_report(&bytes, cipher).unwrap_or_else(|e| panic!("{e:?}"))
 }
 
 /// `base` with variants added until it has `n`: clones of its measured
@@ -78,7 +80,7 @@ fn write_synthetic_reports() {
             }
             let dir = out.join(n.to_string()).join(machine);
             std::fs::create_dir_all(&dir).unwrap();
-            std::fs::write(dir.join("cast6.json"), output::to_json(&r)).unwrap();
+            std::fs::write(dir.join("cast6.json"), json::to_json(&r)).unwrap();
         }
     }
 }
