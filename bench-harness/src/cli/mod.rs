@@ -1,5 +1,5 @@
 //! The `tcrypt` command line, one job a module, each importing only those
-//! before it: [`parse`] turns the arguments into a [`Config`] (every bad
+//! before it: [`parse`](mod@parse) turns the arguments into a [`Config`] (every bad
 //! input is a [`UsageError`](crate::UsageError) naming what is allowed),
 //! [`plan`](mod@plan) resolves it into [`Plan`]s, [`list`](mod@list) prints
 //! `--list`, [`run`](mod@run) times the plans, and [`json`] is what
