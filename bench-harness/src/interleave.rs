@@ -11,10 +11,9 @@
 //! round, for every case, every engine runs one batch, one after the other;
 //! the order of the cases and of the engines is rotated each round, so that
 //! drift and order effects hit all of them alike. Rounds go on until there
-//! are [`Schedule::rounds`] quiet ones in every case ([`enough`]: for the
-//! pair of engines that certifies the run, the rounds in which both were
-//! quiet; otherwise each engine's own quiet batches), or until
-//! [`Schedule::patience`] ticks have passed since that many rounds were run.
+//! are [`Schedule::rounds`] quiet batches of every engine in every case
+//! ([`enough`]), or until [`Schedule::patience`] ticks have passed since
+//! that many rounds were run (with no patience, exactly that many rounds).
 //!
 //! # The probe: sampling throughout a batch
 //!
@@ -98,7 +97,7 @@ pub const OBSERVED_AT_LEAST: f64 = 1.0 / (1 + WORK_PER_PROBE) as f64;
 /// The criterion: a batch whose probes ran at `probe_rate` of the
 /// run's full-capacity level, and whose thread waited `waited_ns` on a run queue
 /// (`None`: unknown), is quiet when `probe_rate >= QUIET` and it did not
-/// wait. [`crate::compare::Sample`] holds both, so a report's readers can
+/// wait. [`crate::sampling::Sample`] holds both, so a report's readers can
 /// apply it again.
 pub fn is_quiet(probe_rate: f64, waited_ns: Option<u64>) -> bool {
     probe_rate >= QUIET && waited_ns.is_none_or(|w| w == 0)
@@ -163,11 +162,6 @@ pub struct Schedule {
     pub patience: u64,
     /// The best reference rate known before the run (from calibration).
     pub reference_best: f64,
-    /// The two engines whose rounds quiet for both decide when the run has
-    /// enough ([`enough`]): compare's reference variant and its A/A
-    /// control, whose paired figure certifies the run. `None`: every
-    /// engine's own quiet batches.
-    pub pair: Option<(usize, usize)>,
 }
 
 impl Schedule {
@@ -185,37 +179,19 @@ impl Schedule {
             overhead: counter.read_overhead,
             patience: (patience_seconds * counter.hz) as u64,
             reference_best: counter.reference_best,
-            pair: None,
         }
-    }
-
-    /// The same schedule, with enough decided by engines `a` and `b`
-    /// quiet in the same rounds (see [`Schedule::pair`]).
-    pub fn certified_by(self, pair: Option<(usize, usize)>) -> Schedule {
-        Schedule { pair, ..self }
     }
 }
 
-/// How many quiet rounds the run has, where it has fewest: with `pair`
-/// `(a, b)`, the least over cases of the rounds in which both `a`'s and
-/// `b`'s batches were quiet (a ratio of two engines pairs those rounds);
-/// without, the least over engines and cases of quiet batches.
-pub fn enough(batches: &[Vec<Vec<Batch>>], pair: Option<(usize, usize)>) -> usize {
-    match pair {
-        Some((a, b)) if a < batches.len() && b < batches.len() => {
-            let cases = batches[a].len();
-            (0..cases)
-                .map(|c| quiet_rounds_of(batches, &[a, b], c).len())
-                .min()
-                .unwrap_or(0)
-        }
-        _ => batches
-            .iter()
-            .flatten()
-            .map(|rounds| rounds.iter().filter(|b| b.quiet).count())
-            .min()
-            .unwrap_or(0),
-    }
+/// How many quiet batches the run has, where it has fewest: the least over
+/// engines and cases of quiet batches.
+pub fn enough(batches: &[Vec<Vec<Batch>>]) -> usize {
+    batches
+        .iter()
+        .flatten()
+        .map(|rounds| rounds.iter().filter(|b| b.quiet).count())
+        .min()
+        .unwrap_or(0)
 }
 
 /// What [`interleave`] times: engines `0..engines` on cases `0..cases`.
@@ -323,7 +299,7 @@ pub fn interleave<W: Workload + ?Sized>(
         }
         run.level = level(&run.batches);
         classify(&mut run.batches, run.level);
-        let quiet = enough(&run.batches, s.pair);
+        let quiet = enough(&run.batches);
         progress(round + 1, quiet);
         if round + 1 >= s.rounds {
             let end = *deadline.get_or_insert(clock::read() + s.patience);
@@ -591,10 +567,10 @@ mod tests {
         assert!(run.best >= counter.reference_best);
     }
 
-    /// With a pair, only rounds quiet for both engines count, in the case
-    /// with fewest; without, each engine's own quiet batches do.
+    /// Each engine's own quiet batches count, in the case and engine with
+    /// fewest.
     #[test]
-    fn enough_counts_the_pairs_joint_quiet_rounds() {
+    fn enough_counts_the_fewest_quiet_batches() {
         let b = |q: &[bool]| -> Vec<Batch> {
             q.iter()
                 .map(|&quiet| Batch {
@@ -609,14 +585,10 @@ mod tests {
             vec![b(&[true, false, true, true]), b(&[true, true, true, false])],
             vec![b(&[false, false, false, false]), b(&[false; 4])],
         ];
-        // Case 0: rounds 0 and 3 are quiet for both; case 1: rounds 0-2.
-        assert_eq!(enough(&batches, Some((0, 1))), 2);
-        assert_eq!(enough(&batches, Some((1, 0))), 2);
-        // Engine 2 is never quiet, but it is not in the pair.
-        assert_eq!(enough(&batches, None), 0);
-        assert_eq!(enough(&batches[..2], None), 3);
-        // A pair that names no engine falls back to every engine.
-        assert_eq!(enough(&batches, Some((0, 9))), 0);
+        // Engine 2 is never quiet.
+        assert_eq!(enough(&batches), 0);
+        // Engines 0 and 1 have three quiet batches where they have fewest.
+        assert_eq!(enough(&batches[..2]), 3);
     }
 
     #[test]

@@ -6,21 +6,35 @@
 //!
 //! Everything is measured through [`engine::Engine`] (set a key, process a
 //! buffer), which a statically linked variant and a variant loaded from a
-//! built `.so` ([`so::SoCipher`]) both implement.
+//! built `.so` ([`so::SoCipher`]) both implement. `cargo xtask compare`
+//! measures through [`sampling`]: engines checked against an oracle, then
+//! timed interleaved.
 
-pub mod cli;
+// The modules by job, lowest first: a module imports only the crate root
+// and modules listed before it (`tests/layers.rs` checks).
+//
+// Foundations: the counter, statistics, buffer placement, output files.
 pub mod clock;
-pub mod compare;
-pub mod engine;
-pub mod format;
-pub mod interleave;
-pub mod machine;
-pub mod measure;
 pub mod outfile;
 pub mod placement;
+pub mod stats;
+// The machine the figures come from.
+pub mod machine;
+// Engines and their loader: the trait, the registry of variants and peers,
+// a built `.so` loaded as an engine.
+pub mod engine;
 pub mod registry;
 pub mod so;
-pub mod stats;
+// The timing loop precise mode and the measuring core share.
+pub mod interleave;
+// The measuring core xtask uses: cases, the oracle check, interleaved
+// samples.
+pub mod sampling;
+// tcrypt's measurements and their output lines.
+pub mod format;
+pub mod measure;
+// tcrypt's command line.
+pub mod cli;
 
 use std::fmt;
 

@@ -37,7 +37,7 @@
 //!   `#[lanes]`, whose parameters marked `#[lane]` hold one block's value, a
 //!   copy `<name>_lanes` takes `LANES` blocks at once, rewritten statement
 //!   by statement so that each step runs for every lane before the next
-//!   (see `lanes.rs`). A module with `#[lanes]` functions gives every
+//!   (see `lanes/mod.rs`). A module with `#[lanes]` functions gives every
 //!   variant `pub const LANES` and, with `cipher = Type`, `pub type Lanes`
 //!   (a `cipher::consts` type, for `ParBlocksSize`).
 //! - Unrolled loops, `never_unrolled` (as written by default): each `for`

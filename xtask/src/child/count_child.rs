@@ -10,8 +10,8 @@
 
 use crate::env::fault;
 use crate::error::{Error, Result};
-use bench_harness::compare::{Case, CaseKind};
 use bench_harness::engine::{Engine, EngineError};
+use bench_harness::sampling::{Case, CaseKind};
 use bench_harness::so::SoCipher;
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;

@@ -8,10 +8,10 @@
 use crate::env::fault;
 use crate::error::{Error, Result};
 use bench_harness::clock::Counter;
-use bench_harness::compare::{self, Case, Plan, Samples};
 use bench_harness::engine::{Engine, EngineError, Mode};
 use bench_harness::machine::Machine;
 use bench_harness::registry::{self, CipherEntry};
+use bench_harness::sampling::{self, Case, Plan, Samples};
 use bench_harness::so::{self, SoCipher};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -37,11 +37,6 @@ pub struct Spec {
     pub plan: Plan,
     /// Key sizes the correctness check uses.
     pub check_keys: Vec<usize>,
-    /// The names of the two engines whose rounds quiet for both decide when
-    /// the run has enough (compare's reference variant and its A/A
-    /// control); `null`: every engine's own quiet batches.
-    #[serde(default)]
-    pub certify: Option<[String; 2]>,
     /// Load the artifacts last to first: the processes of a run alternate,
     /// so that of every two artifacts each is loaded first in half of them
     /// (`bench_harness::placement`).
@@ -143,19 +138,10 @@ fn measure(spec: &Spec, marker: &Path) -> Result<Outcome> {
             std::mem::take(&mut loaded).into_iter().unzip();
         let mut marker_fn = |k: usize| mark(indices[k]);
         let mut progress = |line: &str| eprintln!("    {line}");
-        let loaded_as = |name: &str| {
-            let i = spec.engines.iter().position(|(n, _)| n == name)?;
-            indices.iter().position(|&k| k == i)
-        };
-        let certify = spec
-            .certify
-            .as_ref()
-            .and_then(|[a, b]| Some((loaded_as(a)?, loaded_as(b)?)));
-        let timed = compare::interleaved(
+        let timed = sampling::interleaved(
             &mut engines,
             &spec.cases,
             spec.plan,
-            certify,
             &counter,
             &mut marker_fn,
             &mut progress,
@@ -213,7 +199,7 @@ fn load(
             modes.push(c.mode);
         }
     }
-    compare::check_against(&mut engine, oracle.as_mut(), &spec.check_keys, &modes)
+    sampling::check_against(&mut engine, oracle.as_mut(), &spec.check_keys, &modes)
         .map_err(EngineState::Failed)?;
     Ok(engine)
 }

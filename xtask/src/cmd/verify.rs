@@ -6,7 +6,7 @@
 //! - **the same function**: through the C ABI each variant computes what its
 //!   statically linked variant computes, in every mode the registry lists
 //!   for the cipher, at every key size of its template, both directions
-//!   (`bench_harness::compare::check_against`);
+//!   (`bench_harness::sampling::check_against`);
 //! - **no source location**: no variant embeds the path of a `.rs` file (a
 //!   panic location), so that its bytes depend on its code and not on the
 //!   line numbers around it;
@@ -199,7 +199,7 @@ fn same_function(entry: &CipherEntry, variant: &str, so: &Path) -> std::result::
         .find(|(v, _)| *v == variant)
         .ok_or_else(|| format!("`{variant}` is not in the registry"))?;
     for &(mode, keys) in entry.modes {
-        bench_harness::compare::check_against(&mut loaded, &mut *make(), keys, &[mode]).map_err(
+        bench_harness::sampling::check_against(&mut loaded, &mut *make(), keys, &[mode]).map_err(
             |e| {
                 format!(
                     "differs from its statically linked variant in {}: {e}",

@@ -19,7 +19,7 @@
 use crate::child::count_child::{CountOutcome, CountSpec, Counted};
 use crate::env::deadline::{self, Group, Waited};
 use crate::error::{Error, Result};
-use bench_harness::compare::Case;
+use bench_harness::sampling::Case;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 

@@ -7,8 +7,8 @@
 use crate::count::callgrind::{self, Count};
 use crate::report::{Report, Speed};
 use crate::select::contenders::Contender;
-use bench_harness::compare::Case;
 use bench_harness::registry::CipherEntry;
+use bench_harness::sampling::Case;
 use std::path::Path;
 
 /// Per contender, its instructions per operation in each case (`None` for a

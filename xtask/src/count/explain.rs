@@ -11,8 +11,8 @@
 use crate::count::callgrind::{self, Count};
 use crate::report::{Counting, Family, Operation, Report};
 use crate::select::contenders::Contender;
-use bench_harness::compare::Case;
 use bench_harness::registry::CipherEntry;
+use bench_harness::sampling::Case;
 use std::path::Path;
 
 /// Per mode family in `cases`, the first case of its largest block and,

@@ -7,8 +7,8 @@
 //! The deadlines, stated once:
 //!
 //! - measuring process: `SLACK x rounds x batch seconds x engines x cases +
-//!   patience + MARGIN`, over one process's share of the plan (the rounds
-//!   counted once more, for the round that runs past the patience);
+//!   MARGIN`, over one process's share of the plan (the rounds counted once
+//!   more, for the warm-up that sizes each cell's batch);
 //! - counting process: `MARGIN + COUNT_PER_ARTIFACT x artifacts` (one
 //!   operation per case under valgrind, each after a warm-up);
 //! - a build: [`BUILD`].
@@ -24,7 +24,7 @@
 //! (`env/outputs.rs`), and an artifact's build manifest is written only
 //! after it was built and sized (`build/mod.rs`).
 
-use bench_harness::compare::Plan;
+use bench_harness::sampling::Plan;
 use rustix::process::Pid;
 use std::io;
 use std::os::unix::process::CommandExt;
@@ -55,7 +55,7 @@ pub const CAP_ENV: &str = "INLINELAB_DEADLINE_SECS";
 pub fn measure(plan: Plan, engines: usize, cases: usize) -> Duration {
     let work =
         SLACK * (plan.rounds + 1) as f64 * plan.batch_seconds * engines as f64 * cases as f64;
-    capped(Duration::from_secs_f64(work + plan.patience_seconds) + MARGIN)
+    capped(Duration::from_secs_f64(work) + MARGIN)
 }
 
 /// The deadline of a counting process over `artifacts` artifacts.
@@ -180,10 +180,9 @@ mod tests {
         let plan = Plan {
             rounds: 3,
             batch_seconds: 0.002,
-            patience_seconds: 1.0,
         };
-        // 4 x (3 + 1) x 0.002 x 4 x 17 s of work, 1 s of patience, the margin.
-        let want = 4.0 * 4.0 * 0.002 * 4.0 * 17.0 + 1.0 + MARGIN.as_secs_f64();
+        // 4 x (3 + 1) x 0.002 x 4 x 17 s of work, the margin.
+        let want = 4.0 * 4.0 * 0.002 * 4.0 * 17.0 + MARGIN.as_secs_f64();
         let d = measure(plan, 4, 17);
         assert!((d.as_secs_f64() - want).abs() < 1e-6, "{d:?}");
         assert_eq!(count(8), Duration::from_secs(15 + 3 * 8));

@@ -17,8 +17,8 @@ use crate::select::contenders::Contender;
 use crate::time::plan::Amount;
 use crate::time::processes;
 use crate::time::timings::Timings;
-use bench_harness::compare::Case;
 use bench_harness::registry::CipherEntry;
+use bench_harness::sampling::Case;
 use std::path::Path;
 
 /// The cases the gate counts instructions in (and a baseline file holds).

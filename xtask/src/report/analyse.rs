@@ -11,9 +11,9 @@ use crate::report::verdict::{self, Candidate, Noise, Verdict};
 use crate::report::{self, Control, Counting, Entry, Operation, Quiet, Report, Run, Speed, Status};
 use crate::select::contenders::{Contender, State};
 use crate::time::timings::Timings;
-use bench_harness::compare::{Case, Plan};
 use bench_harness::interleave;
 use bench_harness::registry::CipherEntry;
+use bench_harness::sampling::{Case, Plan};
 use bench_harness::stats::Ratio;
 
 /// What the run was asked for, as the report records it.

@@ -324,9 +324,9 @@ impl Operation {
     }
 
     /// The direction of a harness case.
-    pub fn of(case: &bench_harness::compare::Case) -> Operation {
-        use bench_harness::compare::CaseKind;
+    pub fn of(case: &bench_harness::sampling::Case) -> Operation {
         use bench_harness::engine::{Dir as CaseDir, Mode};
+        use bench_harness::sampling::CaseKind;
         match (case.kind, case.mode, case.dir) {
             (CaseKind::SetKey, _, _) => Operation::Setkey,
             (CaseKind::Crypt, Mode::Digest, _) => Operation::Digest,

@@ -1,9 +1,9 @@
 //! The report's raw output: tcrypt's cycles-mode lines (the hash lines for
 //! a digest, `tcrypt --setkey`'s for key setup) from per-case median ticks.
 
-use bench_harness::compare::{Case, CaseKind};
 use bench_harness::engine::{Dir, Mode};
 use bench_harness::format;
+use bench_harness::sampling::{Case, CaseKind};
 
 /// The lines of one engine, `driver`, of cipher `cipher`; `median(c)` is its
 /// median ticks per operation in case `c`.

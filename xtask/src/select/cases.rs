@@ -2,9 +2,9 @@
 //! directions, the kernel template's key sizes, the block sizes; and, for
 //! compare, key setup at each key size.
 
-use bench_harness::compare::Case;
 use bench_harness::engine::{Dir, Mode};
 use bench_harness::registry::CipherEntry;
+use bench_harness::sampling::Case;
 
 /// The cases of `entry` at `sizes` (each rounded up to whole cipher
 /// blocks); only each mode's first key size when `first_key_only`.

@@ -6,8 +6,8 @@
 
 use crate::cli::{self, Sizes};
 use crate::select::cases;
-use bench_harness::compare::{Case, Plan};
 use bench_harness::registry::CipherEntry;
+use bench_harness::sampling::{Case, Plan};
 use clap::Parser;
 
 /// The defaults of a run, as clap parses them.
@@ -97,13 +97,12 @@ impl Amount {
         Flags::try_parse_from(args).map(|f| f.amount)
     }
 
-    /// How long each measuring process times: a fixed number of rounds,
-    /// no patience (no round is waited for: the estimator filters none).
+    /// How long each measuring process times: a fixed number of rounds
+    /// (no round is waited for: the estimator filters none).
     pub fn plan(&self) -> Plan {
         Plan {
             rounds: self.rounds,
             batch_seconds: self.sec / self.rounds as f64,
-            patience_seconds: 0.0,
         }
     }
 

@@ -13,9 +13,9 @@ use crate::error::{Error, Result};
 use crate::report::Spent;
 use crate::select::contenders::{Contender, State};
 use crate::time::timings::Timings;
-use bench_harness::compare::{Case, Plan};
 use bench_harness::engine::Mode;
 use bench_harness::registry::CipherEntry;
+use bench_harness::sampling::{Case, Plan};
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus};
 use std::time::{Duration, Instant};
@@ -135,7 +135,6 @@ fn spec(
             .find(|(m, _)| *m == Mode::Ecb)
             .map(|(_, k)| k.to_vec())
             .unwrap_or_default(),
-        certify: None,
         reversed: false,
     }
 }

@@ -14,9 +14,9 @@ use crate::error::Result;
 use crate::report::verdict::pct;
 use crate::select::contenders::{Contender, Kind};
 use crate::time::processes;
-use bench_harness::compare::{Case, CaseKind, Plan};
 use bench_harness::engine::Dir;
 use bench_harness::registry::CipherEntry;
+use bench_harness::sampling::{Case, CaseKind, Plan};
 use std::path::Path;
 
 /// Fewer variants than this are all timed in full.
@@ -31,11 +31,10 @@ pub const MARGIN: f64 = 0.05;
 /// degrees of freedom) is not hopelessly wide.
 const PROCESSES: usize = 3;
 
-/// The brief run: rounds, seconds per batch, no patience.
+/// The brief run: rounds, seconds per batch.
 const PLAN: Plan = Plan {
     rounds: 5,
     batch_seconds: 0.002,
-    patience_seconds: 0.0,
 };
 
 /// The case the screen times: the first mode's encryption (or digest) at

@@ -11,7 +11,7 @@
 use crate::child::measure_child::Outcome;
 use crate::report::paired::{self, Combined, Paired};
 use crate::report::{self, Operation, Sample, Spent};
-use bench_harness::compare::Case;
+use bench_harness::sampling::Case;
 use bench_harness::stats::Ratio;
 
 pub struct Timings {
@@ -169,9 +169,9 @@ mod tests {
     use super::*;
     use crate::child::measure_child::{EngineOutcome, EngineState};
     use bench_harness::clock::Counter;
-    use bench_harness::compare::Sample as Raw;
     use bench_harness::engine::Dir as CaseDir;
     use bench_harness::engine::Mode;
+    use bench_harness::sampling::Sample as Raw;
 
     /// One process's outcome: engines with `rounds[engine]` rounds of one
     /// case, each round's ticks `100 * (engine + 1) + process`.

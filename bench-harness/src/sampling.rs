@@ -1,8 +1,11 @@
-//! What `cargo xtask compare` measures with: every engine (a variant's or a
-//! peer's built `.so`) checked against an oracle, then timed interleaved,
-//! round-robin per case, so that machine drift hits all of them alike, by
-//! the loop precise mode uses too ([`crate::interleave`]). The result keeps
-//! every round's raw [`Sample`], so that medians and intervals can be
+//! The measuring core that xtask's measuring processes call: the [`Case`]s
+//! an engine is timed on, the check of an engine against an oracle
+//! ([`check_against`]), and the timing of a set of engines on a set of
+//! cases, interleaved round-robin so that machine drift hits all of them
+//! alike ([`interleaved`], by the loop precise mode uses too:
+//! [`crate::interleave`]). The engines are whatever the caller loaded (a
+//! variant's or a peer's built `.so`, [`crate::so::SoCipher`]). The result
+//! keeps every round's raw [`Sample`], so that medians and intervals can be
 //! computed again from a report.
 
 use crate::clock::{self, Counter};
@@ -146,18 +149,16 @@ pub fn check_against(
     Ok(())
 }
 
-/// How long to measure. Which batches count is not part of the plan: it is
-/// the one criterion [`QUIET`].
+/// How long to measure: a fixed number of rounds, each a batch of every
+/// engine on every case. No round is waited for: which batches count is
+/// not part of the plan, and each sample says whether it was quiet (the one
+/// criterion [`QUIET`]).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Plan {
-    /// Quiet rounds wanted in every case: rounds in which both engines of
-    /// the certifying pair ran quiet, or each engine's own quiet batches
-    /// when there is no pair (see [`interleaved`]).
+    /// Rounds run: every engine times every case this many times.
     pub rounds: usize,
     /// Seconds of timed work one batch lasts at least.
     pub batch_seconds: f64,
-    /// Seconds the run may go on past `rounds` rounds to collect quiet ones.
-    pub patience_seconds: f64,
 }
 
 /// One engine's batch of one case in one round, as a report keeps it: enough
@@ -190,31 +191,19 @@ pub type Samples = Vec<Vec<Vec<Sample>>>;
 /// and engines rotated each round), one batch. Before every batch (and
 /// before it is sized) `marker(engine index)` is called, so that a caller can
 /// tell which engine was running if the process dies. `progress` gets a
-/// line at most once a second. `certify`, two engine indices, is the pair
-/// whose rounds quiet for both decide when the run has enough
-/// ([`interleave::enough`]). On an engine error, returns that engine's
-/// index with it.
+/// line at most once a second. The run is `plan.rounds` rounds, quiet or
+/// not. On an engine error, returns that engine's index with it.
 pub fn interleaved(
     engines: &mut [Box<dyn Engine>],
     cases: &[Case],
     plan: Plan,
-    certify: Option<(usize, usize)>,
     counter: &Counter,
     marker: &mut dyn FnMut(usize),
     progress: &mut dyn FnMut(&str),
 ) -> Result<Samples, (usize, EngineError)> {
     let n = engines.len();
-    let schedule = Schedule::new(
-        counter,
-        plan.rounds,
-        plan.batch_seconds,
-        plan.patience_seconds,
-    )
-    .certified_by(certify);
-    let wanted = match certify {
-        Some(_) => "rounds quiet for both certifying engines in every case",
-        None => "quiet batches for every engine and case",
-    };
+    // No patience: the loop stops after `plan.rounds` rounds.
+    let schedule = Schedule::new(counter, plan.rounds, plan.batch_seconds, 0.0);
     // Each buffer at a random offset, allocated in a random engine order
     // (`placement`): where they sit differs from process to process.
     let sizes: Vec<Vec<usize>> = (engines.iter())
@@ -230,26 +219,17 @@ pub fn interleaved(
         marker,
     };
     let mut next_progress = 0;
-    let mut report = |round: usize, quiet: usize| {
+    let mut report = |round: usize, _quiet: usize| {
         if clock::read() >= next_progress {
             next_progress = clock::read() + counter.hz as u64;
-            // Without patience the run is a fixed number of rounds, and the
-            // quiet count decides nothing.
-            progress(&if plan.patience_seconds > 0.0 {
-                format!(
-                    "round {round}: at least {quiet} of {} {wanted}",
-                    plan.rounds
-                )
-            } else {
-                format!("round {round} of {}", plan.rounds)
-            });
+            progress(&format!("round {round} of {}", plan.rounds));
         }
     };
     let run = interleave::interleave(n, cases.len(), &schedule, &mut w, &mut report)?;
     Ok(samples(&run))
 }
 
-/// compare's workload: engine `e` on case `c`.
+/// The workload of [`interleaved`]: engine `e` on case `c`.
 struct Grid<'a> {
     engines: &'a mut [Box<dyn Engine>],
     cases: &'a [Case],
@@ -476,14 +456,12 @@ mod tests {
         let plan = Plan {
             rounds: 3,
             batch_seconds: 0.000_2,
-            patience_seconds: 0.0,
         };
         let mut marked = [false; 2];
         let s = interleaved(
             &mut engines,
             &cases,
             plan,
-            Some((0, 1)),
             &counter,
             &mut |e| marked[e] = true,
             &mut |_| {},
@@ -491,8 +469,9 @@ mod tests {
         .unwrap();
         assert_eq!(marked, [true, true]);
         assert_eq!(s.len(), 2);
+        // Exactly the plan's rounds: none is waited for.
         let rounds = s[0][0].len();
-        assert!(rounds >= 3);
+        assert_eq!(rounds, 3);
         for e in &s {
             assert_eq!(e.len(), 2);
             for c in e {
@@ -505,7 +484,6 @@ mod tests {
             &mut engines[1..],
             &[Case::set_key(Mode::Ecb, 7)],
             plan,
-            None,
             &counter,
             &mut |_| {},
             &mut |_| {},
