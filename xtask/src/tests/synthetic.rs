@@ -45,7 +45,10 @@ pub fn with_variants(base: &Report, n: usize, seed: usize) -> Report {
         if let Some(a) = &mut e.artifact {
             a.text_bytes += k as u64;
             a.footprint_bytes += k as u64;
-            a.fingerprint = format!("{}-c{k}", a.fingerprint);
+            // Another artifact: the same length, another hash (LEN:HASH).
+            let (len, hash) = a.fingerprint.split_once(':').unwrap_or(("1", "0"));
+            let hash = u64::from_str_radix(hash, 16).unwrap_or(0) ^ (k as u64);
+            a.fingerprint = format!("{len}:{hash:016x}");
             a.hot_path_code = a.hot_path_code.as_ref().map(|h| format!("{h}-c{k}"));
         }
         e.measured_fingerprint = e.artifact.as_ref().map(|a| a.fingerprint.clone());
