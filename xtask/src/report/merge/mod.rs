@@ -291,8 +291,10 @@ pub fn on_every(machines: &[Index], a: &str, b: &str) -> Option<Ratio> {
 
 /// The rule over `variants` with [`on_every`]'s evidence and the highest
 /// bar any machine's noise sets (the widest A/A control, the largest
-/// threshold and size cost). Linear in the variants but for the Pareto set
-/// ([`verdict::decide`]).
+/// threshold and size cost): its walk ([`verdict::walk`]), linear in the
+/// variants times the picks left possible. A cross-machine report shows
+/// the pick and its steps, not a Pareto set, whose pairwise comparisons
+/// would make it quadratic.
 fn portable(reports: &[&Report], variants: &[Variant], reference: &str, cipher: &str) -> Verdict {
     let merged: HashSet<&str> = variants.iter().map(|v| v.name.as_str()).collect();
     let mut first: HashMap<&str, &crate::report::Entry> = HashMap::new();
@@ -324,7 +326,7 @@ fn portable(reports: &[&Report], variants: &[Variant], reference: &str, cipher: 
     let machines: Vec<Index> = reports.iter().map(|r| Index::of(r)).collect();
     let faster = |a: &str, b: &str| on_every(&machines, a, b);
     let rerun = format!("cargo xtask compare {cipher}");
-    verdict::decide(&candidates, &[], &faster, &noise, reference, &rerun)
+    verdict::walk(&candidates, &faster, &noise, reference, &rerun)
 }
 
 #[cfg(test)]
