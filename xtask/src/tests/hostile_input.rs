@@ -615,24 +615,7 @@ fn apply(v: &mut Value, pointer: &str, m: &Mutation) {
                 *slot = json!(n * k);
             }
         }
-        Mutation::Remove => {
-            let Some((parent, key)) = pointer.rsplit_once('/') else {
-                return;
-            };
-            match v.pointer_mut(parent) {
-                Some(Value::Object(m)) => {
-                    m.remove(key);
-                }
-                Some(Value::Array(a)) => {
-                    if let Ok(i) = key.parse::<usize>()
-                        && i < a.len()
-                    {
-                        a.remove(i);
-                    }
-                }
-                _ => {}
-            }
-        }
+        Mutation::Remove => remove_at(v, pointer),
     }
 }
 
@@ -833,4 +816,25 @@ fn outputs_that_cannot_be_written_are_setup_errors() {
     }
     outputs::write(&dir.join("c.md"), Kind::GateComment, marked).unwrap();
     comment(&dir.join("c.md")).unwrap();
+}
+
+/// Removes what the JSON pointer `pointer` names in `v` (a key of an
+/// object, an element of an array); nothing when it names nothing.
+pub(super) fn remove_at(v: &mut Value, pointer: &str) {
+    let Some((parent, key)) = pointer.rsplit_once('/') else {
+        return;
+    };
+    match v.pointer_mut(parent) {
+        Some(Value::Object(m)) => {
+            m.remove(key);
+        }
+        Some(Value::Array(a)) => {
+            if let Ok(i) = key.parse::<usize>()
+                && i < a.len()
+            {
+                a.remove(i);
+            }
+        }
+        _ => {}
+    }
 }
