@@ -279,33 +279,46 @@ fn compare(
 
 /// The verdict on stdout, every text from the report as a terminal shows
 /// it ([`terminal`]).
+/// The answer on a terminal, compact: the verdict and why, the A/A
+/// control, the rule's steps as a table (a row per comparison), what to run
+/// to settle it, and where the report is; the steps in words stay in the
+/// report.
 fn print_verdict(report: &Report, out: &Path) {
+    print!("{}", answer(report, out));
+}
+
+/// What [`print_verdict`] prints.
+fn answer(report: &Report, out: &Path) -> String {
+    use std::fmt::Write;
+    let mut w = String::new();
     let v = &report.verdict;
-    match (v.status, &v.pick) {
-        (Conclusion::Inconclusive, _) => println!("verdict: inconclusive"),
-        (Conclusion::Decided, Some(p)) => println!("verdict: use `{}`", terminal(p)),
-        (Conclusion::Decided, None) => println!("verdict: none"),
-    }
+    let verdict = match (v.status, &v.pick) {
+        (Conclusion::Inconclusive, _) => "inconclusive".to_string(),
+        (Conclusion::Decided, Some(p)) => format!("use `{}`", terminal(p)),
+        (Conclusion::Decided, None) => "none".to_string(),
+    };
+    let _ = writeln!(w, "verdict: {verdict}");
     for reason in &v.reasons {
-        println!("  because {}", terminal(reason));
+        let _ = writeln!(w, "  because {}", terminal(reason));
     }
     if let Some(c) = &report.control {
-        println!(
+        let _ = writeln!(
+            w,
             "  A/A control (`{}` against its copy): {}",
             terminal(&c.of),
             verdict::pct(&c.interval())
         );
     }
-    for step in &v.steps {
-        println!("  {}", terminal(step));
-    }
+    steps(&mut w, &v.chain);
     if let Some(rerun) = &v.rerun {
-        println!(
+        let _ = writeln!(
+            w,
             "  to settle it, run again with more processes and budget: {}",
             terminal(rerun)
         );
     }
-    println!(
+    let _ = writeln!(
+        w,
         "report: {}",
         terminal(
             &out.join(format!("{}.md", report.cipher))
@@ -313,4 +326,77 @@ fn print_verdict(report: &Report, out: &Path) {
                 .to_string()
         )
     );
+    w
+}
+
+/// The rule's chain as a table: candidate, what it was measured against,
+/// its footprint change, its gain with the interval, its bar, the outcome.
+fn steps(w: &mut String, chain: &[verdict::Link]) {
+    use std::fmt::Write;
+    if chain.is_empty() {
+        return;
+    }
+    let rows: Vec<[String; 6]> = (chain.iter())
+        .map(|l| {
+            let against = l.against.as_deref().map(terminal).unwrap_or_default();
+            let (size, gain, bar) = match &l.against {
+                None => (String::new(), String::new(), String::new()),
+                Some(_) => (
+                    verdict::size_pct(l.size_change),
+                    l.gain.as_ref().map(verdict::pct).unwrap_or_default(),
+                    format!("{:+.1}%", (l.bar - 1.0) * 100.0),
+                ),
+            };
+            let outcome = l.outcome.word().to_string();
+            [terminal(&l.candidate), against, size, gain, bar, outcome]
+        })
+        .collect();
+    let header = ["step", "against", "size", "gain", "bar", "outcome"].map(String::from);
+    let widths: Vec<usize> = (0..6)
+        .map(|i| {
+            (rows.iter().chain([&header]))
+                .map(|r| r[i].chars().count())
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    for row in [&header].into_iter().chain(&rows) {
+        let cells: Vec<String> = (row.iter().zip(&widths))
+            .map(|(c, w)| format!("{c:<w$}"))
+            .collect();
+        let _ = writeln!(w, "  {}", cells.join("  ").trim_end());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// The terminal's answer is compact: the verdict first, the steps as a
+    /// table (a header and a row per link of the chain, no paragraph), the
+    /// report's path last.
+    #[test]
+    fn the_answer_is_a_table_not_paragraphs() {
+        let r = crate::tests::fixture::report();
+        let text = super::answer(&r, std::path::Path::new("reports"));
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(lines[0].starts_with("verdict: "), "{text}");
+        assert_eq!(
+            lines.last().copied(),
+            Some(format!("report: reports/{}.md", r.cipher).as_str()),
+            "{text}"
+        );
+        let header = lines
+            .iter()
+            .position(|l| l.trim_start().starts_with("step "))
+            .expect("a header");
+        let rows = lines[header + 1..]
+            .iter()
+            .take_while(|l| !l.starts_with("report:") && !l.contains("to settle"));
+        assert_eq!(rows.count(), r.verdict.chain.len(), "{text}");
+        for step in &r.verdict.steps {
+            assert!(
+                !text.contains(step.as_str()),
+                "a paragraph on the terminal: {step}"
+            );
+        }
+    }
 }

@@ -405,6 +405,17 @@ impl Outcome {
             Outcome::Uncompared => "not compared (too few paired rounds)",
         }
     }
+
+    /// The same in a word, for a terminal's table.
+    pub fn word(self) -> &'static str {
+        match self {
+            Outcome::Start => "start",
+            Outcome::Wins => "taken",
+            Outcome::Stays => "stays",
+            Outcome::Leans => "undecided",
+            Outcome::Uncompared => "not compared",
+        }
+    }
 }
 
 fn step(
