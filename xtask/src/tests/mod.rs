@@ -194,3 +194,58 @@ fn workflows_name_no_cipher_list() {
         }
     }
 }
+
+/// Drift: ARCHITECTURE.md's codemap names every folder of `xtask/src`
+/// (as `` `NAME/` ``), and every folder it names exists in the workspace.
+#[test]
+fn the_codemap_names_the_folders_there_are() {
+    let root = crate::env::workspace::root();
+    let text = std::fs::read_to_string(root.join("ARCHITECTURE.md")).unwrap();
+    let mut here: Vec<String> = std::fs::read_dir(root.join("xtask/src"))
+        .unwrap()
+        .flatten()
+        .filter(|e| e.path().is_dir())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    here.sort();
+    for folder in &here {
+        assert!(
+            text.contains(&format!("`{folder}/`")),
+            "ARCHITECTURE.md does not name xtask/src/{folder}/"
+        );
+    }
+    // Every `path/` it names is a folder somewhere in the workspace: at the
+    // root, or below a crate's folder or its `src`.
+    let crates = [
+        "",
+        "xtask/src",
+        "codegen/src",
+        "bench-harness/src",
+        "variants",
+        "xtask",
+        "reports",
+    ];
+    let named = text.split('`').skip(1).step_by(2).filter(|w| {
+        // A placeholder (`machines/LABEL/`) names no folder.
+        w.len() > 1
+            && w.ends_with('/')
+            && (w.chars())
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || "_-./".contains(c))
+    });
+    for folder in named {
+        let found = crates.iter().any(|c| root.join(c).join(folder).is_dir())
+            || walkdir::WalkDir::new(&root)
+                .max_depth(4)
+                .into_iter()
+                .flatten()
+                .any(|e| {
+                    e.file_type().is_dir()
+                        && e.path().ends_with(folder.trim_end_matches('/'))
+                        && !e.path().starts_with(root.join("target"))
+                });
+        assert!(
+            found,
+            "ARCHITECTURE.md names `{folder}`, which is not a folder here"
+        );
+    }
+}
