@@ -59,7 +59,7 @@ pub struct Args {
     /// The extra gain, in percent (0 to 100), a larger variant must show
     /// per doubling of its footprint, on top of --threshold: what larger
     /// code costs the rest of the system, which a microbenchmark cannot
-    /// see (README, "How a verdict is reached").
+    /// see (docs/verdict.md, step 4).
     #[arg(long, value_name = "PCT", value_parser = cli::percent,
           allow_negative_numbers = true, default_value = verdict::SIZE_COST)]
     pub size_cost: f64,
