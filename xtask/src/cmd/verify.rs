@@ -159,11 +159,19 @@ fn other_machines(cipher: &str, built: &[(&str, Option<&Artifact>)]) -> Vec<Stri
             if differs.is_empty() {
                 format!("{shown} (another machine's): current, all {total} artifacts")
             } else {
+                // The variants by name only (what differs in each is the
+                // same story of an older tree), the first few.
+                const SHOWN: usize = 5;
+                let names: Vec<&str> = (differs.iter())
+                    .map(|d| d.split(" (").next().unwrap_or(d))
+                    .collect();
+                let more = names.len().saturating_sub(SHOWN);
                 format!(
-                    "{shown} (another machine's, refreshed only there): {} of {total} current; measured on an older tree (commit {}): {}",
+                    "{shown} (another machine's, refreshed only there): {} of {total} current; measured on an older tree (commit {}): {}{}",
                     total.saturating_sub(differs.len()),
                     report.commit,
-                    differs.join(", ")
+                    names[..names.len().min(SHOWN)].join(", "),
+                    if more > 0 { format!(" and {more} more") } else { String::new() }
                 )
             }
         })
