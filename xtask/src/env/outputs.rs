@@ -50,7 +50,7 @@ impl Kind {
     }
 
     /// Whether the bytes of a file carry this kind's marker.
-    fn owns(self, bytes: &[u8]) -> bool {
+    pub fn owns(self, bytes: &[u8]) -> bool {
         marked_command(bytes).as_deref() == Some(self.command())
     }
 }

@@ -110,8 +110,7 @@ fn write_views(report: &Report, base: &Path) -> Result<()> {
 /// (a chart of an earlier run); anything else is left as it is.
 fn remove_if_ours(path: &Path) -> Result<()> {
     let ours = std::fs::symlink_metadata(path).is_ok_and(|m| m.is_file())
-        && std::fs::read(path)
-            .is_ok_and(|b| outputs::marked_command(&b).as_deref() == Some(Kind::Report.command()));
+        && std::fs::read(path).is_ok_and(|b| Kind::Report.owns(&b));
     if !ours {
         return Ok(());
     }
