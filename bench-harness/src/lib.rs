@@ -23,6 +23,8 @@ pub mod machine;
 // Engines and their loader: the trait, the registry of variants and peers,
 // a built `.so` loaded as an engine.
 pub mod engine;
+// A crate's cipher, learned at run time (`compare --crate`).
+pub mod crates;
 pub mod registry;
 pub mod so;
 // The timing loop precise mode and the measuring core share.

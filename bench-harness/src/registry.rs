@@ -12,6 +12,7 @@
 //! its type's; a peer's driver is `<cipher>-<name>`.
 
 use crate::UsageError;
+use crate::crates::{self, CrateCipher};
 use crate::engine::{DigestEngine, Engine, HashEngine, Mode, StaticCipher, StaticHash};
 
 pub use crate::engine::MakeEngine;
@@ -29,8 +30,10 @@ pub struct CipherEntry {
     /// The modes measured, with the kernel template's key sizes (bytes).
     pub modes: &'static [(Mode, &'static [usize])],
     /// The variants, by name, in `VARIANTS` order: derived from the
-    /// cipher's module with `variants::<cipher>_variants!(cipher_engines)`.
-    pub variants: &'static [(&'static str, MakeEngine)],
+    /// cipher's module with `variants::<cipher>_variants!(cipher_engines)`,
+    /// each with its statically linked engine; a crate's variants exist only
+    /// as artifacts (`None`).
+    pub variants: &'static [(&'static str, Option<MakeEngine>)],
     /// `ROUNDS` of the cipher's module: the functions whose inlining differs.
     pub rounds: &'static [&'static str],
     /// The RustCrypto crates people use today, measured beside the variants;
@@ -40,19 +43,60 @@ pub struct CipherEntry {
     /// The reference variant: the one `compare` takes ratios against unless
     /// told otherwise (`REFERENCE` of the cipher's module).
     pub reference: &'static str,
+    /// For a cipher of a crate outside this workspace (`compare --crate`),
+    /// what the intake learned of it, made at run time
+    /// ([`CipherEntry::of_crate`]); `None` for a declaration of
+    /// `variants`.
+    pub from_crate: Option<&'static CrateCipher>,
 }
 
 impl CipherEntry {
     /// What every other implementation is checked against: the first peer
     /// with a static engine, or, for a cipher with no such peer, its
-    /// reference variant (tested against the specification's vectors).
+    /// reference variant (tested against the specification's vectors). A
+    /// crate's oracle is an artifact ([`CrateCipher::oracle`]).
     pub fn oracle(&self) -> Option<MakeEngine> {
         self.peers.iter().find_map(|p| p.make).or_else(|| {
             self.variants
                 .iter()
                 .find(|(v, _)| *v == self.reference)
-                .map(|(_, make)| *make)
+                .and_then(|(_, make)| *make)
         })
+    }
+}
+
+impl CipherEntry {
+    /// The entry of a crate's cipher, made once for the life of the process
+    /// that measures it: entries are `'static`, as the registry's are, and a
+    /// command measures one crate, so one is made (and kept) per process.
+    pub fn of_crate(c: &CrateCipher) -> &'static CipherEntry {
+        let me: &'static CrateCipher = Box::leak(Box::new(c.clone()));
+        let modes: Vec<(Mode, &'static [usize])> =
+            (me.modes.iter()).map(|(m, k)| (*m, &k[..])).collect();
+        let variants: Vec<(&'static str, Option<MakeEngine>)> =
+            me.variants.iter().map(|v| (v.as_str(), None)).collect();
+        let peers: Vec<Peer> = (me.peer.iter())
+            .map(|label| Peer {
+                name: "registry",
+                label: label.as_str(),
+                crate_name: me.lib_name.as_str(),
+                driver: Box::leak(format!("{}-registry", me.name).into_boxed_str()),
+                make: None,
+                feature: crates::PEER_NAME,
+                rustflags: None,
+            })
+            .collect();
+        Box::leak(Box::new(CipherEntry {
+            name: me.name.as_str(),
+            module: me.module.as_str(),
+            block_size: me.block_size,
+            modes: Box::leak(modes.into_boxed_slice()),
+            variants: Box::leak(variants.into_boxed_slice()),
+            rounds: &[],
+            peers: Box::leak(peers.into_boxed_slice()),
+            reference: me.reference.as_str(),
+            from_crate: Some(me),
+        }))
     }
 }
 
@@ -88,17 +132,17 @@ pub struct HashEntry {
 /// checksum (as a digest engine).
 macro_rules! engines {
     ($c:ident, cipher($ty:ident), [$($v:ident)*]) => {
-        &[$((stringify!($v), || -> Box<dyn Engine> {
+        &[$((stringify!($v), Some(|| -> Box<dyn Engine> {
             Box::new(StaticCipher::<variants::$c::$v::$ty>::new(
                 concat!(stringify!($c), "-", stringify!($v)),
             ))
-        })),*]
+        }))),*]
     };
     ($c:ident, checksum, [$($v:ident)*]) => {
-        &[$((stringify!($v), || -> Box<dyn Engine> {
+        &[$((stringify!($v), Some(|| -> Box<dyn Engine> {
             use variants::$c::$v as m;
             Box::new(DigestEngine::new(concat!(stringify!($c), "-", stringify!($v)), m::crc32c, m::available))
-        })),*]
+        }))),*]
     };
 }
 
@@ -129,6 +173,7 @@ macro_rules! cipher_entry {
             rounds: variants::$c::ROUNDS,
             peers: &peers!($c $($peers)*),
             reference: variants::$c::REFERENCE,
+            from_crate: None,
         }
     };
 }
@@ -374,11 +419,44 @@ pub fn cipher(name: &str) -> Result<&'static CipherEntry, UsageError> {
 mod tests {
     use super::*;
 
+    /// A crate's entry, made at run time, says what the registry's say:
+    /// its variants by name (no static engine), its peer, and itself; its
+    /// artifacts are recognised as its own.
+    #[test]
+    fn a_crates_entry_holds_what_was_learned() {
+        let c = CrateCipher {
+            name: "cast6".into(),
+            module: "cast6@0.2.0".into(),
+            label: "cast6 0.2.0, Cast6".into(),
+            lib_name: "cast6".into(),
+            block_size: 16,
+            modes: CrateCipher::modes_for(16, &[16, 32]).unwrap(),
+            variants: vec!["published".into(), "none".into()],
+            reference: "published".into(),
+            peer: Some("cast6 0.2.0 (registry)".into()),
+            oracle: "published.so".into(),
+        };
+        let e = CipherEntry::of_crate(&c);
+        assert_eq!(
+            (e.name, e.module, e.reference),
+            ("cast6", "cast6@0.2.0", "published")
+        );
+        assert_eq!(e.variants.len(), 2);
+        assert!(e.variants.iter().all(|(_, make)| make.is_none()));
+        assert!(e.oracle().is_none(), "a crate's oracle is an artifact");
+        assert_eq!(e.peers[0].crate_name, "cast6");
+        assert_eq!(e.from_crate, Some(&c));
+        assert!(crate::so::Holds::parse("cast6@0.2.0::none").is_of(e));
+        assert!(!crate::so::Holds::parse("cast6@0.2.0::never").is_of(e));
+        assert!(crate::so::Holds::parse(crates::PEER_NAME).is_of(e));
+        assert!(!crate::so::Holds::parse("cast6::never").is_of(e));
+    }
+
     /// The registry lists exactly the variants each module declares, and
     /// every declared algorithm has an entry.
     #[test]
     fn variants_match_declarations() {
-        let names = |v: &[(&'static str, MakeEngine)]| v.iter().map(|(n, _)| *n).collect();
+        let names = |v: &[(&'static str, Option<MakeEngine>)]| v.iter().map(|(n, _)| *n).collect();
         let hash_names = |v: &[(&'static str, MakeHash)]| v.iter().map(|(n, _)| *n).collect();
         let mut listed: Vec<(&str, &str, Vec<&str>)> = CIPHERS
             .iter()
@@ -499,6 +577,7 @@ mod tests {
             for &(mode, keys) in c.modes {
                 for &k in keys {
                     for (v, make) in c.variants {
+                        let make = make.unwrap_or_else(|| panic!("{v}: no static engine"));
                         make().set_key(mode, &vec![0xff; k]).unwrap_or_else(|e| {
                             panic!("{}({}) {v}: {k}-byte key: {e}", mode.name(), c.name)
                         });

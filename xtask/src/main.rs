@@ -10,6 +10,7 @@ mod count;
 mod env;
 mod error;
 mod gate;
+mod intake;
 mod report;
 mod select;
 mod time;

@@ -124,6 +124,7 @@ fn fitting(c: &Config, notes: &mut Vec<String>) -> Result<Vec<Alg>, UsageError> 
 fn takes_keys(alg: &Alg, keys: &[usize]) -> bool {
     match alg {
         Alg::Cipher { mode, entry, .. } => entry.variants.first().is_some_and(|(_, make)| {
+            let Some(make) = make else { return false };
             let mut e = make();
             keys.iter()
                 .all(|&k| e.set_key(*mode, &vec![0xff; k]).is_ok())
@@ -202,6 +203,7 @@ fn cipher_engines(
     }
     let mut names: Vec<&str> = entry.variants.iter().map(|(n, _)| *n).collect();
     for (v, make) in entry.variants {
+        let Some(make) = make else { continue };
         if c.variant.as_deref().is_none_or(|w| w == *v) {
             engines.push((v.to_string(), EngineKind::Cipher(make())));
         }

@@ -330,6 +330,15 @@ macro_rules! select_peers {
 
 variants::all_algorithms!(select_peers);
 
+/// A crate under test (`cargo xtask compare --crate`): xtask builds this
+/// file as the library of a shim package it writes for each variant, which
+/// depends on a copy of the crate as `under_test` and writes `select.rs`
+/// beside its manifest: `type Selected = CipherArtifact<::under_test::T>;`
+/// and `NAME`. The crate is so reached across a crate boundary, as its
+/// users reach it. Never enabled in this workspace (it has no `select.rs`).
+#[cfg(feature = "under-test")]
+include!(concat!(env!("CARGO_MANIFEST_DIR"), "/select.rs"));
+
 /// Availability of a peer that runs everywhere (it picks its own method).
 #[allow(dead_code)]
 fn always() -> bool {

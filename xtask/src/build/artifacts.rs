@@ -5,7 +5,7 @@
 //! build has a deadline ([`deadline::build`]).
 
 use crate::env::deadline::{self, Group, Waited};
-use crate::env::tree::Tree;
+use crate::env::tree::{Source, Tree};
 use crate::env::workspace;
 use bench_harness::registry::Peer;
 use std::path::{Path, PathBuf};
@@ -48,6 +48,17 @@ pub fn select(cmd: &mut Command, selection: &Selection, extra: &[&str]) {
     }
 }
 
+/// Makes `cmd` build a shim package's artifact: no variant of `variants`,
+/// the crate under test (`under-test`), with `extra` features besides.
+fn select_shim(cmd: &mut Command, extra: &[&str]) {
+    cmd.env(variants::SELECT_ENV, "none");
+    let features: Vec<&str> = ["under-test"]
+        .into_iter()
+        .chain(extra.iter().copied())
+        .collect();
+    cmd.args(["--no-default-features", "--features", &features.join(",")]);
+}
+
 /// A built artifact.
 pub struct Files {
     /// The `.so`, copied out of cargo's output to a per-contender path (the
@@ -87,7 +98,10 @@ pub fn build(
         "--package",
         "inlinelab-artifact",
     ]);
-    select(&mut cmd, selection, extra);
+    match tree.source {
+        Source::Workspace => select(&mut cmd, selection, extra),
+        Source::Shim { .. } => select_shim(&mut cmd, extra),
+    }
     cmd.args([
         "--message-format=json-render-diagnostics",
         "--manifest-path",

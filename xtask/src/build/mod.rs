@@ -12,7 +12,7 @@ pub mod code;
 pub mod size;
 
 use crate::env::fault;
-use crate::env::tree::Tree;
+use crate::env::tree::{Source, Tree};
 use crate::env::workspace;
 use crate::select::contenders::{Built, Contender, Kind, State};
 use artifacts::Files;
@@ -164,7 +164,7 @@ fn plan(contenders: &[Contender], dir: &Path, reuse: Reuse) -> Plan {
             "{}|{}|{:?}|{:?}|{:?}|{}",
             sources
                 .entry(c.tree.root.clone())
-                .or_insert_with(|| workspace::inputs_of(&c.tree.root).hash),
+                .or_insert_with(|| tree_inputs(&c.tree)),
             c.selection().variant_env(),
             selection_features(c),
             extra,
@@ -207,6 +207,34 @@ fn plan(contenders: &[Contender], dir: &Path, reuse: Reuse) -> Plan {
         plan.inputs.push((inputs, manifest_path));
     }
     plan
+}
+
+/// A hash of what decides the artifacts built in `tree`: a workspace's
+/// inputs ([`workspace::inputs_of`]); for a shim package, this workspace's
+/// and every file of the directory that holds the shim and the copy of the
+/// crate it builds (`intake/`).
+fn tree_inputs(tree: &Tree) -> String {
+    let Source::Shim { .. } = tree.source else {
+        return workspace::inputs_of(&tree.root).hash;
+    };
+    let mut files: Vec<_> = (tree.root.parent().map(walkdir::WalkDir::new))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|f| f.file_type().is_file())
+        .map(|f| f.into_path())
+        .collect();
+    files.sort();
+    let mut text = workspace::inputs_of(&workspace::root()).hash;
+    for f in files {
+        let bytes = std::fs::read(&f).unwrap_or_default();
+        text.push_str(&format!(
+            "|{}:{:016x}",
+            f.display(),
+            bench_harness::so::fnv1a(&bytes)
+        ));
+    }
+    format!("{:016x}", bench_harness::so::fnv1a(text.as_bytes()))
 }
 
 /// Sizes a contender's built (or reused) artifact, prints its progress line

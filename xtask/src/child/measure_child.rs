@@ -8,6 +8,7 @@
 use crate::env::fault;
 use crate::error::{Error, Result};
 use bench_harness::clock::Counter;
+use bench_harness::crates::CrateCipher;
 use bench_harness::engine::{Engine, EngineError, Mode};
 use bench_harness::machine::Machine;
 use bench_harness::registry::{self, CipherEntry};
@@ -31,6 +32,10 @@ pub struct Args {
 #[derive(Serialize, Deserialize)]
 pub struct Spec {
     pub cipher: String,
+    /// A crate's cipher (`compare --crate`), which the registry does not
+    /// hold: its entry is made here from what the parent learned.
+    #[serde(default)]
+    pub from_crate: Option<CrateCipher>,
     /// (name, path of the `.so`)
     pub engines: Vec<(String, PathBuf)>,
     pub cases: Vec<Case>,
@@ -99,7 +104,10 @@ fn measure(spec: &Spec, marker: &Path) -> Result<Outcome> {
         let _ = std::fs::write(marker, i.to_string());
         fault::crash_point(&spec.engines[i].0);
     };
-    let entry = registry::cipher(&spec.cipher).map_err(|e| Error::failed(e.0))?;
+    let entry = match &spec.from_crate {
+        Some(c) => CipherEntry::of_crate(c),
+        None => registry::cipher(&spec.cipher).map_err(|e| Error::failed(e.0))?,
+    };
     let counter = Counter::calibrate();
     eprintln!("    {}", counter.describe());
     let machine = Machine::read(&counter);
@@ -189,10 +197,15 @@ fn load(
     {
         return Err(EngineState::from_error("set_key", &e));
     }
-    let Some(make_oracle) = entry.oracle() else {
-        return Err(EngineState::Failed(format!("{}: no oracle", entry.name)));
-    };
-    let mut oracle = make_oracle();
+    let mut oracle: Box<dyn Engine> =
+        match (entry.oracle(), entry.from_crate) {
+            (Some(make), _) => make(),
+            // A crate's oracle is the crate as published, an artifact.
+            (None, Some(c)) => Box::new(SoCipher::load(&c.oracle).map_err(|e| {
+                EngineState::Failed(format!("the oracle {}: {e}", c.oracle.display()))
+            })?),
+            (None, None) => return Err(EngineState::Failed(format!("{}: no oracle", entry.name))),
+        };
     let mut modes: Vec<Mode> = Vec::new();
     for c in &spec.cases {
         if !modes.contains(&c.mode) {

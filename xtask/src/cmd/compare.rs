@@ -32,8 +32,26 @@ pub struct Args {
     /// The cipher, as the kernel names it (e.g. cast6; a wrong name lists
     /// them all), or `all` for every one and
     /// the index reports/README.md.
-    #[arg(value_name = "CIPHER|all")]
-    pub cipher: String,
+    #[arg(value_name = "CIPHER|all", required_unless_present = "krate")]
+    pub cipher: Option<String>,
+
+    /// A crate this workspace did not write, instead of CIPHER:
+    /// `NAME@VERSION` from crates.io (cargo fetches it as it fetches any
+    /// dependency) or the path of a local crate. Its inline attributes are
+    /// edited in copies, each copy built through a downstream shim and
+    /// timed against the crate as published; reports go to
+    /// reports/crates/NAME-VERSION/ unless --out says otherwise.
+    #[arg(long = "crate", value_name = "SPEC", conflicts_with = "cipher")]
+    pub krate: Option<String>,
+
+    /// With --crate: the type to measure, when the crate has more than one
+    /// block cipher (`--type Aes128`); a missing or wrong one lists them.
+    #[arg(long = "type", value_name = "TYPE", requires = "krate")]
+    pub ty: Option<String>,
+
+    /// With --crate: cargo uses only what it has cached (no network).
+    #[arg(long, requires = "krate")]
+    pub offline: bool,
 
     /// Only these variants, comma-separated; `*` in a name stands for any
     /// run of characters (`*_x4*`, `never*`) [default: every one]. With
@@ -70,9 +88,10 @@ pub struct Args {
     #[arg(long, value_name = "NAME", value_parser = cli::machine_name)]
     pub machine_label: Option<String>,
 
-    /// Where the report goes.
-    #[arg(long, value_name = "DIR", default_value_os_t = workspace::root().join("reports"))]
-    pub out: PathBuf,
+    /// Where the report goes [default: reports/, or
+    /// reports/crates/NAME-VERSION/ with --crate].
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
 
     /// Leave out the peers (RustCrypto's crates, the crc32c crate).
     #[arg(long)]
@@ -90,8 +109,15 @@ fn after_help() -> String {
 
 pub fn run(args: Args) -> Result<()> {
     let meta = workspace::metadata()?;
-    let ciphers = ciphers::named(&args.cipher, true, "compare")?;
-    let all = args.cipher == "all";
+    let Some(cipher) = &args.cipher else {
+        return crate::cmd::compare_crate::run(&args, &meta.target_dir);
+    };
+    let out = args
+        .out
+        .clone()
+        .unwrap_or_else(|| workspace::root().join("reports"));
+    let ciphers = ciphers::named(cipher, true, "compare")?;
+    let all = cipher == "all";
     if all && (args.variants.is_some() || args.reference.is_some()) {
         return Err(Error::usage(
             "--variants and --reference name one cipher's variants, not all ciphers'",
@@ -101,12 +127,12 @@ pub fn run(args: Args) -> Result<()> {
     let selections = (ciphers.iter())
         .map(|entry| select(&args, entry))
         .collect::<Result<Vec<_>>>()?;
-    check_out(&args.out, &ciphers, all)?;
+    check_out(&out, &ciphers, all)?;
     if all {
-        return run_all(&args, &selections, &meta.target_dir);
+        return run_all(&args, &selections, &meta.target_dir, &out);
     }
-    let result = run_one(&args, &selections[0], &meta.target_dir);
-    output::refresh(&args.out, false)?;
+    let result = run_one(&args, &selections[0], &meta.target_dir, &out);
+    output::refresh(&out, false)?;
     result
 }
 
@@ -151,7 +177,7 @@ fn select(args: &Args, entry: &'static CipherEntry) -> Result<Selection> {
 /// Every file the run writes is checked before anything is built: each
 /// cipher's report, and what the refresh of `--out` after it writes (the
 /// other reports' views, the index); see [`crate::env::outputs`].
-fn check_out(out: &Path, ciphers: &[&'static CipherEntry], index: bool) -> Result<()> {
+pub fn check_out(out: &Path, ciphers: &[&'static CipherEntry], index: bool) -> Result<()> {
     let mut files = Outputs::in_dir("--out", out);
     for c in ciphers {
         output::plan(&mut files, out, c.name);
@@ -162,11 +188,11 @@ fn check_out(out: &Path, ciphers: &[&'static CipherEntry], index: bool) -> Resul
 
 /// Every cipher, then the index; one cipher's failure does not stop the
 /// others.
-fn run_all(args: &Args, selections: &[Selection], target: &Path) -> Result<()> {
+fn run_all(args: &Args, selections: &[Selection], target: &Path, out: &Path) -> Result<()> {
     let mut failed = Vec::new();
     for selection in selections {
         eprintln!("== {}", selection.entry.name);
-        if let Err(e) = run_one(args, selection, target) {
+        if let Err(e) = run_one(args, selection, target, out) {
             let cause = match e {
                 Error::Failed(m) => m,
                 Error::Usage { cause, .. } => cause,
@@ -174,8 +200,8 @@ fn run_all(args: &Args, selections: &[Selection], target: &Path) -> Result<()> {
             failed.push(format!("{}: {cause}", selection.entry.name));
         }
     }
-    output::refresh(&args.out, true)?;
-    println!("index: {}", args.out.join("README.md").display());
+    output::refresh(out, true)?;
+    println!("index: {}", out.join("README.md").display());
     if failed.is_empty() {
         Ok(())
     } else {
@@ -184,29 +210,46 @@ fn run_all(args: &Args, selections: &[Selection], target: &Path) -> Result<()> {
 }
 
 /// Compares one cipher and writes its report.
-fn run_one(args: &Args, selection: &Selection, target: &Path) -> Result<()> {
+fn run_one(args: &Args, selection: &Selection, target: &Path, out: &Path) -> Result<()> {
     let Selection {
         entry,
         chosen,
         reference,
     } = selection;
-    let settings = Settings {
-        reference: reference.clone(),
+    let settings = settings(
+        args,
+        reference,
+        format!("cargo xtask compare {}", entry.name),
+    );
+    let contenders =
+        contenders::contenders(entry, chosen, !args.no_peer, &Tree::here(), Origin::Current);
+    let work = WorkDir::lock(target, entry.name)?;
+    let report = compare(args, &settings, entry, contenders, &work.path)?;
+    output::write(&report, out)?;
+    print_verdict(&report, out);
+    failures(&report)
+}
+
+/// The settings of a run: the reference, the rule's parameters, and the
+/// command that made the report (`--quick` added when quick).
+pub fn settings(args: &Args, reference: &str, command: String) -> Settings {
+    Settings {
+        reference: reference.to_string(),
         threshold: args.threshold,
         size_cost: args.size_cost,
         budget_seconds: Some(args.amount.budget),
         machine_name: args.machine_label.clone(),
         quick: args.amount.quick,
         generated_by: format!(
-            "cargo xtask compare {}{}",
-            entry.name,
+            "{command}{}",
             if args.amount.quick { " --quick" } else { "" }
         ),
-    };
-    let report = compare(args, &settings, entry, chosen, target)?;
-    output::write(&report, &args.out)?;
-    print_verdict(&report, &args.out);
-    // A variant this CPU cannot run is reported, not a failure.
+    }
+}
+
+/// Exit 1 when an entry failed or hung; a variant this CPU cannot run is
+/// reported, not a failure.
+pub fn failures(report: &Report) -> Result<()> {
     let failed: Vec<String> = report
         .entries()
         .filter(|e| matches!(e.status, Status::Failed | Status::Hung))
@@ -223,32 +266,23 @@ fn run_one(args: &Args, selection: &Selection, target: &Path) -> Result<()> {
 }
 
 /// The pipeline: build and size, time, analyse.
-fn compare(
+pub fn compare(
     args: &Args,
     settings: &Settings,
     entry: &'static CipherEntry,
-    chosen: &[&'static str],
-    target: &Path,
+    mut contenders: Vec<contenders::Contender>,
+    work: &Path,
 ) -> Result<Report> {
-    let mut contenders =
-        contenders::contenders(entry, chosen, !args.no_peer, &Tree::here(), Origin::Current);
     let steps = contenders.len() + 2;
-    let work = WorkDir::lock(target, entry.name)?;
     let reuse = if args.rebuild {
         build::Reuse::Never
     } else {
         build::Reuse::Previous
     };
-    build::build_and_size_reusing(entry, &mut contenders, &work.path, steps, reuse);
+    build::build_and_size_reusing(entry, &mut contenders, work, steps, reuse);
     let mut cases = args.amount.cases(entry);
-    let screened = screen::screen(
-        entry,
-        &mut contenders,
-        &settings.reference,
-        &cases,
-        &work.path,
-    )?;
-    let control = contenders::control(&contenders, &settings.reference, &work.path);
+    let screened = screen::screen(entry, &mut contenders, &settings.reference, &cases, work)?;
+    let control = contenders::control(&contenders, &settings.reference, work);
     contenders.extend(control);
     cases.extend(cases::setkey(entry, args.amount.quick));
     let plan = args.amount.plan();
@@ -269,11 +303,11 @@ fn compare(
         plan,
         processes,
         Duration::from_secs_f64(args.amount.budget),
-        &work.path,
+        work,
     )?;
     eprintln!("[{steps}/{steps}] writing the report");
     report.run.notes.extend(screened);
-    explain::count(&mut report, entry, &contenders, &cases, &work.path);
+    explain::count(&mut report, entry, &contenders, &cases, work);
     Ok(report)
 }
 
@@ -283,7 +317,7 @@ fn compare(
 /// control, the rule's steps as a table (a row per comparison), what to run
 /// to settle it, and where the report is; the steps in words stay in the
 /// report.
-fn print_verdict(report: &Report, out: &Path) {
+pub fn print_verdict(report: &Report, out: &Path) {
     print!("{}", answer(report, out));
 }
 

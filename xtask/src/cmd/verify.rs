@@ -201,10 +201,11 @@ fn same_function(entry: &CipherEntry, variant: &str, so: &Path) -> std::result::
     if loaded.name() != want {
         return Err(format!("holds `{}`, not `{want}`", loaded.name()));
     }
-    let (_, make) = entry
+    let make = entry
         .variants
         .iter()
         .find(|(v, _)| *v == variant)
+        .and_then(|(_, make)| *make)
         .ok_or_else(|| format!("`{variant}` is not in the registry"))?;
     for &(mode, keys) in entry.modes {
         bench_harness::sampling::check_against(&mut loaded, &mut *make(), keys, &[mode]).map_err(

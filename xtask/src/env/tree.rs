@@ -15,6 +15,18 @@ pub struct Tree {
     pub target_dir: Option<PathBuf>,
     /// `RUSTFLAGS` for the build, if any.
     pub rustflags: Option<String>,
+    pub source: Source,
+}
+
+/// What an artifact built in a tree holds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// A workspace (this one, or the base of `gate --against`): a variant
+    /// of `variants` or a peer, selected by the environment or a feature.
+    Workspace,
+    /// A shim package (`intake/shim.rs`) over a crate this workspace did
+    /// not write: its library `lib` is the cipher's crate.
+    Shim { lib: &'static str },
 }
 
 impl Tree {
@@ -24,6 +36,7 @@ impl Tree {
             root: workspace::root(),
             target_dir: None,
             rustflags: None,
+            source: Source::Workspace,
         }
     }
 
@@ -38,6 +51,7 @@ impl Tree {
             root: self.root.clone(),
             target_dir: Some(base.join(format!("flags-{name}"))),
             rustflags: Some(rustflags.to_string()),
+            source: self.source.clone(),
         }
     }
 }
@@ -85,6 +99,7 @@ impl BaseTree {
             root: self.path.clone(),
             target_dir: Some(target.join("against")),
             rustflags: None,
+            source: Source::Workspace,
         }
     }
 }

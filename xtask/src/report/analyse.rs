@@ -102,6 +102,7 @@ pub fn analyse(
         variants,
         peers,
         verdict,
+        annotations: None,
         raw,
     }
 }

@@ -12,6 +12,7 @@ use crate::report::{Control, Entry, Report, Speed, Status};
 use std::collections::HashMap;
 use std::fmt::Write;
 
+mod annotations;
 mod facts;
 mod glance;
 mod ipc;
@@ -66,11 +67,13 @@ pub fn render(r: &Report) -> String {
     }
     // Steps and reasons in the rule's words, never as the JSON holds them.
     let (steps, reasons) = r.prose();
+    annotations::render_headline(w, r);
     glance::render(w, r);
     render_inconclusive(w, r, &reasons);
     glance::render_chain(w, r);
     render_rule(w, r);
     render_chart(w, r);
+    annotations::render_table(w, r);
     details(w, "The rule's steps in words", |w| {
         render_steps(w, r, &steps)
     });

@@ -5,6 +5,7 @@
 //! by the functions here.
 
 pub mod analyse;
+pub mod annotations;
 pub mod chart;
 pub mod check;
 mod columns;
@@ -97,6 +98,10 @@ pub struct Report {
     pub variants: Vec<Entry>,
     pub peers: Vec<Entry>,
     pub verdict: Verdict,
+    /// A crate's inline attributes and the variants that removed them
+    /// (`compare --crate`); absent for this workspace's ciphers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub annotations: Option<annotations::Annotations>,
     /// The medians as tcrypt would print them (cycles mode lines).
     pub raw: String,
 }

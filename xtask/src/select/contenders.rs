@@ -3,7 +3,7 @@
 
 use crate::build::artifacts::Selection;
 use crate::build::size::Artifact;
-use crate::env::tree::Tree;
+use crate::env::tree::{Source, Tree};
 use bench_harness::registry::{CipherEntry, Peer};
 use std::path::{Path, PathBuf};
 
@@ -99,9 +99,10 @@ impl Contender {
 
     /// The crate whose symbols are the cipher's.
     pub fn crate_name(&self) -> &'static str {
-        match self.kind {
-            Kind::Variant(_) | Kind::Control(_) => "variants",
-            Kind::Peer(p) => p.crate_name,
+        match (self.kind, &self.tree.source) {
+            (Kind::Variant(_) | Kind::Control(_), Source::Shim { lib }) => lib,
+            (Kind::Variant(_) | Kind::Control(_), Source::Workspace) => "variants",
+            (Kind::Peer(p), _) => p.crate_name,
         }
     }
 

@@ -257,6 +257,7 @@ pub fn report() -> Report {
                 },
             ],
         },
+        annotations: None,
         raw: "testing speed of ecb(tiny) (tiny-never) encryption\ntest 0 (128 bit key, 16 byte blocks): 1 operation in 800 cycles (16 bytes)\n".into(),
     }
 }

@@ -503,7 +503,7 @@ proptest! {
                         prop_assert!(s.is_finite() && s > 0.0 && s <= crate::cli::MAX_SECONDS);
                     }
                     prop_assert!((0.0..=1.0).contains(&c.threshold));
-                    prop_assert!(!c.out.as_os_str().is_empty());
+                    prop_assert!(c.out.as_ref().is_none_or(|o| !o.as_os_str().is_empty()));
                 }
             }
             Err(e) => match crate::cli::from_clap(e, &Cli::command(), &args) {

@@ -126,6 +126,7 @@ fn spec(
         .collect();
     Spec {
         cipher: entry.name.to_string(),
+        from_crate: entry.from_crate.cloned(),
         engines,
         cases: cases.to_vec(),
         plan,

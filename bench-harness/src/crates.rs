@@ -1,0 +1,101 @@
+//! A block cipher of a crate this workspace did not write (`cargo xtask
+//! compare --crate`): what the intake learned of it (its block size, the
+//! key lengths its type takes, the variants built from a copy of it), made
+//! into a `CipherEntry` at run time (`registry::CipherEntry::of_crate`), and handed to the measuring
+//! processes as JSON, since they cannot find it in the registry.
+//!
+//! Its variants exist only as artifacts (no static engine): the oracle
+//! every one is checked against is the reference variant's artifact,
+//! `published`, the crate as its users get it.
+
+use crate::engine::Mode;
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
+
+/// The key lengths a crate's cipher may be timed with: of these, the
+/// smallest and the largest its type takes, as the kernel's templates time
+/// a cipher's smallest and largest key (cast6 16 and 32, blowfish 8 and
+/// 32, cast5 8 and 16).
+pub const STANDARD_KEYS: [usize; 4] = [8, 16, 24, 32];
+
+/// What a crate's registry peer says it holds (`inlinelab_name`): the
+/// crate unmodified, as cargo unpacked it, behind the same shim as the
+/// variants.
+pub const PEER_NAME: &str = "peer-registry";
+
+/// A crate's block cipher, as the intake found it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CrateCipher {
+    /// The report's name: `cast6` (`aes_aes128` when `--type` chose one of
+    /// several types).
+    pub name: String,
+    /// `cast6@0.2.0`: what its variants' artifacts say they hold before
+    /// `::variant`.
+    pub module: String,
+    /// The crate, its version and the type: `cast6 0.2.0, Cast6`.
+    pub label: String,
+    /// The crate's library name, which prefixes its symbols: `cast6`
+    /// (`md5` for the package `md-5`).
+    pub lib_name: String,
+    pub block_size: usize,
+    /// The modes timed, with their key lengths ([`CrateCipher::modes_for`]).
+    pub modes: Vec<(Mode, Vec<usize>)>,
+    /// The variants built from copies of the crate, in build order.
+    pub variants: Vec<String>,
+    /// The variant ratios are taken against: the crate as published.
+    pub reference: String,
+    /// The registry crate itself, timed beside the variants, when it is one.
+    pub peer: Option<String>,
+    /// The artifact every variant is checked against before it is timed.
+    pub oracle: PathBuf,
+}
+
+impl CrateCipher {
+    /// The modes a block cipher of `block_size` bytes is timed in, with
+    /// the key lengths of `accepted` (every length its type takes): ECB,
+    /// CBC and CTR, and XTS for a 16-byte block (two keys); `None` when it
+    /// takes no length this harness times.
+    pub fn modes_for(block_size: usize, accepted: &[usize]) -> Option<Vec<(Mode, Vec<usize>)>> {
+        let standard: Vec<usize> = (STANDARD_KEYS.iter().copied())
+            .filter(|k| accepted.contains(k))
+            .collect();
+        let keys = match (standard.first(), standard.last()) {
+            (Some(&a), Some(&b)) if a == b => vec![a],
+            (Some(&a), Some(&b)) => vec![a, b],
+            _ => {
+                let max = accepted.iter().copied().filter(|&k| k <= 64).max()?;
+                vec![max]
+            }
+        };
+        let mut modes = vec![
+            (Mode::Ecb, keys.clone()),
+            (Mode::Cbc, keys.clone()),
+            (Mode::Ctr, keys.clone()),
+        ];
+        if block_size == 16 {
+            modes.push((Mode::Xts, keys.iter().map(|k| 2 * k).collect()));
+        }
+        Some(modes)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The kernel's templates, derived: cast6 takes 16 to 32 bytes, blowfish
+    /// 4 to 56, cast5 5 to 16, AES-128 16 only.
+    #[test]
+    fn key_lengths_are_the_smallest_and_largest_standard_ones() {
+        let keys = |bs, accepted: &[usize]| CrateCipher::modes_for(bs, accepted).unwrap();
+        let range = |a, b| (a..=b).collect::<Vec<usize>>();
+        assert_eq!(keys(16, &range(16, 32))[0].1, [16, 32]);
+        assert_eq!(keys(16, &range(16, 32))[3], (Mode::Xts, vec![32, 64]));
+        assert_eq!(keys(8, &range(4, 56))[0].1, [8, 32]);
+        assert_eq!(keys(8, &range(4, 56)).len(), 3, "no XTS for 8-byte blocks");
+        assert_eq!(keys(8, &range(5, 16))[0].1, [8, 16]);
+        assert_eq!(keys(16, &[16])[0].1, [16]);
+        assert_eq!(keys(8, &[7])[0].1, [7], "no standard length: the largest");
+        assert_eq!(CrateCipher::modes_for(16, &[]), None);
+    }
+}

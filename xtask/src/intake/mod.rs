@@ -1,0 +1,16 @@
+//! Taking in a crate this workspace did not write (`compare --crate`): what
+//! the spec names (`spec.rs`), where cargo has its source (`fetch.rs`), a
+//! copy to edit (`copy.rs`), its inline attributes found and edited in
+//! place (`annotations/`), the variants those edits make (`axes.rs`), the
+//! compiler asked which of its types are block ciphers and what keys they
+//! take (`probe.rs`), the shim each variant is built through (`shim.rs`),
+//! and the report's table of attributes (`table.rs`).
+
+pub mod annotations;
+pub mod axes;
+pub mod copy;
+pub mod fetch;
+pub mod probe;
+pub mod shim;
+pub mod spec;
+pub mod table;

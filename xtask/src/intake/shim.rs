@@ -1,0 +1,290 @@
+//! The downstream shim a crate is built through: a package of its own (the
+//! artifact crate's source, `variants/artifact/src/lib.rs`, as its library)
+//! that depends on the crate as `under_test` and names the type in
+//! `select.rs`, so that the cipher is called across a crate boundary, as
+//! its users call it (cross-crate inlining is what block-ciphers#598 lost).
+//! A variant's shim depends on its edited copy; the registry peer's on the
+//! crate as cargo unpacked it.
+
+use crate::env::workspace;
+use crate::error::{Error, Result};
+use std::path::{Path, PathBuf};
+
+/// What the shim depends on.
+pub enum Dependency<'a> {
+    /// A copy of the package, at this directory.
+    Copy(&'a Path),
+    /// The registry's package itself: `NAME = "=VERSION"`.
+    Registry { version: &'a str },
+}
+
+/// One shim package to write.
+pub struct Shim<'a> {
+    /// The package's name (`cast6`).
+    pub package: &'a str,
+    pub dependency: Dependency<'a>,
+    /// The type, a path inside the crate (`Cast6`, `soft::Aes128`).
+    pub ty: &'a str,
+    /// What the artifact says it holds (`inlinelab_name`).
+    pub holds: &'a str,
+    /// Features of the crate to enable.
+    pub features: &'a [String],
+    /// The lock file to start from (the workspace's, merged with the one
+    /// that resolved the crate).
+    pub lock: &'a str,
+}
+
+/// Writes the shim into `dir` (created, its files replaced).
+pub fn write(shim: &Shim, dir: &Path) -> Result<()> {
+    let fail = |e: &dyn std::fmt::Display| Error::failed(format!("{}: {e}", dir.display()));
+    std::fs::create_dir_all(dir).map_err(|e| fail(&e))?;
+    std::fs::write(dir.join("Cargo.toml"), manifest(shim)?).map_err(|e| fail(&e))?;
+    std::fs::write(dir.join("select.rs"), select(shim.ty, shim.holds)?).map_err(|e| fail(&e))?;
+    std::fs::write(dir.join("Cargo.lock"), shim.lock).map_err(|e| fail(&e))?;
+    Ok(())
+}
+
+/// `select.rs`: the type and the name. Both are checked before they are
+/// written into Rust source: a type path of identifiers, a name of
+/// printable characters without quotes or backslashes.
+pub fn select(ty: &str, holds: &str) -> Result<String> {
+    let ident = |s: &str| {
+        !s.is_empty()
+            && s.chars()
+                .next()
+                .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    };
+    if !ty.split("::").all(ident) {
+        return Err(Error::usage(
+            format!("--type {ty}: not a type's name"),
+            "give the type as the crate names it, e.g. --type Aes128",
+        ));
+    }
+    if holds
+        .chars()
+        .any(|c| c.is_control() || c == '"' || c == '\\')
+    {
+        return Err(Error::failed(format!(
+            "{holds:?}: not a name an artifact may hold"
+        )));
+    }
+    Ok(format!(
+        "// Written by cargo xtask compare --crate (xtask/src/intake/shim.rs).\n\
+         type Selected = CipherArtifact<::under_test::{ty}>;\n\
+         const NAME: &str = \"{holds}\\0\";\n"
+    ))
+}
+
+/// The shim's manifest: the artifact crate's name, library source,
+/// features (as markers: the peer crates are not its dependencies) and
+/// dependencies (the workspace's, with their paths made absolute), the
+/// workspace's `artifact` profile, and the crate as `under_test`.
+fn manifest(shim: &Shim) -> Result<String> {
+    let root = workspace::root();
+    let read = |p: PathBuf| -> Result<toml::Table> {
+        let text = std::fs::read_to_string(&p)
+            .map_err(|e| Error::failed(format!("{}: {e}", p.display())))?;
+        text.parse::<toml::Table>()
+            .map_err(|e| Error::failed(format!("{}: {e}", p.display())))
+    };
+    let ws = read(root.join("Cargo.toml"))?;
+    let artifact = read(root.join("variants/artifact/Cargo.toml"))?;
+    let ws_deps = ws
+        .get("workspace")
+        .and_then(|w| w.get("dependencies"))
+        .and_then(|d| d.as_table())
+        .cloned()
+        .unwrap_or_default();
+    let mut deps = toml::Table::new();
+    for (name, dep) in (artifact.get("dependencies").and_then(|d| d.as_table()))
+        .into_iter()
+        .flatten()
+    {
+        let optional = dep.get("optional").and_then(|o| o.as_bool()) == Some(true);
+        if optional {
+            continue;
+        }
+        let mut spec = match ws_deps.get(name) {
+            Some(toml::Value::String(v)) => {
+                let mut t = toml::Table::new();
+                t.insert("version".into(), v.clone().into());
+                t
+            }
+            Some(toml::Value::Table(t)) => t.clone(),
+            _ => {
+                return Err(Error::failed(format!(
+                    "artifact dependency `{name}` is not the workspace's"
+                )));
+            }
+        };
+        if let Some(path) = spec.get("path").and_then(|p| p.as_str()) {
+            let abs = root.join(path).display().to_string();
+            spec.insert("path".into(), abs.into());
+        }
+        deps.insert(name.clone(), spec.into());
+    }
+    let mut under = toml::Table::new();
+    under.insert("package".into(), shim.package.into());
+    match shim.dependency {
+        Dependency::Copy(dir) => under.insert("path".into(), dir.display().to_string().into()),
+        Dependency::Registry { version } => {
+            under.insert("version".into(), format!("={version}").into())
+        }
+    };
+    if !shim.features.is_empty() {
+        let f: Vec<toml::Value> = shim.features.iter().map(|f| f.as_str().into()).collect();
+        under.insert("features".into(), f.into());
+    }
+    deps.insert("under_test".into(), under.into());
+    let mut features = toml::Table::new();
+    for (name, _) in (artifact.get("features").and_then(|f| f.as_table()))
+        .into_iter()
+        .flatten()
+    {
+        let implies: Vec<toml::Value> = match name.as_str() {
+            "under-test" => vec!["peer".into()],
+            _ => Vec::new(),
+        };
+        features.insert(name.clone(), implies.into());
+    }
+    let mut lib = toml::Table::new();
+    lib.insert(
+        "path".into(),
+        root.join("variants/artifact/src/lib.rs")
+            .display()
+            .to_string()
+            .into(),
+    );
+    lib.insert(
+        "crate-type".into(),
+        vec![toml::Value::from("cdylib")].into(),
+    );
+    lib.insert("test".into(), false.into());
+    lib.insert("doctest".into(), false.into());
+    let mut package = toml::Table::new();
+    let artifact_package = artifact.get("package").and_then(|p| p.as_table());
+    let name = (artifact_package.and_then(|p| p.get("name")).cloned())
+        .ok_or_else(|| Error::failed("variants/artifact/Cargo.toml has no package name"))?;
+    package.insert("name".into(), name);
+    package.insert("version".into(), "0.1.0".into());
+    let edition = (ws
+        .get("workspace")
+        .and_then(|w| w.get("package"))
+        .and_then(|p| p.get("edition"))
+        .cloned())
+    .unwrap_or_else(|| "2024".into());
+    package.insert("edition".into(), edition);
+    package.insert("publish".into(), false.into());
+    let mut doc = toml::Table::new();
+    doc.insert("package".into(), package.into());
+    doc.insert("lib".into(), lib.into());
+    doc.insert("features".into(), features.into());
+    doc.insert("dependencies".into(), deps.into());
+    if let Some(profile) = ws.get("profile").and_then(|p| p.as_table()) {
+        let mut kept = toml::Table::new();
+        for (name, table) in profile {
+            if name == "artifact" || name == "release" {
+                kept.insert(name.clone(), table.clone());
+            }
+        }
+        doc.insert("profile".into(), kept.into());
+    }
+    doc.insert("workspace".into(), toml::Table::new().into());
+    let body =
+        toml::to_string(&doc).map_err(|e| Error::failed(format!("the shim's manifest: {e}")))?;
+    Ok(format!(
+        "# Written by cargo xtask compare --crate (xtask/src/intake/shim.rs).\n{body}"
+    ))
+}
+
+/// The lock file a shim starts from: every package of `a` and of `b`
+/// (each once), so that the versions the workspace uses and those that
+/// resolved the crate are taken without asking the registry again; cargo
+/// drops what the shim does not use.
+pub fn merge_locks(a: &str, b: &str) -> Result<String> {
+    let parse = |t: &str| {
+        t.parse::<toml::Table>()
+            .map_err(|e| Error::failed(format!("a lock file: {e}")))
+    };
+    let (a, b) = (parse(a)?, parse(b)?);
+    let key = |p: &toml::Value| {
+        ["name", "version", "source"]
+            .map(|k| p.get(k).and_then(|v| v.as_str()).unwrap_or("").to_string())
+    };
+    let mut seen = std::collections::HashSet::new();
+    let mut packages = Vec::new();
+    for p in [&a, &b].into_iter().flat_map(|t| {
+        t.get("package")
+            .and_then(|p| p.as_array())
+            .into_iter()
+            .flatten()
+    }) {
+        if seen.insert(key(p)) {
+            packages.push(p.clone());
+        }
+    }
+    let mut out = toml::Table::new();
+    if let Some(v) = a.get("version") {
+        out.insert("version".into(), v.clone());
+    }
+    out.insert("package".into(), packages.into());
+    toml::to_string(&out).map_err(|e| Error::failed(format!("a lock file: {e}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The type and name reach Rust source only when they cannot break
+    /// out of it.
+    #[test]
+    fn select_names_only_types() {
+        let s = select("soft::Aes128", "aes@0.9.4::published").unwrap();
+        assert!(
+            s.contains("CipherArtifact<::under_test::soft::Aes128>"),
+            "{s}"
+        );
+        assert!(s.contains("\"aes@0.9.4::published\\0\""), "{s}");
+        for bad in ["", "Aes128>; fn x() {}", "a::", "1x", "Aes 128"] {
+            assert!(select(bad, "x").is_err(), "{bad}");
+        }
+        assert!(select("Cast6", "a\"b").is_err());
+    }
+
+    /// The manifest names the artifact crate's library and every feature
+    /// it has, and the crate as `under_test`.
+    #[test]
+    fn the_manifest_builds_the_artifact_crate_over_the_copy() {
+        let m = manifest(&Shim {
+            package: "cast6",
+            dependency: Dependency::Copy(Path::new("/tmp/copy/cast6-0.2.0")),
+            ty: "Cast6",
+            holds: "cast6@0.2.0::none",
+            features: &[],
+            lock: "",
+        })
+        .unwrap();
+        let t: toml::Table = m.parse().unwrap();
+        assert_eq!(t["package"]["name"].as_str(), Some("inlinelab-artifact"));
+        assert!(
+            t["lib"]["path"]
+                .as_str()
+                .unwrap()
+                .ends_with("variants/artifact/src/lib.rs")
+        );
+        assert_eq!(
+            t["dependencies"]["under_test"]["path"].as_str(),
+            Some("/tmp/copy/cast6-0.2.0")
+        );
+        assert_eq!(t["features"]["under-test"].as_array().unwrap().len(), 1);
+        assert!(t["features"].get("peer-cast6").is_some());
+        assert!(t["profile"]["artifact"].get("panic").is_some());
+        assert!(
+            t["dependencies"]["abi"]["path"]
+                .as_str()
+                .unwrap()
+                .starts_with('/')
+        );
+    }
+}

@@ -1,0 +1,39 @@
+//! The report's table of the crate's attributes (`report::annotations`):
+//! each attribute compiled on this target, with the variant that removed
+//! it, when that variant was built.
+
+use crate::intake::annotations::{Annotation, Scan};
+use crate::intake::axes::{Change, Variant};
+use crate::intake::fetch::Package;
+use crate::report::annotations::{Annotated, Annotations};
+
+/// The rows: `numbered` (index in the scan, annotation) in order, each with
+/// the `drop_N` variant among `built`.
+pub fn table(
+    scan: &Scan,
+    numbered: &[(usize, &Annotation)],
+    built: &[Variant],
+    package: &Package,
+    ty: &str,
+) -> Annotations {
+    let rows = (numbered.iter().enumerate())
+        .filter_map(|(n, (i, a))| {
+            let variant = built.iter().find(|v| v.change == Change::Drop(*i))?;
+            Some(Annotated {
+                number: n + 1,
+                function: a.function.clone().unwrap_or_default(),
+                path: a.path.clone(),
+                location: a.location(),
+                attr: a.attr.meta().to_string(),
+                variant: variant.name.clone(),
+            })
+        })
+        .collect();
+    Annotations {
+        krate: package.name.clone(),
+        version: package.version.clone(),
+        ty: ty.to_string(),
+        written: scan.annotations.len(),
+        rows,
+    }
+}

@@ -1,0 +1,91 @@
+//! A crate's inline attributes (`compare --crate`): the headline sentence
+//! and the table, each row judged from the report's entries at render time
+//! (`report::annotations`).
+
+use crate::report::Report;
+use crate::report::annotations::{self, Outcome};
+use crate::report::escape::{md_cell, md_code_cell, md_text};
+use crate::report::verdict::{pct, size_pct};
+use std::fmt::Write;
+
+/// The headline, first: what the attributes are worth, in one sentence.
+pub fn render_headline(w: &mut String, r: &Report) {
+    let Some(a) = &r.annotations else { return };
+    let judged = annotations::judge(r, a);
+    let _ = writeln!(w, "**{}**\n", md_text(&annotations::headline(a, &judged)));
+}
+
+/// The table: each attribute, where it is, and what removing it did.
+pub fn render_table(w: &mut String, r: &Report) {
+    let Some(a) = &r.annotations else { return };
+    let judged = annotations::judge(r, a);
+    let bar = r.noise().bar();
+    let _ = writeln!(w, "## The crate's inline attributes\n");
+    let _ = writeln!(
+        w,
+        "{} {}, type {}. Each attribute compiled on this target was removed in a variant of its own (`drop_N`), built through the same shim and timed against the crate as published. Speed is the variant's over `published`'s (below 0% the crate is slower without the attribute), with its 95% interval over the measuring processes; the bar is {:+.1}% either way. *keep*: slower without it past the bar, or larger and no faster; *drop*: smaller and no slower without it, or faster past the bar; *no effect*: the same hot-path machine code, or neither size nor speed moved; *unsettled*: the interval reaches past the bar.\n",
+        md_text(&a.krate),
+        md_text(&a.version),
+        md_text(&a.ty),
+        (bar - 1.0) * 100.0
+    );
+    let _ = writeln!(
+        w,
+        "| # | function | where | as published | variant | footprint | speed | outcome |"
+    );
+    let _ = writeln!(w, "|---:|---|---|---|---|---:|---:|---|");
+    for j in &judged {
+        let row = j.row;
+        let outcome = match (j.outcome, j.status) {
+            (Outcome::NotTimed, Some(s)) => format!("not timed ({s})"),
+            (o, _) => o.word().to_string(),
+        };
+        let _ = writeln!(
+            w,
+            "| {} | {} | {} | {} | {} | {} | {} | {} |",
+            row.number,
+            md_code_cell(&row.path),
+            md_cell(&row.location),
+            md_code_cell(&format!("#[{}]", row.attr)),
+            md_code_cell(&row.variant),
+            j.size_change.map_or_else(String::new, size_pct),
+            j.speed.as_ref().map_or_else(String::new, pct),
+            outcome,
+        );
+    }
+    let _ = writeln!(w);
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::report::annotations::{Annotated, Annotations};
+
+    /// The section names every attribute, escaped, and its first sentence
+    /// counts them.
+    #[test]
+    fn every_attribute_is_a_row() {
+        let mut r = crate::tests::fixture::report();
+        let variant = r.variants[1].name.clone();
+        r.annotations = Some(Annotations {
+            krate: "toy|cipher".into(),
+            version: "0.1.0".into(),
+            ty: "Toy".into(),
+            written: 3,
+            rows: vec![Annotated {
+                number: 1,
+                function: "round".into(),
+                path: "<Toy as BlockCipherEncBackend>::round|x".into(),
+                location: "src/lib.rs:12".into(),
+                attr: "inline(always)".into(),
+                variant,
+            }],
+        });
+        let mut md = String::new();
+        super::render_headline(&mut md, &r);
+        super::render_table(&mut md, &r);
+        assert!(md.contains("Of toy\\|cipher 0.1.0's 1 inline attribute compiled on this target (2 more for other targets)"), "{md}");
+        assert!(md.contains("round\\|x"), "{md}");
+        let rows = md.lines().filter(|l| l.starts_with("| 1 |")).count();
+        assert_eq!(rows, 1, "{md}");
+    }
+}
