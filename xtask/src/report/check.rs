@@ -133,7 +133,7 @@ fn check_names(r: &Report) -> Checked {
 /// The verdict's figures as the report stores them (rendered as they are,
 /// a chain of schema 3 on): its bars and gains ratios within bounds, each
 /// link's size and size change those of footprints.
-fn check_verdict(v: &crate::report::verdict::Verdict) -> Checked {
+fn check_verdict(v: &crate::decide::verdict::Verdict) -> Checked {
     bar("verdict.bar", v.bar)?;
     for (i, l) in v.chain.iter().enumerate() {
         let at = format!("verdict.chain[{i}]");

@@ -4,28 +4,23 @@
 //! computed again from the per-round samples it holds ([`Speed::samples`]),
 //! by the functions here.
 
-pub mod analyse;
-pub mod chart;
 pub mod check;
 mod columns;
-pub mod escape;
+#[cfg(test)]
+pub(crate) mod fixture;
 pub mod json;
-pub mod markdown;
-pub mod merge;
-pub mod output;
-pub mod paired;
 pub mod raw;
 pub mod reader;
 pub mod recompute;
-pub mod verdict;
 
 use crate::build::size::Artifact;
+use crate::decide::paired;
+use crate::decide::verdict::{self, Verdict};
 use crate::env::workspace::{Inputs, Toolchain};
 use bench_harness::machine::Machine;
 use bench_harness::stats::Ratio;
 use serde::{Deserialize, Serialize};
 use std::fmt;
-use verdict::Verdict;
 
 /// The schema this xtask writes: 3 stored each speed entry's samples
 /// column-wise ([`columns`]), their ticks to [`TICKS_DIGITS`] digits; 4
@@ -528,7 +523,7 @@ impl Report {
 
     /// The verdict's chain as the rule walks it over this report's
     /// candidates and [`Report::faster`].
-    pub fn chain(&self) -> Vec<crate::report::verdict::Link> {
+    pub fn chain(&self) -> Vec<crate::decide::verdict::Link> {
         self.decide().chain
     }
 

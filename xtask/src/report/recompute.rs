@@ -1,12 +1,12 @@
 //! A report of an older schema brought to this one's rule: every figure
 //! computed again from its samples by the estimator of
-//! [`crate::report::paired`], and the verdict by the rule of
-//! [`crate::report::verdict`] with the default size cost. This is how the
+//! [`crate::decide::paired`], and the verdict by the rule of
+//! [`crate::decide::verdict`] with the default size cost. This is how the
 //! gate reads a base revision's older baselines, and how a run from
 //! another machine is judged by today's rule (`cargo xtask render DIR`).
 
-use crate::report::paired::{self, Paired};
-use crate::report::verdict::{self, Noise};
+use crate::decide::paired::{self, Paired};
+use crate::decide::verdict::{self, Noise};
 use crate::report::{Control, Operation, Report, Speed};
 use bench_harness::stats::Ratio;
 use std::collections::HashMap;

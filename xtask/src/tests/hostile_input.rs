@@ -5,11 +5,11 @@
 use crate::Cli;
 use crate::env::outputs::{self, Kind, Outputs};
 use crate::env::workspace;
+use crate::render::chart;
+use crate::render::markdown;
+use crate::render::output;
 use crate::report::Report;
-use crate::report::chart;
 use crate::report::check;
-use crate::report::markdown;
-use crate::report::output;
 use crate::report::reader::{self, NotRead};
 use clap::{CommandFactory, Parser};
 use proptest::prelude::*;

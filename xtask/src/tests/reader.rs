@@ -9,8 +9,9 @@ use crate::cmd::verify;
 use crate::env::workspace;
 use crate::error::Error;
 use crate::gate::baseline_file;
+use crate::render::{chart, markdown, merge};
+use crate::report::Report;
 use crate::report::reader::{self, NotRead};
-use crate::report::{Report, chart, markdown, merge};
 use proptest::prelude::*;
 use serde_json::{Value, json};
 

@@ -6,19 +6,19 @@
 //! the bar, one more measuring process times only the variants of such
 //! steps (the reference and its A/A control always among them), the steps
 //! nearest their bar first
-//! ([`crate::report::verdict::Link::distance`]), on the crypt cases; up to
+//! ([`crate::decide::verdict::Link::distance`]), on the crypt cases; up to
 //! [`PER_LOOK`] such processes make a racing round, after which the rule
 //! looks again. Each look costs confidence
-//! ([`crate::report::paired::confidence`]), so there are at most
+//! ([`crate::decide::paired::confidence`]), so there are at most
 //! [`MAX_LOOKS`]. It stops when no step the verdict hinges on straddles its
 //! bar, or when the next process would not fit in what is left of the
 //! budget (the first pass always runs).
 
+use crate::decide::verdict::Link;
 use crate::error::Result;
-use crate::report::analyse::{self, Settings};
-use crate::report::verdict::Link;
 use crate::report::{self, Report, Spent};
 use crate::select::contenders::Contender;
+use crate::time::analyse::{self, Settings};
 use crate::time::processes;
 use crate::time::timings::Timings;
 use bench_harness::registry::CipherEntry;
@@ -270,7 +270,7 @@ mod tests {
     /// variants with the reference and the control; settled, nothing more.
     #[test]
     fn racing_serves_the_steps_that_straddle_their_bar() {
-        let mut r = crate::tests::fixture::report();
+        let mut r = crate::report::fixture::report();
         assert_eq!(
             next(&r, Some("auto@control")),
             None,
@@ -303,7 +303,7 @@ mod tests {
 
     #[test]
     fn nearest_the_bar_first_and_at_most_max_engines() {
-        let mut r = crate::tests::fixture::report();
+        let mut r = crate::report::fixture::report();
         // (None of these steps' variants is in the report: whether the
         // verdict hinges on them is not asked here.)
         let link = |candidate: &str, against: &str, low: f64, high: f64| Link {
@@ -317,7 +317,7 @@ mod tests {
                 high,
             }),
             bar: 1.02,
-            outcome: crate::report::verdict::Outcome::Leans,
+            outcome: crate::decide::verdict::Outcome::Leans,
         };
         r.verdict.chain = (0..6)
             .map(|i| {

@@ -3,8 +3,8 @@
 //! variant, an A/A control, samples behind every figure.
 
 use crate::build::size::{Artifact, Function};
+use crate::decide::verdict::{Conclusion, Link, Outcome, Verdict};
 use crate::env::workspace::{Inputs, Toolchain};
-use crate::report::verdict::{Conclusion, Link, Outcome, Verdict};
 use crate::report::{
     self, Control, Counting, Entry, Operation, Quiet, Report, Run, Sample, Speed, Status,
 };

@@ -6,7 +6,7 @@
 //!
 //! Size is the footprint (`.text` + `.rodata` + `.data`); speed is the
 //! mean over the crypt cases of the speed ratios, with its interval, by
-//! the estimator of [`crate::report::paired`]. Variants with the same
+//! the estimator of [`crate::decide::paired`]. Variants with the same
 //! hot-path machine code are one candidate, the member with the least
 //! annotation ([`Annotation`]). A larger candidate wins only if its whole
 //! interval clears its bar ([`Noise::bar_for`]): `1 + max(threshold, A/A
@@ -22,8 +22,8 @@
 //! with its reasons and the command to run again. Too few quiet rounds is
 //! no reason: the estimator needs none.
 
+use crate::env::escape::md_code as code;
 use crate::report::deviation;
-use crate::report::escape::md_code as code;
 use bench_harness::stats::Ratio;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;

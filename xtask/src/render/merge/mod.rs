@@ -14,9 +14,9 @@
 pub mod markdown;
 pub mod svg;
 
-use crate::report::escape::md_code as code;
+use crate::decide::verdict::{self, Candidate, Conclusion, Noise, Verdict};
+use crate::env::escape::md_code as code;
 use crate::report::recompute::Index;
-use crate::report::verdict::{self, Candidate, Conclusion, Noise, Verdict};
 use crate::report::{Control, Report, Status};
 use bench_harness::stats::Ratio;
 use serde::{Deserialize, Serialize};
