@@ -7,10 +7,10 @@
 //! block_bytes), so that a key setup entry (`setkey`, 0 bytes) is one more
 //! row like the others. The thresholds are defined here.
 
-use crate::build::size::Artifact;
 use crate::cli;
 use crate::decide::verdict::pct;
 use crate::report::{Entry, Report, Speed, Status};
+use crate::select::artifact::Artifact;
 use bench_harness::stats::Ratio;
 
 /// Growth of a size, in percent, that regresses.

@@ -289,7 +289,8 @@ fn a_directory_is_read_and_mended() {
 
 /// The CAST6 artifact of `never`, built once for these tests.
 fn artifact() -> PathBuf {
-    use crate::build::artifacts::{self, Selection};
+    use crate::build::artifacts;
+    use crate::select::contenders::Selection;
     static BUILT: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
     BUILT
         .get_or_init(|| {
