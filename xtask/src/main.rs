@@ -7,10 +7,12 @@ mod child;
 mod cli;
 mod cmd;
 mod count;
+mod decide;
 mod env;
 mod error;
 mod gate;
 mod intake;
+mod render;
 mod report;
 mod select;
 mod time;
@@ -20,7 +22,7 @@ mod tests;
 
 use child::{count_child, instructions, measure_child};
 use clap::{CommandFactory, Parser, Subcommand};
-use cmd::{baseline, bloat, calibrate, compare, merge, render, verify};
+use cmd::{baseline, bloat, calibrate, compare, merge, verify};
 use std::process::ExitCode;
 
 /// inlinelab's automation: build, size and time every inlining variant of a
@@ -56,7 +58,7 @@ enum Command {
     Merge(merge::Args),
     /// Render the reports again from their JSON (after a change to the
     /// renderer; measures nothing).
-    Render(render::Args),
+    Render(cmd::render::Args),
     /// Fail a change that makes a variant bigger or slower than the baseline
     /// file (or the base tree, with --against).
     ///
@@ -97,7 +99,7 @@ fn main() -> ExitCode {
             Command::Compare(args) => compare::run(args),
             Command::Calibrate(args) => calibrate::run(args),
             Command::Merge(args) => merge::run(args),
-            Command::Render(args) => render::run(args),
+            Command::Render(args) => cmd::render::run(args),
             Command::Gate(args) => gate::run(args),
             Command::Baseline(args) => baseline::run(args),
             Command::Verify(args) => verify::run(args),

@@ -7,31 +7,10 @@
 use crate::env::deadline::{self, Group, Waited};
 use crate::env::tree::{Source, Tree};
 use crate::env::workspace;
-use bench_harness::registry::Peer;
+use crate::select::contenders::Selection;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::Instant;
-
-/// What an artifact holds.
-#[derive(Clone, Copy)]
-pub enum Selection<'a> {
-    /// One of our variants: `module` of `variants` (`cast6`) and a name in
-    /// its `VARIANTS`.
-    Variant { module: &'a str, variant: &'a str },
-    /// A peer crate.
-    Peer(&'a Peer),
-}
-
-impl Selection<'_> {
-    /// What `variants/build.rs` reads from `variants::SELECT_ENV`:
-    /// `cast6::never`, or `none` for a peer (no variant compiled).
-    pub fn variant_env(&self) -> String {
-        match self {
-            Selection::Variant { module, variant } => format!("{module}::{variant}"),
-            Selection::Peer(_) => "none".into(),
-        }
-    }
-}
 
 /// Makes `cmd` (a cargo command on `inlinelab-artifact`) select `selection`,
 /// with `extra` features (fault injection) besides: a variant through the

@@ -14,7 +14,7 @@ pub mod size;
 use crate::env::fault;
 use crate::env::tree::{Source, Tree};
 use crate::env::workspace;
-use crate::select::contenders::{Built, Contender, Kind, State};
+use crate::select::contenders::{Built, Contender, Kind, Selection, State};
 use artifacts::Files;
 use bench_harness::registry::CipherEntry;
 use serde::{Deserialize, Serialize};
@@ -68,7 +68,7 @@ fn worker_tree(tree: &Tree, w: usize) -> Tree {
 struct Job {
     index: usize,
     tree: Tree,
-    selection: artifacts::Selection<'static>,
+    selection: Selection<'static>,
     extra: &'static [&'static str],
     crate_name: &'static str,
     dest: std::path::PathBuf,
@@ -186,13 +186,11 @@ fn plan(contenders: &[Contender], dir: &Path, reuse: Reuse) -> Plan {
             None => {
                 plan.reused.push(None);
                 let selection = match c.kind {
-                    Kind::Variant(variant) | Kind::Control(variant) => {
-                        artifacts::Selection::Variant {
-                            module: c.module,
-                            variant,
-                        }
-                    }
-                    Kind::Peer(p) => artifacts::Selection::Peer(p),
+                    Kind::Variant(variant) | Kind::Control(variant) => Selection::Variant {
+                        module: c.module,
+                        variant,
+                    },
+                    Kind::Peer(p) => Selection::Peer(p),
                 };
                 plan.jobs.push(Job {
                     index: i,
@@ -298,7 +296,7 @@ fn finish(
 /// The features a peer's selection adds (a variant's is the environment).
 fn selection_features(c: &Contender) -> Option<&'static str> {
     match c.selection() {
-        artifacts::Selection::Peer(p) => Some(p.feature),
-        artifacts::Selection::Variant { .. } => None,
+        Selection::Peer(p) => Some(p.feature),
+        Selection::Variant { .. } => None,
     }
 }

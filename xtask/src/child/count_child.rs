@@ -5,15 +5,15 @@
 //! ([`inlinelab_count_start`]) and dumps them on entering the second
 //! ([`inlinelab_count_end`]), so that each (artifact, case) is one dump of
 //! exactly the instructions executed inside `inlinelab_set_key` and
-//! `inlinelab_crypt` (the only functions collected). Also its spec,
-//! [`CountSpec`], and outcome, [`CountOutcome`].
+//! `inlinelab_crypt` (the only functions collected). Its spec and
+//! outcome are [`crate::count::spec`]'s.
 
+use crate::count::spec::{CountOutcome, CountSpec, Counted};
 use crate::env::fault;
 use crate::error::{Error, Result};
 use bench_harness::engine::{Engine, EngineError};
 use bench_harness::sampling::{Case, CaseKind};
 use bench_harness::so::SoCipher;
-use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 
 /// `__count SPEC OUTCOME MARKER`.
@@ -26,41 +26,6 @@ pub struct Args {
     /// Rewritten with the index of the artifact about to be loaded, so that
     /// the parent can tell which one crashed the process.
     marker: PathBuf,
-}
-
-/// The artifacts, each counted in every case.
-#[derive(Serialize, Deserialize)]
-pub struct CountSpec {
-    /// `(name, path)` of each artifact, in the order they are counted.
-    pub artifacts: Vec<(String, PathBuf)>,
-    pub cases: Vec<Case>,
-}
-
-/// What became of each artifact of the spec, in spec order.
-#[derive(Serialize, Deserialize)]
-pub struct CountOutcome {
-    pub artifacts: Vec<Counted>,
-}
-
-/// What became of one artifact.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub enum Counted {
-    /// Loaded and run: one dump per case, in case order.
-    Dumped,
-    /// Loaded, but a case failed: still one dump per case (the cases after
-    /// the failure empty), and the error.
-    DumpedThenFailed(String),
-    /// Not loaded (no dumps): this CPU cannot run it.
-    Unavailable(String),
-    /// Not loaded (no dumps): why.
-    NotLoaded(String),
-}
-
-impl Counted {
-    /// Whether it produced one dump per case.
-    pub fn dumped(&self) -> bool {
-        matches!(self, Counted::Dumped | Counted::DumpedThenFailed(_))
-    }
 }
 
 /// Entered just before the counted operation: callgrind zeroes its counts

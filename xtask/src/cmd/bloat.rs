@@ -3,10 +3,11 @@
 //! is taken from PATH, else from the target directory, else installed there
 //! on first use with `cargo install --root`.
 
-use crate::build::artifacts::{self, Selection};
+use crate::build::artifacts;
 use crate::env::workspace;
 use crate::error::{Error, Result};
 use crate::select::ciphers;
+use crate::select::contenders::Selection;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

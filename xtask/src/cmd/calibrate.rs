@@ -2,9 +2,9 @@
 //! code different, measured. The reference variant's artifact is timed
 //! against a copy of itself (another file, loaded as another library) with
 //! exactly what compare uses: the same cases and plan, the estimator and
-//! interval of [`crate::report::paired`], and racing's stopping rule (after
+//! interval of [`crate::decide::paired`], and racing's stopping rule (after
 //! the first pass, while the interval straddles 1 and the budget allows, a
-//! round of more processes, then a look, at most [`race::MAX_LOOKS`]; as if
+//! round of more processes, then a look, at most [`looks::MAX_LOOKS`]; as if
 //! the verdict hinged on it every time, the most looking compare does).
 //! Each comparison runs in measuring processes of its own; the block sizes
 //! are `--quick`'s by default (16 and 8192 bytes), the rest compare's full
@@ -13,13 +13,13 @@
 //! interval excluded 1) and the noise floor (the median half-width).
 
 use crate::build;
+use crate::decide::{looks, paired};
+use crate::env::escape::{md_cell, md_comment};
 use crate::env::outputs::{self, Kind, Outputs};
 use crate::env::tree::Tree;
 use crate::env::workdir::WorkDir;
 use crate::env::workspace;
 use crate::error::{Error, Result};
-use crate::report::escape::{md_cell, md_comment};
-use crate::report::paired;
 use crate::select::ciphers;
 use crate::select::contenders::{self, Origin};
 use crate::time::plan::Amount;
@@ -144,7 +144,7 @@ impl Calibration {
                 w,
                 "| {} | {} | {} | {} | {:.1} | {} |",
                 i + 1,
-                crate::report::verdict::pct(&c.ratio),
+                crate::decide::verdict::pct(&c.ratio),
                 c.looks,
                 c.processes,
                 c.seconds,
@@ -216,12 +216,12 @@ pub fn run(args: Args) -> Result<()> {
                 .overall(a, b)
                 .ok_or_else(|| Error::failed("too few processes"))?;
             let straddles = r.low <= 1.0 && r.high > 1.0;
-            if !straddles || t.looks >= race::MAX_LOOKS {
+            if !straddles || t.looks >= looks::MAX_LOOKS {
                 break r;
             }
             let cost = race::estimate(plan, 2, cases.len());
             let mut ran = 0;
-            while ran < race::PER_LOOK && start.elapsed().as_secs_f64() + cost <= args.budget {
+            while ran < looks::PER_LOOK && start.elapsed().as_secs_f64() + cost <= args.budget {
                 let Some((o, m)) = processes::measure_one(
                     entry,
                     &mut contenders,
@@ -253,7 +253,7 @@ pub fn run(args: Args) -> Result<()> {
             "  comparison {} of {}: {} after {} looks{}",
             i + 1,
             args.comparisons,
-            crate::report::verdict::pct(&c.ratio),
+            crate::decide::verdict::pct(&c.ratio),
             c.looks,
             if c.different { ": DIFFERENT" } else { "" }
         );

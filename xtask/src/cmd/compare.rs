@@ -6,19 +6,19 @@
 use crate::build;
 use crate::cli;
 use crate::count::explain;
+use crate::decide::verdict::{self, Conclusion};
+use crate::env::escape::terminal;
 use crate::env::outputs::Outputs;
 use crate::env::tree::Tree;
 use crate::env::workdir::WorkDir;
 use crate::env::workspace;
 use crate::error::{Error, Result};
-use crate::report::analyse::Settings;
-use crate::report::escape::terminal;
-use crate::report::output;
-use crate::report::verdict::{self, Conclusion};
+use crate::render::output;
 use crate::report::{Report, Status};
 use crate::select::cases;
 use crate::select::ciphers;
 use crate::select::contenders::{self, Origin};
+use crate::time::analyse::Settings;
 use crate::time::plan::{self, Amount};
 use crate::time::race;
 use crate::time::screen;
@@ -409,7 +409,7 @@ mod tests {
     /// report's path last.
     #[test]
     fn the_answer_is_a_table_not_paragraphs() {
-        let r = crate::tests::fixture::report();
+        let r = crate::report::fixture::report();
         let text = super::answer(&r, std::path::Path::new("reports"));
         let lines: Vec<&str> = text.lines().collect();
         assert!(lines[0].starts_with("verdict: "), "{text}");

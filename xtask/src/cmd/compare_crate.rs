@@ -18,7 +18,7 @@ use crate::intake::probe::Probe;
 use crate::intake::shim::{self, Dependency, Shim};
 use crate::intake::spec::Spec;
 use crate::intake::{copy, table};
-use crate::report::output;
+use crate::render::output;
 use crate::select::contenders::{Contender, Kind, Origin, State};
 use bench_harness::crates::{CrateCipher, PEER_NAME};
 use bench_harness::registry::CipherEntry;
@@ -199,7 +199,7 @@ pub fn run(args: &Args, target: &Path) -> Result<()> {
     if let Some(a) = &report.annotations {
         let judged = crate::report::annotations::judge(&report, a);
         let headline = crate::report::annotations::headline(a, &judged);
-        println!("{}", crate::report::escape::terminal(&headline));
+        println!("{}", crate::env::escape::terminal(&headline));
     }
     compare::print_verdict(&report, &out);
     compare::failures(&report)

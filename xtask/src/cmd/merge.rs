@@ -1,15 +1,15 @@
 //! `cargo xtask merge REPORT.json... [--out DIR]`: reports of one cipher
 //! from several machines become one cross-machine report,
 //! `DIR/CIPHER.{md,json,svg}` (by default `reports/machines/`), by the rule
-//! of [`crate::report::merge`]. Each file is read as `render` reads one
+//! of [`crate::render::merge`]. Each file is read as `render` reads one
 //! (checked, an older schema upgraded); nothing is measured.
 
+use crate::env::escape::terminal;
 use crate::env::outputs::{self, Kind, Outputs};
 use crate::env::workspace;
 use crate::error::{Error, Result};
+use crate::render::merge::{self, Refused};
 use crate::report::check;
-use crate::report::escape::terminal;
-use crate::report::merge::{self, Refused};
 use crate::report::reader::{self, NotRead};
 use std::path::PathBuf;
 

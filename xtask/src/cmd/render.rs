@@ -9,14 +9,14 @@
 //! version, a cipher name that is not a plain name, a size of 0) is
 //! skipped too, and makes the exit code 1 once the others are rendered.
 
+use crate::env::escape::terminal;
 use crate::env::outputs::{self, Kind, Outputs};
 use crate::env::workspace;
 use crate::error::{Error, Result};
 use crate::gate::baseline_file;
+use crate::render::output;
 use crate::report::check;
-use crate::report::escape::terminal;
 use crate::report::json;
-use crate::report::output;
 use crate::report::reader;
 use crate::report::{Report, SCHEMA_VERSION};
 use std::path::{Path, PathBuf};

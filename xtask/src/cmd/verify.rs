@@ -22,7 +22,6 @@
 //! after the gate, which built them), so that `cargo test` need not build
 //! them. Exit 0 when all holds, 1 when anything does not.
 
-use crate::build::size::Artifact;
 use crate::build::{self, Reuse};
 use crate::env::tree::Tree;
 use crate::env::workdir::WorkDir;
@@ -30,6 +29,7 @@ use crate::env::workspace;
 use crate::error::{Error, Result};
 use crate::gate::baseline_file;
 use crate::report::Report;
+use crate::select::artifact::Artifact;
 use crate::select::ciphers;
 use crate::select::contenders::{self, Contender, Kind, Origin};
 use bench_harness::engine::EngineError;

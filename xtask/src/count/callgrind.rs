@@ -16,7 +16,7 @@
 //! deadline ([`deadline::count`]): an artifact that loops is killed there,
 //! counted as hung, and the others counted again.
 
-use crate::child::count_child::{CountOutcome, CountSpec, Counted};
+use crate::count::spec::{CountOutcome, CountSpec, Counted};
 use crate::env::deadline::{self, Group, Waited};
 use crate::error::{Error, Result};
 use bench_harness::sampling::Case;

@@ -4,3 +4,4 @@
 pub mod callgrind;
 pub mod counts;
 pub mod explain;
+pub mod spec;

@@ -1,8 +1,9 @@
 //! The environment of a run: the workspace and its inputs, the tree an
 //! artifact is built from, the locked work directory, the files a command
-//! may write, fault injection.
+//! may write, the contexts a string lands in (escaping), fault injection.
 
 pub mod deadline;
+pub mod escape;
 pub mod fault;
 pub mod outputs;
 pub mod tree;

@@ -188,7 +188,7 @@ mod tests {
     #[test]
     fn a_baseline_rewritten_in_this_schema_is_not_changed() {
         // As a run writes them: the ticks rounded.
-        let mut r = crate::tests::fixture::report();
+        let mut r = crate::report::fixture::report();
         r.schema_version = 2;
         let r = r.upgraded();
         let new = crate::report::json::to_json(&r).into_bytes();

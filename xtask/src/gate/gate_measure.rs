@@ -7,13 +7,13 @@
 use crate::build::{self, Reuse};
 use crate::cli;
 use crate::count::counts;
+use crate::decide::verdict;
 use crate::error::Result;
 use crate::report::Report;
-use crate::report::analyse::{self, Settings};
-use crate::report::verdict;
 use crate::select::cases;
 use crate::select::ciphers;
 use crate::select::contenders::Contender;
+use crate::time::analyse::{self, Settings};
 use crate::time::plan::Amount;
 use crate::time::processes;
 use crate::time::timings::Timings;

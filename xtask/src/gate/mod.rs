@@ -186,7 +186,7 @@ pub fn run(args: Args) -> Result<()> {
     let md = changed_md + &md;
     // The markdown a line at a time, as a terminal shows it.
     for line in md.lines() {
-        println!("{}", crate::report::escape::terminal(line));
+        println!("{}", crate::env::escape::terminal(line));
     }
     if let Some(path) = &args.comment {
         let marked = summary::comment_file(&format!("cargo xtask gate {}", args.cipher), &md);

@@ -7,10 +7,10 @@
 //! block_bytes), so that a key setup entry (`setkey`, 0 bytes) is one more
 //! row like the others. The thresholds are defined here.
 
-use crate::build::size::Artifact;
 use crate::cli;
-use crate::report::verdict::pct;
+use crate::decide::verdict::pct;
 use crate::report::{Entry, Report, Speed, Status};
+use crate::select::artifact::Artifact;
 use bench_harness::stats::Ratio;
 
 /// Growth of a size, in percent, that regresses.
@@ -93,7 +93,7 @@ fn broken(variant: &str, metric: String, baseline: &str, now: String) -> Row {
 pub fn missing(name: &str) -> Row {
     broken(
         name,
-        crate::report::escape::md_code(name),
+        crate::env::escape::md_code(name),
         "measured",
         "missing".into(),
     )
@@ -104,7 +104,7 @@ pub fn missing(name: &str) -> Row {
 pub fn not_in_baseline(name: &str) -> Row {
     broken(
         name,
-        crate::report::escape::md_code(name),
+        crate::env::escape::md_code(name),
         "missing",
         "not in the baseline".into(),
     )
@@ -116,7 +116,7 @@ pub fn not_in_baseline(name: &str) -> Row {
 pub fn base_failed(name: &str, why: &str) -> Row {
     let mut row = broken(
         name,
-        format!("{} in the base tree", crate::report::escape::md_code(name)),
+        format!("{} in the base tree", crate::env::escape::md_code(name)),
         "measured",
         "n/a".into(),
     );
@@ -150,7 +150,7 @@ pub fn rows(
         let why = now.reason.clone().unwrap_or_else(|| "failed".into());
         return vec![broken(
             name,
-            format!("{} build", crate::report::escape::md_code(name)),
+            format!("{} build", crate::env::escape::md_code(name)),
             "ok",
             why,
         )];
@@ -158,12 +158,7 @@ pub fn rows(
     let mut rows = Vec::new();
     if now.status != Status::Measured {
         let why = now.reason.clone().unwrap_or_else(|| "failed".into());
-        rows.push(broken(
-            name,
-            crate::report::escape::md_code(name),
-            "ok",
-            why,
-        ));
+        rows.push(broken(name, crate::env::escape::md_code(name), "ok", why));
     }
     rows.extend(size_rows(
         name,
@@ -181,7 +176,7 @@ pub fn rows(
     if cases.iter().all(|key| counted(now, key).is_none()) {
         let mut row = broken(
             name,
-            format!("{} instructions/op", crate::report::escape::md_code(name)),
+            format!("{} instructions/op", crate::env::escape::md_code(name)),
             "counted",
             format!("not counted in any of the {} cases", cases.len()),
         );
@@ -197,8 +192,8 @@ pub fn rows(
         // read from the baseline's JSON) as text.
         let metric = format!(
             "{} {}, instructions/op",
-            crate::report::escape::md_code(name),
-            crate::report::escape::md_text(&case_name(key))
+            crate::env::escape::md_code(name),
+            crate::env::escape::md_text(&case_name(key))
         );
         let Some(b) = counted(baseline, key) else {
             // The baseline's trust check makes every case present.
@@ -233,7 +228,7 @@ fn size_rows(
         .map(|(i, what)| {
             compare(
                 name,
-                format!("{} {what}", crate::report::escape::md_code(name)),
+                format!("{} {what}", crate::env::escape::md_code(name)),
                 was[i] as f64,
                 base.map(|b| b.map(|b| b[i] as f64)),
                 Some(is[i] as f64),
@@ -310,7 +305,7 @@ fn wall_row(name: &str, w: &Ratio, th: &Thresholds) -> Row {
         variant: name.to_string(),
         metric: format!(
             "{} wall-clock speed, timed cases",
-            crate::report::escape::md_code(name)
+            crate::env::escape::md_code(name)
         ),
         baseline: "1".into(),
         base: None,
@@ -359,7 +354,7 @@ pub fn baseline_changes(old: Option<&Report>, new: Option<&Report>) -> Vec<Chang
             (o, n) => {
                 let shown = |e: Option<&Entry>| e.map_or("absent".into(), |e| e.status.to_string());
                 out.push(Change {
-                    metric: crate::report::escape::md_code(name),
+                    metric: crate::env::escape::md_code(name),
                     old: shown(o),
                     new: shown(n),
                     change: if n.is_some() { "added" } else { "removed" }.into(),
@@ -369,7 +364,7 @@ pub fn baseline_changes(old: Option<&Report>, new: Option<&Report>) -> Vec<Chang
         };
         if o.status != n.status {
             out.push(Change {
-                metric: format!("{} status", crate::report::escape::md_code(name)),
+                metric: format!("{} status", crate::env::escape::md_code(name)),
                 old: o.status.to_string(),
                 new: n.status.to_string(),
                 change: String::new(),
@@ -388,7 +383,7 @@ pub fn baseline_changes(old: Option<&Report>, new: Option<&Report>) -> Vec<Chang
             ] {
                 if a != b {
                     out.push(number(
-                        format!("{} {what}", crate::report::escape::md_code(name)),
+                        format!("{} {what}", crate::env::escape::md_code(name)),
                         Some(a as f64),
                         Some(b as f64),
                     ));
@@ -411,8 +406,8 @@ pub fn baseline_changes(old: Option<&Report>, new: Option<&Report>) -> Vec<Chang
                 out.push(number(
                     format!(
                         "{} {}, instructions/op",
-                        crate::report::escape::md_code(name),
-                        crate::report::escape::md_text(&case_name(k))
+                        crate::env::escape::md_code(name),
+                        crate::env::escape::md_text(&case_name(k))
                     ),
                     a,
                     b,

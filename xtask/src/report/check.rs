@@ -133,7 +133,7 @@ fn check_names(r: &Report) -> Checked {
 /// The verdict's figures as the report stores them (rendered as they are,
 /// a chain of schema 3 on): its bars and gains ratios within bounds, each
 /// link's size and size change those of footprints.
-fn check_verdict(v: &crate::report::verdict::Verdict) -> Checked {
+fn check_verdict(v: &crate::decide::verdict::Verdict) -> Checked {
     bar("verdict.bar", v.bar)?;
     for (i, l) in v.chain.iter().enumerate() {
         let at = format!("verdict.chain[{i}]");
@@ -176,19 +176,19 @@ type Checked = std::result::Result<(), String>;
 /// `threshold` and `size_cost` as [`crate::cli::percent`] gives them,
 /// `rounds` in [`crate::cli::ROUNDS`], `budget_seconds` as
 /// [`crate::cli::seconds`] takes it, `looks` at most the racing rule's
-/// [`race::MAX_LOOKS`], `processes` at most [`race::MAX_PROCESSES`] (0 when
+/// [`looks::MAX_LOOKS`], `processes` at most [`looks::MAX_PROCESSES`] (0 when
 /// nothing was timed); each process it records likewise.
 fn check_run(run: &report::Run) -> Checked {
     use crate::cli;
-    use crate::time::race;
+    use crate::decide::looks;
     percent("run.threshold", run.threshold)?;
     percent("run.size_cost", run.size_cost)?;
     fraction("run.quiet_share", run.quiet_share)?;
     fraction("run.quiet.threshold", run.quiet.threshold)?;
     positive("run.batch_seconds", run.batch_seconds, cli::MAX_SECONDS)?;
     within("run.rounds", run.rounds, &cli::ROUNDS)?;
-    within("run.looks", run.looks, &(1..=race::MAX_LOOKS))?;
-    within("run.processes", run.processes, &(0..=race::MAX_PROCESSES))?;
+    within("run.looks", run.looks, &(1..=looks::MAX_LOOKS))?;
+    within("run.processes", run.processes, &(0..=looks::MAX_PROCESSES))?;
     if let Some(b) = run.budget_seconds
         && !cli::is_seconds(b)
     {
@@ -198,18 +198,18 @@ fn check_run(run: &report::Run) -> Checked {
             cli::MAX_SECONDS
         ));
     }
-    if run.spent.len() > race::MAX_PROCESSES {
+    if run.spent.len() > looks::MAX_PROCESSES {
         return Err(format!(
             "run.spent lists {} processes, more than {}",
             run.spent.len(),
-            race::MAX_PROCESSES
+            looks::MAX_PROCESSES
         ));
     }
     for (i, p) in run.spent.iter().enumerate() {
         within(
             &format!("run.spent[{i}].look"),
             p.look,
-            &(0..=race::MAX_LOOKS - 1),
+            &(0..=looks::MAX_LOOKS - 1),
         )?;
         within(&format!("run.spent[{i}].rounds"), p.rounds, &cli::ROUNDS)?;
         not_negative(&format!("run.spent[{i}].seconds"), p.seconds)?;
@@ -361,7 +361,7 @@ fn check_fingerprint(what: &str, f: &str) -> Checked {
 /// An artifact's sizes: the `.so`, `.text` and footprint above 0 (the
 /// chart's size axis is logarithmic), every section, the hot path, the key
 /// schedule and each function at most [`MAX_BYTES`].
-fn check_artifact(name: &str, a: &crate::build::size::Artifact) -> Checked {
+fn check_artifact(name: &str, a: &crate::select::artifact::Artifact) -> Checked {
     for (what, v) in [
         (".so bytes", a.so_bytes),
         (".text bytes", a.text_bytes),
@@ -501,10 +501,10 @@ fn check_count(what: &str, n: f64) -> Checked {
 /// The samples a timed entry's figures (and a merge's verdict) are computed
 /// from: each one's ticks per operation as [`ticks`] bounds them (`hz` the
 /// machine's counter), each from a process below
-/// [`race::MAX_PROCESSES`](crate::time::race::MAX_PROCESSES). `case` names
+/// [`looks::MAX_PROCESSES`](crate::decide::looks::MAX_PROCESSES). `case` names
 /// the entry and its case.
 fn check_samples(case: &str, s: &crate::report::Speed, hz: f64) -> Checked {
-    use crate::time::race::MAX_PROCESSES;
+    use crate::decide::looks::MAX_PROCESSES;
     for (i, x) in s.samples.iter().enumerate() {
         ticks(
             &format!("{case}: samples[{i}].ticks_per_op"),

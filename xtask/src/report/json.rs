@@ -150,7 +150,7 @@ mod tests {
     /// value either way.
     #[test]
     fn speed_entries_take_a_line_each() {
-        let r = crate::tests::fixture::report();
+        let r = crate::report::fixture::report();
         let json = super::to_json(&r);
         assert!(json.contains("\"speed\": [\n"), "{json:.2000}");
         let line = json

@@ -4,29 +4,25 @@
 //! computed again from the per-round samples it holds ([`Speed::samples`]),
 //! by the functions here.
 
-pub mod analyse;
 pub mod annotations;
-pub mod chart;
 pub mod check;
 mod columns;
-pub mod escape;
+#[cfg(test)]
+pub(crate) mod fixture;
 pub mod json;
-pub mod markdown;
-pub mod merge;
-pub mod output;
-pub mod paired;
 pub mod raw;
 pub mod reader;
 pub mod recompute;
-pub mod verdict;
 
-use crate::build::size::Artifact;
+use crate::decide::paired;
+pub use crate::decide::paired::Sample;
+use crate::decide::verdict::{self, Verdict};
 use crate::env::workspace::{Inputs, Toolchain};
+use crate::select::artifact::Artifact;
 use bench_harness::machine::Machine;
 use bench_harness::stats::Ratio;
 use serde::{Deserialize, Serialize};
 use std::fmt;
-use verdict::Verdict;
 
 /// The schema this xtask writes: 3 stored each speed entry's samples
 /// column-wise ([`columns`]), their ticks to [`TICKS_DIGITS`] digits; 4
@@ -228,13 +224,8 @@ impl Control {
     /// How far identical code measured from itself: the larger distance of
     /// the interval's ends from 1 (0.013 is 1.3%).
     pub fn deviation(&self) -> f64 {
-        deviation(&self.interval())
+        verdict::deviation(&self.interval())
     }
-}
-
-/// The larger distance of `r`'s interval ends from 1.
-pub fn deviation(r: &Ratio) -> f64 {
-    (r.low - 1.0).abs().max((r.high - 1.0).abs())
 }
 
 /// A variant or a peer.
@@ -345,20 +336,6 @@ impl fmt::Display for Operation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
     }
-}
-
-/// One round of one case for one contender.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Sample {
-    /// Counter ticks per operation in that round's batch.
-    pub ticks_per_op: f64,
-    /// Whether the round was quiet (every contender's batch of this case in
-    /// it met the criterion); the same for every contender in a round.
-    pub quiet: bool,
-    /// The measuring process it ran in, from 0; the same for every
-    /// contender in a round.
-    #[serde(default)]
-    pub process: usize,
 }
 
 fn one() -> usize {
@@ -486,32 +463,6 @@ impl Entry {
 }
 
 impl Report {
-    /// The report in this schema: one read in an older schema has its
-    /// samples' ticks rounded as a run rounds them ([`round_ticks`]), its
-    /// `schema_version` set to [`SCHEMA_VERSION`], and every figure and its verdict computed again from them by today's
-    /// rule ([`Report::recomputed`]).
-    pub fn upgraded(mut self) -> Report {
-        let old_rule = self.schema_version < SCHEMA_VERSION;
-        if self.schema_version < SCHEMA_VERSION {
-            let control = self.control.iter_mut().flat_map(|c| &mut c.speed);
-            let entries = self.variants.iter_mut().chain(&mut self.peers);
-            for s in control.chain(entries.flat_map(|e| &mut e.speed)) {
-                for sample in &mut s.samples {
-                    sample.ticks_per_op = round_ticks(sample.ticks_per_op);
-                }
-            }
-            self.schema_version = SCHEMA_VERSION;
-        }
-        // From the rounded ticks, as a run computes it.
-        if old_rule {
-            return self.recomputed();
-        }
-        if self.verdict.chain.is_empty() {
-            self.verdict.chain = self.chain();
-        }
-        self
-    }
-
     /// Variants and peers, in report order.
     pub fn entries(&self) -> impl Iterator<Item = &Entry> {
         self.variants.iter().chain(&self.peers)
@@ -520,21 +471,6 @@ impl Report {
     /// Variants and peers, in report order, to change.
     pub fn entries_mut(&mut self) -> impl Iterator<Item = &mut Entry> {
         self.variants.iter_mut().chain(&mut self.peers)
-    }
-
-    /// The speed of entry `a` over entry `b` over the crypt cases, from
-    /// their samples, as the run computed it ([`paired::overall`]);
-    /// `None` when either is missing or they share no case.
-    pub fn faster(&self, a: &str, b: &str) -> Option<Ratio> {
-        let find = |name: &str| self.entries().find(|e| e.name == name);
-        let (ea, eb) = (find(a)?, find(b)?);
-        recompute::overall_of(&ea.speed, &eb.speed, paired::confidence(self.run.looks))
-    }
-
-    /// The verdict's chain as the rule walks it over this report's
-    /// candidates and [`Report::faster`].
-    pub fn chain(&self) -> Vec<crate::report::verdict::Link> {
-        self.decide().chain
     }
 
     /// The counter's rate (ticks per second), 1 when nothing was timed.

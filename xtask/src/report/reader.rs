@@ -5,9 +5,9 @@
 //! straight from the bytes, upgraded from an older schema, then
 //! [`check`]ed. Every command that reads a report reads it here.
 
+use crate::env::escape::terminal as shown_long;
 use crate::error::{Error, Result};
 use crate::report::check::check;
-use crate::report::escape::terminal as shown_long;
 use crate::report::{self, Report, SCHEMA_VERSION};
 use std::path::{Path, PathBuf};
 

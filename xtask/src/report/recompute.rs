@@ -1,13 +1,13 @@
 //! A report of an older schema brought to this one's rule: every figure
 //! computed again from its samples by the estimator of
-//! [`crate::report::paired`], and the verdict by the rule of
-//! [`crate::report::verdict`] with the default size cost. This is how the
+//! [`crate::decide::paired`], and the verdict by the rule of
+//! [`crate::decide::verdict`] with the default size cost. This is how the
 //! gate reads a base revision's older baselines, and how a run from
 //! another machine is judged by today's rule (`cargo xtask render DIR`).
 
-use crate::report::paired::{self, Paired};
-use crate::report::verdict::{self, Noise};
-use crate::report::{Control, Operation, Report, Speed};
+use crate::decide::paired::{self, Paired};
+use crate::decide::verdict::{self, Noise};
+use crate::report::{Control, Operation, Report, SCHEMA_VERSION, Speed, round_ticks};
 use bench_harness::stats::Ratio;
 use std::collections::HashMap;
 
@@ -91,6 +91,47 @@ impl Index {
 }
 
 impl Report {
+    /// The report in this schema: one read in an older schema has its
+    /// samples' ticks rounded as a run rounds them ([`round_ticks`]), its
+    /// `schema_version` set to [`SCHEMA_VERSION`], and every figure and its verdict computed again from them by today's
+    /// rule ([`Report::recomputed`]).
+    pub fn upgraded(mut self) -> Report {
+        let old_rule = self.schema_version < SCHEMA_VERSION;
+        if self.schema_version < SCHEMA_VERSION {
+            let control = self.control.iter_mut().flat_map(|c| &mut c.speed);
+            let entries = self.variants.iter_mut().chain(&mut self.peers);
+            for s in control.chain(entries.flat_map(|e| &mut e.speed)) {
+                for sample in &mut s.samples {
+                    sample.ticks_per_op = round_ticks(sample.ticks_per_op);
+                }
+            }
+            self.schema_version = SCHEMA_VERSION;
+        }
+        // From the rounded ticks, as a run computes it.
+        if old_rule {
+            return self.recomputed();
+        }
+        if self.verdict.chain.is_empty() {
+            self.verdict.chain = self.chain();
+        }
+        self
+    }
+
+    /// The speed of entry `a` over entry `b` over the crypt cases, from
+    /// their samples, as the run computed it ([`paired::overall`]);
+    /// `None` when either is missing or they share no case.
+    pub fn faster(&self, a: &str, b: &str) -> Option<Ratio> {
+        let find = |name: &str| self.entries().find(|e| e.name == name);
+        let (ea, eb) = (find(a)?, find(b)?);
+        overall_of(&ea.speed, &eb.speed, paired::confidence(self.run.looks))
+    }
+
+    /// The verdict's chain as the rule walks it over this report's
+    /// candidates and [`Report::faster`].
+    pub fn chain(&self) -> Vec<crate::decide::verdict::Link> {
+        self.decide().chain
+    }
+
     /// Every figure and the verdict computed again from the samples (see
     /// the module doc).
     pub fn recomputed(self) -> Report {

@@ -1,9 +1,8 @@
 //! Who is built, sized and timed: a variant or a peer, from this tree or
 //! from the base tree (`gate --against`), and how far it got.
 
-use crate::build::artifacts::Selection;
-use crate::build::size::Artifact;
 use crate::env::tree::{Source, Tree};
+use crate::select::artifact::Artifact;
 use bench_harness::registry::{CipherEntry, Peer};
 use std::path::{Path, PathBuf};
 
@@ -273,4 +272,25 @@ pub fn control(contenders: &[Contender], reference: &str, dir: &Path) -> Option<
             loaded: None,
         }),
     })
+}
+
+/// What an artifact holds.
+#[derive(Clone, Copy)]
+pub enum Selection<'a> {
+    /// One of our variants: `module` of `variants` (`cast6`) and a name in
+    /// its `VARIANTS`.
+    Variant { module: &'a str, variant: &'a str },
+    /// A peer crate.
+    Peer(&'a Peer),
+}
+
+impl Selection<'_> {
+    /// What `variants/build.rs` reads from `variants::SELECT_ENV`:
+    /// `cast6::never`, or `none` for a peer (no variant compiled).
+    pub fn variant_env(&self) -> String {
+        match self {
+            Selection::Variant { module, variant } => format!("{module}::{variant}"),
+            Selection::Peer(_) => "none".into(),
+        }
+    }
 }

@@ -8,8 +8,8 @@
 
 use super::render::parse_svg;
 use crate::env::workspace;
+use crate::render::markdown;
 use crate::report::Report;
-use crate::report::markdown;
 use std::path::{Path, PathBuf};
 
 /// The committed report JSON files of `dir`.
@@ -51,7 +51,7 @@ fn committed_reports_render_as_committed() {
         let svg = std::fs::read_to_string(path.with_extension("svg")).unwrap();
         parse_svg(&svg);
         assert!(
-            Some(svg) == crate::report::chart::render(&r),
+            Some(svg) == crate::render::chart::render(&r),
             "{}",
             stale("svg")
         );
@@ -148,7 +148,7 @@ fn committed_reports_answer_on_the_first_screen() {
 /// measured and the report share the functions, so equal means equal.
 #[test]
 fn committed_figures_are_their_samples() {
-    use crate::report::paired;
+    use crate::decide::paired;
     let dirs = [
         workspace::root().join("reports"),
         workspace::root().join("docs/runs/zen3"),

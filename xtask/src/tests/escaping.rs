@@ -2,9 +2,9 @@
 //! case 5): a step, a reason or a screened entry's evidence holding HTML
 //! and a link comes out as text, in the report and in the index.
 
+use crate::decide::verdict::Conclusion;
+use crate::render::markdown;
 use crate::report::Status;
-use crate::report::markdown;
-use crate::report::verdict::Conclusion;
 use crate::tests::synthetic;
 
 /// An image that runs script, and a link that does.

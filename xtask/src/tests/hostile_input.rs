@@ -5,11 +5,11 @@
 use crate::Cli;
 use crate::env::outputs::{self, Kind, Outputs};
 use crate::env::workspace;
+use crate::render::chart;
+use crate::render::markdown;
+use crate::render::output;
 use crate::report::Report;
-use crate::report::chart;
 use crate::report::check;
-use crate::report::markdown;
-use crate::report::output;
 use crate::report::reader::{self, NotRead};
 use clap::{CommandFactory, Parser};
 use proptest::prelude::*;
@@ -289,7 +289,8 @@ fn a_directory_is_read_and_mended() {
 
 /// The CAST6 artifact of `never`, built once for these tests.
 fn artifact() -> PathBuf {
-    use crate::build::artifacts::{self, Selection};
+    use crate::build::artifacts;
+    use crate::select::contenders::Selection;
     static BUILT: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
     BUILT
         .get_or_init(|| {

@@ -6,11 +6,11 @@ use crate::cmd::calibrate::{Calibration, Comparison};
 use crate::env::outputs::marked_command;
 use crate::env::workspace;
 use crate::gate::summary;
+use crate::render::merge;
+use crate::render::{chart, markdown};
+use crate::report::fixture;
 use crate::report::json;
-use crate::report::merge;
 use crate::report::reader;
-use crate::report::{chart, markdown};
-use crate::tests::fixture;
 use bench_harness::stats::Ratio;
 
 fn says(command: &str, what: &str, bytes: &[u8]) {

@@ -4,7 +4,6 @@
 
 mod committed;
 mod escaping;
-pub(crate) mod fixture;
 mod hostile_input;
 mod markers;
 mod reader;
@@ -46,8 +45,8 @@ fn help_states_the_defaults() {
         ("--rounds", FULL.rounds),
         ("--budget", FULL.budget),
         ("--processes", FULL.processes),
-        ("--size-cost", crate::report::verdict::SIZE_COST),
-        ("--threshold", crate::report::verdict::THRESHOLD),
+        ("--size-cost", crate::decide::verdict::SIZE_COST),
+        ("--threshold", crate::decide::verdict::THRESHOLD),
     ];
     for (flag, value) in want {
         assert!(
@@ -122,7 +121,7 @@ fn parsed_defaults_are_the_consts() {
     assert_eq!(Ok(full.budget), cli::seconds(FULL.budget));
     assert_eq!(
         Ok(threshold),
-        cli::percent(crate::report::verdict::THRESHOLD)
+        cli::percent(crate::decide::verdict::THRESHOLD)
     );
     assert_eq!(reference, None);
     let (quick, _, _) = amount(&["x", "compare", "cast6", "--quick"]);

@@ -4,13 +4,14 @@
 //! render, merge and verify's comparison, in this process.
 
 use super::hostile_input::{committed, pointers, small};
-use crate::build::size::Artifact;
 use crate::cmd::verify;
 use crate::env::workspace;
 use crate::error::Error;
 use crate::gate::baseline_file;
+use crate::render::{chart, markdown, merge};
+use crate::report::Report;
 use crate::report::reader::{self, NotRead};
-use crate::report::{Report, chart, markdown, merge};
+use crate::select::artifact::Artifact;
 use proptest::prelude::*;
 use serde_json::{Value, json};
 

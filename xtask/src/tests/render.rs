@@ -2,10 +2,10 @@
 //! as well-formed XML, names escaped wherever they land, the JSON names
 //! other tools read.
 
-use super::fixture;
+use crate::render::chart;
+use crate::render::markdown;
 use crate::report::Report;
-use crate::report::chart;
-use crate::report::markdown;
+use crate::report::fixture;
 
 /// Parses `svg` (after its first-line comment) as XML.
 pub fn parse_svg(svg: &str) -> roxmltree::Document<'_> {
@@ -47,7 +47,7 @@ fn slower_than_the_peer_is_said() {
     for s in &mut r.peers[0].speed {
         s.ticks_per_op /= 2.0;
     }
-    let md = crate::report::markdown::render(&r);
+    let md = crate::render::markdown::render(&r);
     let said: Vec<&str> = md
         .lines()
         .filter(|l| l.starts_with("**Slower than the peer:**"))
@@ -58,7 +58,7 @@ fn slower_than_the_peer_is_said() {
         "{}",
         said[0]
     );
-    assert!(!crate::report::markdown::render(&fixture::report()).contains("Slower than the peer"));
+    assert!(!crate::render::markdown::render(&fixture::report()).contains("Slower than the peer"));
 }
 
 /// Two panels, one numbered point per identical-code group and peer, each

@@ -99,7 +99,7 @@ fn walk_calls(r: &Report) -> (usize, usize) {
         index.faster(a, b)
     };
     let candidates = r.candidates(&r.variants);
-    crate::report::verdict::walk(&candidates, &faster, &r.noise(), &r.run.reference, "");
+    crate::decide::verdict::walk(&candidates, &faster, &r.noise(), &r.run.reference, "");
     (calls.get(), candidates.len())
 }
 

@@ -6,19 +6,20 @@
 //! the bar, one more measuring process times only the variants of such
 //! steps (the reference and its A/A control always among them), the steps
 //! nearest their bar first
-//! ([`crate::report::verdict::Link::distance`]), on the crypt cases; up to
+//! ([`crate::decide::verdict::Link::distance`]), on the crypt cases; up to
 //! [`PER_LOOK`] such processes make a racing round, after which the rule
 //! looks again. Each look costs confidence
-//! ([`crate::report::paired::confidence`]), so there are at most
+//! ([`crate::decide::paired::confidence`]), so there are at most
 //! [`MAX_LOOKS`]. It stops when no step the verdict hinges on straddles its
 //! bar, or when the next process would not fit in what is left of the
 //! budget (the first pass always runs).
 
+use crate::decide::looks::{MAX_LOOKS, PER_LOOK};
+use crate::decide::verdict::{self, Link};
 use crate::error::Result;
-use crate::report::analyse::{self, Settings};
-use crate::report::verdict::Link;
-use crate::report::{self, Report, Spent};
+use crate::report::{Report, Spent};
 use crate::select::contenders::Contender;
+use crate::time::analyse::{self, Settings};
 use crate::time::processes;
 use crate::time::timings::Timings;
 use bench_harness::registry::CipherEntry;
@@ -32,20 +33,6 @@ use std::time::{Duration, Instant};
 /// At most this many contenders in one racing process (the reference and
 /// the control among them): a few steps at a time, each process short.
 pub const MAX_ENGINES: usize = 8;
-
-/// The most looks a run takes: the first pass's, then at most two racing
-/// rounds. Each look costs confidence (look j uses `1 - ALPHA/2^j`), so
-/// more rounds of fewer processes would widen the intervals faster than
-/// the processes narrow them.
-pub const MAX_LOOKS: usize = 3;
-
-/// The racing processes of one round: all of them run before the next look.
-pub const PER_LOOK: usize = 4;
-
-/// The most measuring processes a run's rounds come from: the first pass's
-/// (`--processes`, [`crate::cli::PROCESSES`]), then [`PER_LOOK`] for each
-/// look after the first.
-pub const MAX_PROCESSES: usize = *crate::cli::PROCESSES.end() + (MAX_LOOKS - 1) * PER_LOOK;
 
 /// What one racing process is to time: contender names, and the steps
 /// it serves, described.
@@ -80,7 +67,7 @@ pub fn next(report: &Report, control: Option<&str>) -> Option<Next> {
 fn choose(report: &Report, mut links: Vec<&Link>, control: Option<&str>) -> Option<Next> {
     links.sort_by(|a, b| a.distance().total_cmp(&b.distance()));
     let control_sets_bar = (report.control.as_ref())
-        .is_some_and(|c| report::deviation(&c.interval()) > report.run.threshold);
+        .is_some_and(|c| verdict::deviation(&c.interval()) > report.run.threshold);
     if links.is_empty() && !control_sets_bar {
         return None;
     }
@@ -270,7 +257,7 @@ mod tests {
     /// variants with the reference and the control; settled, nothing more.
     #[test]
     fn racing_serves_the_steps_that_straddle_their_bar() {
-        let mut r = crate::tests::fixture::report();
+        let mut r = crate::report::fixture::report();
         assert_eq!(
             next(&r, Some("auto@control")),
             None,
@@ -303,7 +290,7 @@ mod tests {
 
     #[test]
     fn nearest_the_bar_first_and_at_most_max_engines() {
-        let mut r = crate::tests::fixture::report();
+        let mut r = crate::report::fixture::report();
         // (None of these steps' variants is in the report: whether the
         // verdict hinges on them is not asked here.)
         let link = |candidate: &str, against: &str, low: f64, high: f64| Link {
@@ -317,7 +304,7 @@ mod tests {
                 high,
             }),
             bar: 1.02,
-            outcome: crate::report::verdict::Outcome::Leans,
+            outcome: crate::decide::verdict::Outcome::Leans,
         };
         r.verdict.chain = (0..6)
             .map(|i| {

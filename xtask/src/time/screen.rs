@@ -10,8 +10,8 @@
 //! it was dominated; it is left out of the full run, the verdict and the
 //! chart, and listed in the report.
 
+use crate::decide::verdict::pct;
 use crate::error::Result;
-use crate::report::verdict::pct;
 use crate::select::contenders::{Contender, Kind};
 use crate::time::processes;
 use bench_harness::engine::Dir;

@@ -1,5 +1,5 @@
 //! The samples of a run and the statistics over them, by the one rule of
-//! [`crate::report::paired`]: each engine's level in each measuring process
+//! [`crate::decide::paired`]: each engine's level in each measuring process
 //! (a low quantile of its rounds there), each process's figure for a pair,
 //! the processes combined robustly. The rounds come from several measuring
 //! processes: the first pass, where every engine ran in every process, and
@@ -9,7 +9,7 @@
 //! computed again from it.
 
 use crate::child::measure_child::Outcome;
-use crate::report::paired::{self, Combined, Paired};
+use crate::decide::paired::{self, Combined, Paired};
 use crate::report::{self, Operation, Sample, Spent};
 use bench_harness::sampling::Case;
 use bench_harness::stats::Ratio;
@@ -191,7 +191,7 @@ mod tests {
                 core_hz: None,
                 reference_best: 1.0,
             },
-            machine: crate::tests::fixture::machine(),
+            machine: crate::report::fixture::machine(),
             engines: (rounds.iter())
                 .map(|_| EngineOutcome {
                     name: String::new(),

@@ -3,11 +3,11 @@
 //! of the reports. Every name, label, reason and command goes through
 //! `escape.rs`.
 
-use crate::report::escape::{
+use crate::decide::verdict::{Conclusion, pct};
+use crate::env::escape::{
     md_cell, md_cell_fragment, md_code, md_code_block, md_code_cell, md_comment, md_fragment_cell,
     md_text,
 };
-use crate::report::verdict::{Conclusion, pct};
 use crate::report::{Control, Entry, Report, Speed, Status};
 use std::collections::HashMap;
 use std::fmt::Write;
@@ -133,8 +133,8 @@ fn render_rule(w: &mut String, r: &Report) {
         (v.bar - 1.0) * 100.0,
         r.run.threshold * 100.0,
         r.run.size_cost * 100.0,
-        crate::report::paired::QUANTILE * 100.0,
-        crate::report::paired::confidence(r.run.looks) * 100.0,
+        crate::decide::paired::QUANTILE * 100.0,
+        crate::decide::paired::confidence(r.run.looks) * 100.0,
         r.run.looks
     );
     let pareto: Vec<String> = v.pareto.iter().map(|p| md_code(p)).collect();

@@ -4,8 +4,8 @@
 
 use crate::report::Report;
 use crate::report::annotations::{self, Outcome};
-use crate::report::escape::{md_cell, md_code_cell, md_text};
-use crate::report::verdict::{pct, size_pct};
+use crate::env::escape::{md_cell, md_code_cell, md_text};
+use crate::decide::verdict::{pct, size_pct};
 use std::fmt::Write;
 
 /// The headline, first: what the attributes are worth, in one sentence.
@@ -64,7 +64,7 @@ mod tests {
     /// counts them.
     #[test]
     fn every_attribute_is_a_row() {
-        let mut r = crate::tests::fixture::report();
+        let mut r = crate::report::fixture::report();
         let variant = r.variants[1].name.clone();
         r.annotations = Some(Annotations {
             krate: "toy|cipher".into(),

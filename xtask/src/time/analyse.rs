@@ -5,9 +5,9 @@
 //! and the verdict.
 
 use crate::cli;
+use crate::decide::verdict::{self, Candidate, Noise, Verdict};
 use crate::env::workspace;
 use crate::report::raw;
-use crate::report::verdict::{self, Candidate, Noise, Verdict};
 use crate::report::{self, Control, Counting, Entry, Operation, Quiet, Report, Run, Speed, Status};
 use crate::select::contenders::{Contender, State};
 use crate::time::timings::Timings;

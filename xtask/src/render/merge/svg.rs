@@ -4,7 +4,7 @@
 //! (`report::escape`).
 
 use super::Merged;
-use crate::report::escape::{xml_attr, xml_comment, xml_text};
+use crate::env::escape::{xml_attr, xml_comment, xml_text};
 use std::fmt::Write;
 
 const COLOURS: [&str; 6] = [
@@ -105,7 +105,7 @@ pub fn render(m: &Merged) -> String {
             xml_text(&mr.label),
             xml_text(&mr.cpu),
             match (&mr.pick, mr.status) {
-                (Some(p), crate::report::verdict::Conclusion::Decided) =>
+                (Some(p), crate::decide::verdict::Conclusion::Decided) =>
                     format!(": its own pick {}", xml_text(p)),
                 _ => ": inconclusive on its own".to_string(),
             }

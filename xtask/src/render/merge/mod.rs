@@ -14,9 +14,9 @@
 pub mod markdown;
 pub mod svg;
 
-use crate::report::escape::md_code as code;
+use crate::decide::verdict::{self, Candidate, Conclusion, Noise, Verdict};
+use crate::env::escape::md_code as code;
 use crate::report::recompute::Index;
-use crate::report::verdict::{self, Candidate, Conclusion, Noise, Verdict};
 use crate::report::{Control, Report, Status};
 use bench_harness::stats::Ratio;
 use serde::{Deserialize, Serialize};
@@ -312,7 +312,7 @@ fn portable(reports: &[&Report], variants: &[Variant], reference: &str, cipher: 
         .collect();
     let widest = (reports.iter())
         .filter_map(|r| r.control.as_ref().map(Control::interval))
-        .max_by(|a, b| crate::report::deviation(a).total_cmp(&crate::report::deviation(b)));
+        .max_by(|a, b| verdict::deviation(a).total_cmp(&verdict::deviation(b)));
     let noise = Noise {
         threshold: reports.iter().map(|r| r.run.threshold).fold(0.0, f64::max),
         size_cost: reports.iter().map(|r| r.run.size_cost).fold(0.0, f64::max),

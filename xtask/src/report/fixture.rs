@@ -2,12 +2,12 @@
 //! (two with the same hot-path code), a peer, a failed and an unavailable
 //! variant, an A/A control, samples behind every figure.
 
-use crate::build::size::{Artifact, Function};
+use crate::decide::verdict::{Conclusion, Link, Outcome, Verdict};
 use crate::env::workspace::{Inputs, Toolchain};
-use crate::report::verdict::{Conclusion, Link, Outcome, Verdict};
 use crate::report::{
     self, Control, Counting, Entry, Operation, Quiet, Report, Run, Sample, Speed, Status,
 };
+use crate::select::artifact::{Artifact, Function};
 use bench_harness::machine::{CpuInfo, Fact, Machine};
 use bench_harness::stats::Ratio;
 

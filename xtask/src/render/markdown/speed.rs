@@ -1,8 +1,8 @@
 //! The report's speed tables and its ratios against the reference.
 
 use super::{figure, measured};
-use crate::report::escape::{md_cell, md_code, md_code_cell, xml_text};
-use crate::report::verdict::pct;
+use crate::decide::verdict::pct;
+use crate::env::escape::{md_cell, md_code, md_code_cell, xml_text};
 use crate::report::{Operation, Report, Speed};
 use std::fmt::Write;
 

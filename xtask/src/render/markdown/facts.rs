@@ -1,7 +1,8 @@
 //! The report's machine, build and run facts.
 
-use crate::report::escape::{md_cell, md_code_cell};
-use crate::report::{Report, paired};
+use crate::decide::paired;
+use crate::env::escape::{md_cell, md_code_cell};
+use crate::report::Report;
 use bench_harness::machine::{Fact, Machine};
 use std::fmt::Write;
 

@@ -3,10 +3,8 @@
 //! out. Every name goes through `report::escape`.
 
 use super::{Merged, Portability};
-use crate::report::escape::{
-    md_cell, md_cell_fragment, md_code, md_code_cell, md_comment, md_text,
-};
-use crate::report::verdict::{Conclusion, pct};
+use crate::decide::verdict::{Conclusion, pct};
+use crate::env::escape::{md_cell, md_cell_fragment, md_code, md_code_cell, md_comment, md_text};
 use std::fmt::Write;
 
 pub fn render(m: &Merged) -> String {

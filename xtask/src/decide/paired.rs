@@ -36,8 +36,8 @@
 //!    below [`ALPHA`] (the union bound: `ALPHA/2 + ALPHA/4 + ... < ALPHA`).
 //!    `cargo xtask calibrate` measures that rate.
 
-use crate::report::Sample;
 use bench_harness::stats::{self, Ratio};
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// The quantile of an engine's rounds in one process taken as its level.
@@ -217,6 +217,20 @@ pub fn process_figures(per_case: &[Paired]) -> Vec<(usize, f64)> {
 /// `confidence` (see the module doc).
 pub fn overall(per_case: &[Paired], confidence: f64) -> Option<Combined> {
     combine(&process_figures(per_case), confidence)
+}
+
+/// One round of one case for one contender.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Sample {
+    /// Counter ticks per operation in that round's batch.
+    pub ticks_per_op: f64,
+    /// Whether the round was quiet (every contender's batch of this case in
+    /// it met the criterion); the same for every contender in a round.
+    pub quiet: bool,
+    /// The measuring process it ran in, from 0; the same for every
+    /// contender in a round.
+    #[serde(default)]
+    pub process: usize,
 }
 
 #[cfg(test)]

@@ -2,7 +2,7 @@
 //! machine, changed copies as others.
 
 use super::*;
-use crate::tests::fixture;
+use crate::report::fixture;
 use bench_harness::machine::Fact;
 
 /// The fixture on a machine of CPU family `family`.

@@ -6,8 +6,8 @@
 //! chain as a table.
 
 use super::{bytes, measured};
-use crate::report::escape::{md_cell, md_cell_fragment, md_code, md_code_cell};
-use crate::report::verdict::{Conclusion, Outcome, pct, size_pct};
+use crate::decide::verdict::{Conclusion, Outcome, pct, size_pct};
+use crate::env::escape::{md_cell, md_cell_fragment, md_code, md_code_cell};
 use crate::report::{Entry, Family, Report, Status};
 use std::fmt::Write;
 
@@ -258,7 +258,7 @@ pub fn render_chain(w: &mut String, r: &Report) {
     let _ = writeln!(
         w,
         "| candidate | vs | footprint | size change | gain [{:.2}%] | bar | outcome |\n|---|---|---:|---:|---:|---:|---|",
-        crate::report::paired::confidence(r.run.looks) * 100.0
+        crate::decide::paired::confidence(r.run.looks) * 100.0
     );
     for l in &v.chain {
         let start = l.outcome == Outcome::Start;

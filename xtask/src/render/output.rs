@@ -14,11 +14,11 @@
 
 use crate::env::outputs::{self, Kind, Outputs};
 use crate::error::{Error, Result};
+use crate::render::chart;
+use crate::render::markdown;
 use crate::report::Report;
-use crate::report::chart;
 use crate::report::check::check;
 use crate::report::json::to_json;
-use crate::report::markdown;
 use crate::report::reader::{read_reports, shown};
 use bench_harness::outfile;
 use std::path::Path;

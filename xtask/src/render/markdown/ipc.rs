@@ -6,7 +6,7 @@
 //! chain, or spilling, fewer.
 
 use super::measured;
-use crate::report::escape::{md_cell, md_code, md_text};
+use crate::env::escape::{md_cell, md_code, md_text};
 use crate::report::{Counting, Entry, Family, Report, Speed};
 use std::fmt::Write;
 

@@ -6,7 +6,7 @@
 //!
 //! Size is the footprint (`.text` + `.rodata` + `.data`); speed is the
 //! mean over the crypt cases of the speed ratios, with its interval, by
-//! the estimator of [`crate::report::paired`]. Variants with the same
+//! the estimator of [`crate::decide::paired`]. Variants with the same
 //! hot-path machine code are one candidate, the member with the least
 //! annotation ([`Annotation`]). A larger candidate wins only if its whole
 //! interval clears its bar ([`Noise::bar_for`]): `1 + max(threshold, A/A
@@ -22,8 +22,7 @@
 //! with its reasons and the command to run again. Too few quiet rounds is
 //! no reason: the estimator needs none.
 
-use crate::report::deviation;
-use crate::report::escape::md_code as code;
+use crate::env::escape::md_code as code;
 use bench_harness::stats::Ratio;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -40,6 +39,11 @@ pub const THRESHOLD: &str = "2";
 /// Zen 3 run's `always_x8_unrolled` over `auto_x4` would need +8.4%) and
 /// asks a step 15% larger for 1% more than the flat bar.
 pub const SIZE_COST: &str = "5";
+
+/// The larger distance of `r`'s interval ends from 1.
+pub fn deviation(r: &Ratio) -> f64 {
+    (r.low - 1.0).abs().max((r.high - 1.0).abs())
+}
 
 /// How much a variant's name says about inlining, least first: the order in
 /// which the member of an identical-code group is chosen. No attribute

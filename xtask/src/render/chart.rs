@@ -11,8 +11,8 @@
 //! SVG only: text is `<text>` elements, so no font is needed to draw it;
 //! plotters escapes markup in them, `escape.rs` the rest.
 
-use crate::report::escape::{plotters_text, xml_attr, xml_comment, xml_text};
-use crate::report::verdict::Annotation;
+use crate::decide::verdict::Annotation;
+use crate::env::escape::{plotters_text, xml_attr, xml_comment, xml_text};
 use crate::report::{Entry, Headline, Report, Status};
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -36,12 +36,12 @@ struct Point<'a> {
 
 /// One point per identical-code group (shown by its least annotated
 /// member, as the verdict counts it) and per peer. Linear in the entries
-/// ([`crate::report::markdown::code_groups`]).
+/// ([`crate::render::markdown::code_groups`]).
 fn points(r: &Report) -> Vec<Point<'_>> {
     let measured = |e: &&Entry| e.status == Status::Measured && e.artifact.is_some();
     let pareto: HashSet<&str> = r.verdict.pareto.iter().map(String::as_str).collect();
     let mut out = Vec::new();
-    for group in crate::report::markdown::code_groups(r) {
+    for group in crate::render::markdown::code_groups(r) {
         let members: Vec<&Entry> = group.into_iter().filter(measured).collect();
         let Some(shown) = members.iter().min_by_key(|e| Annotation::of(&e.name)) else {
             continue;
