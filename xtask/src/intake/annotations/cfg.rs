@@ -212,7 +212,9 @@ impl Cfg {
             }
             Pred::Not(pred) => self.eval(pred).map(|b| !b),
             Pred::Name(name) => Some(self.set.contains(&(name.clone(), None))),
-            Pred::Value(name, value) => Some(self.set.contains(&(name.clone(), Some(value.clone())))),
+            Pred::Value(name, value) => {
+                Some(self.set.contains(&(name.clone(), Some(value.clone()))))
+            }
             Pred::Bool(b) => Some(*b),
             Pred::Unknown(_) => None,
         }

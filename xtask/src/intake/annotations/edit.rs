@@ -54,7 +54,10 @@ struct Splice {
 /// touch the same bytes, or when an `Add` would give a function a second
 /// inline attribute.
 pub fn apply(text: &str, edits: &[Edit<'_>]) -> Result<String> {
-    let file = edits.first().map(|e| e.file().to_path_buf()).unwrap_or_default();
+    let file = edits
+        .first()
+        .map(|e| e.file().to_path_buf())
+        .unwrap_or_default();
     let removed: Vec<&Annotation> = edits
         .iter()
         .filter_map(|e| match e {

@@ -8,7 +8,10 @@ use std::path::PathBuf;
 #[derive(Debug)]
 pub enum Error {
     /// A file could not be read or written.
-    Io { path: PathBuf, cause: std::io::Error },
+    Io {
+        path: PathBuf,
+        cause: std::io::Error,
+    },
     /// `Cargo.toml` is not valid TOML or names its library badly.
     Manifest { path: PathBuf, cause: String },
     /// A file does not lex as Rust tokens (an unterminated string, say).

@@ -153,10 +153,9 @@ fn render_into(tokens: &[TokenTree], out: &mut String) {
             }
             TokenTree::Punct(p) => {
                 out.push(p.as_char());
-                if p.as_char() == ',' || (p.as_char() == ':' && !out.ends_with("::")) {
-                    if p.spacing() == proc_macro2::Spacing::Alone {
-                        out.push(' ');
-                    }
+                let spaced = p.as_char() == ',' || (p.as_char() == ':' && !out.ends_with("::"));
+                if spaced && p.spacing() == proc_macro2::Spacing::Alone {
+                    out.push(' ');
                 }
             }
             TokenTree::Group(g) => {

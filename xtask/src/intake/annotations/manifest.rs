@@ -51,11 +51,12 @@ impl Manifest {
         }
         let mut on = BTreeSet::new();
         while let Some(feature) = todo.pop() {
-            if feature.starts_with("dep:") || feature.contains('/') || !on.insert(feature.clone())
-            {
+            if feature.starts_with("dep:") || feature.contains('/') || !on.insert(feature.clone()) {
                 continue;
             }
-            let implies = table.and_then(|t| t.get(&feature)).and_then(|v| v.as_array());
+            let implies = table
+                .and_then(|t| t.get(&feature))
+                .and_then(|v| v.as_array());
             for next in implies.into_iter().flatten().filter_map(|v| v.as_str()) {
                 todo.push(next.to_string());
             }

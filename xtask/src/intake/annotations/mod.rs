@@ -152,8 +152,8 @@ impl Function {
 /// What [`scan`] found in a package.
 #[derive(Clone, Debug, Default)]
 pub struct Scan {
-    /// In module-tree order (files as the tree reaches them, each file in
-    /// source order).
+    /// In module-tree order (files breadth first from the root file, each
+    /// file in source order).
     pub annotations: Vec<Annotation>,
     pub functions: Vec<Function>,
     /// The files read, relative to the package root, in that order.

@@ -9,12 +9,13 @@ use super::lex::{self, Source, is_ident, is_punct};
 use super::manifest::Manifest;
 use super::{Annotation, FnKind, Function, Place, Scan};
 use proc_macro2::{Delimiter, TokenTree};
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, VecDeque};
 use std::path::{Path, PathBuf};
 
 /// Finds every inline attribute and every function with a body in the
 /// library of the package at `package_root`, following its module tree
-/// from the lib target's root file. `cfg` decides only one thing here: a
+/// from the lib target's root file (breadth first: each file in source
+/// order, then the files it declares). `cfg` decides only one thing here: a
 /// `mod` declaration whose file is missing is skipped (and noted in
 /// [`Scan::skipped`]) when `cfg` does not compile it, and an error when it
 /// does.
@@ -25,6 +26,7 @@ pub fn scan(package_root: &Path, cfg: &Cfg) -> Result<Scan> {
         cfg,
         scan: Scan::default(),
         seen: BTreeSet::new(),
+        pending: VecDeque::new(),
     };
     let dir = lib.parent().map(Path::to_path_buf).unwrap_or_default();
     let ctx = Ctx {
@@ -37,7 +39,10 @@ pub fn scan(package_root: &Path, cfg: &Cfg) -> Result<Scan> {
         mod_dir: dir,
         in_inline_mod: false,
     };
-    walker.file(&lib, ctx)?;
+    walker.pending.push_back((lib, ctx));
+    while let Some((file, ctx)) = walker.pending.pop_front() {
+        walker.file(&file, ctx)?;
+    }
     Ok(walker.scan)
 }
 
@@ -100,6 +105,18 @@ struct Walker<'a> {
     cfg: &'a Cfg,
     scan: Scan,
     seen: BTreeSet<PathBuf>,
+    /// Module files found and not read yet: a file is read whole before
+    /// the modules it declares, so that each file's annotations are
+    /// together and in source order.
+    pending: VecDeque<(PathBuf, Ctx)>,
+}
+
+/// What an attribute is recorded against: the function (when it is on
+/// one), the path, the function's index when it has a body.
+struct Target<'a> {
+    function: Option<&'a str>,
+    path: &'a str,
+    index: Option<usize>,
 }
 
 /// An outer attribute run and the item after it.
@@ -208,26 +225,31 @@ impl Walker<'_> {
         fn_conds.extend(item.conds.iter().cloned());
         let index = has_body.then_some(self.scan.functions.len());
         let path = ctx.path_of(&name);
-        if let Some(first) = tokens.get(item.start) {
-            if has_body {
-                let at = first.span().start();
-                self.scan.functions.push(Function {
-                    file: source.rel.clone(),
-                    line: at.line,
-                    column: at.column + 1,
-                    name: name.clone(),
-                    path: path.clone(),
-                    place: ctx.place(),
-                    cfg: Pred::all(fn_conds.clone()),
-                    insert_at: source.offset(at),
-                    first_token: lex::render(std::slice::from_ref(first)),
-                    annotations: Vec::new(),
-                    index: self.scan.functions.len(),
-                });
-            }
+        if let Some(first) = tokens.get(item.start)
+            && has_body
+        {
+            let at = first.span().start();
+            self.scan.functions.push(Function {
+                file: source.rel.clone(),
+                line: at.line,
+                column: at.column + 1,
+                name: name.clone(),
+                path: path.clone(),
+                place: ctx.place(),
+                cfg: Pred::all(fn_conds.clone()),
+                insert_at: source.offset(at),
+                first_token: lex::render(std::slice::from_ref(first)),
+                annotations: Vec::new(),
+                index: self.scan.functions.len(),
+            });
         }
         for site in &item.sites {
-            self.annotate(source, site, ctx, &item.conds, Some(&name), &path, index);
+            let target = Target {
+                function: Some(&name),
+                path: &path,
+                index,
+            };
+            self.annotate(source, site, ctx, &item.conds, target);
         }
         if let Some(body) = body.and_then(|b| lex::group(tokens.get(b), Delimiter::Brace)) {
             let mut inner = ctx.with(name, &item.conds);
@@ -290,7 +312,8 @@ impl Walker<'_> {
         }
         inner.in_inline_mod = false;
         inner.in_macro = false;
-        self.file(&found, inner)?;
+        inner.in_cfg_if = false;
+        self.pending.push_back((found, inner));
         Ok(after + 1)
     }
 
@@ -463,7 +486,12 @@ impl Walker<'_> {
 
     fn orphans(&mut self, source: &Source, site: &Site, ctx: &Ctx, conds: &[Pred]) {
         let path = ctx.path_of(&format!("<line {}>", site.line));
-        self.annotate(source, site, ctx, conds, None, &path, None);
+        let target = Target {
+            function: None,
+            path: &path,
+            index: None,
+        };
+        self.annotate(source, site, ctx, conds, target);
     }
 
     /// Records the inline metas of one attribute.
@@ -473,10 +501,13 @@ impl Walker<'_> {
         site: &Site,
         ctx: &Ctx,
         item_conds: &[Pred],
-        function: Option<&str>,
-        path: &str,
-        index: Option<usize>,
+        target: Target<'_>,
     ) {
+        let Target {
+            function,
+            path,
+            index,
+        } = target;
         for meta in &site.metas {
             let Meta::Inline(attr) = meta.meta else {
                 continue;
@@ -528,7 +559,9 @@ fn name_at(tokens: &[TokenTree], at: usize) -> Option<(String, usize)> {
 /// `pub(crate)`, `const`, `unsafe`, `extern "C"`, `async`, `default`,
 /// `safe`, and in a macro body `$vis` and `$(..)*`).
 fn skip_qualifiers(tokens: &[TokenTree], mut i: usize) -> usize {
-    const WORDS: [&str; 7] = ["pub", "const", "unsafe", "extern", "async", "default", "safe"];
+    const WORDS: [&str; 7] = [
+        "pub", "const", "unsafe", "extern", "async", "default", "safe",
+    ];
     loop {
         match tokens.get(i) {
             Some(TokenTree::Ident(word)) if WORDS.iter().any(|w| word == w) => {
@@ -544,7 +577,9 @@ fn skip_qualifiers(tokens: &[TokenTree], mut i: usize) -> usize {
                 }
                 i += 1;
                 match (word.to_string().as_str(), tokens.get(i)) {
-                    ("pub", Some(TokenTree::Group(g))) if g.delimiter() == Delimiter::Parenthesis => {
+                    ("pub", Some(TokenTree::Group(g)))
+                        if g.delimiter() == Delimiter::Parenthesis =>
+                    {
                         i += 1
                     }
                     ("extern", Some(TokenTree::Literal(_))) => i += 1,
