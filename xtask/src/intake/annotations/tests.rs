@@ -751,7 +751,34 @@ fn the_published_crates_without_attributes_still_compile() {
         copy_package(&package, &copy);
         let removals: Vec<Edit<'_>> = scan.annotations.iter().map(Edit::Remove).collect();
         apply_under(&copy, &removals).expect("apply");
-        if let Err(errors) = build(&copy, &target) {
+        // Built as a user gets it: a path dependency of a crate of its own
+        // (the package's dev-dependencies, not cached, stay out of the
+        // graph), pinned by the workspace's Cargo.lock.
+        let crate_name = name.rsplit_once('-').map_or(name, |(n, _)| n);
+        let shim = tmp.path().join(format!("shim-{name}"));
+        std::fs::create_dir_all(shim.join("src")).expect("mkdir");
+        let manifest = format!(
+            "[package]\nname = \"shim\"\nversion = \"0.0.0\"\nedition = \"2024\"\n\
+             [dependencies]\n{crate_name} = {{ path = {:?} }}\n[workspace]\n",
+            copy.display().to_string()
+        );
+        std::fs::write(shim.join("Cargo.toml"), manifest).expect("write");
+        std::fs::write(shim.join("src/lib.rs"), format!("pub use {crate_name};\n")).expect("write");
+        let lock = Path::new(env!("CARGO_MANIFEST_DIR")).join("../Cargo.lock");
+        std::fs::copy(lock, shim.join("Cargo.lock")).expect("lock");
+        if let Err(errors) = build(&shim, &target) {
+            panic!("{name}: the copy without attributes does not build:\n{errors}");
+        }
+        // The copy is what was built: breaking it breaks the build.
+        let lib = copy.join("src/lib.rs");
+        let text = std::fs::read_to_string(&lib).expect("read");
+        std::fs::write(&lib, format!("{text}\ncompile_error!(\"the copy\");\n")).expect("write");
+        assert!(
+            build(&shim, &target).is_err(),
+            "{name}: the copy was not built"
+        );
+        std::fs::write(&lib, text).expect("write");
+        if let Err(errors) = build(&shim, &target) {
             panic!("{name}: the copy without attributes does not build:\n{errors}");
         }
         assert_eq!(
