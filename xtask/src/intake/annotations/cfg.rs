@@ -161,7 +161,9 @@ impl Cfg {
     /// The host's set from `rustc --print cfg` (or `--target TARGET`),
     /// with `features` enabled.
     pub fn from_rustc<S: AsRef<str>>(target: Option<&str>, features: &[S]) -> Result<Cfg> {
-        let mut command = std::process::Command::new("rustc");
+        // The compiler cargo would run (RUSTC), else the one on PATH.
+        let rustc = std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
+        let mut command = std::process::Command::new(rustc);
         command.args(["--print", "cfg"]);
         if let Some(target) = target {
             command.args(["--target", target]);

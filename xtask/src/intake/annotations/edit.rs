@@ -140,11 +140,13 @@ fn splice(text: &str, edit: &Edit<'_>, removed: &[&Annotation]) -> Result<Splice
     Ok(match edit {
         Edit::Remove(a) => Splice {
             range: a.removal.clone(),
-            text: blank(&text[a.removal.clone()]),
+            text: blank(text.get(a.removal.clone()).ok_or_else(|| stale(&a.text))?),
             line,
         },
         Edit::Set(a, attr) => {
-            let old = &text[a.meta_range.clone()];
+            let old = text
+                .get(a.meta_range.clone())
+                .ok_or_else(|| stale(&a.text))?;
             // A meta written over several lines keeps its newlines.
             let newlines: String = old.chars().filter(|&c| c == '\n').collect();
             Splice {

@@ -134,6 +134,32 @@ fn a_cfg_line_that_is_not_one_is_an_error() {
     assert!(Cfg::from_rustc_print("two words", &[] as &[&str]).is_err());
 }
 
+#[test]
+fn the_host_cfg_comes_from_rustc() {
+    let cfg = Cfg::from_rustc(None, &["std"]).expect("rustc --print cfg");
+    let arch = std::env::consts::ARCH;
+    assert_eq!(
+        cfg.eval(&pred(&format!("target_arch = {arch:?}"))),
+        Some(true)
+    );
+    assert_eq!(cfg.eval(&pred("feature = \"std\"")), Some(true));
+}
+
+#[test]
+fn default_features_follow_the_features_table() {
+    let dir = package(&[(
+        "Cargo.toml",
+        "[package]\nname = \"t\"\nversion = \"0.0.0\"\n\
+         [features]\ndefault = [\"std\"]\nstd = [\"alloc\", \"dep:x\", \"cipher/std\"]\nalloc = []\nhazmat = []\n",
+    )]);
+    let manifest = Manifest::read(dir.path()).expect("manifest");
+    let on: Vec<String> = manifest.features(&[], false).into_iter().collect();
+    assert_eq!(on, ["alloc", "default", "std"]);
+    let on: Vec<String> = manifest.features(&["hazmat"], true).into_iter().collect();
+    assert_eq!(on, ["hazmat"]);
+    assert_eq!(manifest.lib_path().expect("lib"), Path::new("src/lib.rs"));
+}
+
 // ---- lexing and offsets ----
 
 #[test]
