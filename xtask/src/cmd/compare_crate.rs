@@ -88,7 +88,7 @@ pub fn run(args: &Args, target: &Path) -> Result<()> {
         learned.block_size,
         learned.key_lengths,
         scan.annotations.len(),
-        numbered.len(),
+        scan.applying(&cfg).count(),
         scan.files.len(),
         variants.len()
     );

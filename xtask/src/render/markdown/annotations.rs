@@ -2,10 +2,10 @@
 //! and the table, each row judged from the report's entries at render time
 //! (`report::annotations`).
 
+use crate::decide::verdict::{pct, size_pct};
+use crate::env::escape::{md_cell, md_code_cell, md_text};
 use crate::report::Report;
 use crate::report::annotations::{self, Outcome};
-use crate::env::escape::{md_cell, md_code_cell, md_text};
-use crate::decide::verdict::{pct, size_pct};
 use std::fmt::Write;
 
 /// The headline, first: what the attributes are worth, in one sentence.
