@@ -34,6 +34,7 @@ use edit::apply;
 pub use edit::{Edit, apply_under};
 #[cfg(test)]
 use error::Error;
+#[cfg(test)]
 use error::Result;
 pub use manifest::Manifest;
 pub use scan::scan;
