@@ -40,6 +40,9 @@ pub struct CrateCipher {
     pub block_size: usize,
     /// The modes timed, with their key lengths ([`CrateCipher::modes_for`]).
     pub modes: Vec<(Mode, Vec<usize>)>,
+    /// Every key length from 1 to 64 bytes its type takes: each variant is
+    /// checked under every one ([`CrateCipher::checked`]).
+    pub key_lengths: Vec<usize>,
     /// The variants built from copies of the crate, in build order.
     pub variants: Vec<String>,
     /// The variant ratios are taken against: the crate as published.
@@ -50,7 +53,29 @@ pub struct CrateCipher {
     pub oracle: PathBuf,
 }
 
+/// The block counts a crate's variant is checked on before it is timed:
+/// every count from 1 to 40 (each tail a mode loop of up to 40 blocks at a
+/// time can leave), then counts past any batch.
+pub fn check_blocks() -> Vec<usize> {
+    (1..=40).chain([64, 1027]).collect()
+}
+
 impl CrateCipher {
+    /// What a variant is checked in against the crate as published: every
+    /// mode timed, under every key length the type takes (XTS, two keys of
+    /// each length).
+    pub fn checked(&self) -> Vec<(Mode, Vec<usize>)> {
+        (self.modes.iter())
+            .map(|(m, _)| {
+                let keys = match m {
+                    Mode::Xts => self.key_lengths.iter().map(|k| 2 * k).collect(),
+                    _ => self.key_lengths.clone(),
+                };
+                (*m, keys)
+            })
+            .collect()
+    }
+
     /// The modes a block cipher of `block_size` bytes is timed in, with
     /// the key lengths of `accepted` (every length its type takes): ECB,
     /// CBC and CTR, and XTS for a 16-byte block (two keys); `None` when it

@@ -431,6 +431,7 @@ mod tests {
             lib_name: "cast6".into(),
             block_size: 16,
             modes: CrateCipher::modes_for(16, &[16, 32]).unwrap(),
+            key_lengths: vec![16, 32],
             variants: vec!["published".into(), "none".into()],
             reference: "published".into(),
             peer: Some("cast6 0.2.0 (registry)".into()),

@@ -97,6 +97,21 @@ pub fn check_against(
     key_sizes: &[usize],
     modes: &[Mode],
 ) -> Result<(), String> {
+    let keyed: Vec<(Mode, Vec<usize>)> = (modes.iter())
+        .map(|&m| (m, key_sizes.to_vec()))
+        .collect();
+    check_each(engine, oracle, &keyed, &[1, 3, 64, 1027])
+}
+
+/// Checks `engine` against `oracle` in each mode under each of its key
+/// sizes, both directions, on seeded data of each of `blocks` blocks (and
+/// IV); the first difference is the error.
+pub fn check_each(
+    engine: &mut dyn Engine,
+    oracle: &mut dyn Engine,
+    keyed: &[(Mode, Vec<usize>)],
+    blocks: &[usize],
+) -> Result<(), String> {
     let bs = oracle.block_size();
     if engine.block_size() != bs {
         return Err(format!(
@@ -112,9 +127,10 @@ pub fn check_against(
         seed ^= seed << 17;
         seed as u8
     };
-    for &k in key_sizes {
-        let key: Vec<u8> = (0..k).map(|_| next()).collect();
-        for &mode in modes {
+    for (mode, key_sizes) in keyed {
+        let mode = *mode;
+        for &k in key_sizes {
+            let key: Vec<u8> = (0..k).map(|_| next()).collect();
             engine
                 .set_key(mode, &key)
                 .map_err(|e| format!("set_key: {e}"))?;
@@ -122,7 +138,7 @@ pub fn check_against(
                 .set_key(mode, &key)
                 .map_err(|e| format!("oracle set_key: {e}"))?;
             for dir in Dir::BOTH {
-                for blocks in [1, 3, 64, 1027] {
+                for &blocks in blocks {
                     let data: Vec<u8> = (0..bs * blocks).map(|_| next()).collect();
                     let iv: Vec<u8> = (0..bs).map(|_| next()).collect();
                     let (mut got, mut want) = (data.clone(), data);

@@ -200,6 +200,10 @@ pub struct Walk {
     /// The functions reached, entry first, in the walk's order: (shortened
     /// demangled name, bytes).
     pub functions: Vec<(String, u64)>,
+    /// Their demangled names in full (`<aes::ni::Aes128Enc as
+    /// cipher::..::BlockCipherEncBackend>::encrypt_block`), in that order:
+    /// what tells apart functions of one name in different modules.
+    pub full_names: Vec<String>,
     /// Their addresses, to tell one walk's functions from another's.
     addrs: Vec<u64>,
     /// The normalized code of them all, in order; `None` when some function
@@ -472,6 +476,9 @@ impl<'a> Image<'a> {
                     (shorten(&self.clean(&f.name)), f.size)
                 })
                 .collect(),
+            full_names: (order.iter())
+                .map(|&i| self.clean(&self.functions[i].name))
+                .collect(),
             addrs: order.iter().map(|&i| self.functions[i].addr).collect(),
             normalized,
         })
@@ -502,6 +509,18 @@ fn slots(file: &object::File<'_>) -> HashMap<u64, Slot> {
         out.insert(place, slot);
     }
     out
+}
+
+/// The demangled names, in full, of the functions the built artifact `so`
+/// reaches from `inlinelab_crypt` (the panic machinery not entered): the
+/// hot path's functions left out of line.
+pub fn hot_path_names(so: &std::path::Path) -> Result<Vec<String>, String> {
+    let data = std::fs::read(so).map_err(|e| format!("{}: {e}", so.display()))?;
+    let file = object::File::parse(&*data).map_err(|e| format!("{}: {e}", so.display()))?;
+    let walk = Image::new(&file, None)
+        .walk(CRYPT, &is_panic)
+        .ok_or_else(|| format!("{}: no {CRYPT}", so.display()))?;
+    Ok(walk.full_names)
 }
 
 /// A short hash of normalized code, for the report (FNV-1a, 64 bits).

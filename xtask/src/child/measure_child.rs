@@ -212,7 +212,17 @@ fn load(
             modes.push(c.mode);
         }
     }
-    sampling::check_against(&mut engine, oracle.as_mut(), &spec.check_keys, &modes)
-        .map_err(EngineState::Failed)?;
+    match entry.from_crate {
+        // A crate's variant: every mode, every key length its type takes,
+        // every block count from 1 to 40, both directions.
+        Some(c) => sampling::check_each(
+            &mut engine,
+            oracle.as_mut(),
+            &c.checked(),
+            &bench_harness::crates::check_blocks(),
+        ),
+        None => sampling::check_against(&mut engine, oracle.as_mut(), &spec.check_keys, &modes),
+    }
+    .map_err(EngineState::Failed)?;
     Ok(engine)
 }

@@ -244,6 +244,7 @@ pub fn settings(args: &Args, reference: &str, command: String) -> Settings {
             "{command}{}",
             if args.amount.quick { " --quick" } else { "" }
         ),
+        command,
     }
 }
 

@@ -81,45 +81,67 @@ pub fn run(args: &Args, target: &Path) -> Result<()> {
     let cfg = Cfg::from_rustc(None, &enabled).map_err(|e| Error::failed(e.to_string()))?;
     let scan =
         annotations::scan(&published, &cfg).map_err(|e| Error::failed(format!("{key}: {e}")))?;
-    let variants = axes::variants(&scan, &cfg);
+    let holds = format!("{}@{}", package.name, package.version);
+    let shim_of = |variant: &str| work.path.join("copies").join(variant).join("shim");
+    let write_shim = |variant: &str, copy_dir: &Path| {
+        shim::write(
+            &Shim {
+                package: &package.name,
+                dependency: Dependency::Copy(copy_dir),
+                ty: &ty,
+                holds: &format!("{holds}::{variant}"),
+                features: &features,
+                lock: &lock,
+            },
+            &shim_of(variant),
+        )
+    };
+    write_shim(PUBLISHED, &published)?;
+    let lib: &'static str = Box::leak(package.lib_name.clone().into_boxed_str());
+    eprintln!("[intake] building {key} as published, to find the functions its hot path calls ...");
+    let hot_names = hot_path(&shim_of(PUBLISHED), &crates.join("_hot-build"), lib, &work.path)?;
+    let (hot, unmatched) = axes::out_of_line(&scan, &cfg, lib, &hot_names);
+    let variants = axes::variants(&scan, &cfg, &hot);
     let numbered = axes::numbered(&scan, &cfg);
     eprintln!(
-        "[intake] {key}, type {ty}: {}-byte blocks, keys of {:?} bytes; {} inline attributes ({} compiled on this target) in {} files; {} variants",
+        "[intake] {key}, type {ty}: {}-byte blocks, keys of {:?} bytes; {} inline attributes ({} compiled on this target) in {} files; {} functions out of line on the hot path; {} variants",
         learned.block_size,
         learned.key_lengths,
         scan.annotations.len(),
         scan.applying(&cfg).count(),
         scan.files.len(),
+        hot.len(),
         variants.len()
     );
     let selected = select(args, &variants)?;
-
-    let holds = format!("{}@{}", package.name, package.version);
-    let mut remaps = Vec::new();
+    let mut notes: Vec<String> = unmatched
+        .iter()
+        .map(|u| format!("not given `always`: {u}"))
+        .collect();
+    // One RUSTFLAGS for every build of the crate (dependencies compiled
+    // once): each variant's copy remapped onto the registry's directory, so
+    // that the copies' paths (panic locations) are the crate's own.
+    let remaps: Vec<String> = (variants.iter())
+        .map(|v| format!("--remap-path-prefix={}={}", copy_of(&v.name).display(), package.dir.display()))
+        .collect();
     for v in &selected {
-        let copy_dir = copy_of(&v.name);
-        if v.name != PUBLISHED {
-            copy::copy_package(&package.dir, &copy_dir)?;
-            let edits = axes::edits(&scan, &cfg, &v.change);
-            annotations::apply_under(&copy_dir, &edits)
-                .map_err(|e| Error::failed(format!("{}: {e}", v.name)))?;
+        if v.name == PUBLISHED {
+            continue;
         }
-        remaps.push(format!(
-            "--remap-path-prefix={}={}",
-            copy_dir.display(),
-            package.dir.display()
-        ));
-        shim::write(
-            &Shim {
-                package: &package.name,
-                dependency: Dependency::Copy(&copy_dir),
-                ty: &ty,
-                holds: &format!("{holds}::{}", v.name),
-                features: &features,
-                lock: &lock,
-            },
-            &work.path.join("copies").join(&v.name).join("shim"),
-        )?;
+        let copy_dir = copy_of(&v.name);
+        copy::copy_package(&package.dir, &copy_dir)?;
+        let edits = axes::edits(&scan, &cfg, &v.change);
+        annotations::apply_under(&copy_dir, &edits).map_err(|e| Error::failed(format!("{}: {e}", v.name)))?;
+        let left = axes::skipped(&scan, &cfg, &v.change);
+        if !left.is_empty() {
+            notes.push(format!(
+                "`{}` leaves {} `#[target_feature]` function(s) as published (rustc refuses `inline(always)` on them): {}",
+                v.name,
+                left.len(),
+                left.join(", ")
+            ));
+        }
+        write_shim(&v.name, &copy_dir)?;
     }
     let peer_shim = work.path.join("copies").join("@registry").join("shim");
     let with_peer = package.from_registry && !args.no_peer;
@@ -145,6 +167,7 @@ pub fn run(args: &Args, target: &Path) -> Result<()> {
         lib_name: package.lib_name.clone(),
         block_size: learned.block_size,
         modes,
+        key_lengths: learned.key_lengths.clone(),
         variants: selected.iter().map(|v| v.name.clone()).collect(),
         reference: PUBLISHED.into(),
         peer: with_peer.then(|| {
@@ -156,7 +179,6 @@ pub fn run(args: &Args, target: &Path) -> Result<()> {
         oracle: work.path.join(format!("{PUBLISHED}.so")),
     };
     let entry = CipherEntry::of_crate(&cipher);
-    let lib: &'static str = Box::leak(package.lib_name.clone().into_boxed_str());
     let tree = |root: PathBuf| Tree {
         root,
         target_dir: Some(crates.join("_build").join(&key)),
@@ -193,16 +215,43 @@ pub fn run(args: &Args, target: &Path) -> Result<()> {
     );
     let settings = compare::settings(args, PUBLISHED, command);
     let mut report = compare::compare(args, &settings, entry, contenders, &work.path)?;
+    report.run.notes.extend(notes);
     report.annotations = Some(table::table(&scan, &numbered, &selected, &package, &ty));
     output::write(&report, &out)?;
     output::refresh(&out, false)?;
     if let Some(a) = &report.annotations {
         let judged = crate::report::annotations::judge(&report, a);
-        let headline = crate::report::annotations::headline(a, &judged);
+        let added = crate::report::annotations::judge_added(&report, a);
+        let headline = crate::report::annotations::headline(a, &judged, &added);
         println!("{}", crate::env::escape::terminal(&headline));
     }
     compare::print_verdict(&report, &out);
     compare::failures(&report)
+}
+
+/// The demangled names of the functions the crate as published (its shim
+/// at `shim`) leaves out of line on its hot path: built (without the
+/// copies' remapping, in a target directory of its own: only its code's
+/// shape is read) and walked from `inlinelab_crypt`.
+fn hot_path(shim: &Path, target: &Path, lib: &'static str, work: &Path) -> Result<Vec<String>> {
+    let tree = Tree {
+        root: shim.to_path_buf(),
+        target_dir: Some(target.to_path_buf()),
+        rustflags: None,
+        source: Source::Shim { lib },
+    };
+    let dest = work.join("hot-path-probe.so");
+    let selection = crate::select::contenders::Selection::Variant {
+        module: "under_test",
+        variant: PUBLISHED,
+    };
+    let files = crate::build::artifacts::build(&tree, &selection, &[], lib, &dest).map_err(|why| {
+        Error::usage(
+            format!("the crate as published does not build through the shim: {why}"),
+            "a crate whose own build fails cannot be measured; try another version",
+        )
+    })?;
+    crate::build::code::hot_path_names(&files.so).map_err(Error::failed)
 }
 
 /// The type to measure: `--type` when it is a candidate; the one candidate

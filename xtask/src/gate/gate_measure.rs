@@ -89,6 +89,7 @@ pub fn measure(
         machine_name: None,
         quick: amount.quick,
         generated_by: generated_by.to_string(),
+        command: format!("cargo xtask compare {}", entry.name),
     };
     let mut report = analyse::analyse(&settings, entry, contenders, &timed_cases, plan, &timings);
     counts::attach(&mut report, entry, contenders, &counts, &counted);

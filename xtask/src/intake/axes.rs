@@ -6,7 +6,7 @@
 //! build for this target compiles, in the order the module tree reaches
 //! them (the report's table lists them with their file and line).
 
-use crate::intake::annotations::{Annotation, Attr, Cfg, Edit, Scan};
+use crate::intake::annotations::{Annotation, Attr, Cfg, Edit, Function, Scan};
 
 /// The reference: the crate as published, no edit.
 pub const PUBLISHED: &str = "published";
@@ -25,6 +25,10 @@ pub enum Change {
     Drop(usize),
     /// The attribute set to another.
     Set(usize, Attr),
+    /// `#[inline(always)]` given to a function (an index into
+    /// [`Scan::functions`]) that the published build leaves out of line on
+    /// the hot path: its attribute set to `always`, or one added.
+    Always(usize),
 }
 
 /// One variant: its name and change.
@@ -43,9 +47,10 @@ pub fn numbered<'a>(scan: &'a Scan, cfg: &'a Cfg) -> Vec<(usize, &'a Annotation)
 }
 
 /// Every variant of the crate scanned as `scan` for `cfg`: `published`
-/// first (the reference), the whole-crate policies, then one attribute at
-/// a time.
-pub fn variants(scan: &Scan, cfg: &Cfg) -> Vec<Variant> {
+/// first (the reference), the whole-crate policies, one attribute at a
+/// time, then `add_K`: `always` for each function of `hot` (indices into
+/// [`Scan::functions`], the published build's out-of-line hot functions).
+pub fn variants(scan: &Scan, cfg: &Cfg, hot: &[usize]) -> Vec<Variant> {
     let mut out = vec![
         Variant {
             name: PUBLISHED.into(),
@@ -78,6 +83,12 @@ pub fn variants(scan: &Scan, cfg: &Cfg) -> Vec<Variant> {
             });
         }
     }
+    for (k, &f) in hot.iter().enumerate() {
+        out.push(Variant {
+            name: format!("add_{}", k + 1),
+            change: Change::Always(f),
+        });
+    }
     out
 }
 
@@ -94,7 +105,10 @@ pub fn edits<'a>(scan: &'a Scan, cfg: &Cfg, change: &Change) -> Vec<Edit<'a>> {
             .collect(),
         Change::Every(attr) => {
             let mut edits = Vec::new();
-            for f in scan.functions.iter().filter(|f| f.applies(cfg)) {
+            // rustc refuses `always` on a `#[target_feature]` function:
+            // those keep what they have ([`skipped`] says so).
+            let allowed = |f: &&Function| f.applies(cfg) && !(*attr == Attr::Always && f.target_feature);
+            for f in scan.functions.iter().filter(allowed) {
                 let own: Vec<&Annotation> = (f.annotations.iter())
                     .map(|&i| &scan.annotations[i])
                     .filter(applying)
@@ -113,5 +127,102 @@ pub fn edits<'a>(scan: &'a Scan, cfg: &Cfg, change: &Change) -> Vec<Edit<'a>> {
         }
         Change::Drop(i) => vec![Edit::Remove(&scan.annotations[*i])],
         Change::Set(i, attr) => vec![Edit::Set(&scan.annotations[*i], *attr)],
+        Change::Always(f) => {
+            let f = &scan.functions[*f];
+            let own: Vec<&Annotation> = (f.annotations.iter())
+                .map(|&i| &scan.annotations[i])
+                .filter(applying)
+                .collect();
+            match own.as_slice() {
+                [] => vec![Edit::Add(f, Attr::Always)],
+                own => own.iter().map(|a| Edit::Set(a, Attr::Always)).collect(),
+            }
+        }
+    }
+}
+
+/// What a change leaves as it is, and why: the `#[target_feature]`
+/// functions `always` cannot be given.
+pub fn skipped(scan: &Scan, cfg: &Cfg, change: &Change) -> Vec<String> {
+    match change {
+        Change::Every(Attr::Always) => (scan.functions.iter())
+            .filter(|f| f.applies(cfg) && f.target_feature)
+            .map(|f| f.path.clone())
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The functions of `scan` that the demangled hot-path symbols `hot` name
+/// (those of the crate `lib`, out of line in the published build), each
+/// once, in the order of `hot`; `#[target_feature]` functions are left out
+/// (rustc refuses them `always`), and a symbol that names no function, or
+/// several equally well, is left out with why.
+pub fn out_of_line(scan: &Scan, cfg: &Cfg, lib: &str, hot: &[String]) -> (Vec<usize>, Vec<String>) {
+    let mut found = Vec::new();
+    let mut unmatched = Vec::new();
+    for symbol in hot {
+        let own = symbol.trim_start_matches('<');
+        if !own.starts_with(&format!("{lib}::")) || symbol.contains("{{closure}}") {
+            continue;
+        }
+        let name = last_segment(symbol);
+        let words: Vec<&str> = symbol
+            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .filter(|w| !w.is_empty())
+            .collect();
+        let score = |f: &Function| {
+            (f.path.split(|c: char| !(c.is_alphanumeric() || c == '_')))
+                .filter(|w| !w.is_empty() && words.contains(w))
+                .count()
+        };
+        let candidates: Vec<&Function> = (scan.functions.iter())
+            .filter(|f| f.name == name && f.applies(cfg) && !f.target_feature)
+            .collect();
+        let best = candidates.iter().map(|f| score(f)).max();
+        let top: Vec<&&Function> = candidates.iter().filter(|f| Some(score(f)) == best).collect();
+        match top.as_slice() {
+            [f] if !found.contains(&f.index) => found.push(f.index),
+            [_] => {}
+            [] => unmatched.push(format!("{symbol}: no function of that name in the source")),
+            _ => unmatched.push(format!("{symbol}: {} functions could be it", top.len())),
+        }
+    }
+    (found, unmatched)
+}
+
+/// `f` of `<a::B as c::D>::f` or `a::b::f` (generic arguments dropped).
+fn last_segment(symbol: &str) -> &str {
+    let mut depth = 0usize;
+    let mut end = symbol.len();
+    // Drop a trailing `<..>` (generic arguments of the function).
+    for (i, c) in symbol.char_indices().rev() {
+        match c {
+            '>' => depth += 1,
+            '<' if depth > 0 => {
+                depth -= 1;
+                if depth == 0 {
+                    end = i;
+                    break;
+                }
+            }
+            _ if depth == 0 => break,
+            _ => {}
+        }
+    }
+    let s = symbol[..end].trim_end_matches("::");
+    s.rsplit("::").next().unwrap_or(s)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_function_a_symbol_names() {
+        assert_eq!(super::last_segment("cast6::forward_octave"), "forward_octave");
+        assert_eq!(
+            super::last_segment("<cast6::Cast6 as cipher::block::BlockCipherEncBackend>::encrypt_block"),
+            "encrypt_block"
+        );
+        assert_eq!(super::last_segment("aes::soft::fixslice::aes128_encrypt::<u32>"), "aes128_encrypt");
     }
 }

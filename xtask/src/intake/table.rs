@@ -5,7 +5,7 @@
 use crate::intake::annotations::{Annotation, Scan};
 use crate::intake::axes::{Change, Variant};
 use crate::intake::fetch::Package;
-use crate::report::annotations::{Annotated, Annotations};
+use crate::report::annotations::{Added, Annotated, Annotations};
 
 /// The rows: `numbered` (index in the scan, annotation) in order, each with
 /// the `drop_N` variant among `built`.
@@ -29,7 +29,25 @@ pub fn table(
             })
         })
         .collect();
+    let added = (built.iter())
+        .filter_map(|v| match v.change {
+            Change::Always(f) => Some((v, &scan.functions[f])),
+            _ => None,
+        })
+        .enumerate()
+        .map(|(k, (v, f))| Added {
+            number: k + 1,
+            function: f.name.clone(),
+            path: f.path.clone(),
+            location: format!("{}:{}", f.file.display(), f.line),
+            attr: (f.annotations.iter())
+                .map(|&i| scan.annotations[i].attr.meta().to_string())
+                .next(),
+            variant: v.name.clone(),
+        })
+        .collect();
     Annotations {
+        added,
         krate: package.name.clone(),
         version: package.version.clone(),
         ty: ty.to_string(),

@@ -25,6 +25,25 @@ pub struct Annotations {
     /// Those this target compiles, in the order the module tree reaches
     /// them.
     pub rows: Vec<Annotated>,
+    /// The functions the published build leaves out of line on the hot
+    /// path, each given `#[inline(always)]` in a variant (`add_K`).
+    #[serde(default)]
+    pub added: Vec<Added>,
+}
+
+/// A hot function out of line as published, and the variant that gives it
+/// `#[inline(always)]`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Added {
+    /// From 1: the `K` of `add_K`.
+    pub number: usize,
+    pub function: String,
+    pub path: String,
+    /// `file:line` of the function.
+    pub location: String,
+    /// Its inline attribute as published (`inline`, ...), if any.
+    pub attr: Option<String>,
+    pub variant: String,
 }
 
 /// One attribute and the variant without it.
@@ -60,6 +79,11 @@ pub enum Outcome {
     Unsettled,
     /// Its variant was not timed in full (screened, failed, unavailable).
     NotTimed,
+    /// Given `always`, the function makes the crate faster past the bar
+    /// (the size cost of its growth included): add it.
+    Add,
+    /// Given `always`, no gain past the bar.
+    NoGain,
 }
 
 impl Outcome {
@@ -70,13 +94,15 @@ impl Outcome {
             Outcome::NoEffect => "no effect",
             Outcome::Unsettled => "unsettled",
             Outcome::NotTimed => "not timed",
+            Outcome::Add => "add",
+            Outcome::NoGain => "no gain",
         }
     }
 }
 
 /// One row, judged.
-pub struct Judged<'a> {
-    pub row: &'a Annotated,
+pub struct Judged<'a, R> {
+    pub row: &'a R,
     pub outcome: Outcome,
     /// The footprint without it over the footprint as published, minus 1.
     pub size_change: Option<f64>,
@@ -86,36 +112,63 @@ pub struct Judged<'a> {
     pub status: Option<Status>,
 }
 
-/// Each row of `a` judged from `r`'s entries against the reference.
-pub fn judge<'a>(r: &Report, a: &'a Annotations) -> Vec<Judged<'a>> {
-    let find = |n: &str| r.entries().find(|e| e.name == n);
-    let reference = find(&r.run.reference);
+/// Each attribute of `a` judged from `r`'s entries against the reference.
+pub fn judge<'a>(r: &Report, a: &'a Annotations) -> Vec<Judged<'a, Annotated>> {
     let bar = r.noise().bar();
-    a.rows
-        .iter()
+    (a.rows.iter())
+        .map(|row| judge_one(r, row, &row.variant, |s, size| decide(s, size, bar)))
+        .collect()
+}
+
+/// Each added `always` of `a` judged: *add* when its gain clears the bar
+/// for its growth ([`crate::decide::verdict::Noise::bar_for`]).
+pub fn judge_added<'a>(r: &Report, a: &'a Annotations) -> Vec<Judged<'a, Added>> {
+    let noise = r.noise();
+    (a.added.iter())
         .map(|row| {
-            let e = find(&row.variant);
-            let size_change = e.zip(reference).and_then(|(e, p)| {
-                let (a, b) = (footprint(e)?, footprint(p)?);
-                Some(a as f64 / b.max(1) as f64 - 1.0)
-            });
-            let same = e.zip(reference).is_some_and(|(e, p)| same_code(e, p));
-            let speed = e.and_then(|e| e.overall);
-            let outcome = match (e, speed) {
-                _ if same => Outcome::NoEffect,
-                (Some(e), _) if e.status != Status::Measured => Outcome::NotTimed,
-                (Some(_), Some(s)) => decide(&s, size_change.unwrap_or(0.0), bar),
-                _ => Outcome::NotTimed,
-            };
-            Judged {
-                row,
-                outcome,
-                size_change,
-                speed,
-                status: e.map(|e| e.status).filter(|s| *s != Status::Measured),
-            }
+            judge_one(r, row, &row.variant, |s, size| {
+                let bar = noise.bar_for(((1.0 + size) * 1e6) as u64, 1_000_000);
+                match (s.low > bar, s.high < bar) {
+                    (true, _) => Outcome::Add,
+                    (_, true) => Outcome::NoGain,
+                    _ => Outcome::Unsettled,
+                }
+            })
         })
         .collect()
+}
+
+/// A row judged by `rule` (speed ratio and size change against the
+/// reference), unless its variant has the reference's hot-path code or
+/// was not timed.
+fn judge_one<'a, R>(
+    r: &Report,
+    row: &'a R,
+    variant: &str,
+    rule: impl Fn(&Ratio, f64) -> Outcome,
+) -> Judged<'a, R> {
+    let find = |n: &str| r.entries().find(|e| e.name == n);
+    let reference = find(&r.run.reference);
+    let e = find(variant);
+    let size_change = e.zip(reference).and_then(|(e, p)| {
+        let (a, b) = (footprint(e)?, footprint(p)?);
+        Some(a as f64 / b.max(1) as f64 - 1.0)
+    });
+    let same = e.zip(reference).is_some_and(|(e, p)| same_code(e, p));
+    let speed = e.and_then(|e| e.overall);
+    let outcome = match (e, speed) {
+        _ if same => Outcome::NoEffect,
+        (Some(e), _) if e.status != Status::Measured => Outcome::NotTimed,
+        (Some(_), Some(s)) => rule(&s, size_change.unwrap_or(0.0)),
+        _ => Outcome::NotTimed,
+    };
+    Judged {
+        row,
+        outcome,
+        size_change,
+        speed,
+        status: e.map(|e| e.status).filter(|s| *s != Status::Measured),
+    }
 }
 
 /// The outcome of a speed ratio (without over with) and a size change,
@@ -149,7 +202,7 @@ fn same_code(a: &Entry, b: &Entry) -> bool {
 /// The report's first sentence: of the crate's attributes, how many pay
 /// for themselves, change nothing, cost size or speed for nothing, and
 /// are unsettled or untimed.
-pub fn headline(a: &Annotations, judged: &[Judged]) -> String {
+pub fn headline(a: &Annotations, judged: &[Judged<Annotated>], added: &[Judged<Added>]) -> String {
     let count = |o: Outcome| judged.iter().filter(|j| j.outcome == o).count();
     let plural = |n: usize, one: &str, many: &str| {
         if n == 1 {
@@ -198,8 +251,26 @@ pub fn headline(a: &Annotations, judged: &[Judged]) -> String {
     }
     let last = parts.pop().unwrap_or_default();
     let elsewhere = a.written.saturating_sub(n);
+    let best = (added.iter())
+        .filter(|j| j.outcome == Outcome::Add)
+        .filter_map(|j| Some((j, j.speed?)))
+        .max_by(|a, b| a.1.ratio.total_cmp(&b.1.ratio));
+    let add = match best {
+        Some((j, s)) => format!(
+            "; adding inline(always) to {} gains {:+.1}% [{:+.1}%, {:+.1}%]",
+            j.row.path,
+            (s.ratio - 1.0) * 100.0,
+            (s.low - 1.0) * 100.0,
+            (s.high - 1.0) * 100.0
+        ),
+        None if !added.is_empty() => format!(
+            "; inline(always) on none of the {} functions left out of line on the hot path gains past the bar",
+            added.len()
+        ),
+        None => String::new(),
+    };
     format!(
-        "Of {} {}'s {n} inline {} compiled on this target{}, {} and {last}.",
+        "Of {} {}'s {n} inline {} compiled on this target{}, {} and {last}{add}.",
         a.krate,
         a.version,
         plural(n, "attribute", "attributes"),

@@ -234,12 +234,22 @@ impl Report {
         }
     }
 
+    /// The command that measures this report's cipher again: `cargo xtask
+    /// compare CIPHER`, or, for a crate (`compare --crate`), the command
+    /// that made it, without `--quick`.
+    fn command(&self) -> String {
+        match &self.annotations {
+            Some(_) => (self.generated_by.trim_end_matches(" --quick")).to_string(),
+            None => format!("cargo xtask compare {}", self.cipher),
+        }
+    }
+
     /// The rule over this report's measured entries without its Pareto set
     /// ([`verdict::walk`]): the pick, steps and chain, linear in the
     /// candidates.
     pub fn decide_pick(&self) -> verdict::Verdict {
         let index = Index::of(self);
-        let rerun = format!("cargo xtask compare {}", self.cipher);
+        let rerun = self.command();
         verdict::walk(
             &self.candidates(&self.variants),
             &|a: &str, b: &str| index.faster(a, b),
@@ -252,7 +262,7 @@ impl Report {
     /// The rule over this report's measured entries, with speeds from
     /// `faster` (racing asks what a step's resolution would change).
     pub fn decide_by(&self, faster: &dyn Fn(&str, &str) -> Option<Ratio>) -> verdict::Verdict {
-        let rerun = format!("cargo xtask compare {}", self.cipher);
+        let rerun = self.command();
         verdict::decide(
             &self.candidates(&self.variants),
             &self.candidates(&self.peers),

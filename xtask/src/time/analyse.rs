@@ -32,6 +32,10 @@ pub struct Settings {
     pub quick: bool,
     /// The command, for the report's first line.
     pub generated_by: String,
+    /// The command that measures the same again (`cargo xtask compare
+    /// cast6`, `cargo xtask compare --crate cast6@0.2.0`), which an
+    /// inconclusive verdict's rerun extends.
+    pub command: String,
 }
 
 /// The report over `contenders`, timed (or not) as `t` says.
@@ -79,7 +83,7 @@ pub fn analyse(
         control: control.as_ref().map(Control::interval),
         timed: t.timed(),
     };
-    let rerun = rerun(entry.name, settings.budget_seconds, t);
+    let rerun = rerun(&settings.command, settings.budget_seconds, t);
     let verdict = decide(settings, &variants, &peers, &noise, &faster, &rerun);
     Report {
         schema_version: report::SCHEMA_VERSION,
@@ -265,14 +269,14 @@ fn decide(
 /// the first pass's processes (each interval about 1/sqrt(2) as wide before
 /// racing starts, which a larger budget alone does not give once the looks
 /// are spent) and twice the budget, within what the flags take.
-fn rerun(cipher: &str, budget: Option<f64>, t: &Timings) -> String {
+fn rerun(command: &str, budget: Option<f64>, t: &Timings) -> String {
     let Some(b) = budget else {
-        return format!("cargo xtask compare {cipher}");
+        return command.to_string();
     };
     let first = t.spent.iter().filter(|s| s.look == 0).count();
     let processes = (2 * first).clamp(*cli::PROCESSES.start(), *cli::PROCESSES.end());
     format!(
-        "cargo xtask compare {cipher} --processes {processes} --budget {:.0}",
+        "{command} --processes {processes} --budget {:.0}",
         (2.0 * b).min(3600.0)
     )
 }

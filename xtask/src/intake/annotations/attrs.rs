@@ -35,6 +35,9 @@ pub(super) enum Meta {
     Inline(Attr),
     Cfg(Pred),
     Path(String),
+    /// `target_feature(enable = ..)`: rustc refuses `inline(always)` on
+    /// such a function.
+    TargetFeature,
     Other,
 }
 
@@ -78,6 +81,11 @@ impl Site {
                 _ => None,
             })
             .collect()
+    }
+
+    /// Whether it says `target_feature(..)` (under any `cfg_attr`).
+    pub fn target_feature(&self) -> bool {
+        self.metas.iter().any(|e| matches!(e.meta, Meta::TargetFeature))
     }
 
     /// The `#[path = ".."]` value, if any.
@@ -146,6 +154,8 @@ fn read_meta(
             Some(args) => push(Meta::Cfg(Pred::parse(&args)), out),
             None => push(Meta::Other, out),
         }
+    } else if is_ident(tokens.first(), "target_feature") {
+        push(Meta::TargetFeature, out);
     } else if is_ident(tokens.first(), "path") && is_punct(tokens.get(1), '=') {
         match lex::string_value(tokens.get(2)) {
             Some(path) => push(Meta::Path(path), out),

@@ -145,6 +145,9 @@ pub struct Function {
     pub annotations: Vec<usize>,
     /// Its own index in [`Scan::functions`].
     pub index: usize,
+    /// It has `#[target_feature(..)]`, on which rustc refuses
+    /// `#[inline(always)]`.
+    pub target_feature: bool,
 }
 
 impl Function {

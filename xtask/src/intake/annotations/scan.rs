@@ -241,6 +241,7 @@ impl Walker<'_> {
                 first_token: lex::render(std::slice::from_ref(first)),
                 annotations: Vec::new(),
                 index: self.scan.functions.len(),
+                target_feature: item.sites.iter().any(Site::target_feature),
             });
         }
         for site in &item.sites {

@@ -12,7 +12,8 @@ use std::fmt::Write;
 pub fn render_headline(w: &mut String, r: &Report) {
     let Some(a) = &r.annotations else { return };
     let judged = annotations::judge(r, a);
-    let _ = writeln!(w, "**{}**\n", md_text(&annotations::headline(a, &judged)));
+    let added = annotations::judge_added(r, a);
+    let _ = writeln!(w, "**{}**\n", md_text(&annotations::headline(a, &judged, &added)));
 }
 
 /// The table: each attribute, where it is, and what removing it did.
@@ -54,6 +55,36 @@ pub fn render_table(w: &mut String, r: &Report) {
         );
     }
     let _ = writeln!(w);
+    let added = annotations::judge_added(r, a);
+    if added.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        w,
+        "Functions the crate as published leaves out of line on the hot path (its call graph from `inlinelab_crypt`), each given `#[inline(always)]` in a variant of its own (`add_K`). *add*: faster past the bar for its growth (the size cost per doubling included).\n"
+    );
+    let _ = writeln!(w, "| # | function | where | as published | variant | footprint | speed | outcome |");
+    let _ = writeln!(w, "|---:|---|---|---|---|---:|---:|---|");
+    for j in &added {
+        let row = j.row;
+        let outcome = match (j.outcome, j.status) {
+            (Outcome::NotTimed, Some(s)) => format!("not timed ({s})"),
+            (o, _) => o.word().to_string(),
+        };
+        let _ = writeln!(
+            w,
+            "| {} | {} | {} | {} | {} | {} | {} | {} |",
+            row.number,
+            md_code_cell(&row.path),
+            md_cell(&row.location),
+            row.attr.as_deref().map_or_else(|| "none".to_string(), |a| md_code_cell(&format!("#[{a}]"))),
+            md_code_cell(&row.variant),
+            j.size_change.map_or_else(String::new, size_pct),
+            j.speed.as_ref().map_or_else(String::new, pct),
+            outcome,
+        );
+    }
+    let _ = writeln!(w);
 }
 
 #[cfg(test)]
@@ -79,6 +110,7 @@ mod tests {
                 attr: "inline(always)".into(),
                 variant,
             }],
+            added: Vec::new(),
         });
         let mut md = String::new();
         super::render_headline(&mut md, &r);
