@@ -137,6 +137,12 @@ impl<C: cipher::KeyInit + cipher::BlockCipherEncrypt + cipher::BlockCipherDecryp
         if extra {
             extra_block(c, Self::BLOCK);
         }
+        // Fault injection (tests only): a wrong result, which the check
+        // against the oracle must refuse before anything is timed.
+        #[cfg(feature = "fault-wrong-output")]
+        if let Some(b) = buf.last_mut() {
+            *b ^= 1;
+        }
         if result.is_ok() {
             abi::OK
         } else {

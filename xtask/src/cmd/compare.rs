@@ -46,11 +46,11 @@ pub struct Args {
 
     /// With --crate: the type to measure, when the crate has more than one
     /// block cipher (`--type Aes128`); a missing or wrong one lists them.
-    #[arg(long = "type", value_name = "TYPE", requires = "krate")]
+    #[arg(long = "type", value_name = "TYPE")]
     pub ty: Option<String>,
 
     /// With --crate: cargo uses only what it has cached (no network).
-    #[arg(long, requires = "krate")]
+    #[arg(long)]
     pub offline: bool,
 
     /// Only these variants, comma-separated; `*` in a name stands for any
@@ -112,6 +112,12 @@ pub fn run(args: Args) -> Result<()> {
     let Some(cipher) = &args.cipher else {
         return crate::cmd::compare_crate::run(&args, &meta.target_dir);
     };
+    if args.ty.is_some() || args.offline {
+        return Err(Error::usage(
+            "--type and --offline are for a crate (--crate), not one of this workspace's ciphers",
+            "e.g. cargo xtask compare --crate aes@0.9.4 --type Aes128",
+        ));
+    }
     let out = args
         .out
         .clone()

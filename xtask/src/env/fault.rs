@@ -18,7 +18,9 @@
 //!   to NAME;
 //! - `unavailable:NAME`: NAME's artifact says this CPU cannot run it (as the
 //!   SSE4.2 CRC32C artifact does on a CPU without SSE4.2), which must be
-//!   reported as unavailable, not failed, and never entered.
+//!   reported as unavailable, not failed, and never entered;
+//! - `wrong:NAME`: NAME's artifact flips a bit of every result, which the
+//!   check against the oracle must refuse (NAME failed, never timed).
 
 use std::sync::OnceLock;
 
@@ -34,6 +36,7 @@ const BUILT: &[(&str, &[&str])] = &[
     ("slow-ctr", &["fault-slow-ctr"]),
     ("slow-decrypt", &["fault-slow-decrypt"]),
     ("unavailable", &["fault-unavailable"]),
+    ("wrong", &["fault-wrong-output"]),
 ];
 
 enum Fault {

@@ -73,7 +73,7 @@ pub fn variants(scan: &Scan, cfg: &Cfg, hot: &[usize]) -> Vec<Variant> {
     }
     for (n, (i, a)) in numbered(scan, cfg).into_iter().enumerate() {
         out.push(Variant {
-            name: format!("drop_{}", n + 1),
+            name: drop_name(n),
             change: Change::Drop(i),
         });
         if a.attr == Attr::Always {
@@ -90,6 +90,12 @@ pub fn variants(scan: &Scan, cfg: &Cfg, hot: &[usize]) -> Vec<Variant> {
         });
     }
     out
+}
+
+/// The name of the variant that removes the `n`-th (from 0) attribute
+/// [`numbered`] lists: `drop_1` for the first.
+pub fn drop_name(n: usize) -> String {
+    format!("drop_{}", n + 1)
 }
 
 /// The edits that make `change` of the crate scanned as `scan`.

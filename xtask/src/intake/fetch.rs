@@ -123,13 +123,9 @@ fn local(manifest: &Path, work: &Path, offline: bool) -> Result<Package> {
         .arg("-C")
         .arg(&unpacked))
     .map_err(|why| Error::failed(format!("unpacking {}: {why}", archive.display())))?;
-    let dir = unpacked.join(format!("{name}-{version}"));
-    let meta = metadata(&dir.join("Cargo.toml"), true, offline)
-        .map_err(|why| Error::failed(format!("{}: {why}", dir.display())))?;
-    let package = (meta["packages"].as_array().into_iter().flatten())
-        .next()
-        .ok_or_else(|| Error::failed(format!("{}: no package", dir.display())))?;
-    read_package(package, false)
+    let mut found = read_package(package, false)?;
+    found.dir = unpacked.join(format!("{name}-{version}"));
+    Ok(found)
 }
 
 /// The facts of one package of `cargo metadata`'s output.

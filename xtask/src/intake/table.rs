@@ -8,7 +8,8 @@ use crate::intake::fetch::Package;
 use crate::report::annotations::{Added, Annotated, Annotations};
 
 /// The rows: `numbered` (index in the scan, annotation) in order, each with
-/// the `drop_N` variant among `built`.
+/// its `drop_N` variant (built or not: `--variants` may leave it out), and
+/// the `add_K` variants among `built`.
 pub fn table(
     scan: &Scan,
     numbered: &[(usize, &Annotation)],
@@ -17,16 +18,13 @@ pub fn table(
     ty: &str,
 ) -> Annotations {
     let rows = (numbered.iter().enumerate())
-        .filter_map(|(n, (i, a))| {
-            let variant = built.iter().find(|v| v.change == Change::Drop(*i))?;
-            Some(Annotated {
-                number: n + 1,
-                function: a.function.clone().unwrap_or_default(),
-                path: a.path.clone(),
-                location: a.location(),
-                attr: a.attr.meta().to_string(),
-                variant: variant.name.clone(),
-            })
+        .map(|(n, (_, a))| Annotated {
+            number: n + 1,
+            function: a.function.clone().unwrap_or_default(),
+            path: a.path.clone(),
+            location: a.location(),
+            attr: a.attr.meta().to_string(),
+            variant: crate::intake::axes::drop_name(n),
         })
         .collect();
     let added = (built.iter())

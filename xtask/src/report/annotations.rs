@@ -77,7 +77,8 @@ pub enum Outcome {
     NoEffect,
     /// The interval straddles the bar: more processes would decide.
     Unsettled,
-    /// Its variant was not timed in full (screened, failed, unavailable).
+    /// Its variant was not timed in full (screened, failed, unavailable),
+    /// or not built (`--variants` left it out).
     NotTimed,
     /// Given `always`, the function makes the crate faster past the bar
     /// (the size cost of its growth included): add it.
