@@ -2,7 +2,7 @@
 //! and [`check`], which refuses (naming the field) a report outside them,
 //! so that nothing false is rendered, merged or decided from it.
 
-use crate::report::reader::shown;
+use crate::env::escape::shown;
 use crate::report::{self, Report};
 
 /// The longest cipher name a report may carry.
