@@ -1,7 +1,7 @@
 //! The compare report's markdown, rendered from its data alone so that a
 //! committed report can be checked against its committed JSON; and the index
 //! of the reports. Every name, label, reason and command goes through
-//! `escape.rs`.
+//! `env/escape.rs`.
 
 use crate::decide::verdict::{Conclusion, pct};
 use crate::env::escape::{
