@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Which estimator: the evidence behind `report::paired::QUANTILE`.
+"""Which estimator: the evidence behind `decide::paired::QUANTILE`.
 
 Reads compare reports (schema 2, 3 or 4) and, for candidate estimators of a
 speed ratio in one measuring process, prints

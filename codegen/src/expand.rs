@@ -130,7 +130,7 @@ fn callbacks(
     });
     let own = declaration.map(|d| {
         let role = format_ident!("{}", d.role.name());
-        let facts = d.facts.to_tokens();
+        let facts = &d.facts;
         quote!(#role { cipher: #module, kind: #kind, variants: [#(#names)*], #facts })
     });
     quote! {

@@ -167,10 +167,11 @@ impl Role {
 }
 
 /// `entry(...)` or `calibration(...)`: the role and its facts, parsed and
-/// validated by [`crate::declaration`], which states their grammar.
+/// validated by [`crate::declaration`], which states their grammar, and
+/// written in the fixed grammar the consumers match.
 pub(crate) struct Declaration {
     pub(crate) role: Role,
-    pub(crate) facts: crate::declaration::Facts,
+    pub(crate) facts: TokenStream,
 }
 
 /// One `#[method(...)] mod name { ... }` of the module: another way to

@@ -82,7 +82,10 @@ pub(crate) fn args(tokens: TokenStream) -> syn::Result<Args> {
         }
         (Some((role, span, tokens)), Some(kind)) => {
             match crate::declaration::parse(role, tokens, kind, span) {
-                Ok(facts) => Some(Declaration { role, facts }),
+                Ok(facts) => Some(Declaration {
+                    role,
+                    facts: facts.to_tokens(),
+                }),
                 Err(e) => {
                     errors.push(e);
                     None

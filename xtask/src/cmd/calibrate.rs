@@ -4,16 +4,17 @@
 //! exactly what compare uses: the same cases and plan, the estimator and
 //! interval of [`crate::decide::paired`], and racing's stopping rule (after
 //! the first pass, while the interval straddles 1 and the budget allows, a
-//! round of more processes, then a look, at most [`looks::MAX_LOOKS`]; as if
-//! the verdict hinged on it every time, the most looking compare does).
+//! round of more processes, then a look, at most
+//! [`crate::decide::looks::MAX_LOOKS`]: racing's loop, [`race::rounds`]; as
+//! if the verdict hinged on it every time, the most looking compare does).
 //! Each comparison runs in measuring processes of its own; the block sizes
-//! are `--quick`'s by default (16 and 8192 bytes), the rest compare's full
-//! plan, so that 40 comparisons take minutes. It writes `reports/calibration/CIPHER.{json,md}`:
+//! are `--quick`'s by default ([`crate::time::plan::QUICK`]), the rest
+//! compare's full plan, so that 40 comparisons take minutes. It writes `reports/calibration/CIPHER.{json,md}`:
 //! every comparison, the false-difference rate (comparisons whose final
 //! interval excluded 1) and the noise floor (the median half-width).
 
 use crate::build;
-use crate::decide::{looks, paired};
+use crate::decide::paired;
 use crate::env::escape::{md_cell, md_comment};
 use crate::env::outputs::{self, Kind, Outputs};
 use crate::env::tree::Tree;
@@ -22,13 +23,13 @@ use crate::env::workspace;
 use crate::error::{Error, Result};
 use crate::select::ciphers;
 use crate::select::contenders::{self, Origin};
-use crate::time::plan::Amount;
+use crate::time::plan::{self, Amount};
 use crate::time::{processes, race};
 use bench_harness::stats::{self, Ratio};
 use serde::{Deserialize, Serialize};
 use std::fmt::Write;
 use std::path::PathBuf;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -46,13 +47,13 @@ pub struct Args {
     /// its first pass always runs, then racing processes while its interval
     /// straddles 1, as compare races a step.
     #[arg(long, value_name = "SECS", value_parser = crate::cli::seconds,
-          allow_negative_numbers = true, default_value = "15")]
+          allow_negative_numbers = true, default_value = plan::CALIBRATION.budget)]
     pub budget: f64,
 
     /// Block sizes in bytes, comma-separated, as compare takes them; the
     /// rounds, batch seconds and processes are compare's full defaults.
     #[arg(long, value_name = "LIST", value_parser = crate::cli::sizes,
-          default_value = "16,8192")]
+          default_value = plan::CALIBRATION.sizes)]
     pub sizes: crate::cli::Sizes,
 
     /// Where the calibration goes (`calibration/CIPHER.{json,md}` under it).
@@ -209,39 +210,30 @@ pub fn run(args: Args) -> Result<()> {
         let (Some(a), Some(b)) = (t.index(1), t.index(0)) else {
             return Err(Error::failed("the artifact or its copy was not measured"));
         };
-        // Racing's rule: while the interval straddles 1, a round of up to
-        // `PER_LOOK` more processes within the budget, then a look.
-        let ratio = loop {
+        // Racing's loop, settled when the interval no longer straddles 1;
+        // each round times both on every case.
+        let mut run = race::Run {
+            entry,
+            contenders: &mut contenders,
+            cases: &cases,
+            plan,
+            dir: &work.path,
+            start,
+            budget: Duration::from_secs_f64(args.budget),
+        };
+        let ratio = race::rounds(&mut run, &mut t, |t, _| {
             let r = t
                 .overall(a, b)
                 .ok_or_else(|| Error::failed("too few processes"))?;
             let straddles = r.low <= 1.0 && r.high > 1.0;
-            if !straddles || t.looks >= looks::MAX_LOOKS {
-                break r;
-            }
-            let cost = race::estimate(plan, 2, cases.len());
-            let mut ran = 0;
-            while ran < looks::PER_LOOK && start.elapsed().as_secs_f64() + cost <= args.budget {
-                let Some((o, m)) = processes::measure_one(
-                    entry,
-                    &mut contenders,
-                    None,
-                    &cases,
-                    plan,
-                    ran % 2 == 1,
-                    &work.path,
-                )?
-                else {
-                    break;
-                };
-                t.add(&o, &m, &every);
-                ran += 1;
-            }
-            if ran == 0 {
-                break r;
-            }
-            t.looks += 1;
-        };
+            let round = straddles.then(|| race::Round {
+                only: None,
+                cases: every.clone(),
+                steps: Vec::new(),
+                announce: false,
+            });
+            Ok((r, round))
+        })?;
         let c = Comparison {
             ratio,
             looks: t.looks,

@@ -204,6 +204,16 @@ fn span_text(content: &str) -> String {
     }
 }
 
+/// A value from a file as a message shows it: control characters escaped
+/// (one line) and cut short.
+pub fn shown(s: &str) -> String {
+    let escaped = terminal(s);
+    match escaped.char_indices().nth(40) {
+        Some((i, _)) => format!("{}...", &escaped[..i]),
+        None => escaped,
+    }
+}
+
 /// Text read from a file as a terminal shows it: control characters
 /// (NUL, ESC, line breaks) escaped as Rust writes them (`\u{0}`, `\u{1b}`,
 /// `\n`), so that a name can neither move the cursor nor split a line.

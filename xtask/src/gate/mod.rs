@@ -32,8 +32,9 @@ use crate::select::contenders::{self, Contender, Origin};
 use crate::time::timings::Timings;
 use bench_harness::registry::CipherEntry;
 use bench_harness::stats::Ratio;
-use rows::{Change, Row, Severity, Thresholds};
+use rows::{Row, Severity, Thresholds};
 use std::path::{Path, PathBuf};
+use summary::{BaselineChange, Basis};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -94,16 +95,6 @@ pub struct Args {
     rebuild: bool,
 }
 
-/// What the verdict is against, as the summary says it.
-pub struct Basis {
-    /// The baseline judged by, in words.
-    pub baseline: String,
-    /// `--against REV`: the base tree's revision.
-    pub base_tree: Option<String>,
-    /// `--variants`: how many of the baseline's variants were left out.
-    pub left_out: usize,
-}
-
 /// A cipher's baselines: the one judged by, and what the change did to it.
 struct Baselines {
     judged_by: Report,
@@ -114,18 +105,6 @@ struct Baselines {
     committed_variants: Option<Vec<String>>,
     /// The change's edit of the baseline, if it made one.
     changed: Option<BaselineChange>,
-}
-
-/// A baseline file that differs between the base revision and the change.
-pub struct BaselineChange {
-    pub cipher: String,
-    /// The committed file, in words.
-    pub old: String,
-    /// The change's file, in words.
-    pub new: String,
-    pub rows: Vec<Change>,
-    /// Whether the change's version is the one judged by.
-    pub accepted: bool,
 }
 
 /// The base revision: its commit, and how it was named.

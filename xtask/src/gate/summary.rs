@@ -6,9 +6,30 @@
 //! size) however many variants and cases there are.
 
 use crate::env::escape::{md_cell, md_cell_fragment, md_code, md_code_cell, md_text};
-use crate::gate::rows::{Row, Severity, Thresholds};
-use crate::gate::{BaselineChange, Basis};
+use crate::gate::rows::{Change, Row, Severity, Thresholds};
 use std::fmt::Write;
+
+/// What the verdict is against, as the summary says it.
+pub struct Basis {
+    /// The baseline judged by, in words.
+    pub baseline: String,
+    /// `--against REV`: the base tree's revision.
+    pub base_tree: Option<String>,
+    /// `--variants`: how many of the baseline's variants were left out.
+    pub left_out: usize,
+}
+
+/// A baseline file that differs between the base revision and the change.
+pub struct BaselineChange {
+    pub cipher: String,
+    /// The committed file, in words.
+    pub old: String,
+    /// The change's file, in words.
+    pub new: String,
+    pub rows: Vec<Change>,
+    /// Whether the change's version is the one judged by.
+    pub accepted: bool,
+}
 
 /// At most this many rows of a changed baseline are listed.
 const CHANGES_SHOWN: usize = 100;

@@ -9,7 +9,7 @@
 //! the reference labelled. The numbers are explained in a legend under the
 //! panels, so no label overlaps another.
 //! SVG only: text is `<text>` elements, so no font is needed to draw it;
-//! plotters escapes markup in them, `escape.rs` the rest.
+//! plotters escapes markup in them, `env/escape.rs` the rest.
 
 use crate::decide::verdict::Annotation;
 use crate::env::escape::{plotters_text, xml_attr, xml_comment, xml_text};

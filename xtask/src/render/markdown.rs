@@ -1,38 +1,24 @@
 //! The compare report's markdown, rendered from its data alone so that a
 //! committed report can be checked against its committed JSON; and the index
 //! of the reports. Every name, label, reason and command goes through
-//! `escape.rs`.
+//! `env/escape.rs`.
 
 use crate::decide::verdict::{Conclusion, pct};
 use crate::env::escape::{
     md_cell, md_cell_fragment, md_code, md_code_block, md_code_cell, md_comment, md_fragment_cell,
     md_text,
 };
-use crate::report::{Control, Entry, Report, Speed, Status};
+use crate::report::{Control, Entry, Report, Status};
+use cells::{bytes, details, opt_bytes};
 use std::collections::HashMap;
 use std::fmt::Write;
 
 mod annotations;
+mod cells;
 mod facts;
 mod glance;
 mod ipc;
 mod speed;
-
-fn bytes(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, ch) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(ch);
-    }
-    out
-}
-
-fn opt_bytes(n: Option<u64>) -> String {
-    n.map_or("unknown".into(), bytes)
-}
 
 /// The markdown report: the first screen (verdict, summary, noise and
 /// time: [`glance`]), the rule's chain as a table, the chart; then every
@@ -92,16 +78,6 @@ pub fn render(r: &Report) -> String {
         },
     );
     md
-}
-
-/// `body` under a `<details>` whose summary is `summary` (HTML made by
-/// this tool, names escaped with `escape::xml_text`: markdown is not
-/// rendered inside a `<summary>`), blank lines around it so that GitHub
-/// renders the markdown inside.
-pub(crate) fn details(w: &mut String, summary: &str, body: impl FnOnce(&mut String)) {
-    let _ = writeln!(w, "<details><summary>{summary}</summary>\n");
-    body(w);
-    let _ = writeln!(w, "</details>\n");
 }
 
 /// An inconclusive verdict's `reasons` (markdown the rule wrote,
@@ -412,31 +388,4 @@ pub fn render_index(reports: &[Report]) -> String {
         "\nEach verdict above is one machine's, the one named. Other machines' reports are in `machines/LABEL/`, and the verdicts that hold on every machine measured in `machines/CIPHER.md` (`cargo xtask merge`)."
     );
     md
-}
-
-/// A speed's figure in a table: MB/s and counter ticks per byte (with the
-/// core cycles per byte they estimate), or for key setup counter ticks per
-/// key (with the core cycles) and keys per second.
-pub(crate) fn figure(s: &Speed, cycles_per_tick: Option<f64>) -> String {
-    let cycles = |ticks: f64, digits: usize| {
-        cycles_per_tick.map_or(String::new(), |k| {
-            format!(" (≈{:.digits$} cycles)", ticks * k)
-        })
-    };
-    match (s.bytes_per_sec, s.ticks_per_byte) {
-        (Some(bps), Some(tpb)) if s.dir.is_crypt() => {
-            format!("{:.1} MB/s, {tpb:.2} ticks/B{}", bps / 1e6, cycles(tpb, 2))
-        }
-        _ => format!(
-            "{:.0} ticks{}, {:.0} keys/s",
-            s.ticks_per_op,
-            cycles(s.ticks_per_op, 0),
-            s.ops_per_sec
-        ),
-    }
-}
-
-/// Entries measured, in report order.
-pub(crate) fn measured(r: &Report) -> impl Iterator<Item = &Entry> {
-    r.entries().filter(|e| e.status == Status::Measured)
 }

@@ -12,6 +12,7 @@
 //! processes that are gone. The JSON is the report; the other two are
 //! views of it.
 
+use crate::env::escape::shown;
 use crate::env::outputs::{self, Kind, Outputs};
 use crate::error::{Error, Result};
 use crate::render::chart;
@@ -19,7 +20,7 @@ use crate::render::markdown;
 use crate::report::Report;
 use crate::report::check::check;
 use crate::report::json::to_json;
-use crate::report::reader::{read_reports, shown};
+use crate::report::reader::read_reports;
 use bench_harness::outfile;
 use std::path::Path;
 

@@ -2,7 +2,7 @@
 //! and [`check`], which refuses (naming the field) a report outside them,
 //! so that nothing false is rendered, merged or decided from it.
 
-use crate::report::reader::shown;
+use crate::env::escape::shown;
 use crate::report::{self, Report};
 
 /// The longest cipher name a report may carry.
@@ -176,7 +176,7 @@ type Checked = std::result::Result<(), String>;
 /// `threshold` and `size_cost` as [`crate::cli::percent`] gives them,
 /// `rounds` in [`crate::cli::ROUNDS`], `budget_seconds` as
 /// [`crate::cli::seconds`] takes it, `looks` at most the racing rule's
-/// [`looks::MAX_LOOKS`], `processes` at most [`looks::MAX_PROCESSES`] (0 when
+/// [`looks::MAX_LOOKS`](crate::decide::looks::MAX_LOOKS), `processes` at most [`looks::MAX_PROCESSES`](crate::decide::looks::MAX_PROCESSES) (0 when
 /// nothing was timed); each process it records likewise.
 fn check_run(run: &report::Run) -> Checked {
     use crate::cli;

@@ -1,6 +1,6 @@
 //! The compare report's data: the JSON (`schema_version` 3) that compare
-//! writes and render, the gate and the baseline files read; `markdown.rs`
-//! and `chart.rs` render it. Every median and interval in it can be
+//! writes and render, the gate and the baseline files read;
+//! `crate::render` renders it. Every median and interval in it can be
 //! computed again from the per-round samples it holds ([`Speed::samples`]),
 //! by the functions here.
 

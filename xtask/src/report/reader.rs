@@ -5,7 +5,7 @@
 //! straight from the bytes, upgraded from an older schema, then
 //! [`check`]ed. Every command that reads a report reads it here.
 
-use crate::env::escape::terminal as shown_long;
+use crate::env::escape::{shown, terminal as shown_long};
 use crate::error::{Error, Result};
 use crate::report::check::check;
 use crate::report::{self, Report, SCHEMA_VERSION};
@@ -241,15 +241,5 @@ impl<'de> serde::de::Visitor<'de> for HeaderVisitor {
 
     fn visit_unit<E>(self) -> std::result::Result<Self::Value, E> {
         Ok(None)
-    }
-}
-
-/// A value from a file as a message shows it: control characters escaped
-/// (one line) and cut short.
-pub(crate) fn shown(s: &str) -> String {
-    let escaped = shown_long(s);
-    match escaped.char_indices().nth(40) {
-        Some((i, _)) => format!("{}...", &escaped[..i]),
-        None => escaped,
     }
 }

@@ -6,9 +6,9 @@
 //! one each report and baseline records, so a change that alters no
 //! artifact (a refactor, a comment) leaves every report current.
 
-use super::render::parse_svg;
 use crate::env::workspace;
 use crate::render::markdown;
+use crate::render::parse_svg;
 use crate::report::Report;
 use std::path::{Path, PathBuf};
 

@@ -1,6 +1,6 @@
 //! How much is measured: the block sizes and the timing plan (rounds,
 //! seconds, processes, budget), with the defaults of a full run and of
-//! `--quick`, each stated once, here; clap applies them, and `compare
+//! `--quick` (and `calibrate`'s), each stated once, here; clap applies them, and `compare
 //! --help` shows them. The gate measures what `compare --quick` measures
 //! ([`Amount::quick`]).
 
@@ -35,6 +35,19 @@ pub const QUICK: Defaults = Defaults {
     sec: "0.008",
     processes: "3",
     budget: "20",
+};
+
+/// `calibrate`: `--quick`'s sizes, each comparison's budget (its rounds,
+/// batch seconds and processes are a full run's).
+pub struct Calibration {
+    pub sizes: &'static str,
+    pub budget: &'static str,
+}
+
+/// `calibrate`'s defaults.
+pub const CALIBRATION: Calibration = Calibration {
+    sizes: QUICK.sizes,
+    budget: "15",
 };
 
 /// How much to measure.

@@ -161,9 +161,115 @@ pub fn estimate(plan: Plan, engines: usize, cases: usize) -> f64 {
     (plan.rounds + 2) as f64 * plan.batch_seconds * (engines * cases) as f64 * 1.25 + 0.5
 }
 
-/// The first pass, then the racing processes while the budget allows;
-/// returns the timings and the report of the last look.
-// Long: the loop reads top to bottom as the module doc says it.
+/// What racing measures with: the cipher, its contenders, the run's cases
+/// and plan, the work directory; and the budget, counted from `start`
+/// (before the first pass, which always runs).
+pub struct Run<'a> {
+    pub entry: &'a CipherEntry,
+    pub contenders: &'a mut [Contender],
+    pub cases: &'a [Case],
+    pub plan: Plan,
+    pub dir: &'a Path,
+    pub start: Instant,
+    pub budget: Duration,
+}
+
+/// What the next racing round times: each of its (at most [`PER_LOOK`])
+/// processes times these contenders on these cases.
+pub struct Round {
+    /// Indices into the contenders; `None` for every one.
+    pub only: Option<Vec<usize>>,
+    /// Indices into the run's cases.
+    pub cases: Vec<usize>,
+    /// The steps it serves, described (`Spent::for_steps`).
+    pub steps: Vec<String>,
+    /// Whether to say on the terminal what each process is for.
+    pub announce: bool,
+}
+
+/// The racing loop `compare` and `calibrate` share. After the first pass
+/// (in `t`), each look (`look`) gives what the run decides so far and,
+/// unless it is settled, the [`Round`] that would settle it; while fewer
+/// than [`MAX_LOOKS`] looks were taken, up to [`PER_LOOK`] processes time
+/// that round, each only when its estimated cost ([`estimate`]) fits in
+/// what is left of the budget, the order of the contenders reversed every
+/// other one; then the next look. It returns the last look's decision:
+/// settled, at [`MAX_LOOKS`], or when no process of a round fit.
+pub fn rounds<R>(
+    run: &mut Run<'_>,
+    t: &mut Timings,
+    mut look: impl FnMut(&Timings, &[Contender]) -> Result<(R, Option<Round>)>,
+) -> Result<R> {
+    loop {
+        let (now, next) = look(t, run.contenders)?;
+        if t.looks >= MAX_LOOKS {
+            return Ok(now);
+        }
+        let Some(round) = next else {
+            return Ok(now);
+        };
+        let engines = round.only.as_ref().map_or(run.contenders.len(), Vec::len);
+        let cases: Vec<Case> = round.cases.iter().map(|&c| run.cases[c]).collect();
+        let cost = estimate(run.plan, engines, cases.len());
+        let mut ran = 0;
+        for k in 0..PER_LOOK {
+            let left = run.budget.as_secs_f64() - run.start.elapsed().as_secs_f64();
+            if cost > left {
+                if k == 0 && round.announce {
+                    eprintln!(
+                        "    {} step(s) the verdict hinges on still straddle their bar, but the budget has {:.0} s left and a racing process would take about {cost:.0} s: stopping",
+                        round.steps.len(),
+                        left.max(0.0)
+                    );
+                }
+                break;
+            }
+            if round.announce {
+                eprintln!(
+                    "    racing for look {}, process {} of at most {PER_LOOK} ({left:.0} s of the budget left): {} variants for {}",
+                    t.looks + 1,
+                    k + 1,
+                    engines,
+                    round.steps.join(", ")
+                );
+            }
+            let began = Instant::now();
+            let Some((outcome, measured)) = processes::measure_one(
+                run.entry,
+                run.contenders,
+                round.only.as_deref(),
+                &cases,
+                run.plan,
+                k % 2 == 1,
+                run.dir,
+            )?
+            else {
+                break;
+            };
+            t.add(&outcome, &measured, &round.cases);
+            t.spent.push(Spent {
+                look: t.looks,
+                engines: (measured.iter())
+                    .map(|&i| run.contenders[i].name.clone())
+                    .collect(),
+                cases: cases.len(),
+                rounds: run.plan.rounds,
+                seconds: began.elapsed().as_secs_f64(),
+                for_steps: round.steps.clone(),
+            });
+            ran += 1;
+        }
+        if ran == 0 {
+            return Ok(now);
+        }
+        t.looks += 1;
+    }
+}
+
+/// The first pass, then the racing processes while the budget allows, on
+/// the steps [`next`] names; returns the timings and the report of the
+/// last look.
+// Long: what compare races with, as it states it.
 #[allow(clippy::too_many_arguments)]
 pub fn race(
     settings: &Settings,
@@ -182,70 +288,33 @@ pub fn race(
         .find(|c| c.is_control())
         .map(|c| c.name.clone());
     let crypt: Vec<usize> = t.crypt.clone();
-    let crypt_cases: Vec<Case> = crypt.iter().map(|&c| cases[c]).collect();
-    loop {
-        let report = analyse::analyse(settings, entry, contenders, cases, plan, &t);
-        if !t.timed() || t.looks >= MAX_LOOKS {
-            return Ok((t, report));
-        }
-        let Some(next) = next(&report, control.as_deref()) else {
-            return Ok((t, report));
-        };
-        let only: Vec<usize> = (0..contenders.len())
-            .filter(|&i| next.contenders.contains(&contenders[i].name))
-            .collect();
-        let cost = estimate(plan, only.len(), crypt_cases.len());
-        let mut ran = 0;
-        for k in 0..PER_LOOK {
-            let left = budget.as_secs_f64() - start.elapsed().as_secs_f64();
-            if cost > left {
-                if k == 0 {
-                    eprintln!(
-                        "    {} step(s) the verdict hinges on still straddle their bar, but the budget has {:.0} s left and a racing process would take about {cost:.0} s: stopping",
-                        next.steps.len(),
-                        left.max(0.0)
-                    );
-                }
-                break;
-            }
-            eprintln!(
-                "    racing for look {}, process {} of at most {PER_LOOK} ({left:.0} s of the budget left): {} variants for {}",
-                t.looks + 1,
-                k + 1,
-                only.len(),
-                next.steps.join(", ")
-            );
-            let began = Instant::now();
-            let Some((outcome, measured)) = processes::measure_one(
-                entry,
-                contenders,
-                Some(&only),
-                &crypt_cases,
-                plan,
-                k % 2 == 1,
-                dir,
-            )?
-            else {
-                break;
-            };
-            t.add(&outcome, &measured, &crypt);
-            t.spent.push(Spent {
-                look: t.looks,
-                engines: (measured.iter())
-                    .map(|&i| contenders[i].name.clone())
-                    .collect(),
-                cases: crypt_cases.len(),
-                rounds: plan.rounds,
-                seconds: began.elapsed().as_secs_f64(),
-                for_steps: next.steps.clone(),
+    let mut run = Run {
+        entry,
+        contenders,
+        cases,
+        plan,
+        dir,
+        start,
+        budget,
+    };
+    let report = rounds(&mut run, &mut t, |t, contenders| {
+        let report = analyse::analyse(settings, entry, contenders, cases, plan, t);
+        let round = (t.timed())
+            .then(|| next(&report, control.as_deref()))
+            .flatten()
+            .map(|next| Round {
+                only: Some(
+                    (0..contenders.len())
+                        .filter(|&i| next.contenders.contains(&contenders[i].name))
+                        .collect(),
+                ),
+                cases: crypt.clone(),
+                steps: next.steps,
+                announce: true,
             });
-            ran += 1;
-        }
-        if ran == 0 {
-            return Ok((t, report));
-        }
-        t.looks += 1;
-    }
+        Ok((report, round))
+    })?;
+    Ok((t, report))
 }
 
 #[cfg(test)]

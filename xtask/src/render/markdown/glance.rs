@@ -5,7 +5,7 @@
 //! words, the noise floor and how the run spent its time; then the rule's
 //! chain as a table.
 
-use super::{bytes, measured};
+use super::cells::{bytes, measured};
 use crate::decide::verdict::{Conclusion, Outcome, pct, size_pct};
 use crate::env::escape::{md_cell, md_cell_fragment, md_code, md_code_cell};
 use crate::report::{Entry, Family, Report, Status};

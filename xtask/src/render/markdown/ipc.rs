@@ -5,7 +5,7 @@
 //! several instructions per cycle; one bound by the latency of its round
 //! chain, or spilling, fewer.
 
-use super::measured;
+use super::cells::{details, measured};
 use crate::env::escape::{md_cell, md_code, md_text};
 use crate::report::{Counting, Entry, Family, Report, Speed};
 use std::fmt::Write;
@@ -76,7 +76,7 @@ pub fn render(w: &mut String, r: &Report) {
             |k| format!("{k:.2} cycles per tick")
         )
     );
-    super::details(
+    details(
         w,
         "Instructions, cycles and IPC per block, every variant",
         |w| {

@@ -1,6 +1,6 @@
 //! The report's speed tables and its ratios against the reference.
 
-use super::{figure, measured};
+use super::cells::{details, figure, measured};
 use crate::decide::verdict::pct;
 use crate::env::escape::{md_cell, md_code, md_code_cell, xml_text};
 use crate::report::{Operation, Report, Speed};
@@ -137,7 +137,7 @@ pub fn render_ratios(w: &mut String, r: &Report) {
         "Every variant against <code>{}</code>, case by case",
         xml_text(reference)
     );
-    super::details(w, &summary, |w| {
+    details(w, &summary, |w| {
         let _ = writeln!(w, "| variant | all crypt cases |\n|---|---:|");
         for row in &rows {
             let overall = row.overall.clone().unwrap_or_else(|| "n/a".into());

@@ -1,6 +1,6 @@
 //! The cross-machine report in markdown: the portable verdict first, the
 //! machines, each variant's speed on each, the rule's steps, what was left
-//! out. Every name goes through `report::escape`.
+//! out. Every name goes through `env::escape`.
 
 use super::{Merged, Portability};
 use crate::decide::verdict::{Conclusion, pct};

@@ -1,7 +1,7 @@
 //! The cross-machine chart: a row per merged variant, its speed over the
 //! reference on each machine as a dot with its interval, one colour per
 //! machine; the portable pick's row marked. Every name is escaped
-//! (`report::escape`).
+//! (`env::escape`).
 
 use super::Merged;
 use crate::env::escape::{xml_attr, xml_comment, xml_text};

@@ -150,7 +150,7 @@ fn hostile_labels_and_names_are_escaped() {
         "{md}"
     );
     let svg = svg::render(&m);
-    let doc = crate::tests::render::parse_svg(&svg);
+    let doc = crate::render::parse_svg(&svg);
     assert!(doc.descendants().any(|n| {
         n.text()
             .is_some_and(|t| t.contains("(Evil <b>| CPU & `co`)"))
