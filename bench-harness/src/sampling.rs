@@ -97,9 +97,7 @@ pub fn check_against(
     key_sizes: &[usize],
     modes: &[Mode],
 ) -> Result<(), String> {
-    let keyed: Vec<(Mode, Vec<usize>)> = (modes.iter())
-        .map(|&m| (m, key_sizes.to_vec()))
-        .collect();
+    let keyed: Vec<(Mode, Vec<usize>)> = (modes.iter()).map(|&m| (m, key_sizes.to_vec())).collect();
     check_each(engine, oracle, &keyed, &[1, 3, 64, 1027])
 }
 

@@ -23,7 +23,9 @@ fn run(variants: &str, out: &Path, fault: Option<&str>) -> Output {
     cmd.args(["compare", "--crate"])
         .arg(fixture("toycipher"))
         .args(["--offline", "--quick", "--variants", variants])
-        .args(["--sizes", "16", "--rounds", "3", "--sec", "0.003", "--budget", "0.001"])
+        .args([
+            "--sizes", "16", "--rounds", "3", "--sec", "0.003", "--budget", "0.001",
+        ])
         .arg("--out")
         .arg(out)
         .stdout(Stdio::piped())
@@ -42,9 +44,9 @@ fn files(dir: &Path) -> BTreeMap<PathBuf, u64> {
         .filter(|e| e.file_type().is_file())
         .map(|e| {
             let bytes = std::fs::read(e.path()).unwrap();
-            let hash = bytes
-                .iter()
-                .fold(0xcbf2_9ce4_8422_2325u64, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3));
+            let hash = bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+                (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+            });
             (e.path().strip_prefix(dir).unwrap().to_path_buf(), hash)
         })
         .collect()
@@ -74,29 +76,46 @@ fn a_crate_from_a_path_end_to_end() {
     let out = run("drop_1,none", tmp.path(), None);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
-    assert_eq!(files(&fixture("toycipher")), before, "the crate's files changed");
+    assert_eq!(
+        files(&fixture("toycipher")),
+        before,
+        "the crate's files changed"
+    );
     let written: Vec<String> = std::fs::read_dir(tmp.path())
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     let mut sorted = written.clone();
     sorted.sort();
-    assert_eq!(sorted, ["toycipher.json", "toycipher.md", "toycipher.svg"], "{written:?}");
+    assert_eq!(
+        sorted,
+        ["toycipher.json", "toycipher.md", "toycipher.svg"],
+        "{written:?}"
+    );
     let json = json(tmp.path());
     assert_eq!(json["run"]["reference_variant"], "published");
     let a = &json["annotations"];
     assert_eq!(a["crate"], "toycipher");
-    assert_eq!(a["written"], 12, "every attribute written, one of them for aarch64 only");
+    assert_eq!(
+        a["written"], 12,
+        "every attribute written, one of them for aarch64 only"
+    );
     let rows = a["rows"].as_array().unwrap();
     assert_eq!(rows.len(), 11, "those compiled on x86-64");
     for (n, row) in rows.iter().enumerate() {
         assert_eq!(row["variant"], format!("drop_{}", n + 1));
-        assert!(row["location"].as_str().unwrap().starts_with("src/"), "{row}");
+        assert!(
+            row["location"].as_str().unwrap().starts_with("src/"),
+            "{row}"
+        );
     }
     for v in ["published", "drop_1", "none"] {
         assert_eq!(entry(&json, v)["status"], "ok", "{v}");
     }
-    assert!(json["peers"].as_array().unwrap().is_empty(), "a path crate has no registry peer");
+    assert!(
+        json["peers"].as_array().unwrap().is_empty(),
+        "a path crate has no registry peer"
+    );
     let md = std::fs::read_to_string(tmp.path().join("toycipher.md")).unwrap();
     assert!(
         md.contains("**Of toycipher 0.1.0's 11 inline attributes compiled on this target (1 more for other targets), "),
@@ -104,7 +123,11 @@ fn a_crate_from_a_path_end_to_end() {
     );
     assert!(md.contains("## The crate's inline attributes"), "{md}");
     let table_rows = (md.lines())
-        .filter(|l| l.starts_with("| ") && l[2..].starts_with(|c: char| c.is_ascii_digit()) && l.contains("`drop_"))
+        .filter(|l| {
+            l.starts_with("| ")
+                && l[2..].starts_with(|c: char| c.is_ascii_digit())
+                && l.contains("`drop_")
+        })
         .count();
     assert_eq!(table_rows, 11, "{md}");
     assert!(
@@ -120,7 +143,10 @@ fn a_crate_from_a_path_end_to_end() {
 /// and the run exits 1.
 #[test]
 fn a_wrong_or_failed_variant_is_a_failed_row() {
-    for (fault, reason) in [("wrong:drop_1", "wrong output"), ("build:drop_1", "build failed")] {
+    for (fault, reason) in [
+        ("wrong:drop_1", "wrong output"),
+        ("build:drop_1", "build failed"),
+    ] {
         let tmp = scratch("crate-fault");
         let out = run("drop_1,none", tmp.path(), Some(fault));
         let stderr = String::from_utf8_lossy(&out.stderr);
@@ -128,11 +154,19 @@ fn a_wrong_or_failed_variant_is_a_failed_row() {
         let json = json(tmp.path());
         let e = entry(&json, "drop_1");
         assert_eq!(e["status"], "failed", "{fault}: {e}");
-        assert!(e["reason"].as_str().unwrap().contains(reason), "{fault}: {e}");
+        assert!(
+            e["reason"].as_str().unwrap().contains(reason),
+            "{fault}: {e}"
+        );
         assert_eq!(entry(&json, "none")["status"], "ok", "{fault}");
         let md = std::fs::read_to_string(tmp.path().join("toycipher.md")).unwrap();
-        let row = md.lines().find(|l| l.contains("`drop_1`") && l.starts_with("| 1 |"));
-        assert!(row.is_some_and(|r| r.contains("not timed (failed)")), "{fault}: {md}");
+        let row = md
+            .lines()
+            .find(|l| l.contains("`drop_1`") && l.starts_with("| 1 |"));
+        assert!(
+            row.is_some_and(|r| r.contains("not timed (failed)")),
+            "{fault}: {md}"
+        );
     }
 }
 
@@ -153,17 +187,38 @@ fn bad_input_is_refused_with_one_line() {
             .filter(|l| l.starts_with("xtask: ") || l.starts_with("hint: "))
             .collect();
         assert_eq!(lines.len(), 2, "{args:?}: {stderr}");
-        assert!(lines[0].contains(expected), "{args:?}: `{}` lacks `{expected}`", lines[0]);
+        assert!(
+            lines[0].contains(expected),
+            "{args:?}: `{}` lacks `{expected}`",
+            lines[0]
+        );
         assert!(!out_dir.exists(), "{args:?}: --out was created");
     };
-    usage(&["compare", "--crate", "/no/such/crate", "--out", out], "no Cargo.toml there");
+    usage(
+        &["compare", "--crate", "/no/such/crate", "--out", out],
+        "no Cargo.toml there",
+    );
     usage(&["compare", "--crate", "cast6", "--out", out], "no version");
     usage(
-        &["compare", "--crate", "surely-no-such-crate-inlinelab@1.0.0", "--offline", "--out", out],
+        &[
+            "compare",
+            "--crate",
+            "surely-no-such-crate-inlinelab@1.0.0",
+            "--offline",
+            "--out",
+            out,
+        ],
         "--crate surely-no-such-crate-inlinelab@1.0.0:",
     );
     usage(
-        &["compare", "--crate", "cast6@99.0.0", "--offline", "--out", out],
+        &[
+            "compare",
+            "--crate",
+            "cast6@99.0.0",
+            "--offline",
+            "--out",
+            out,
+        ],
         "--crate cast6@99.0.0:",
     );
     let nota = fixture("notacipher");
@@ -177,13 +232,37 @@ fn bad_input_is_refused_with_one_line() {
         "does not build here",
     );
     usage(
-        &["compare", "--crate", s(&toy), "--offline", "--type", "Nope", "--out", out],
+        &[
+            "compare",
+            "--crate",
+            s(&toy),
+            "--offline",
+            "--type",
+            "Nope",
+            "--out",
+            out,
+        ],
         "has no block cipher type `Nope`",
     );
     usage(
-        &["compare", "--crate", s(&toy), "--offline", "--variants", "nothing_like_it", "--out", out],
+        &[
+            "compare",
+            "--crate",
+            s(&toy),
+            "--offline",
+            "--variants",
+            "nothing_like_it",
+            "--out",
+            out,
+        ],
         "matches none of the crate's variants",
     );
-    check_usage(&["compare", "cast6", "--crate", "cast6@0.2.0"], "cannot be used with");
-    check_usage(&["compare", "cast6", "--type", "Cast6"], "are for a crate (--crate)");
+    check_usage(
+        &["compare", "cast6", "--crate", "cast6@0.2.0"],
+        "cannot be used with",
+    );
+    check_usage(
+        &["compare", "cast6", "--type", "Cast6"],
+        "are for a crate (--crate)",
+    );
 }

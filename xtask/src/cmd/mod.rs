@@ -5,7 +5,6 @@ pub mod baseline;
 pub mod bloat;
 pub mod calibrate;
 pub mod compare;
-pub mod compare_crate;
 pub mod merge;
 pub mod render;
 pub mod verify;

@@ -113,7 +113,8 @@ pub fn edits<'a>(scan: &'a Scan, cfg: &Cfg, change: &Change) -> Vec<Edit<'a>> {
             let mut edits = Vec::new();
             // rustc refuses `always` on a `#[target_feature]` function:
             // those keep what they have ([`skipped`] says so).
-            let allowed = |f: &&Function| f.applies(cfg) && !(*attr == Attr::Always && f.target_feature);
+            let allowed =
+                |f: &&Function| f.applies(cfg) && !(*attr == Attr::Always && f.target_feature);
             for f in scan.functions.iter().filter(allowed) {
                 let own: Vec<&Annotation> = (f.annotations.iter())
                     .map(|&i| &scan.annotations[i])
@@ -186,7 +187,10 @@ pub fn out_of_line(scan: &Scan, cfg: &Cfg, lib: &str, hot: &[String]) -> (Vec<us
             .filter(|f| f.name == name && f.applies(cfg) && !f.target_feature)
             .collect();
         let best = candidates.iter().map(|f| score(f)).max();
-        let top: Vec<&&Function> = candidates.iter().filter(|f| Some(score(f)) == best).collect();
+        let top: Vec<&&Function> = candidates
+            .iter()
+            .filter(|f| Some(score(f)) == best)
+            .collect();
         match top.as_slice() {
             [f] if !found.contains(&f.index) => found.push(f.index),
             [_] => {}
@@ -224,11 +228,19 @@ fn last_segment(symbol: &str) -> &str {
 mod tests {
     #[test]
     fn the_function_a_symbol_names() {
-        assert_eq!(super::last_segment("cast6::forward_octave"), "forward_octave");
         assert_eq!(
-            super::last_segment("<cast6::Cast6 as cipher::block::BlockCipherEncBackend>::encrypt_block"),
+            super::last_segment("cast6::forward_octave"),
+            "forward_octave"
+        );
+        assert_eq!(
+            super::last_segment(
+                "<cast6::Cast6 as cipher::block::BlockCipherEncBackend>::encrypt_block"
+            ),
             "encrypt_block"
         );
-        assert_eq!(super::last_segment("aes::soft::fixslice::aes128_encrypt::<u32>"), "aes128_encrypt");
+        assert_eq!(
+            super::last_segment("aes::soft::fixslice::aes128_encrypt::<u32>"),
+            "aes128_encrypt"
+        );
     }
 }

@@ -6,6 +6,7 @@ pub mod chart;
 pub mod markdown;
 pub mod merge;
 pub mod output;
+pub mod worth;
 
 /// In tests: parses `svg` (after its first-line comment) as XML.
 #[cfg(test)]

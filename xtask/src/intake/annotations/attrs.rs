@@ -85,7 +85,9 @@ impl Site {
 
     /// Whether it says `target_feature(..)` (under any `cfg_attr`).
     pub fn target_feature(&self) -> bool {
-        self.metas.iter().any(|e| matches!(e.meta, Meta::TargetFeature))
+        self.metas
+            .iter()
+            .any(|e| matches!(e.meta, Meta::TargetFeature))
     }
 
     /// The `#[path = ".."]` value, if any.

@@ -3,8 +3,9 @@
 //! line keeps its number and every unedited column stays where it was
 //! (panic locations and debug info of the copy are the original's).
 
+use super::attrs::Attr;
 use super::error::{Error, Result};
-use super::{Annotation, Attr, Function};
+use super::model::{Annotation, Function};
 use std::collections::BTreeMap;
 use std::ops::Range;
 use std::path::{Path, PathBuf};

@@ -7,7 +7,7 @@ use super::cfg::{Cfg, Pred};
 use super::error::{Error, Result};
 use super::lex::{self, Source, is_ident, is_punct};
 use super::manifest::Manifest;
-use super::{Annotation, FnKind, Function, Place, Scan};
+use super::model::{Annotation, FnKind, Function, Place, Scan};
 use proc_macro2::{Delimiter, TokenTree};
 use std::collections::{BTreeSet, VecDeque};
 use std::path::{Path, PathBuf};

@@ -4,22 +4,22 @@
 
 use crate::decide::verdict::{pct, size_pct};
 use crate::env::escape::{md_cell, md_code_cell, md_text};
+use crate::render::worth::{self, Outcome};
 use crate::report::Report;
-use crate::report::annotations::{self, Outcome};
 use std::fmt::Write;
 
 /// The headline, first: what the attributes are worth, in one sentence.
 pub fn render_headline(w: &mut String, r: &Report) {
     let Some(a) = &r.annotations else { return };
-    let judged = annotations::judge(r, a);
-    let added = annotations::judge_added(r, a);
-    let _ = writeln!(w, "**{}**\n", md_text(&annotations::headline(a, &judged, &added)));
+    let judged = worth::judge(r, a);
+    let added = worth::judge_added(r, a);
+    let _ = writeln!(w, "**{}**\n", md_text(&worth::headline(a, &judged, &added)));
 }
 
 /// The table: each attribute, where it is, and what removing it did.
 pub fn render_table(w: &mut String, r: &Report) {
     let Some(a) = &r.annotations else { return };
-    let judged = annotations::judge(r, a);
+    let judged = worth::judge(r, a);
     let bar = r.noise().bar();
     let _ = writeln!(w, "## The crate's inline attributes\n");
     let _ = writeln!(
@@ -55,7 +55,7 @@ pub fn render_table(w: &mut String, r: &Report) {
         );
     }
     let _ = writeln!(w);
-    let added = annotations::judge_added(r, a);
+    let added = worth::judge_added(r, a);
     if added.is_empty() {
         return;
     }
@@ -63,7 +63,10 @@ pub fn render_table(w: &mut String, r: &Report) {
         w,
         "Functions the crate as published leaves out of line on the hot path (its call graph from `inlinelab_crypt`), each given `#[inline(always)]` in a variant of its own (`add_K`). *add*: faster past the bar for its growth (the size cost per doubling included).\n"
     );
-    let _ = writeln!(w, "| # | function | where | as published | variant | footprint | speed | outcome |");
+    let _ = writeln!(
+        w,
+        "| # | function | where | as published | variant | footprint | speed | outcome |"
+    );
     let _ = writeln!(w, "|---:|---|---|---|---|---:|---:|---|");
     for j in &added {
         let row = j.row;
@@ -77,7 +80,9 @@ pub fn render_table(w: &mut String, r: &Report) {
             row.number,
             md_code_cell(&row.path),
             md_cell(&row.location),
-            row.attr.as_deref().map_or_else(|| "none".to_string(), |a| md_code_cell(&format!("#[{a}]"))),
+            row.attr
+                .as_deref()
+                .map_or_else(|| "none".to_string(), |a| md_code_cell(&format!("#[{a}]"))),
             md_code_cell(&row.variant),
             j.size_change.map_or_else(String::new, size_pct),
             j.speed.as_ref().map_or_else(String::new, pct),

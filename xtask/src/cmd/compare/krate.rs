@@ -6,7 +6,8 @@
 //! crate as published by compare's pipeline; the report goes to
 //! `reports/crates/NAME-VERSION/`.
 
-use crate::cmd::compare::{self, Args};
+use super::args::Args;
+use super::pipeline;
 use crate::env::tree::{Source, Tree};
 use crate::env::workdir::WorkDir;
 use crate::env::workspace;
@@ -99,7 +100,12 @@ pub fn run(args: &Args, target: &Path) -> Result<()> {
     write_shim(PUBLISHED, &published)?;
     let lib: &'static str = Box::leak(package.lib_name.clone().into_boxed_str());
     eprintln!("[intake] building {key} as published, to find the functions its hot path calls ...");
-    let hot_names = hot_path(&shim_of(PUBLISHED), &crates.join("_hot-build"), lib, &work.path)?;
+    let hot_names = hot_path(
+        &shim_of(PUBLISHED),
+        &crates.join("_hot-build"),
+        lib,
+        &work.path,
+    )?;
     let (hot, unmatched) = axes::out_of_line(&scan, &cfg, lib, &hot_names);
     let variants = axes::variants(&scan, &cfg, &hot);
     let numbered = axes::numbered(&scan, &cfg);
@@ -122,7 +128,13 @@ pub fn run(args: &Args, target: &Path) -> Result<()> {
     // once): each variant's copy remapped onto the registry's directory, so
     // that the copies' paths (panic locations) are the crate's own.
     let remaps: Vec<String> = (variants.iter())
-        .map(|v| format!("--remap-path-prefix={}={}", copy_of(&v.name).display(), package.dir.display()))
+        .map(|v| {
+            format!(
+                "--remap-path-prefix={}={}",
+                copy_of(&v.name).display(),
+                package.dir.display()
+            )
+        })
         .collect();
     for v in &selected {
         if v.name == PUBLISHED {
@@ -131,7 +143,8 @@ pub fn run(args: &Args, target: &Path) -> Result<()> {
         let copy_dir = copy_of(&v.name);
         copy::copy_package(&package.dir, &copy_dir)?;
         let edits = axes::edits(&scan, &cfg, &v.change);
-        annotations::apply_under(&copy_dir, &edits).map_err(|e| Error::failed(format!("{}: {e}", v.name)))?;
+        annotations::apply_under(&copy_dir, &edits)
+            .map_err(|e| Error::failed(format!("{}: {e}", v.name)))?;
         let left = axes::skipped(&scan, &cfg, &v.change);
         if !left.is_empty() {
             notes.push(format!(
@@ -213,20 +226,20 @@ pub fn run(args: &Args, target: &Path) -> Result<()> {
             .as_ref()
             .map_or(String::new(), |t| format!(" --type {t}"))
     );
-    let settings = compare::settings(args, PUBLISHED, command);
-    let mut report = compare::compare(args, &settings, entry, contenders, &work.path)?;
+    let settings = pipeline::settings(args, PUBLISHED, command);
+    let mut report = pipeline::compare(args, &settings, entry, contenders, &work.path)?;
     report.run.notes.extend(notes);
     report.annotations = Some(table::table(&scan, &numbered, &selected, &package, &ty));
     output::write(&report, &out)?;
     output::refresh(&out, false)?;
     if let Some(a) = &report.annotations {
-        let judged = crate::report::annotations::judge(&report, a);
-        let added = crate::report::annotations::judge_added(&report, a);
-        let headline = crate::report::annotations::headline(a, &judged, &added);
+        let judged = crate::render::worth::judge(&report, a);
+        let added = crate::render::worth::judge_added(&report, a);
+        let headline = crate::render::worth::headline(a, &judged, &added);
         println!("{}", crate::env::escape::terminal(&headline));
     }
-    compare::print_verdict(&report, &out);
-    compare::failures(&report)
+    pipeline::print_verdict(&report, &out);
+    pipeline::failures(&report)
 }
 
 /// The demangled names of the functions the crate as published (its shim
@@ -245,12 +258,13 @@ fn hot_path(shim: &Path, target: &Path, lib: &'static str, work: &Path) -> Resul
         module: "under_test",
         variant: PUBLISHED,
     };
-    let files = crate::build::artifacts::build(&tree, &selection, &[], lib, &dest).map_err(|why| {
-        Error::usage(
-            format!("the crate as published does not build through the shim: {why}"),
-            "a crate whose own build fails cannot be measured; try another version",
-        )
-    })?;
+    let files =
+        crate::build::artifacts::build(&tree, &selection, &[], lib, &dest).map_err(|why| {
+            Error::usage(
+                format!("the crate as published does not build through the shim: {why}"),
+                "a crate whose own build fails cannot be measured; try another version",
+            )
+        })?;
     crate::build::code::hot_path_names(&files.so).map_err(Error::failed)
 }
 
