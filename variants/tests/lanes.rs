@@ -1,6 +1,7 @@
 //! Every cipher variant's lane count is what its name says (`_xN`, one lane
 //! without), as `LANES` and as the `ParBlocksSize` through which `cipher`
-//! and the mode crates hand it blocks.
+//! and the mode crates hand it blocks; and every declared algorithm has its
+//! own test file (ARCHITECTURE.md, "Adding a cipher", place 3).
 
 use cipher::ParBlocksSizeUser;
 use cipher::typenum::Unsigned;
@@ -51,5 +52,36 @@ fn names_lanes_and_par_blocks_agree() {
     // The counts every cipher is searched over; CAST6 adds 6.
     for n in [1, 2, 3, 4, 8] {
         assert!(counts.contains(&n), "no variant with {n} lanes: {counts:?}");
+    }
+}
+
+/// The module of every algorithm declared with `entry(...)` (a cipher or
+/// a checksum; not the calibration algorithms), in declaration order.
+macro_rules! entries {
+    ($($role:ident { cipher: $c:ident, $($facts:tt)* })*) => {{
+        let mut all: Vec<&str> = Vec::new();
+        $(if stringify!($role) == "entry" { all.push(stringify!($c)); })*
+        all
+    }};
+}
+
+/// Every declared cipher or checksum has `tests/<module>.rs`, which tests
+/// the variants its declaration lists (`variants::<module>_variants!`):
+/// its specification's vectors and its differential. A new cipher whose
+/// test file was left out fails here, not in silence.
+#[test]
+fn every_declared_algorithm_has_its_test_file() {
+    let modules = variants::all_algorithms!(entries);
+    assert!(modules.len() >= 5, "{modules:?}");
+    for module in modules {
+        let path = format!("{}/tests/{module}.rs", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+            panic!("variants::{module} is declared but has no test file: {path}: {e}")
+        });
+        let callback = format!("variants::{module}_variants!(");
+        assert!(
+            text.contains(&callback),
+            "{path}: does not test the declared variants (`{callback}...)`)"
+        );
     }
 }

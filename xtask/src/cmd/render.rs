@@ -3,7 +3,11 @@
 //! renderer; nothing is measured. A report's JSON is left as it is, unless
 //! it is of an older schema: then it is written again in this one
 //! ([`crate::report::Report::upgraded`]), and so is each baseline file of
-//! an older schema in `DIR/baseline/` (JSON only: a baseline has no views). A `.json` file that is not a report (a
+//! an older schema in `DIR/baseline/` (JSON only: a baseline has no views)
+//! and each other machine's report of an older schema in
+//! `DIR/machines/LABEL/` (JSON only: its view is the cross-machine report
+//! `cargo xtask merge` writes, which reads either schema to the same
+//! figures). A `.json` file that is not a report (a
 //! `tcrypt --json` output) is skipped with a line saying so; one that
 //! claims to be a report but cannot be read or trusted (another schema
 //! version, a cipher name that is not a plain name, a size of 0) is
@@ -33,16 +37,17 @@ pub fn run(args: Args) -> Result<()> {
     read.say();
     // Read (and checked) before anything is written.
     let baselines = older_baselines(&args.dir.join("baseline"))?;
-    if read.reports.is_empty() && baselines.is_empty() {
+    let machines = older_machine_reports(&args.dir.join("machines"))?;
+    if read.reports.is_empty() && baselines.is_empty() && machines.is_empty() {
         return Err(Error::usage(
             format!(
-                "{} holds no compare report (CIPHER.json) nor a baseline to upgrade",
+                "{} holds no compare report (CIPHER.json) nor a baseline or another machine's report to upgrade",
                 args.dir.display()
             ),
             "give the reports directory, e.g. cargo xtask render reports",
         ));
     }
-    check_outputs(&args.dir, &read.reports, &baselines)?;
+    check_outputs(&args.dir, &read.reports, &baselines, &machines)?;
     for r in &read.reports {
         if older_schema(&args.dir.join(format!("{}.json", r.cipher))) {
             output::write(r, &args.dir)?;
@@ -56,6 +61,10 @@ pub fn run(args: Args) -> Result<()> {
         output::write_index_of(&args.dir, &read.reports)?;
     }
     rewrite_baselines(&baselines)?;
+    for (path, report) in &machines {
+        outputs::write(path, Kind::Report, json::to_json(report).as_bytes())?;
+        println!("rewrote {}", terminal(&path.display().to_string()));
+    }
     match read.refused() {
         0 => Ok(()),
         n => Err(Error::failed(format!(
@@ -66,8 +75,14 @@ pub fn run(args: Args) -> Result<()> {
 }
 
 /// Every file render will write, checked before the first is: each
-/// report's files, the index, the baselines it upgrades.
-fn check_outputs(dir: &Path, reports: &[Report], baselines: &[(PathBuf, Report)]) -> Result<()> {
+/// report's files, the index, the baselines and other machines' reports it
+/// upgrades.
+fn check_outputs(
+    dir: &Path,
+    reports: &[Report],
+    baselines: &[(PathBuf, Report)],
+    machines: &[(PathBuf, Report)],
+) -> Result<()> {
     let mut files = Outputs::in_dir("render", dir);
     for r in reports {
         output::plan(&mut files, dir, &r.cipher);
@@ -78,7 +93,49 @@ fn check_outputs(dir: &Path, reports: &[Report], baselines: &[(PathBuf, Report)]
     for (path, _) in baselines {
         files.add(path.clone(), Kind::Baseline);
     }
+    for (path, _) in machines {
+        files.add(path.clone(), Kind::Report);
+    }
     files.check()
+}
+
+/// Other machines' reports (`LABEL/CIPHER.json` in `dir`) of an older
+/// schema, each read as merge reads it ([`reader::parse_report`]: checked,
+/// upgraded; one it refuses is a usage error, before anything is written);
+/// a directory that does not exist has none.
+fn older_machine_reports(dir: &Path) -> Result<Vec<(PathBuf, Report)>> {
+    let Ok(labels) = std::fs::read_dir(dir) else {
+        return Ok(Vec::new());
+    };
+    let mut found: Vec<(PathBuf, String)> = Vec::new();
+    for label in labels.flatten().map(|e| e.path()).filter(|p| p.is_dir()) {
+        let Ok(entries) = std::fs::read_dir(&label) else {
+            continue;
+        };
+        found.extend(
+            (entries.flatten().map(|e| e.path()))
+                .filter(|p| p.is_file() && p.extension().is_some_and(|e| e == "json"))
+                .filter(|p| older_schema(p))
+                .filter_map(|p| {
+                    let cipher = p.file_stem()?.to_str()?.to_string();
+                    check::valid_name(&cipher).then_some((p, cipher))
+                }),
+        );
+    }
+    found.sort();
+    let read = |(path, cipher): (PathBuf, String)| {
+        let bytes = std::fs::read(&path)
+            .map_err(|e| Error::failed(format!("reading {}: {e}", path.display())))?;
+        let report = reader::parse_report(&bytes, &cipher).map_err(|e| {
+            let (reader::NotRead::Foreign(why) | reader::NotRead::Refused(why)) = e;
+            Error::usage(
+                format!("{}: {why}", path.display()),
+                "another machine's report is the JSON of a compare report (its CIPHER.json)",
+            )
+        })?;
+        Ok((path, report))
+    };
+    found.into_iter().map(read).collect()
 }
 
 /// The baselines (`CIPHER.json`) in `dir` of an older schema, each read

@@ -32,12 +32,33 @@ fn read(path: &Path) -> Report {
     })
 }
 
-/// The committed reports are what the code renders from their JSON.
+/// The folders of other machines' reports (`reports/machines/LABEL`).
+fn machine_dirs() -> Vec<PathBuf> {
+    let dir = workspace::root().join("reports/machines");
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir())
+        .collect();
+    dirs.sort();
+    dirs
+}
+
+/// The committed reports are what the code renders from their JSON: this
+/// machine's in `reports/`, and the run `docs/runs/zen3/` keeps.
 #[test]
 fn committed_reports_render_as_committed() {
-    let dir = workspace::root().join("reports");
+    for dir in [
+        workspace::root().join("reports"),
+        workspace::root().join("docs/runs/zen3"),
+    ] {
+        renders_as_committed(&dir);
+    }
+}
+
+fn renders_as_committed(dir: &Path) {
     let mut reports = Vec::new();
-    for path in json_files(&dir) {
+    for path in json_files(dir) {
         let r = read(&path);
         let stale = |what: &str| {
             format!(
@@ -57,12 +78,18 @@ fn committed_reports_render_as_committed() {
         );
         reports.push(r);
     }
-    assert!(!reports.is_empty(), "no committed report in reports/");
-    reports.sort_by(|a, b| a.cipher.cmp(&b.cipher));
-    let index = std::fs::read_to_string(dir.join("README.md")).expect("reports/README.md");
     assert!(
-        index == markdown::render_index(&reports),
-        "reports/README.md is stale: run `cargo xtask compare all`"
+        !reports.is_empty(),
+        "no committed report in {}",
+        dir.display()
+    );
+    reports.sort_by(|a, b| a.cipher.cmp(&b.cipher));
+    let index = dir.join("README.md");
+    assert!(
+        std::fs::read_to_string(&index).expect("an index") == markdown::render_index(&reports),
+        "{} is stale: run `cargo xtask render {}`",
+        index.display(),
+        dir.display()
     );
 }
 
@@ -74,10 +101,10 @@ fn committed_reports_render_as_committed() {
 fn committed_json_round_trips() {
     let root = workspace::root().join("reports");
     let mut checked = 0;
-    for path in json_files(&root)
+    let dirs = [root.clone(), root.join("baseline")]
         .into_iter()
-        .chain(json_files(&root.join("baseline")))
-    {
+        .chain(machine_dirs());
+    for path in dirs.flat_map(|d| json_files(&d)) {
         let text = std::fs::read_to_string(&path).unwrap();
         let value: serde_json::Value = serde_json::from_str(&text).unwrap();
         let r = read(&path);
@@ -91,11 +118,53 @@ fn committed_json_round_trips() {
     assert!(checked >= 8, "{checked} files");
 }
 
+/// Every file under `reports/` and `docs/runs/` is at most 1 MB, and every
+/// compare report among them (this machine's, other machines', the runs
+/// `docs/` keeps; baselines too) is of this schema: `cargo xtask render`
+/// upgrades one of an older schema, figures unchanged.
+#[test]
+fn committed_files_are_small_and_of_this_schema() {
+    fn walk(dir: &Path, found: &mut Vec<PathBuf>) {
+        for e in std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                walk(&p, found);
+            } else {
+                found.push(p);
+            }
+        }
+    }
+    let mut files = Vec::new();
+    for dir in ["reports", "docs/runs"] {
+        walk(&workspace::root().join(dir), &mut files);
+    }
+    let mut reports = 0;
+    for path in files {
+        let name = path.display();
+        let bytes = std::fs::read(&path).unwrap();
+        assert!(bytes.len() <= 1 << 20, "{name}: {} bytes", bytes.len());
+        if path.extension().is_none_or(|e| e != "json") {
+            continue;
+        }
+        let command = crate::env::outputs::marked_command(&bytes);
+        if matches!(command.as_deref(), Some("compare" | "baseline")) {
+            let header = crate::report::reader::Header::of(&bytes).unwrap();
+            assert_eq!(
+                header.schema_version.and_then(|v| v.as_u64()),
+                Some(u64::from(crate::report::SCHEMA_VERSION)),
+                "{name}: run `cargo xtask render`"
+            );
+            reports += 1;
+        }
+    }
+    assert!(reports >= 13, "{reports} compare reports and baselines");
+}
+
 /// What a reviewer reads first: every committed report opens with the
 /// verdict and the summary table (the pick against the peer, CBC
 /// encryption included where it was measured) in its first 40 lines, the
 /// steps table follows, at most 150 lines come before the first
-/// `<details>`, and its JSON is at most 1 MB (so are the baselines').
+/// `<details>` (the size of every file: [`committed_files_are_small_and_of_this_schema`]).
 #[test]
 fn committed_reports_answer_on_the_first_screen() {
     let dir = workspace::root().join("reports");
@@ -132,13 +201,6 @@ fn committed_reports_answer_on_the_first_screen() {
             .iter()
             .position(|l| l.starts_with("| candidate | vs |"));
         assert!(steps.is_some_and(|s| s > header && s < details), "{name}");
-    }
-    for path in json_files(&dir)
-        .into_iter()
-        .chain(json_files(&dir.join("baseline")))
-    {
-        let bytes = std::fs::metadata(&path).unwrap().len();
-        assert!(bytes <= 1 << 20, "{}: {bytes} bytes", path.display());
     }
 }
 

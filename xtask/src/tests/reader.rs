@@ -238,6 +238,109 @@ fn render_does_not_rewrite_a_baseline_with_a_negative_count() {
     assert_eq!(std::fs::read(&path).unwrap(), bytes, "rewritten");
 }
 
+/// `render` rewrites another machine's report of an older schema
+/// (`DIR/machines/LABEL/CIPHER.json`, here schema 2's one object per
+/// sample) in this schema, its JSON only (no views, no index beside it), and
+/// the cross-machine report merge makes of it is the one it made of the
+/// older file.
+#[test]
+fn render_upgrades_another_machines_report_json_only() {
+    let tmp = scratch("render-machines");
+    let dir = tmp.path();
+    let label = dir.join("machines/L");
+    std::fs::create_dir_all(&label).unwrap();
+    let mut v = read_json("reports/crc32c.json");
+    v["schema_version"] = json!(2);
+    // Every speed entry's samples as schema 2 wrote them, a row each.
+    let mut speeds: Vec<&mut Value> = Vec::new();
+    for (k, val) in v.as_object_mut().unwrap().iter_mut() {
+        match k.as_str() {
+            "control" => speeds.extend(val["speed"].as_array_mut().unwrap()),
+            "variants" | "peers" => {
+                for entry in val.as_array_mut().unwrap() {
+                    speeds.extend(entry["speed"].as_array_mut().unwrap());
+                }
+            }
+            _ => {}
+        }
+    }
+    assert!(speeds.len() > 10, "{} speed entries", speeds.len());
+    for speed in speeds {
+        let c = &speed["samples"];
+        let quiet: Vec<u64> = (c["quiet"].as_array().unwrap().iter())
+            .map(|q| q.as_u64().unwrap())
+            .collect();
+        let process = (c["process_runs"].as_array().unwrap().iter())
+            .flat_map(|run| std::iter::repeat_n(run[0].clone(), run[1].as_u64().unwrap() as usize));
+        let rows: Vec<Value> = (c["ticks_per_op"].as_array().unwrap().iter())
+            .zip(process)
+            .enumerate()
+            .map(|(r, (t, p))| json!({"ticks_per_op": t, "quiet": quiet.contains(&(r as u64)), "process": p}))
+            .collect();
+        speed["samples"] = Value::Array(rows);
+    }
+    let old = serde_json::to_vec_pretty(&v).unwrap();
+    let path = label.join("crc32c.json");
+    std::fs::write(&path, &old).unwrap();
+    #[derive(clap::Parser)]
+    struct Render {
+        #[command(flatten)]
+        args: crate::cmd::render::Args,
+    }
+    let args = <Render as clap::Parser>::try_parse_from(["render", dir.to_str().unwrap()])
+        .unwrap()
+        .args;
+    crate::cmd::render::run(args).expect("rendered");
+    let new = std::fs::read(&path).unwrap();
+    let header = reader::Header::of(&new).unwrap();
+    assert_eq!(
+        header.schema_version.and_then(|v| v.as_u64()),
+        Some(u64::from(crate::report::SCHEMA_VERSION))
+    );
+    assert!(
+        new.len() < old.len(),
+        "{} -> {} bytes",
+        old.len(),
+        new.len()
+    );
+    let mut written: Vec<String> = walk(dir);
+    written.sort();
+    assert_eq!(written, ["machines/L/crc32c.json"], "JSON only");
+    // Beside another machine's (this machine's report under another label).
+    let mut other = committed_report("reports/crc32c.json");
+    other.machine_label = Some("M".into());
+    let merged = |bytes: &[u8]| {
+        let r = reader::parse_report(bytes, "crc32c").unwrap_or_else(|_| panic!("read"));
+        let reports = vec![(r, "L".into()), (other.clone(), "M".into())];
+        let m = merge::merge(reports, "cargo xtask merge L M", None)
+            .unwrap_or_else(|e| panic!("not merged: {e:?}"));
+        serde_json::to_string(&m).unwrap()
+    };
+    assert_eq!(merged(&old), merged(&new), "the merge of either");
+}
+
+/// The committed report at `relative` (`reports/CIPHER.json`), read.
+fn committed_report(relative: &str) -> Report {
+    let bytes = std::fs::read(workspace::root().join(relative)).expect(relative);
+    let stem = std::path::Path::new(relative).file_stem().unwrap();
+    reader::parse_report(&bytes, stem.to_str().unwrap()).unwrap_or_else(|_| panic!("{relative}"))
+}
+
+/// The files under `dir`, relative to it.
+fn walk(dir: &std::path::Path) -> Vec<String> {
+    let mut found = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            found.extend(walk(&p).into_iter().map(|f| format!("{name}/{f}")));
+        } else {
+            found.push(e.file_name().to_string_lossy().into_owned());
+        }
+    }
+    found
+}
+
 // ---- the property test ----
 
 /// A change to one number of a report.
