@@ -282,6 +282,7 @@ fn finish(
                 so: files.so,
                 artifact: sized.artifact,
                 hot_path: sized.hot_path,
+                key_schedule: sized.key_schedule,
                 loaded: None,
             });
         }

@@ -12,6 +12,8 @@ use std::path::Path;
 pub struct Sized {
     pub artifact: Artifact,
     pub hot_path: Option<Vec<u8>>,
+    /// What `inlinelab_set_key` reaches, normalized as the hot path is.
+    pub key_schedule: Option<Vec<u8>>,
 }
 
 /// Reads `so` (`rlib_bytes` is the size of the cipher crate's `.rlib`).
@@ -33,6 +35,9 @@ pub fn read(
     // machinery, which a call that does not panic never runs.
     let same = image
         .walk(code::CRYPT, &|_| false)
+        .and_then(|w| w.normalized);
+    let same_key = image
+        .walk(code::SET_KEY, &|_| false)
         .and_then(|w| w.normalized);
     let hot = image.walk(code::CRYPT, &code::is_panic);
     let key = image.walk(code::SET_KEY, &code::is_panic);
@@ -72,6 +77,7 @@ pub fn read(
     Ok(Sized {
         artifact,
         hot_path: same,
+        key_schedule: same_key,
     })
 }
 

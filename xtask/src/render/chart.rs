@@ -91,7 +91,13 @@ pub fn render(r: &Report) -> Option<String> {
         return None;
     }
     let legend_lines = points.len().div_ceil(2) as u32 + 3;
-    let height = PANELS + 40 + legend_lines * LEGEND_LINE;
+    // A crate's report (`compare --crate`) has its attributes' panel too.
+    let worth = if r.annotations.is_some() {
+        crate::render::worth_chart::HEIGHT
+    } else {
+        0
+    };
+    let height = PANELS + worth + 40 + legend_lines * LEGEND_LINE;
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (WIDTH, height)).into_drawing_area();
@@ -107,6 +113,10 @@ pub fn render(r: &Report) -> Option<String> {
         let panels = upper.split_evenly((1, heads.len()));
         for (area, head) in panels.iter().zip(&heads) {
             panel(area, r, head, &points)?;
+        }
+        let (attributes, lower) = lower.split_vertically(worth);
+        if worth > 0 {
+            crate::render::worth_chart::panel(&attributes, r)?;
         }
         legend(&lower, &points)?;
         root.present().ok()?;

@@ -7,6 +7,7 @@ pub mod markdown;
 pub mod merge;
 pub mod output;
 pub mod worth;
+pub mod worth_chart;
 
 /// In tests: parses `svg` (after its first-line comment) as XML.
 #[cfg(test)]

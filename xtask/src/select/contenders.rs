@@ -66,6 +66,9 @@ pub struct Built {
     /// The hot path's normalized machine code (`code.rs`), compared to
     /// find variants with the same code.
     pub hot_path: Option<Vec<u8>>,
+    /// The key schedule's normalized machine code (what `inlinelab_set_key`
+    /// reaches), compared likewise.
+    pub key_schedule: Option<Vec<u8>>,
     /// The fingerprint of the file the measuring process loaded.
     pub loaded: Option<String>,
 }
@@ -269,6 +272,7 @@ pub fn control(contenders: &[Contender], reference: &str, dir: &Path) -> Option<
             so,
             artifact,
             hot_path: None,
+            key_schedule: None,
             loaded: None,
         }),
     })

@@ -69,6 +69,9 @@ pub fn compare(
         build::Reuse::Previous
     };
     build::build_and_size_reusing(entry, &mut contenders, work, steps, reuse);
+    if entry.from_crate.is_some() {
+        one_result_per_code(&mut contenders, &settings.reference);
+    }
     let mut cases = args.amount.cases(entry);
     let screened = screen::screen(entry, &mut contenders, &settings.reference, &cases, work)?;
     let control = contenders::control(&contenders, &settings.reference, work);
@@ -102,6 +105,38 @@ pub fn compare(
 
 /// The verdict on stdout, every text from the report as a terminal shows
 /// it ([`terminal`]).
+/// A crate's variants (`compare --crate`, where most edits change no
+/// machine code): a variant whose hot path and key schedule are the same
+/// code (addresses normalized) as an earlier one's, the reference first,
+/// is left out of the timing with that said: identical machine code is one
+/// result, timed once. The peer is timed as it is.
+fn one_result_per_code(contenders: &mut [contenders::Contender], reference: &str) {
+    let mut kept: Vec<(String, Vec<u8>, Vec<u8>)> = Vec::new();
+    let mut order: Vec<usize> = (0..contenders.len()).collect();
+    // The reference is its group's representative.
+    order.sort_by_key(|&i| contenders[i].variant() != Some(reference));
+    for i in order {
+        let c = &contenders[i];
+        if c.is_peer() || c.is_control() {
+            continue;
+        }
+        let Some((hot, key)) =
+            (c.live()).and_then(|b| Some((b.hot_path.clone()?, b.key_schedule.clone()?)))
+        else {
+            continue;
+        };
+        match kept.iter().find(|(_, h, k)| *h == hot && *k == key) {
+            Some((same, _, _)) => {
+                let why = format!(
+                    "the same machine code as `{same}` (hot path and key schedule, addresses normalized): one result, timed once as `{same}`"
+                );
+                contenders[i].screen_out(why);
+            }
+            None => kept.push((c.name.clone(), hot, key)),
+        }
+    }
+}
+
 /// The answer on a terminal, compact: the verdict and why, the A/A
 /// control, the rule's steps as a table (a row per comparison), what to run
 /// to settle it, and where the report is; the steps in words stay in the
