@@ -340,7 +340,7 @@ variants::all_algorithms!(select_peers);
 /// file as the library of a shim package it writes for each variant, which
 /// depends on a copy of the crate as `under_test` and writes `select.rs`
 /// beside its manifest: `type Selected = CipherArtifact<::under_test::T>;`
-/// and `NAME`. The crate is so reached across a crate boundary, as its
+/// and `NAME_BYTES`. The crate is so reached across a crate boundary, as its
 /// users reach it. Never enabled in this workspace (it has no `select.rs`).
 #[cfg(feature = "under-test")]
 include!(concat!(env!("CARGO_MANIFEST_DIR"), "/select.rs"));
@@ -358,9 +358,25 @@ pub extern "C" fn inlinelab_abi_version() -> u32 {
     abi::VERSION
 }
 
+#[cfg(not(feature = "under-test"))]
 #[unsafe(no_mangle)]
 pub extern "C" fn inlinelab_name() -> *const c_char {
     NAME.as_ptr().cast()
+}
+
+/// A crate's artifact (`compare --crate`) holds its name in `.data`, in a
+/// fixed [`NAME_BYTES`]`.len()` bytes: a name in `.rodata` moves the tables
+/// placed after it, so the crate as published and the registry crate,
+/// named apart, would differ in every address of them; named here, they
+/// differ in these bytes only.
+#[cfg(feature = "under-test")]
+#[unsafe(link_section = ".data.inlinelab_name")]
+static NAME_DATA: [u8; NAME_BYTES.len()] = NAME_BYTES;
+
+#[cfg(feature = "under-test")]
+#[unsafe(no_mangle)]
+pub extern "C" fn inlinelab_name() -> *const c_char {
+    NAME_DATA.as_ptr().cast()
 }
 
 #[unsafe(no_mangle)]

@@ -44,9 +44,14 @@ pub fn write(shim: &Shim, dir: &Path) -> Result<()> {
     Ok(())
 }
 
+/// The bytes an artifact's name takes (`NAME_BYTES` of `select.rs`), its
+/// NUL included: fixed, so that artifacts named apart lay out alike.
+pub const NAME_BYTES: usize = 64;
+
 /// `select.rs`: the type and the name. Both are checked before they are
-/// written into Rust source: a type path of identifiers, a name of
-/// printable characters without quotes or backslashes.
+/// written into Rust source: a type path of identifiers; a name of
+/// printable ASCII without quotes or backslashes, shorter than
+/// [`NAME_BYTES`], padded with NULs to it.
 pub fn select(ty: &str, holds: &str) -> Result<String> {
     let ident = |s: &str| {
         !s.is_empty()
@@ -61,18 +66,19 @@ pub fn select(ty: &str, holds: &str) -> Result<String> {
             "give the type as the crate names it, e.g. --type Aes128",
         ));
     }
-    if holds
-        .chars()
-        .any(|c| c.is_control() || c == '"' || c == '\\')
-    {
+    let printable = holds
+        .bytes()
+        .all(|b| b.is_ascii_graphic() && b != b'"' && b != b'\\');
+    if !printable || holds.len() >= NAME_BYTES {
         return Err(Error::failed(format!(
-            "{holds:?}: not a name an artifact may hold"
+            "{holds:?}: not a name an artifact may hold (printable ASCII, under {NAME_BYTES} bytes)"
         )));
     }
+    let padding = "\\0".repeat(NAME_BYTES - holds.len());
     Ok(format!(
         "// Written by cargo xtask compare --crate (xtask/src/intake/shim.rs).\n\
          type Selected = CipherArtifact<::under_test::{ty}>;\n\
-         const NAME: &str = \"{holds}\\0\";\n"
+         const NAME_BYTES: [u8; {NAME_BYTES}] = *b\"{holds}{padding}\";\n"
     ))
 }
 
@@ -245,11 +251,12 @@ mod tests {
             s.contains("CipherArtifact<::under_test::soft::Aes128>"),
             "{s}"
         );
-        assert!(s.contains("\"aes@0.9.4::published\\0\""), "{s}");
+        assert!(s.contains("*b\"aes@0.9.4::published\\0\\0"), "{s}");
         for bad in ["", "Aes128>; fn x() {}", "a::", "1x", "Aes 128"] {
             assert!(select(bad, "x").is_err(), "{bad}");
         }
         assert!(select("Cast6", "a\"b").is_err());
+        assert!(select("Cast6", &"x".repeat(NAME_BYTES)).is_err());
     }
 
     /// The manifest names the artifact crate's library and every feature
