@@ -8,26 +8,151 @@
 
 use super::args::Args;
 use super::pipeline;
+use crate::env::escape::terminal;
+use crate::env::outputs::Outputs;
 use crate::env::tree::{Source, Tree};
 use crate::env::workdir::WorkDir;
 use crate::env::workspace;
 use crate::error::{Error, Result};
-use crate::intake::annotations::{self, Cfg, Manifest};
+use crate::intake::annotations::{self, Cfg, Manifest, Scan};
 use crate::intake::axes::{self, PUBLISHED};
 use crate::intake::fetch::{self, Package};
-use crate::intake::probe::Probe;
+use crate::intake::probe::{Learned, Probe};
 use crate::intake::shim::{self, Dependency, Shim};
 use crate::intake::spec::Spec;
 use crate::intake::{copy, table};
-use crate::render::output;
+use crate::render::{output, worth};
 use crate::select::contenders::{Contender, Kind, Origin, State};
 use bench_harness::crates::{CrateCipher, PEER_NAME};
+use bench_harness::engine::Mode;
 use bench_harness::registry::CipherEntry;
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
 pub fn run(args: &Args, target: &Path) -> Result<()> {
-    let text = args.krate.as_deref().unwrap_or_default();
-    let spec = Spec::parse(text)?;
+    let taken = take_in(args, target)?;
+    let made = make_variants(args, &taken)?;
+    let t = &taken;
+    let cipher = CrateCipher {
+        name: t.name.clone(),
+        module: t.holds(),
+        label: format!("{} {}, {}", t.package.name, t.package.version, t.ty),
+        lib_name: t.package.lib_name.clone(),
+        block_size: t.learned.block_size,
+        modes: t.modes.clone(),
+        key_lengths: t.learned.key_lengths.clone(),
+        variants: made.selected.iter().map(|v| v.name.clone()).collect(),
+        reference: PUBLISHED.into(),
+        peer: made.with_peer.then(|| {
+            format!(
+                "{} {} (as published, from the registry)",
+                t.package.name, t.package.version
+            )
+        }),
+        oracle: t.work.path.join(format!("{PUBLISHED}.so")),
+    };
+    let entry = CipherEntry::of_crate(&cipher);
+    let contenders = contenders(entry, t, &made);
+    let command = format!(
+        "cargo xtask compare --crate {}{}",
+        t.text,
+        args.ty
+            .as_ref()
+            .map_or(String::new(), |ty| format!(" --type {ty}"))
+    );
+    let settings = pipeline::settings(args, PUBLISHED, command);
+    let mut report = pipeline::compare(args, &settings, entry, contenders, &t.work.path)?;
+    report.run.notes.extend(made.notes);
+    let numbered = axes::numbered(&t.scan, &t.cfg);
+    report.annotations = Some(table::table(
+        &t.scan,
+        &numbered,
+        &made.selected,
+        &t.package,
+        &t.ty,
+    ));
+    output::write(&report, &t.out)?;
+    output::refresh(&t.out, false)?;
+    if let Some(a) = &report.annotations {
+        let judged = worth::judge(&report, a);
+        let added = worth::judge_added(&report, a);
+        println!("{}", terminal(&worth::headline(a, &judged, &added)));
+    }
+    pipeline::print_verdict(&report, &t.out);
+    pipeline::failures(&report)
+}
+
+/// What the intake learned of the crate before any variant: where it is
+/// and where its run keeps its files, the type measured and what it takes,
+/// and its attributes.
+struct Taken {
+    /// `--crate`'s value, as given.
+    text: String,
+    package: Package,
+    /// `cast6-0.2.0`.
+    key: String,
+    /// Where the report goes.
+    out: PathBuf,
+    /// `target/inlinelab/crates`: the scratch packages and build targets.
+    crates: PathBuf,
+    /// `target/inlinelab/crates/KEY`, locked: the copies, shims, artifacts.
+    work: WorkDir,
+    /// The package's directory name (`cast6-0.2.0`), each copy's.
+    dir_name: OsString,
+    /// The lock file every shim starts from.
+    lock: String,
+    /// The crate's features enabled (none but its defaults, for now).
+    features: Vec<String>,
+    ty: String,
+    learned: Learned,
+    modes: Vec<(Mode, Vec<usize>)>,
+    /// The report's name.
+    name: String,
+    cfg: Cfg,
+    scan: Scan,
+    /// The crate's library name, for the lifetime of the process.
+    lib: &'static str,
+}
+
+impl Taken {
+    /// What its artifacts say they hold before `::variant`: `cast6@0.2.0`.
+    fn holds(&self) -> String {
+        format!("{}@{}", self.package.name, self.package.version)
+    }
+
+    /// The copy of the crate variant `v` is built from.
+    fn copy_of(&self, v: &str) -> PathBuf {
+        self.work.path.join("copies").join(v).join(&self.dir_name)
+    }
+
+    /// The shim variant `v` (or the registry peer, `@registry`) is built
+    /// through.
+    fn shim_of(&self, v: &str) -> PathBuf {
+        self.work.path.join("copies").join(v).join("shim")
+    }
+
+    /// Writes the shim of variant `v` over its copy.
+    fn write_shim(&self, v: &str) -> Result<()> {
+        shim::write(
+            &Shim {
+                package: &self.package.name,
+                dependency: Dependency::Copy(&self.copy_of(v)),
+                ty: &self.ty,
+                holds: &format!("{}::{v}", self.holds()),
+                features: &self.features,
+                lock: &self.lock,
+            },
+            &self.shim_of(v),
+        )
+    }
+}
+
+/// Finds the crate, locks its work directory, copies it as published,
+/// asks the compiler which type to measure and what it takes, checks
+/// every file the run will write, and scans the attributes.
+fn take_in(args: &Args, target: &Path) -> Result<Taken> {
+    let text = args.krate.clone().unwrap_or_default();
+    let spec = Spec::parse(&text)?;
     let crates = target.join("inlinelab").join("crates");
     let scratch = crates.join(match &spec {
         Spec::Registry { name, version } => format!("_fetch-{name}-{version}"),
@@ -42,14 +167,10 @@ pub fn run(args: &Args, target: &Path) -> Result<()> {
     let out = (args.out.clone())
         .unwrap_or_else(|| workspace::root().join("reports").join("crates").join(&key));
     let work = WorkDir::lock(target, &format!("crates/{key}"))?;
-    let pkg_dir_name = package
-        .dir
-        .file_name()
+    let dir_name = (package.dir.file_name())
         .map_or_else(|| key.clone().into(), |n| n.to_os_string());
-    let copy_of = |variant: &str| work.path.join("copies").join(variant).join(&pkg_dir_name);
-
     let lock = lock_file(&scratch)?;
-    let published = copy_of(PUBLISHED);
+    let published = work.path.join("copies").join(PUBLISHED).join(&dir_name);
     copy::copy_package(&package.dir, &published)?;
     let features: Vec<String> = Vec::new();
     let probe = Probe {
@@ -72,80 +193,87 @@ pub fn run(args: &Args, target: &Path) -> Result<()> {
         ));
     };
     let name = report_name(&package, &ty, candidates.len());
-    let mut files = crate::env::outputs::Outputs::in_dir("--out", &out);
+    let mut files = Outputs::in_dir("--out", &out);
     output::plan(&mut files, &out, &name);
     output::plan_refresh(&mut files, &out, false)?;
     files.check()?;
-
     let manifest = Manifest::read(&published).map_err(|e| Error::failed(e.to_string()))?;
     let enabled: Vec<String> = manifest.features(&[], false).into_iter().collect();
     let cfg = Cfg::from_rustc(None, &enabled).map_err(|e| Error::failed(e.to_string()))?;
     let scan =
         annotations::scan(&published, &cfg).map_err(|e| Error::failed(format!("{key}: {e}")))?;
-    let holds = format!("{}@{}", package.name, package.version);
-    let shim_of = |variant: &str| work.path.join("copies").join(variant).join("shim");
-    let write_shim = |variant: &str, copy_dir: &Path| {
-        shim::write(
-            &Shim {
-                package: &package.name,
-                dependency: Dependency::Copy(copy_dir),
-                ty: &ty,
-                holds: &format!("{holds}::{variant}"),
-                features: &features,
-                lock: &lock,
-            },
-            &shim_of(variant),
-        )
-    };
-    write_shim(PUBLISHED, &published)?;
     let lib: &'static str = Box::leak(package.lib_name.clone().into_boxed_str());
-    eprintln!("[intake] building {key} as published, to find the functions its hot path calls ...");
-    let hot_names = hot_path(
-        &shim_of(PUBLISHED),
-        &crates.join("_hot-build"),
+    Ok(Taken {
+        text,
+        package,
+        key,
+        out,
+        crates,
+        work,
+        dir_name,
+        lock,
+        features,
+        ty,
+        learned,
+        modes,
+        name,
+        cfg,
+        scan,
         lib,
-        &work.path,
-    )?;
-    let (hot, unmatched) = axes::out_of_line(&scan, &cfg, lib, &hot_names);
-    let variants = axes::variants(&scan, &cfg, &hot);
-    let numbered = axes::numbered(&scan, &cfg);
+    })
+}
+
+/// The variants made: those `--variants` chose of every one the crate
+/// has (copied, edited and given their shims), what was left as it is and
+/// why, the remapping every build shares, and whether the registry crate
+/// is timed beside them.
+struct Made {
+    selected: Vec<axes::Variant>,
+    notes: Vec<String>,
+    remaps: Vec<String>,
+    with_peer: bool,
+}
+
+/// Builds the crate as published to find its hot path's out-of-line
+/// functions, lists the variants, and writes the chosen ones' copies and
+/// shims (and the registry peer's shim).
+fn make_variants(args: &Args, t: &Taken) -> Result<Made> {
+    t.write_shim(PUBLISHED)?;
     eprintln!(
-        "[intake] {key}, type {ty}: {}-byte blocks, keys of {:?} bytes; {} inline attributes ({} compiled on this target) in {} files; {} functions out of line on the hot path; {} variants",
-        learned.block_size,
-        learned.key_lengths,
-        scan.annotations.len(),
-        scan.applying(&cfg).count(),
-        scan.files.len(),
-        hot.len(),
-        variants.len()
+        "[intake] building {} as published, to find the functions its hot path calls ...",
+        t.key
     );
-    let selected = select(args, &variants)?;
-    let mut notes: Vec<String> = unmatched
-        .iter()
+    let hot_names = hot_path(
+        &t.shim_of(PUBLISHED),
+        &t.crates.join("_hot-build"),
+        t.lib,
+        &t.work.path,
+    )?;
+    let (hot, unmatched) = axes::out_of_line(&t.scan, &t.cfg, t.lib, &hot_names);
+    let all = axes::variants(&t.scan, &t.cfg, &hot);
+    eprintln!(
+        "[intake] {}, type {}: {}-byte blocks, keys of {:?} bytes; {} inline attributes ({} compiled on this target) in {} files; {} functions out of line on the hot path; {} variants",
+        t.key,
+        t.ty,
+        t.learned.block_size,
+        t.learned.key_lengths,
+        t.scan.annotations.len(),
+        t.scan.applying(&t.cfg).count(),
+        t.scan.files.len(),
+        hot.len(),
+        all.len()
+    );
+    let selected = select(args, &all)?;
+    let mut notes: Vec<String> = (unmatched.iter())
         .map(|u| format!("not given `always`: {u}"))
         .collect();
-    // One RUSTFLAGS for every build of the crate (dependencies compiled
-    // once): each variant's copy remapped onto the registry's directory, so
-    // that the copies' paths (panic locations) are the crate's own.
-    let remaps: Vec<String> = (variants.iter())
-        .map(|v| {
-            format!(
-                "--remap-path-prefix={}={}",
-                copy_of(&v.name).display(),
-                package.dir.display()
-            )
-        })
-        .collect();
-    for v in &selected {
-        if v.name == PUBLISHED {
-            continue;
-        }
-        let copy_dir = copy_of(&v.name);
-        copy::copy_package(&package.dir, &copy_dir)?;
-        let edits = axes::edits(&scan, &cfg, &v.change);
+    for v in selected.iter().filter(|v| v.name != PUBLISHED) {
+        let copy_dir = t.copy_of(&v.name);
+        copy::copy_package(&t.package.dir, &copy_dir)?;
+        let edits = axes::edits(&t.scan, &t.cfg, &v.change);
         annotations::apply_under(&copy_dir, &edits)
             .map_err(|e| Error::failed(format!("{}: {e}", v.name)))?;
-        let left = axes::skipped(&scan, &cfg, &v.change);
+        let left = axes::skipped(&t.scan, &t.cfg, &v.change);
         if !left.is_empty() {
             notes.push(format!(
                 "`{}` leaves {} `#[target_feature]` function(s) as published (rustc refuses `inline(always)` on them): {}",
@@ -154,92 +282,83 @@ pub fn run(args: &Args, target: &Path) -> Result<()> {
                 left.join(", ")
             ));
         }
-        write_shim(&v.name, &copy_dir)?;
+        t.write_shim(&v.name)?;
     }
-    let peer_shim = work.path.join("copies").join("@registry").join("shim");
-    let with_peer = package.from_registry && !args.no_peer;
+    // One RUSTFLAGS for every build of the crate (its dependencies
+    // compiled once), whichever variants are chosen: each variant's copy
+    // remapped onto the crate's own directory, so that the copies' paths
+    // (panic locations) are the crate's.
+    let remaps = (all.iter())
+        .map(|v| {
+            format!(
+                "--remap-path-prefix={}={}",
+                t.copy_of(&v.name).display(),
+                t.package.dir.display()
+            )
+        })
+        .collect();
+    let with_peer = t.package.from_registry && !args.no_peer;
     if with_peer {
         shim::write(
             &Shim {
-                package: &package.name,
+                package: &t.package.name,
                 dependency: Dependency::Registry {
-                    version: &package.version,
+                    version: &t.package.version,
                 },
-                ty: &ty,
+                ty: &t.ty,
                 holds: PEER_NAME,
-                features: &features,
-                lock: &lock,
+                features: &t.features,
+                lock: &t.lock,
             },
-            &peer_shim,
+            &t.shim_of(REGISTRY_DIR),
         )?;
     }
-    let cipher = CrateCipher {
-        name: name.clone(),
-        module: holds.clone(),
-        label: format!("{} {}, {ty}", package.name, package.version),
-        lib_name: package.lib_name.clone(),
-        block_size: learned.block_size,
-        modes,
-        key_lengths: learned.key_lengths.clone(),
-        variants: selected.iter().map(|v| v.name.clone()).collect(),
-        reference: PUBLISHED.into(),
-        peer: with_peer.then(|| {
-            format!(
-                "{} {} (as published, from the registry)",
-                package.name, package.version
-            )
-        }),
-        oracle: work.path.join(format!("{PUBLISHED}.so")),
-    };
-    let entry = CipherEntry::of_crate(&cipher);
+    Ok(Made {
+        selected,
+        notes,
+        remaps,
+        with_peer,
+    })
+}
+
+/// The registry peer's directory among the copies (not a variant's name:
+/// those are `[a-z0-9_]`).
+const REGISTRY_DIR: &str = "@registry";
+
+/// The contenders: each chosen variant over its shim, and the registry
+/// peer, all built in the crate's target directory with the shared
+/// remapping.
+fn contenders(entry: &'static CipherEntry, t: &Taken, made: &Made) -> Vec<Contender> {
     let tree = |root: PathBuf| Tree {
         root,
-        target_dir: Some(crates.join("_build").join(&key)),
-        rustflags: Some(remaps.join(" ")),
-        source: Source::Shim { lib },
+        target_dir: Some(t.crates.join("_build").join(&t.key)),
+        rustflags: Some(made.remaps.join(" ")),
+        source: Source::Shim { lib: t.lib },
     };
-    let mut contenders: Vec<Contender> = (entry.variants.iter())
-        .map(|(v, _)| Contender {
-            module: entry.module,
-            kind: Kind::Variant(v),
-            origin: Origin::Current,
-            name: v.to_string(),
-            label: format!("{}-{v}", package.name),
-            tree: tree(work.path.join("copies").join(v).join("shim")),
-            state: State::Pending,
+    let contender = |kind, name: &str, label: String, shim: PathBuf| Contender {
+        module: entry.module,
+        kind,
+        origin: Origin::Current,
+        name: name.to_string(),
+        label,
+        tree: tree(shim),
+        state: State::Pending,
+    };
+    let mut out: Vec<Contender> = (entry.variants.iter())
+        .map(|(v, _)| {
+            let label = format!("{}-{v}", t.package.name);
+            contender(Kind::Variant(v), v, label, t.shim_of(v))
         })
         .collect();
     for p in entry.peers {
-        contenders.push(Contender {
-            module: entry.module,
-            kind: Kind::Peer(p),
-            origin: Origin::Current,
-            name: p.name.to_string(),
-            label: p.label.to_string(),
-            tree: tree(peer_shim.clone()),
-            state: State::Pending,
-        });
+        out.push(contender(
+            Kind::Peer(p),
+            p.name,
+            p.label.to_string(),
+            t.shim_of(REGISTRY_DIR),
+        ));
     }
-    let command = format!(
-        "cargo xtask compare --crate {text}{}",
-        args.ty
-            .as_ref()
-            .map_or(String::new(), |t| format!(" --type {t}"))
-    );
-    let settings = pipeline::settings(args, PUBLISHED, command);
-    let mut report = pipeline::compare(args, &settings, entry, contenders, &work.path)?;
-    report.run.notes.extend(notes);
-    report.annotations = Some(table::table(&scan, &numbered, &selected, &package, &ty));
-    output::write(&report, &out)?;
-    output::refresh(&out, false)?;
-    if let Some(a) = &report.annotations {
-        let judged = crate::render::worth::judge(&report, a);
-        let added = crate::render::worth::judge_added(&report, a);
-        let headline = crate::render::worth::headline(a, &judged, &added);
-        println!("{}", crate::env::escape::terminal(&headline));
-    }
-    pipeline::print_verdict(&report, &out);
-    pipeline::failures(&report)
+    out
 }
 
 /// The demangled names of the functions the crate as published (its shim

@@ -3,7 +3,7 @@
 //! (`report::annotations`).
 
 use crate::decide::verdict::{pct, size_pct};
-use crate::env::escape::{md_cell, md_code_cell, md_text};
+use crate::env::escape::{md_cell, md_code, md_code_cell, md_text};
 use crate::render::worth::{self, Outcome};
 use crate::report::Report;
 use std::fmt::Write;
@@ -30,6 +30,7 @@ pub fn render_table(w: &mut String, r: &Report) {
         md_text(&a.ty),
         (bar - 1.0) * 100.0
     );
+    same_as_registry(w, r);
     let _ = writeln!(
         w,
         "| # | function | where | as published | variant | footprint | speed | outcome |"
@@ -55,6 +56,21 @@ pub fn render_table(w: &mut String, r: &Report) {
         );
     }
     let _ = writeln!(w);
+    let unsettled: Vec<&str> = (judged.iter())
+        .filter(|j| j.outcome == Outcome::Unsettled)
+        .map(|j| j.row.variant.as_str())
+        .collect();
+    if !unsettled.is_empty() {
+        let _ = writeln!(
+            w,
+            "To settle the unsettled rows, time them alone with more processes: {}\n",
+            md_code(&format!(
+                "{} --variants {} --processes 8",
+                r.generated_by.trim_end_matches(" --quick"),
+                unsettled.join(",")
+            ))
+        );
+    }
     let added = worth::judge_added(r, a);
     if added.is_empty() {
         return;
@@ -90,6 +106,30 @@ pub fn render_table(w: &mut String, r: &Report) {
         );
     }
     let _ = writeln!(w);
+}
+
+/// Whether the copy as published builds what the registry's crate builds:
+/// the reference and the peer's hot paths compared (addresses normalized),
+/// with their footprints.
+fn same_as_registry(w: &mut String, r: &Report) {
+    let find = |e: Option<&crate::report::Entry>| e.and_then(|e| e.artifact.as_ref());
+    let published = find(r.variants.iter().find(|e| e.name == r.run.reference));
+    let Some((p, peer)) = published.zip(find(r.peers.first())) else {
+        return;
+    };
+    let same = p.hot_path_code.is_some() && p.hot_path_code == peer.hot_path_code;
+    let _ = writeln!(
+        w,
+        "{} and the registry crate (the peer) {} ({} and {} bytes of footprint).\n",
+        md_code(&r.run.reference),
+        if same {
+            "have the same hot-path machine code: the copy builds what the registry's crate builds"
+        } else {
+            "differ in their hot-path machine code"
+        },
+        p.footprint_bytes,
+        peer.footprint_bytes
+    );
 }
 
 #[cfg(test)]
