@@ -167,8 +167,8 @@ fn take_in(args: &Args, target: &Path) -> Result<Taken> {
     let out = (args.out.clone())
         .unwrap_or_else(|| workspace::root().join("reports").join("crates").join(&key));
     let work = WorkDir::lock(target, &format!("crates/{key}"))?;
-    let dir_name = (package.dir.file_name())
-        .map_or_else(|| key.clone().into(), |n| n.to_os_string());
+    let dir_name =
+        (package.dir.file_name()).map_or_else(|| key.clone().into(), |n| n.to_os_string());
     let lock = lock_file(&scratch)?;
     let published = work.path.join("copies").join(PUBLISHED).join(&dir_name);
     copy::copy_package(&package.dir, &published)?;

@@ -112,9 +112,11 @@ pub fn render_table(w: &mut String, r: &Report) {
 /// the reference and the peer's hot paths compared (addresses normalized),
 /// with their footprints.
 fn same_as_registry(w: &mut String, r: &Report) {
-    let find = |e: Option<&crate::report::Entry>| e.and_then(|e| e.artifact.as_ref());
-    let published = find(r.variants.iter().find(|e| e.name == r.run.reference));
-    let Some((p, peer)) = published.zip(find(r.peers.first())) else {
+    let published = (r.variants.iter())
+        .find(|e| e.name == r.run.reference)
+        .and_then(|e| e.artifact.as_ref());
+    let peer = r.peers.first().and_then(|e| e.artifact.as_ref());
+    let Some((p, peer)) = published.zip(peer) else {
         return;
     };
     let same = p.hot_path_code.is_some() && p.hot_path_code == peer.hot_path_code;
