@@ -109,8 +109,16 @@ fn a_crate_from_a_path_end_to_end() {
             "{row}"
         );
     }
-    for v in ["published", "drop_1", "none"] {
+    for v in ["published", "none"] {
         assert_eq!(entry(&json, v)["status"], "ok", "{v}");
+    }
+    // Timed, or left out with the reason (the same machine code as another,
+    // or beaten in the screen).
+    let drop_1 = entry(&json, "drop_1");
+    match drop_1["status"].as_str() {
+        Some("ok") => {}
+        Some("screened") => assert!(drop_1["reason"].as_str().is_some_and(|r| !r.is_empty())),
+        other => panic!("drop_1: {other:?}"),
     }
     assert!(
         json["peers"].as_array().unwrap().is_empty(),
@@ -168,6 +176,69 @@ fn a_wrong_or_failed_variant_is_a_failed_row() {
             "{fault}: {md}"
         );
     }
+}
+
+/// Where cargo unpacked the registry's `name-version`.
+fn registry_src(package: &str) -> Option<PathBuf> {
+    let home = std::env::var_os("CARGO_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cargo")))?;
+    std::fs::read_dir(home.join("registry/src"))
+        .ok()?
+        .flatten()
+        .map(|index| index.path().join(package))
+        .find(|p| p.is_dir())
+}
+
+/// A registry crate (cast6 0.2.0, a dependency of this workspace, so
+/// cargo has it): its unpacked files and its `.crate` archive are byte for
+/// byte what they were after a run that edited copies of it.
+#[test]
+fn the_registry_crate_is_only_read() {
+    let src = registry_src("cast6-0.2.0").expect("cargo has cast6 0.2.0 unpacked");
+    let archive = src
+        .parent()
+        .and_then(|index| {
+            Some(
+                index
+                    .parent()?
+                    .parent()?
+                    .join("cache")
+                    .join(index.file_name()?),
+            )
+        })
+        .map(|cache| cache.join("cast6-0.2.0.crate"))
+        .filter(|p| p.is_file());
+    let read = |p: &Option<PathBuf>| p.as_ref().map(|p| std::fs::read(p).unwrap());
+    let (files_before, archive_before) = (files(&src), read(&archive));
+    let tmp = scratch("crate-registry");
+    let out = Command::new(env!("CARGO_BIN_EXE_xtask"))
+        .args(["compare", "--crate", "cast6@0.2.0", "--offline", "--quick"])
+        .args(["--variants", "drop_1", "--sizes", "16", "--rounds", "3"])
+        .args(["--sec", "0.003", "--budget", "0.001", "--out"])
+        .arg(tmp.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert_eq!(files(&src), files_before, "cargo's unpacked files changed");
+    assert_eq!(read(&archive), archive_before, "the .crate archive changed");
+    let json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(tmp.path().join("cast6.json")).unwrap()).unwrap();
+    let code = |list: &str, name: &str| {
+        json[list]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["name"] == name)
+            .unwrap()["artifact"]["hot_path_code"]
+            .clone()
+    };
+    assert_eq!(
+        code("variants", "published"),
+        code("peers", "registry"),
+        "the copy as published builds the registry crate's code"
+    );
 }
 
 /// Each bad input: exit 2, one line and a hint, and `--out` not created.
