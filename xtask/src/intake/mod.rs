@@ -4,10 +4,12 @@
 //! place (`annotations/`), the variants those edits make (`axes.rs`), the
 //! compiler asked which of its types are block ciphers and what keys they
 //! take (`probe.rs`), the shim each variant is built through (`shim.rs`),
+//! the backends its hot path holds and the CPU's features (`backends.rs`),
 //! and the report's table of attributes (`table.rs`).
 
 pub mod annotations;
 pub mod axes;
+pub mod backends;
 pub mod copy;
 pub mod fetch;
 pub mod probe;

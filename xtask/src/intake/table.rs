@@ -16,6 +16,7 @@ pub fn table(
     built: &[Variant],
     package: &Package,
     ty: &str,
+    backends: Vec<String>,
 ) -> Annotations {
     let rows = (numbered.iter().enumerate())
         .map(|(n, (_, a))| Annotated {
@@ -46,6 +47,8 @@ pub fn table(
         .collect();
     Annotations {
         added,
+        backends,
+        cpu_features: crate::intake::backends::cpu_features(),
         krate: package.name.clone(),
         version: package.version.clone(),
         ty: ty.to_string(),

@@ -25,6 +25,14 @@ pub struct Annotations {
     /// path, each given `#[inline(always)]` in a variant (`add_K`).
     #[serde(default)]
     pub added: Vec<Added>,
+    /// The crate's modules its hot path reaches as published (`aes::soft`,
+    /// `aes::x86_aes`): where it holds several, it picks one at run time.
+    #[serde(default)]
+    pub backends: Vec<String>,
+    /// The instruction-set extensions this CPU has among those a crate
+    /// picks a backend by (`aes`, `vaes`, `avx512f`, ...).
+    #[serde(default)]
+    pub cpu_features: Vec<String>,
 }
 
 /// A hot function out of line as published, and the variant that gives it

@@ -70,6 +70,7 @@ pub fn run(args: &Args, target: &Path) -> Result<()> {
         &made.selected,
         &t.package,
         &t.ty,
+        made.backends.clone(),
     ));
     output::write(&report, &t.out)?;
     output::refresh(&t.out, false)?;
@@ -229,6 +230,8 @@ fn take_in(args: &Args, target: &Path) -> Result<Taken> {
 /// is timed beside them.
 struct Made {
     selected: Vec<axes::Variant>,
+    /// The crate's modules the published hot path reaches.
+    backends: Vec<String>,
     notes: Vec<String>,
     remaps: Vec<String>,
     with_peer: bool,
@@ -250,6 +253,7 @@ fn make_variants(args: &Args, t: &Taken) -> Result<Made> {
         &t.work.path,
     )?;
     let (hot, unmatched) = axes::out_of_line(&t.scan, &t.cfg, t.lib, &hot_names);
+    let backends = crate::intake::backends::modules(t.lib, &hot_names);
     let all = axes::variants(&t.scan, &t.cfg, &hot);
     eprintln!(
         "[intake] {}, type {}: {}-byte blocks, keys of {:?} bytes; {} inline attributes ({} compiled on this target) in {} files; {} functions out of line on the hot path; {} variants",
@@ -315,6 +319,7 @@ fn make_variants(args: &Args, t: &Taken) -> Result<Made> {
     }
     Ok(Made {
         selected,
+        backends,
         notes,
         remaps,
         with_peer,

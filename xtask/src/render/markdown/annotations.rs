@@ -31,6 +31,7 @@ pub fn render_table(w: &mut String, r: &Report) {
         (bar - 1.0) * 100.0
     );
     same_as_registry(w, r);
+    backends(w, a);
     let _ = writeln!(
         w,
         "| # | function | where | as published | variant | footprint | speed | outcome |"
@@ -108,6 +109,31 @@ pub fn render_table(w: &mut String, r: &Report) {
     let _ = writeln!(w);
 }
 
+/// The crate's modules its hot path reaches, and the CPU's features that
+/// a crate choosing at run time chooses by.
+fn backends(w: &mut String, a: &crate::report::annotations::Annotations) {
+    if a.backends.is_empty() {
+        return;
+    }
+    let list = |v: &[String]| v.iter().map(|s| md_code(s)).collect::<Vec<_>>().join(", ");
+    let _ = writeln!(
+        w,
+        "Its hot path as published reaches {} of the crate's modules: {}{}. This CPU has {}. Instructions are counted under callgrind, whose CPU has no AVX-512: a crate that picks its backend at run time may count on another one there than it was timed on.\n",
+        a.backends.len(),
+        list(&a.backends),
+        if a.backends.len() > 1 {
+            " (where it holds several backends, the crate picks one at run time)"
+        } else {
+            ""
+        },
+        if a.cpu_features.is_empty() {
+            "none of the extensions crates pick backends by".to_string()
+        } else {
+            list(&a.cpu_features)
+        }
+    );
+}
+
 /// Whether the copy as published builds what the registry's crate builds:
 /// the reference and the peer's hot paths compared (addresses normalized),
 /// with their footprints.
@@ -158,6 +184,8 @@ mod tests {
                 variant,
             }],
             added: Vec::new(),
+            backends: Vec::new(),
+            cpu_features: Vec::new(),
         });
         let mut md = String::new();
         super::render_headline(&mut md, &r);
