@@ -241,6 +241,68 @@ fn the_registry_crate_is_only_read() {
     );
 }
 
+/// A member of a workspace (`version.workspace = true`, dependencies
+/// from `[workspace.dependencies]`), as RustCrypto's crates are: taken in
+/// as publishing would make it, the workspace left as it was.
+#[test]
+fn a_workspace_member_is_taken_in() {
+    let tmp = scratch("crate-ws");
+    let ws = tmp.path().join("ws");
+    let member = ws.join("toy");
+    std::fs::create_dir_all(member.join("src")).unwrap();
+    for f in ["build.rs", "Cargo.lock"] {
+        std::fs::copy(fixture("toycipher").join(f), member.join(f)).unwrap();
+    }
+    for e in walkdir::WalkDir::new(fixture("toycipher").join("src"))
+        .into_iter()
+        .flatten()
+    {
+        let rel = e.path().strip_prefix(fixture("toycipher")).unwrap();
+        if e.file_type().is_dir() {
+            std::fs::create_dir_all(member.join(rel)).unwrap();
+        } else {
+            std::fs::copy(e.path(), member.join(rel)).unwrap();
+        }
+    }
+    std::fs::rename(member.join("Cargo.lock"), ws.join("Cargo.lock")).unwrap();
+    std::fs::write(
+        ws.join("Cargo.toml"),
+        "[workspace]\nmembers = [\"toy\"]\nresolver = \"3\"\n\n[workspace.package]\nversion = \"0.1.0\"\nedition = \"2024\"\nlicense = \"MIT OR Apache-2.0\"\n\n[workspace.dependencies]\ncipher = \"0.5\"\ncfg-if = \"1\"\n",
+    )
+    .unwrap();
+    std::fs::write(
+        member.join("Cargo.toml"),
+        "[package]\nname = \"toycipher\"\nversion.workspace = true\nedition.workspace = true\nlicense.workspace = true\ndescription = \"A toy cipher in a workspace: a test fixture\"\n\n[features]\ncompact = []\n\n[dependencies]\ncipher.workspace = true\ncfg-if.workspace = true\n",
+    )
+    .unwrap();
+    let before = files(&ws);
+    let out_dir = tmp.path().join("out");
+    let out = Command::new(env!("CARGO_BIN_EXE_xtask"))
+        .args(["compare", "--crate"])
+        .arg(&member)
+        .args([
+            "--offline",
+            "--quick",
+            "--variants",
+            "none",
+            "--sizes",
+            "16",
+        ])
+        .args([
+            "--rounds", "3", "--sec", "0.003", "--budget", "0.001", "--out",
+        ])
+        .arg(&out_dir)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert_eq!(files(&ws), before, "the workspace's files changed");
+    let json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out_dir.join("toycipher.json")).unwrap()).unwrap();
+    assert_eq!(json["annotations"]["version"], "0.1.0");
+    assert_eq!(json["annotations"]["rows"].as_array().unwrap().len(), 11);
+}
+
 /// Each bad input: exit 2, one line and a hint, and `--out` not created.
 #[test]
 fn bad_input_is_refused_with_one_line() {
