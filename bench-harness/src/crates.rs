@@ -104,6 +104,24 @@ impl CrateCipher {
     }
 }
 
+/// A crate's cipher as the intake would learn it (cast6 0.2.0), for tests.
+#[cfg(test)]
+pub fn example() -> CrateCipher {
+    CrateCipher {
+        name: "cast6".into(),
+        module: "cast6@0.2.0".into(),
+        label: "cast6 0.2.0, Cast6".into(),
+        lib_name: "cast6".into(),
+        block_size: 16,
+        modes: CrateCipher::modes_for(16, &[16, 32]).expect("16 and 32 are standard"),
+        key_lengths: vec![16, 32],
+        variants: vec!["published".into(), "none".into()],
+        reference: "published".into(),
+        peer: Some("cast6 0.2.0 (registry)".into()),
+        oracle: "published.so".into(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -423,19 +423,7 @@ mod tests {
     /// its variants by name (no static engine), its peer, and itself.
     #[test]
     fn a_crates_entry_holds_what_was_learned() {
-        let c = CrateCipher {
-            name: "cast6".into(),
-            module: "cast6@0.2.0".into(),
-            label: "cast6 0.2.0, Cast6".into(),
-            lib_name: "cast6".into(),
-            block_size: 16,
-            modes: CrateCipher::modes_for(16, &[16, 32]).unwrap(),
-            key_lengths: vec![16, 32],
-            variants: vec!["published".into(), "none".into()],
-            reference: "published".into(),
-            peer: Some("cast6 0.2.0 (registry)".into()),
-            oracle: "published.so".into(),
-        };
+        let c = crates::example();
         let e = CipherEntry::of_crate(&c);
         assert_eq!(
             (e.name, e.module, e.reference),

@@ -427,20 +427,8 @@ mod tests {
     /// by name and its registry peer, never another crate's or ours.
     #[test]
     fn a_crates_artifacts_are_its_own() {
-        use crate::crates::{CrateCipher, PEER_NAME};
-        let c = CrateCipher {
-            name: "cast6".into(),
-            module: "cast6@0.2.0".into(),
-            label: "cast6 0.2.0, Cast6".into(),
-            lib_name: "cast6".into(),
-            block_size: 16,
-            modes: CrateCipher::modes_for(16, &[16, 32]).unwrap(),
-            key_lengths: vec![16, 32],
-            variants: vec!["published".into(), "none".into()],
-            reference: "published".into(),
-            peer: Some("cast6 0.2.0 (registry)".into()),
-            oracle: "published.so".into(),
-        };
+        use crate::crates::PEER_NAME;
+        let c = crate::crates::example();
         let e = CipherEntry::of_crate(&c);
         assert!(Holds::parse("cast6@0.2.0::none").is_of(e));
         assert!(!Holds::parse("cast6@0.2.0::never").is_of(e));

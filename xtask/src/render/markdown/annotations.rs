@@ -32,31 +32,18 @@ pub fn render_table(w: &mut String, r: &Report) {
     );
     same_as_registry(w, r);
     backends(w, a);
-    let _ = writeln!(
-        w,
-        "| # | function | where | as published | variant | footprint | speed | outcome |"
-    );
-    let _ = writeln!(w, "|---:|---|---|---|---|---:|---:|---|");
-    for j in &judged {
-        let row = j.row;
-        let outcome = match (j.outcome, j.status) {
-            (Outcome::NotTimed, Some(s)) => format!("not timed ({s})"),
-            (o, _) => o.word().to_string(),
-        };
-        let _ = writeln!(
-            w,
-            "| {} | {} | {} | {} | {} | {} | {} | {} |",
-            row.number,
-            md_code_cell(&row.path),
-            md_cell(&row.location),
-            md_code_cell(&format!("#[{}]", row.attr)),
-            md_code_cell(&row.variant),
-            j.size_change.map_or_else(String::new, size_pct),
-            j.speed.as_ref().map_or_else(String::new, pct),
-            outcome,
-        );
-    }
-    let _ = writeln!(w);
+    let rows = judged.iter().map(|j| {
+        let attr = md_code_cell(&format!("#[{}]", j.row.attr));
+        (
+            j.row.number,
+            &j.row.path,
+            &j.row.location,
+            attr,
+            &j.row.variant,
+            cells(j),
+        )
+    });
+    table(w, rows);
     let unsettled: Vec<&str> = (judged.iter())
         .filter(|j| j.outcome == Outcome::Unsettled)
         .map(|j| j.row.variant.as_str())
@@ -80,30 +67,62 @@ pub fn render_table(w: &mut String, r: &Report) {
         w,
         "Functions the crate as published leaves out of line on the hot path (its call graph from `inlinelab_crypt`), each given `#[inline(always)]` in a variant of its own (`add_K`). *add*: faster past the bar for its growth (the size cost per doubling included).\n"
     );
+    let rows = added.iter().map(|j| {
+        let attr = (j.row.attr.as_deref())
+            .map_or_else(|| "none".to_string(), |a| md_code_cell(&format!("#[{a}]")));
+        (
+            j.row.number,
+            &j.row.path,
+            &j.row.location,
+            attr,
+            &j.row.variant,
+            cells(j),
+        )
+    });
+    table(w, rows);
+}
+
+/// A row's last three cells: footprint change, speed change with its
+/// interval, outcome (with why, when it was not timed).
+fn cells<R>(j: &worth::Judged<'_, R>) -> [String; 3] {
+    let outcome = match (j.outcome, j.status) {
+        (Outcome::NotTimed, Some(s)) => format!("not timed ({s})"),
+        (o, _) => o.word().to_string(),
+    };
+    [
+        j.size_change.map_or_else(String::new, size_pct),
+        j.speed.as_ref().map_or_else(String::new, pct),
+        outcome,
+    ]
+}
+
+/// The table of attributes (or of added ones): number, function, where,
+/// the attribute as published, the variant, and [`cells`].
+fn table<'a>(
+    w: &mut String,
+    rows: impl Iterator<
+        Item = (
+            usize,
+            &'a String,
+            &'a String,
+            String,
+            &'a String,
+            [String; 3],
+        ),
+    >,
+) {
     let _ = writeln!(
         w,
         "| # | function | where | as published | variant | footprint | speed | outcome |"
     );
     let _ = writeln!(w, "|---:|---|---|---|---|---:|---:|---|");
-    for j in &added {
-        let row = j.row;
-        let outcome = match (j.outcome, j.status) {
-            (Outcome::NotTimed, Some(s)) => format!("not timed ({s})"),
-            (o, _) => o.word().to_string(),
-        };
+    for (number, path, location, attr, variant, [size, speed, outcome]) in rows {
         let _ = writeln!(
             w,
-            "| {} | {} | {} | {} | {} | {} | {} | {} |",
-            row.number,
-            md_code_cell(&row.path),
-            md_cell(&row.location),
-            row.attr
-                .as_deref()
-                .map_or_else(|| "none".to_string(), |a| md_code_cell(&format!("#[{a}]"))),
-            md_code_cell(&row.variant),
-            j.size_change.map_or_else(String::new, size_pct),
-            j.speed.as_ref().map_or_else(String::new, pct),
-            outcome,
+            "| {number} | {} | {} | {attr} | {} | {size} | {speed} | {outcome} |",
+            md_code_cell(path),
+            md_cell(location),
+            md_code_cell(variant),
         );
     }
     let _ = writeln!(w);
