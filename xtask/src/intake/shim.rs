@@ -96,22 +96,72 @@ fn manifest(shim: &Shim) -> Result<String> {
     };
     let ws = read(root.join("Cargo.toml"))?;
     let artifact = read(root.join("variants/artifact/Cargo.toml"))?;
-    let ws_deps = ws
-        .get("workspace")
-        .and_then(|w| w.get("dependencies"))
-        .and_then(|d| d.as_table())
+    let mut deps = dependencies(&root, &ws, &artifact)?;
+    deps.insert("under_test".into(), under_test(shim).into());
+    let mut doc = toml::Table::new();
+    doc.insert("package".into(), package(&ws, &artifact)?.into());
+    doc.insert("lib".into(), library(&root).into());
+    doc.insert("features".into(), features(&artifact).into());
+    doc.insert("dependencies".into(), deps.into());
+    if let Some(profile) = ws.get("profile").and_then(|p| p.as_table()) {
+        let kept: toml::Table = (profile.iter())
+            .filter(|(name, _)| *name == "artifact" || *name == "release")
+            .map(|(name, table)| (name.clone(), table.clone()))
+            .collect();
+        doc.insert("profile".into(), kept.into());
+    }
+    doc.insert("workspace".into(), toml::Table::new().into());
+    let body =
+        toml::to_string(&doc).map_err(|e| Error::failed(format!("the shim's manifest: {e}")))?;
+    Ok(format!(
+        "# Written by cargo xtask compare --crate (xtask/src/intake/shim.rs).\n{body}"
+    ))
+}
+
+/// The artifact crate's package: its name, the workspace's edition.
+fn package(ws: &toml::Table, artifact: &toml::Table) -> Result<toml::Table> {
+    let name = (artifact.get("package").and_then(|p| p.get("name")).cloned())
+        .ok_or_else(|| Error::failed("variants/artifact/Cargo.toml has no package name"))?;
+    let edition = (ws.get("workspace"))
+        .and_then(|w| w.get("package"))
+        .and_then(|p| p.get("edition"))
         .cloned()
-        .unwrap_or_default();
+        .unwrap_or_else(|| "2024".into());
+    let mut package = toml::Table::new();
+    package.insert("name".into(), name);
+    package.insert("version".into(), "0.1.0".into());
+    package.insert("edition".into(), edition);
+    package.insert("publish".into(), false.into());
+    Ok(package)
+}
+
+/// The artifact crate's source as the shim's library, a `cdylib`.
+fn library(root: &Path) -> toml::Table {
+    let path = root.join("variants/artifact/src/lib.rs");
+    let mut lib = toml::Table::new();
+    lib.insert("path".into(), path.display().to_string().into());
+    lib.insert(
+        "crate-type".into(),
+        vec![toml::Value::from("cdylib")].into(),
+    );
+    lib.insert("test".into(), false.into());
+    lib.insert("doctest".into(), false.into());
+    lib
+}
+
+/// The artifact crate's dependencies that are not optional (the peer
+/// crates are), as the workspace states them, paths made absolute.
+fn dependencies(root: &Path, ws: &toml::Table, artifact: &toml::Table) -> Result<toml::Table> {
+    let ws_deps = (ws.get("workspace"))
+        .and_then(|w| w.get("dependencies"))
+        .and_then(|d| d.as_table());
     let mut deps = toml::Table::new();
-    for (name, dep) in (artifact.get("dependencies").and_then(|d| d.as_table()))
-        .into_iter()
-        .flatten()
-    {
-        let optional = dep.get("optional").and_then(|o| o.as_bool()) == Some(true);
-        if optional {
+    let listed = (artifact.get("dependencies").and_then(|d| d.as_table())).into_iter();
+    for (name, dep) in listed.flatten() {
+        if dep.get("optional").and_then(|o| o.as_bool()) == Some(true) {
             continue;
         }
-        let mut spec = match ws_deps.get(name) {
+        let mut spec = match ws_deps.and_then(|d| d.get(name)) {
             Some(toml::Value::String(v)) => {
                 let mut t = toml::Table::new();
                 t.insert("version".into(), v.clone().into());
@@ -130,6 +180,11 @@ fn manifest(shim: &Shim) -> Result<String> {
         }
         deps.insert(name.clone(), spec.into());
     }
+    Ok(deps)
+}
+
+/// The crate as `under_test`: the copy by path, or the registry's version.
+fn under_test(shim: &Shim) -> toml::Table {
     let mut under = toml::Table::new();
     under.insert("package".into(), shim.package.into());
     match shim.dependency {
@@ -142,66 +197,23 @@ fn manifest(shim: &Shim) -> Result<String> {
         let f: Vec<toml::Value> = shim.features.iter().map(|f| f.as_str().into()).collect();
         under.insert("features".into(), f.into());
     }
-    deps.insert("under_test".into(), under.into());
-    let mut features = toml::Table::new();
-    for (name, _) in (artifact.get("features").and_then(|f| f.as_table()))
-        .into_iter()
+    under
+}
+
+/// Every feature of the artifact crate, as a marker (its peer crates are
+/// not the shim's dependencies); `under-test` turns on `peer`.
+fn features(artifact: &toml::Table) -> toml::Table {
+    let declared = (artifact.get("features").and_then(|f| f.as_table())).into_iter();
+    declared
         .flatten()
-    {
-        let implies: Vec<toml::Value> = match name.as_str() {
-            "under-test" => vec!["peer".into()],
-            _ => Vec::new(),
-        };
-        features.insert(name.clone(), implies.into());
-    }
-    let mut lib = toml::Table::new();
-    lib.insert(
-        "path".into(),
-        root.join("variants/artifact/src/lib.rs")
-            .display()
-            .to_string()
-            .into(),
-    );
-    lib.insert(
-        "crate-type".into(),
-        vec![toml::Value::from("cdylib")].into(),
-    );
-    lib.insert("test".into(), false.into());
-    lib.insert("doctest".into(), false.into());
-    let mut package = toml::Table::new();
-    let artifact_package = artifact.get("package").and_then(|p| p.as_table());
-    let name = (artifact_package.and_then(|p| p.get("name")).cloned())
-        .ok_or_else(|| Error::failed("variants/artifact/Cargo.toml has no package name"))?;
-    package.insert("name".into(), name);
-    package.insert("version".into(), "0.1.0".into());
-    let edition = (ws
-        .get("workspace")
-        .and_then(|w| w.get("package"))
-        .and_then(|p| p.get("edition"))
-        .cloned())
-    .unwrap_or_else(|| "2024".into());
-    package.insert("edition".into(), edition);
-    package.insert("publish".into(), false.into());
-    let mut doc = toml::Table::new();
-    doc.insert("package".into(), package.into());
-    doc.insert("lib".into(), lib.into());
-    doc.insert("features".into(), features.into());
-    doc.insert("dependencies".into(), deps.into());
-    if let Some(profile) = ws.get("profile").and_then(|p| p.as_table()) {
-        let mut kept = toml::Table::new();
-        for (name, table) in profile {
-            if name == "artifact" || name == "release" {
-                kept.insert(name.clone(), table.clone());
-            }
-        }
-        doc.insert("profile".into(), kept.into());
-    }
-    doc.insert("workspace".into(), toml::Table::new().into());
-    let body =
-        toml::to_string(&doc).map_err(|e| Error::failed(format!("the shim's manifest: {e}")))?;
-    Ok(format!(
-        "# Written by cargo xtask compare --crate (xtask/src/intake/shim.rs).\n{body}"
-    ))
+        .map(|(name, _)| {
+            let implies: Vec<toml::Value> = match name.as_str() {
+                "under-test" => vec!["peer".into()],
+                _ => Vec::new(),
+            };
+            (name.clone(), implies.into())
+        })
+        .collect()
 }
 
 /// The lock file a shim starts from: every package of `a` and of `b`

@@ -272,21 +272,7 @@ fn make_variants(args: &Args, t: &Taken) -> Result<Made> {
         .map(|u| format!("not given `always`: {u}"))
         .collect();
     for v in selected.iter().filter(|v| v.name != PUBLISHED) {
-        let copy_dir = t.copy_of(&v.name);
-        copy::copy_package(&t.package.dir, &copy_dir)?;
-        let edits = axes::edits(&t.scan, &t.cfg, &v.change);
-        annotations::apply_under(&copy_dir, &edits)
-            .map_err(|e| Error::failed(format!("{}: {e}", v.name)))?;
-        let left = axes::skipped(&t.scan, &t.cfg, &v.change);
-        if !left.is_empty() {
-            notes.push(format!(
-                "`{}` leaves {} `#[target_feature]` function(s) as published (rustc refuses `inline(always)` on them): {}",
-                v.name,
-                left.len(),
-                left.join(", ")
-            ));
-        }
-        t.write_shim(&v.name)?;
+        notes.extend(write_variant(t, v)?);
     }
     // One RUSTFLAGS for every build of the crate (its dependencies
     // compiled once), whichever variants are chosen: each variant's copy
@@ -324,6 +310,26 @@ fn make_variants(args: &Args, t: &Taken) -> Result<Made> {
         remaps,
         with_peer,
     })
+}
+
+/// Copies the crate for variant `v`, edits the copy and writes its shim;
+/// what the edits left as published, and why, as a note.
+fn write_variant(t: &Taken, v: &axes::Variant) -> Result<Option<String>> {
+    let copy_dir = t.copy_of(&v.name);
+    copy::copy_package(&t.package.dir, &copy_dir)?;
+    let edits = axes::edits(&t.scan, &t.cfg, &v.change);
+    annotations::apply_under(&copy_dir, &edits)
+        .map_err(|e| Error::failed(format!("{}: {e}", v.name)))?;
+    t.write_shim(&v.name)?;
+    let left = axes::skipped(&t.scan, &t.cfg, &v.change);
+    Ok((!left.is_empty()).then(|| {
+        format!(
+            "`{}` leaves {} `#[target_feature]` function(s) as published (rustc refuses `inline(always)` on them): {}",
+            v.name,
+            left.len(),
+            left.join(", ")
+        )
+    }))
 }
 
 /// The registry peer's directory among the copies (not a variant's name:
