@@ -224,10 +224,12 @@ fn the_registry_crate_is_only_read() {
     assert!(out.status.success(), "{stderr}");
     assert_eq!(files(&src), files_before, "cargo's unpacked files changed");
     assert_eq!(read(&archive), archive_before, "the .crate archive changed");
-    // Both built: the copy as published and the registry crate. (Their
-    // sections are byte for byte the same; the hot-path hash of the two
-    // differs in a clone at another path, which is not understood yet: not
-    // asserted here.)
+    // Both built: the copy as published and the registry crate. Their
+    // sections are byte for byte the same, but their hot-path hashes may
+    // differ: the normalizer takes non-allocated sections' sizes (`.strtab`)
+    // for boundaries of constants (`build/code.rs`, `find_boundaries`), a
+    // defect to fix with a regeneration of the committed hashes. Until then
+    // the footprint is what is asserted.
     let json: serde_json::Value =
         serde_json::from_slice(&std::fs::read(tmp.path().join("cast6.json")).unwrap()).unwrap();
     let footprint = |list: &str, name: &str| {
