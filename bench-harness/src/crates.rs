@@ -32,8 +32,6 @@ pub struct CrateCipher {
     /// `cast6@0.2.0`: what its variants' artifacts say they hold before
     /// `::variant`.
     pub module: String,
-    /// The crate, its version and the type: `cast6 0.2.0, Cast6`.
-    pub label: String,
     /// The crate's library name, which prefixes its symbols: `cast6`
     /// (`md5` for the package `md-5`).
     pub lib_name: String,
@@ -110,7 +108,6 @@ pub fn example() -> CrateCipher {
     CrateCipher {
         name: "cast6".into(),
         module: "cast6@0.2.0".into(),
-        label: "cast6 0.2.0, Cast6".into(),
         lib_name: "cast6".into(),
         block_size: 16,
         modes: CrateCipher::modes_for(16, &[16, 32]).expect("16 and 32 are standard"),

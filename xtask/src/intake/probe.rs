@@ -132,13 +132,7 @@ impl Probe<'_> {
         let fail =
             |e: &dyn std::fmt::Display| Error::failed(format!("{}: {e}", self.dir.display()));
         std::fs::create_dir_all(self.dir).map_err(|e| fail(&e))?;
-        let cipher = crate::env::workspace::root().join("Cargo.toml");
-        let ws = std::fs::read_to_string(&cipher).map_err(|e| fail(&e))?;
-        let cipher_version = ws
-            .lines()
-            .find_map(|l| l.strip_prefix("cipher = "))
-            .and_then(|rest| rest.split('"').nth(1))
-            .unwrap_or("0.5");
+        let cipher = crate::intake::shim::workspace_dependency("cipher")?;
         let features = (self.features.iter())
             .map(|f| format!("\"{}\"", f.replace(['"', '\\'], "")))
             .collect::<Vec<_>>()
@@ -146,7 +140,7 @@ impl Probe<'_> {
         let manifest = format!(
             "[package]\nname = \"inlinelab-probe\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n\
              [[bin]]\nname = \"probe\"\npath = \"main.rs\"\n\n\
-             [dependencies]\ncipher = \"{cipher_version}\"\n\
+             [dependencies]\ncipher = {cipher}\n\
              under_test = {{ package = \"{}\", path = \"{}\", features = [{features}] }}\n\n[workspace]\n",
             self.package.name,
             self.copy.display()

@@ -149,6 +149,27 @@ fn library(root: &Path) -> toml::Table {
     lib
 }
 
+/// The workspace's `[workspace.dependencies]` entry of `name`, as an
+/// inline table (`{ version = "0.5", default-features = false }`), paths
+/// made absolute: what a scratch package that needs the same crate states.
+pub fn workspace_dependency(name: &str) -> Result<String> {
+    let root = workspace::root();
+    let path = root.join("Cargo.toml");
+    let ws = (std::fs::read_to_string(&path).ok())
+        .and_then(|t| t.parse::<toml::Table>().ok())
+        .ok_or_else(|| Error::failed(format!("{}: not a manifest", path.display())))?;
+    let mut wanted = toml::Table::new();
+    wanted.insert(name.into(), toml::Table::new().into());
+    let mut artifact = toml::Table::new();
+    artifact.insert("dependencies".into(), wanted.into());
+    let deps = dependencies(&root, &ws, &artifact)?;
+    let dep = deps
+        .get(name)
+        .cloned()
+        .unwrap_or_else(|| toml::Table::new().into());
+    Ok(dep.to_string())
+}
+
 /// The artifact crate's dependencies that are not optional (the peer
 /// crates are), as the workspace states them, paths made absolute.
 fn dependencies(root: &Path, ws: &toml::Table, artifact: &toml::Table) -> Result<toml::Table> {

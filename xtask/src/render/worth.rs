@@ -151,51 +151,26 @@ fn same_code(a: &Entry, b: &Entry) -> bool {
 /// are unsettled or untimed.
 pub fn headline(a: &Annotations, judged: &[Judged<Annotated>], added: &[Judged<Added>]) -> String {
     let count = |o: Outcome| judged.iter().filter(|j| j.outcome == o).count();
-    let plural = |n: usize, one: &str, many: &str| {
-        if n == 1 {
-            one.to_string()
-        } else {
-            many.to_string()
-        }
-    };
+    let plural = |n: usize, one: &'static str, many: &'static str| if n == 1 { one } else { many };
     let n = a.rows.len();
-    let mut parts = vec![
-        format!(
-            "{} {}",
-            count(Outcome::Keep),
-            plural(
-                count(Outcome::Keep),
-                "pays for itself",
-                "pay for themselves"
-            )
+    // Always said: what pays, what changes nothing, what costs; said when
+    // there are any: what is unsettled or was not timed.
+    let said = [
+        (Outcome::Keep, "pays for itself", "pay for themselves", true),
+        (Outcome::NoEffect, "changes nothing", "change nothing", true),
+        (
+            Outcome::Drop,
+            "costs size or speed for nothing",
+            "cost size or speed for nothing",
+            true,
         ),
-        format!(
-            "{} {}",
-            count(Outcome::NoEffect),
-            plural(
-                count(Outcome::NoEffect),
-                "changes nothing",
-                "change nothing"
-            )
-        ),
-        format!(
-            "{} {}",
-            count(Outcome::Drop),
-            plural(
-                count(Outcome::Drop),
-                "costs size or speed for nothing",
-                "cost size or speed for nothing"
-            )
-        ),
+        (Outcome::Unsettled, "unsettled", "unsettled", false),
+        (Outcome::NotTimed, "not timed", "not timed", false),
     ];
-    for (o, word) in [
-        (Outcome::Unsettled, "unsettled"),
-        (Outcome::NotTimed, "not timed"),
-    ] {
-        if count(o) > 0 {
-            parts.push(format!("{} {word}", count(o)));
-        }
-    }
+    let mut parts: Vec<String> = (said.into_iter())
+        .filter(|&(o, _, _, always)| always || count(o) > 0)
+        .map(|(o, one, many, _)| format!("{} {}", count(o), plural(count(o), one, many)))
+        .collect();
     let last = parts.pop().unwrap_or_default();
     let elsewhere = a.written.saturating_sub(n);
     let best = (added.iter())

@@ -36,7 +36,6 @@ pub fn run(args: &Args, target: &Path) -> Result<()> {
     let cipher = CrateCipher {
         name: t.name.clone(),
         module: t.holds(),
-        label: format!("{} {}, {}", t.package.name, t.package.version, t.ty),
         lib_name: t.package.lib_name.clone(),
         block_size: t.learned.block_size,
         modes: t.modes.clone(),
