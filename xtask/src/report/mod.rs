@@ -1,4 +1,4 @@
-//! The compare report's data: the JSON (`schema_version` 3) that compare
+//! The compare report's data: the JSON (`schema_version` 5) that compare
 //! writes and render, the gate and the baseline files read;
 //! `crate::render` renders it. Every median and interval in it can be
 //! computed again from the per-round samples it holds ([`Speed::samples`]),
@@ -13,6 +13,7 @@ pub mod json;
 pub mod raw;
 pub mod reader;
 pub mod recompute;
+mod shared_lists;
 
 use crate::decide::paired;
 pub use crate::decide::paired::Sample;
