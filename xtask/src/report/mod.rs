@@ -5,6 +5,7 @@
 //! by the functions here.
 
 pub mod annotations;
+pub mod backends;
 pub mod check;
 mod columns;
 #[cfg(test)]
@@ -529,7 +530,8 @@ impl Report {
 /// several blocks at once (where lanes help), CBC encryption one block at
 /// a time, each waiting for the previous (where they cannot); key setup is
 /// not averaged in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Family {
     /// ECB, CTR, XTS, and CBC decryption.
     Parallel,
