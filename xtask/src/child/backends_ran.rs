@@ -22,7 +22,8 @@ use std::time::Duration;
 const INTERVAL: Duration = Duration::from_micros(250);
 /// Samples enough for one case.
 const ENOUGH: usize = 1000;
-/// The wall-clock time one case may take at most.
+/// The wall-clock time one case may take at most: about 250 samples on a
+/// kernel of 250 Hz with the core to itself.
 const LIMIT: Duration = Duration::from_secs(1);
 
 /// Both observations of the artifact `so` (of the cipher `cipher`, a crate

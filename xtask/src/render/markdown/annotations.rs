@@ -162,7 +162,7 @@ fn ran(w: &mut String, a: &crate::report::annotations::Annotations) {
     let Some(ran) = &a.ran else { return };
     let _ = writeln!(
         w,
-        "Which backend ran, as published, in the case of each mode family whose instructions are counted: the crate's module with the most of the instruction-pointer samples taken on this CPU while the case ran, and the one with the most of callgrind's instructions (the JSON's `annotations.ran` keeps every count):\n"
+        "Which backend ran, as published, in the case of each mode family whose instructions are counted: the crate's module with the most of the instruction-pointer samples taken on this CPU while the case ran, and the one with the most of callgrind's instructions, each share of all the case's samples or instructions (the shim's, `cipher`'s and, for samples, the harness's included; the JSON's `annotations.ran` keeps every count):\n"
     );
     for line in ran.sentences(&|s: &str| md_code(s), &|s: &str| md_text(s)) {
         let _ = writeln!(w, "- {line}.");
