@@ -7,7 +7,7 @@
 //! other. Every share is a count over a total kept here, so that each
 //! figure can be computed again.
 
-use crate::report::{Family, Operation};
+use crate::report::family::{Family, Operation};
 use serde::{Deserialize, Serialize};
 
 /// Both observations of the same artifact in the same cases.
