@@ -144,6 +144,49 @@ fn a_crate_from_a_path_end_to_end() {
     );
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.starts_with("Of toycipher 0.1.0's"), "{stdout}");
+    backend_ran_is_named(&a["ran"], &md);
+}
+
+/// The report names the backend that ran in each mode family the run
+/// counted: the crate's module with the most samples on this CPU (x86-64
+/// Linux) and with the most of callgrind's instructions (valgrind
+/// installed), with their counts; and says why where it could not.
+fn backend_ran_is_named(ran: &serde_json::Value, md: &str) {
+    assert!(md.contains("Which backend ran, as published"), "{md}");
+    let named = |observed: &serde_json::Value, what: &str| {
+        let families = observed["families"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{what}: {observed}"));
+        let names: Vec<&str> = (families.iter())
+            .filter_map(|f| f["modules"][0]["module"].as_str())
+            .collect();
+        assert!(
+            names.iter().any(|m| m.starts_with("toycipher")),
+            "{what}: no family names a module of the crate: {observed}"
+        );
+        for f in families {
+            let total = f["total"].as_u64().unwrap();
+            let counts: u64 = (f["modules"].as_array().unwrap().iter())
+                .map(|m| m["count"].as_u64().unwrap())
+                .sum();
+            assert!(total > 0 && counts <= total, "{what}: {f}");
+        }
+        assert!(md.contains(&format!("`{}`", names[0])), "{what}: {md}");
+    };
+    if cfg!(all(target_os = "linux", target_arch = "x86_64")) {
+        named(&ran["timed"], "timed");
+    } else {
+        assert!(ran["timed"]["unavailable"].is_string(), "{ran}");
+    }
+    let valgrind = Command::new("valgrind")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if valgrind {
+        named(&ran["counted"], "counted");
+    } else {
+        assert_eq!(ran["counted"]["unavailable"], "valgrind is not installed");
+    }
 }
 
 /// A variant that computes something else is refused before it is timed,
