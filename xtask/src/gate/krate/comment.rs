@@ -1,0 +1,110 @@
+//! The `--comment` of `gate --crate`: what moved on the hot path first (for
+//! block-ciphers#598's shape, its first line names the functions that
+//! stopped being inlined, with the change of instructions per case), then
+//! the gate's summary (`gate/summary.rs`, the rows and thresholds every gate
+//! has), what moved in both directions, and what callgrind could count.
+
+use crate::env::escape::{md_code, md_text};
+use crate::gate::krate::moved::{self, CaseCount, Moved};
+use crate::gate::rows::Row;
+
+/// The extensions valgrind's CPU lacks among those crates choose backends
+/// by: a crate that detects them at run time is counted on another
+/// backend than the one it runs on a machine that has them.
+const UNSEEN: [&str; 3] = ["avx512f", "vaes", "vpclmulqdq"];
+
+/// What the comment is made of.
+pub struct Parts<'a> {
+    /// `--against`, as given.
+    pub rev: &'a str,
+    /// What moved, when both sides were built.
+    pub moved: Option<&'a Moved>,
+    /// Instructions per operation of each case at both sides (empty when a
+    /// side was not counted).
+    pub counts: &'a [CaseCount],
+    /// The gate's summary (`summary::render`).
+    pub summary: &'a str,
+    pub rows: &'a [Row],
+    /// The crate's modules the head's hot path reaches.
+    pub backends: &'a [String],
+    /// This machine's extensions among those crates choose backends by.
+    pub cpu: &'a [String],
+}
+
+/// The comment's markdown.
+pub fn render(p: &Parts) -> String {
+    let mut md = String::new();
+    if let Some(line) = p.moved.and_then(|m| moved::first_line(m, p.rev, p.counts)) {
+        md.push_str(&line);
+        md.push_str("\n\n");
+    }
+    md.push_str(p.summary);
+    if let Some(line) = improved(p.rows) {
+        md.push_str(&line);
+        md.push_str("\n\n");
+    }
+    if let Some(section) = p.moved.and_then(|m| moved::section(m, p.rev)) {
+        md.push_str(&section);
+    }
+    md.push_str(&counted(p.backends, p.cpu));
+    md
+}
+
+/// How many figures shrank (improvements), and the most; `None` when none
+/// did.
+fn improved(rows: &[Row]) -> Option<String> {
+    let shrank: Vec<&Row> = rows.iter().filter(|r| r.growth < 0.0).collect();
+    let most = shrank.iter().min_by(|a, b| a.growth.total_cmp(&b.growth))?;
+    Some(format!(
+        "Improved: {} figure(s) shrank, the most {:+.2}% ({}).",
+        shrank.len(),
+        most.growth * 100.0,
+        most.metric
+    ))
+}
+
+/// What callgrind counted: the backends the hot path reaches, and whether
+/// this machine has what valgrind's CPU lacks (so that the crate may pick
+/// another backend here, which the wall-clock rows time).
+fn counted(backends: &[String], cpu: &[String]) -> String {
+    let mut md = String::from("### What callgrind counted\n\n");
+    md.push_str(
+        "Instructions are counted under valgrind, whose CPU has no AVX-512 and no VAES: a crate that picks its backend at run time is counted on the one it picks there.",
+    );
+    if !backends.is_empty() {
+        let list: Vec<String> = backends.iter().map(|b| md_code(b)).collect();
+        md.push_str(&format!(
+            " The head's hot path reaches {}.",
+            list.join(", ")
+        ));
+    }
+    let here: Vec<&String> = cpu
+        .iter()
+        .filter(|f| UNSEEN.contains(&f.as_str()))
+        .collect();
+    if here.is_empty() {
+        md.push_str(" This machine has none of those extensions either.\n");
+    } else {
+        let list: Vec<String> = here.iter().map(|f| md_text(f)).collect();
+        md.push_str(&format!(
+            " This machine has {}: where the crate picks a backend by them, the wall-clock rows time another backend than the one counted.\n",
+            list.join(", ")
+        ));
+    }
+    md
+}
+
+#[cfg(test)]
+mod tests {
+    /// The backends are named, and a machine with AVX-512 is told that its
+    /// timed backend may not be the counted one.
+    #[test]
+    fn what_callgrind_counted_says_which_backend() {
+        let backends = ["aes::backends::autodetect".to_string()];
+        let with = super::counted(&backends, &["aes".into(), "avx512f".into()]);
+        assert!(with.contains("`aes::backends::autodetect`"), "{with}");
+        assert!(with.contains("This machine has avx512f:"), "{with}");
+        let without = super::counted(&backends, &["aes".into()]);
+        assert!(without.contains("none of those extensions"), "{without}");
+    }
+}
