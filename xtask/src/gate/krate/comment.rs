@@ -4,9 +4,11 @@
 //! the gate's summary (`gate/summary.rs`, the rows and thresholds every gate
 //! has), what moved in both directions, and what callgrind could count.
 
+use crate::decide::verdict::pct;
 use crate::env::escape::{md_code, md_text};
 use crate::gate::krate::moved::{self, CaseCount, Moved};
 use crate::gate::rows::Row;
+use bench_harness::stats::Ratio;
 
 /// The extensions valgrind's CPU lacks among those crates choose backends
 /// by: a crate that detects them at run time is counted on another
@@ -29,6 +31,9 @@ pub struct Parts<'a> {
     pub backends: &'a [String],
     /// This machine's extensions among those crates choose backends by.
     pub cpu: &'a [String],
+    /// Head's wall-clock speed over the base's, timed in the same run
+    /// (`None` with `--no-time`).
+    pub wall: Option<Ratio>,
 }
 
 /// The comment's markdown.
@@ -46,7 +51,7 @@ pub fn render(p: &Parts) -> String {
     if let Some(section) = p.moved.and_then(|m| moved::section(m, p.rev)) {
         md.push_str(&section);
     }
-    md.push_str(&counted(p.backends, p.cpu));
+    md.push_str(&counted(p.backends, p.cpu, p.wall.as_ref()));
     md
 }
 
@@ -63,18 +68,24 @@ fn improved(rows: &[Row]) -> Option<String> {
     ))
 }
 
-/// What callgrind counted: the backends the hot path reaches, and whether
-/// this machine has what valgrind's CPU lacks (so that the crate may pick
-/// another backend here, which the wall-clock rows time).
-fn counted(backends: &[String], cpu: &[String]) -> String {
-    let mut md = String::from("### What callgrind counted\n\n");
+/// What callgrind counted: the crate's modules the hot path reaches (a
+/// crate that picks its backend at run time reaches each through its
+/// dispatch), whether this machine has what valgrind's CPU lacks (so that
+/// the crate may pick another backend here), and the wall clock, which
+/// times the backend this machine's CPU gets.
+fn counted(backends: &[String], cpu: &[String], wall: Option<&Ratio>) -> String {
+    let mut md = String::from(
+        "### What callgrind counted
+
+",
+    );
     md.push_str(
-        "Instructions are counted under valgrind, whose CPU has no AVX-512 and no VAES: a crate that picks its backend at run time is counted on the one it picks there.",
+        "Instructions are counted under valgrind, whose CPU has no AVX-512 and no VAES: a crate that picks its backend at run time is counted on the one it picks for that CPU.",
     );
     if !backends.is_empty() {
         let list: Vec<String> = backends.iter().map(|b| md_code(b)).collect();
         md.push_str(&format!(
-            " The head's hot path reaches {}.",
+            " The head's hot path reaches these modules of the crate: {}.",
             list.join(", ")
         ));
     }
@@ -83,14 +94,21 @@ fn counted(backends: &[String], cpu: &[String]) -> String {
         .filter(|f| UNSEEN.contains(&f.as_str()))
         .collect();
     if here.is_empty() {
-        md.push_str(" This machine has none of those extensions either.\n");
+        md.push_str(" This machine has none of those extensions either.");
     } else {
         let list: Vec<String> = here.iter().map(|f| md_text(f)).collect();
         md.push_str(&format!(
-            " This machine has {}: where the crate picks a backend by them, the wall-clock rows time another backend than the one counted.\n",
+            " This machine has {}: where the crate picks a backend by them, the wall clock times another backend than the one counted.",
             list.join(", ")
         ));
     }
+    if let Some(w) = wall {
+        md.push_str(&format!(
+            " Wall clock on this machine (advisory), head's speed over the base's with its 95% interval: {}.",
+            md_text(&pct(w))
+        ));
+    }
+    md.push('\n');
     md
 }
 
@@ -101,10 +119,20 @@ mod tests {
     #[test]
     fn what_callgrind_counted_says_which_backend() {
         let backends = ["aes::backends::autodetect".to_string()];
-        let with = super::counted(&backends, &["aes".into(), "avx512f".into()]);
+        let with = super::counted(&backends, &["aes".into(), "avx512f".into()], None);
         assert!(with.contains("`aes::backends::autodetect`"), "{with}");
         assert!(with.contains("This machine has avx512f:"), "{with}");
-        let without = super::counted(&backends, &["aes".into()]);
+        let without = super::counted(&backends, &["aes".into()], None);
         assert!(without.contains("none of those extensions"), "{without}");
+        let wall = bench_harness::stats::Ratio {
+            ratio: 0.5,
+            low: 0.45,
+            high: 0.55,
+        };
+        let timed = super::counted(&backends, &[], Some(&wall));
+        assert!(
+            timed.contains("the base's with its 95% interval: -50.0% \\[-55.0%, -45.0%\\]."),
+            "{timed}"
+        );
     }
 }

@@ -108,6 +108,7 @@ pub fn run(args: &Args, path: &Path) -> Result<()> {
         rows: &rows,
         backends: &backends,
         cpu: &crate::intake::backends::cpu_features(),
+        wall,
     });
     for line in md.lines() {
         println!("{}", crate::env::escape::terminal(line));
