@@ -10,7 +10,7 @@
 
 mod common;
 
-use common::{check_usage, root, s, scratch, xtask_within};
+use common::{check_usage, registry_src, root, s, scratch, xtask_within};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -279,4 +279,85 @@ fn bad_input_is_refused_with_one_line() {
         "cannot be used with",
     );
     check_usage(&["gate", "--crate", s(&member)], "--against");
+}
+
+/// RustCrypto/block-ciphers#598 itself: aes 0.9.4's source as cargo
+/// unpacked it (a dependency of this workspace), copied into a repository
+/// of our own laid out as RustCrypto's is (a workspace, `aes/` its
+/// member), then a commit removing the six `#[inline]` attributes #598
+/// added (`load_block` and `store_block` in `backends/x86_aes/utils.rs`
+/// and `backends/aarch64_aes/utils.rs`, as aes 0.9.3 had them): exit 1, the
+/// first line naming the functions that stopped being inlined.
+#[test]
+#[ignore = "builds aes twice, minutes: cargo test -p xtask --test gate_crate -- --ignored"]
+fn block_ciphers_598() {
+    let src = registry_src("aes-0.9.4").expect("cargo has aes 0.9.4 unpacked");
+    let tmp = scratch("gate-crate-598");
+    let repo = tmp.path().join("block-ciphers");
+    let member = repo.join("aes");
+    for e in walkdir::WalkDir::new(&src).into_iter().flatten() {
+        let to = member.join(e.path().strip_prefix(&src).unwrap());
+        if e.file_type().is_dir() {
+            std::fs::create_dir_all(&to).unwrap();
+        } else {
+            std::fs::write(&to, std::fs::read(e.path()).unwrap()).unwrap();
+        }
+    }
+    // The crate as its repository has it: its own manifest, the lock file
+    // at the workspace's root, no registry marks.
+    std::fs::rename(member.join("Cargo.toml.orig"), member.join("Cargo.toml")).unwrap();
+    std::fs::rename(member.join("Cargo.lock"), repo.join("Cargo.lock")).unwrap();
+    for f in [".cargo-ok", ".cargo_vcs_info.json"] {
+        let _ = std::fs::remove_file(member.join(f));
+    }
+    std::fs::write(
+        repo.join("Cargo.toml"),
+        "[workspace]\nresolver = \"3\"\nmembers = [\"aes\"]\n",
+    )
+    .unwrap();
+    git(&repo, &["init", "-q"]);
+    git(&repo, &["add", "-A"]);
+    git(&repo, &["commit", "-q", "-m", "aes 0.9.4"]);
+    for (file, removed) in [
+        ("src/backends/x86_aes/utils.rs", 4),
+        ("src/backends/aarch64_aes/utils.rs", 2),
+    ] {
+        let path = member.join(file);
+        let text = std::fs::read_to_string(&path).unwrap();
+        let attr = "#[inline]\n#[target_feature";
+        assert_eq!(text.matches(attr).count(), removed, "{file}");
+        std::fs::write(&path, text.replace(attr, "#[target_feature")).unwrap();
+    }
+    git(&repo, &["commit", "-q", "-a", "-m", "#598 undone"]);
+    let comment = tmp.path().join("gate.md");
+    let out = xtask_within(
+        &[
+            "gate",
+            "--crate",
+            s(&member),
+            "--against",
+            "HEAD~1",
+            "--type",
+            "Aes128",
+            "--offline",
+            "--no-time",
+            "--comment",
+            s(&comment),
+        ],
+        LIMIT,
+    );
+    let md = std::fs::read_to_string(&comment).unwrap_or_default();
+    assert_eq!(out.status.code(), Some(1), "{}", show(&out));
+    let first = first_line(&md);
+    assert!(first.starts_with("**Stopped being inlined**"), "{md}");
+    for f in ["load_block", "store_block"] {
+        assert!(
+            first.contains(&format!("`aes::backends::x86_aes::utils::{f}`")),
+            "{f}: {md}"
+        );
+    }
+    assert!(
+        first.contains("ecb(aes\\_aes128) encrypt 128-bit 16/1424/8192 B +"),
+        "{md}"
+    );
 }
