@@ -1,6 +1,7 @@
 //! `cargo xtask gate --crate PATH --against REV`: the `gatecrate` fixture (a
-//! workspace whose member `gatecipher` inherits its fields, as RustCrypto's
-//! crates do) copied into a git repository this test makes, changes
+//! workspace whose member `gatecipher` inherits its fields and depends on
+//! its sibling `gatesbox` by path, as RustCrypto's crates do) copied into a
+//! git repository this test makes, changes
 //! committed to it, and the gate run on its working tree against a
 //! revision: a lost `#[inline]` on a non-trivial hot-path function fails
 //! and is named, a comment changes nothing, a changed result fails naming
