@@ -8,6 +8,7 @@ use crate::decide::verdict::pct;
 use crate::env::escape::{md_code, md_text};
 use crate::gate::krate::moved::{self, CaseCount, Moved};
 use crate::gate::rows::Row;
+use crate::select::artifact::Artifact;
 use bench_harness::stats::Ratio;
 
 /// The extensions valgrind's CPU lacks among those crates choose backends
@@ -31,6 +32,8 @@ pub struct Parts<'a> {
     pub backends: &'a [String],
     /// This machine's extensions among those crates choose backends by.
     pub cpu: &'a [String],
+    /// Both sides' artifacts, when both were built.
+    pub artifacts: Option<(&'a Artifact, &'a Artifact)>,
     /// Head's wall-clock speed over the base's, timed in the same run
     /// (`None` with `--no-time`).
     pub wall: Option<Ratio>,
@@ -44,6 +47,10 @@ pub fn render(p: &Parts) -> String {
         md.push_str("\n\n");
     }
     md.push_str(p.summary);
+    if let Some((base, head)) = p.artifacts {
+        md.push_str(&sizes(base, head));
+        md.push_str("\n\n");
+    }
     if let Some(line) = improved(p.rows) {
         md.push_str(&line);
         md.push_str("\n\n");
@@ -53,6 +60,35 @@ pub fn render(p: &Parts) -> String {
     }
     md.push_str(&counted(p.backends, p.cpu, p.wall.as_ref()));
     md
+}
+
+/// The footprint, hot path and key schedule, base to head (said, not
+/// judged: a hot path shrinks when a function leaves it for a call).
+fn sizes(base: &Artifact, head: &Artifact) -> String {
+    let pair = |what: &str, a: Option<u64>, b: Option<u64>| match (a, b) {
+        (Some(a), Some(b)) if a > 0 => Some(format!(
+            "{what} {a} to {b} bytes ({:+.1}%)",
+            (b as f64 / a as f64 - 1.0) * 100.0
+        )),
+        _ => None,
+    };
+    let parts: Vec<String> = [
+        pair(
+            "footprint",
+            Some(base.footprint_bytes),
+            Some(head.footprint_bytes),
+        ),
+        pair("hot path", base.hot_path_bytes, head.hot_path_bytes),
+        pair(
+            "key schedule",
+            base.key_schedule_bytes,
+            head.key_schedule_bytes,
+        ),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    format!("Sizes, base to head: {}.", parts.join(", "))
 }
 
 /// How many figures shrank (improvements), and the most; `None` when none
@@ -114,6 +150,26 @@ fn counted(backends: &[String], cpu: &[String], wall: Option<&Ratio>) -> String 
 
 #[cfg(test)]
 mod tests {
+    /// Sizes are said base to head, each with its change; one the sizer
+    /// could not read is left out.
+    #[test]
+    fn sizes_base_to_head() {
+        let mut base = crate::report::fixture::report().variants[0]
+            .artifact
+            .clone()
+            .expect("the fixture's first variant has an artifact");
+        base.footprint_bytes = 1000;
+        base.hot_path_bytes = Some(400);
+        base.key_schedule_bytes = None;
+        let mut head = base.clone();
+        head.footprint_bytes = 1100;
+        head.hot_path_bytes = Some(300);
+        assert_eq!(
+            super::sizes(&base, &head),
+            "Sizes, base to head: footprint 1000 to 1100 bytes (+10.0%), hot path 400 to 300 bytes (-25.0%)."
+        );
+    }
+
     /// The backends are named, and a machine with AVX-512 is told that its
     /// timed backend may not be the counted one.
     #[test]

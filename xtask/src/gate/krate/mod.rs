@@ -108,6 +108,7 @@ pub fn run(args: &Args, path: &Path) -> Result<()> {
         rows: &rows,
         backends: &backends,
         cpu: &crate::intake::backends::cpu_features(),
+        artifacts: base.artifact.as_ref().zip(head.artifact.as_ref()),
         wall,
     });
     for line in md.lines() {
