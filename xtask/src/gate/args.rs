@@ -80,7 +80,8 @@ pub struct Args {
     /// run of the cipher built from the same inputs is taken as it is: the
     /// manifest beside it records the hash of the sources, macro, ABI,
     /// artifact crate, manifest and lock file, and the selection, features,
-    /// flags and toolchain it was built with.
+    /// flags and toolchain it was built with. With --crate, both sides are
+    /// always built (cargo reuses what did not change).
     #[arg(long)]
     pub rebuild: bool,
 }
