@@ -8,6 +8,7 @@ use crate::decide::verdict::pct;
 use crate::env::escape::{md_code, md_text};
 use crate::gate::krate::moved::{self, CaseCount, Moved};
 use crate::gate::rows::Row;
+use crate::report::backends::Ran;
 use crate::select::artifact::Artifact;
 use bench_harness::stats::Ratio;
 
@@ -30,6 +31,9 @@ pub struct Parts<'a> {
     pub rows: &'a [Row],
     /// The crate's modules the head's hot path reaches.
     pub backends: &'a [String],
+    /// Which backend the head ran (sampled) and which callgrind counted,
+    /// per mode family; `None` when head was not built.
+    pub ran: Option<&'a Ran>,
     /// This machine's extensions among those crates choose backends by.
     pub cpu: &'a [String],
     /// Both sides' artifacts, when both were built.
@@ -58,7 +62,7 @@ pub fn render(p: &Parts) -> String {
     if let Some(section) = p.moved.and_then(|m| moved::section(m, p.rev)) {
         md.push_str(&section);
     }
-    md.push_str(&counted(p.backends, p.cpu, p.wall.as_ref()));
+    md.push_str(&counted(p.ran, p.backends, p.cpu, p.wall.as_ref()));
     md
 }
 
@@ -104,46 +108,57 @@ fn improved(rows: &[Row]) -> Option<String> {
     ))
 }
 
-/// What callgrind counted: the crate's modules the hot path reaches (a
-/// crate that picks its backend at run time reaches each through its
-/// dispatch), whether this machine has what valgrind's CPU lacks (so that
-/// the crate may pick another backend here), and the wall clock, which
-/// times the backend this machine's CPU gets.
-fn counted(backends: &[String], cpu: &[String], wall: Option<&Ratio>) -> String {
-    let mut md = String::from(
-        "### What callgrind counted
-
-",
-    );
+/// What callgrind counted: which backend the head ran here and which one
+/// callgrind counted, per mode family (`ran`; else the crate's modules the
+/// hot path reaches, a crate that picks its backend at run time reaching
+/// each through its dispatch), whether this machine has what valgrind's CPU
+/// lacks, and the wall clock, which times the backend this CPU gets.
+fn counted(ran: Option<&Ran>, modules: &[String], cpu: &[String], wall: Option<&Ratio>) -> String {
+    let mut md = String::from("### What callgrind counted\n\n");
     md.push_str(
         "Instructions are counted under valgrind, whose CPU has no AVX-512 and no VAES: a crate that picks its backend at run time is counted on the one it picks for that CPU.",
     );
-    if !backends.is_empty() {
-        let list: Vec<String> = backends.iter().map(|b| md_code(b)).collect();
-        md.push_str(&format!(
-            " The head's hot path reaches these modules of the crate: {}.",
-            list.join(", ")
-        ));
+    match ran {
+        Some(ran) => {
+            md.push_str(" Which backend the head ran, in the largest case of each mode family: the crate's module with the most instruction-pointer samples on this CPU, and the one with the most of callgrind's instructions:\n\n");
+            for line in ran.sentences(&|s: &str| md_code(s), &|s: &str| md_text(s)) {
+                md.push_str(&format!("- {line}\n"));
+            }
+            md.push('\n');
+        }
+        None if !modules.is_empty() => {
+            let list: Vec<String> = modules.iter().map(|b| md_code(b)).collect();
+            md.push_str(&format!(
+                " The head's hot path reaches these modules of the crate: {}.",
+                list.join(", ")
+            ));
+        }
+        None => {}
     }
     let here: Vec<&String> = cpu
         .iter()
         .filter(|f| UNSEEN.contains(&f.as_str()))
         .collect();
-    if here.is_empty() {
-        md.push_str(" This machine has none of those extensions either.");
+    let mut after = vec![if here.is_empty() {
+        "This machine has none of those extensions either.".to_string()
     } else {
         let list: Vec<String> = here.iter().map(|f| md_text(f)).collect();
-        md.push_str(&format!(
-            " This machine has {}: where the crate picks a backend by them, the wall clock times another backend than the one counted.",
+        format!(
+            "This machine has {}: where the crate picks a backend by them, the wall clock times another backend than the one counted.",
             list.join(", ")
-        ));
-    }
+        )
+    }];
     if let Some(w) = wall {
-        md.push_str(&format!(
-            " Wall clock on this machine (advisory), head's speed over the base's with its 95% interval: {}.",
+        after.push(format!(
+            "Wall clock on this machine (advisory), head's speed over the base's with its 95% interval: {}.",
             md_text(&pct(w))
         ));
     }
+    // After the list of families, a paragraph of their own.
+    if !md.ends_with('\n') {
+        md.push(' ');
+    }
+    md.push_str(&after.join(" "));
     md.push('\n');
     md
 }
@@ -170,22 +185,53 @@ mod tests {
         );
     }
 
+    /// With the backends observed, each family's sentence is a line of its
+    /// own, instead of the modules the hot path reaches.
+    #[test]
+    fn the_backend_ran_and_counted_per_family() {
+        use crate::report::backends::{FamilyRan, ModuleCount, Observed, Ran};
+        use crate::report::{Family, Operation};
+        let family = |module: &str| FamilyRan {
+            family: Family::Parallel,
+            alg: "ecb(aes)".into(),
+            dir: Operation::Encrypt,
+            key_bits: 128,
+            block_bytes: 8192,
+            total: 100,
+            modules: vec![ModuleCount {
+                module: module.into(),
+                count: 90,
+            }],
+        };
+        let ran = Ran {
+            timed: Observed::Families(vec![family("aes::backends::x86_vaes512")]),
+            counted: Observed::Families(vec![family("aes::backends::x86_aes")]),
+        };
+        let md = super::counted(Some(&ran), &["aes::soft".into()], &["avx512f".into()], None);
+        assert!(
+            md.contains("\n- parallel modes ran `aes::backends::x86_vaes512` (90% of 100 samples); callgrind counted `aes::backends::x86_aes` (90% of its instructions; valgrind's CPU has no AVX-512): instruction counts are for that backend\n"),
+            "{md}"
+        );
+        assert!(!md.contains("aes::soft"), "{md}");
+        assert!(md.contains("\n\nThis machine has avx512f: "), "{md}");
+    }
+
     /// The backends are named, and a machine with AVX-512 is told that its
     /// timed backend may not be the counted one.
     #[test]
     fn what_callgrind_counted_says_which_backend() {
         let backends = ["aes::backends::autodetect".to_string()];
-        let with = super::counted(&backends, &["aes".into(), "avx512f".into()], None);
+        let with = super::counted(None, &backends, &["aes".into(), "avx512f".into()], None);
         assert!(with.contains("`aes::backends::autodetect`"), "{with}");
         assert!(with.contains("This machine has avx512f:"), "{with}");
-        let without = super::counted(&backends, &["aes".into()], None);
+        let without = super::counted(None, &backends, &["aes".into()], None);
         assert!(without.contains("none of those extensions"), "{without}");
         let wall = bench_harness::stats::Ratio {
             ratio: 0.5,
             low: 0.45,
             high: 0.55,
         };
-        let timed = super::counted(&backends, &[], Some(&wall));
+        let timed = super::counted(None, &backends, &[], Some(&wall));
         assert!(
             timed.contains("the base's with its 95% interval: -50.0% \\[-55.0%, -45.0%\\]."),
             "{timed}"

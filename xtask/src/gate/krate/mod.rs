@@ -18,8 +18,11 @@ pub mod sides;
 
 use crate::build::Reuse;
 use crate::build::code;
+use crate::child::backends_ran;
+use crate::count::backend;
 use crate::count::callgrind;
 use crate::count::counts;
+use crate::count::explain;
 use crate::env::escape::md_code;
 use crate::env::outputs::{self, Kind};
 use crate::env::workspace;
@@ -28,6 +31,7 @@ use crate::gate::args::Args;
 use crate::gate::gate_measure;
 use crate::gate::rows::{self, Severity};
 use crate::gate::summary::{self, Against, Basis};
+use crate::report::backends::{Observed, Ran};
 use crate::report::{Entry, Report, Speed, Status};
 use crate::select::contenders::Contender;
 use bench_harness::registry::CipherEntry;
@@ -99,6 +103,7 @@ pub fn run(args: &Args, path: &Path) -> Result<()> {
     );
     let summary = summary::render(&title, &basis, &args.thresholds, &rows);
     let (moved, backends) = hot_paths(&contenders, &sides.base.lib_name);
+    let ran = backend_ran(args, entry, &contenders, &sides);
     let counts = case_counts(&cases, base, head);
     let md = comment::render(&comment::Parts {
         rev,
@@ -107,6 +112,7 @@ pub fn run(args: &Args, path: &Path) -> Result<()> {
         summary: &summary,
         rows: &rows,
         backends: &backends,
+        ran: ran.as_ref(),
         cpu: &crate::intake::backends::cpu_features(),
         artifacts: base.artifact.as_ref().zip(head.artifact.as_ref()),
         wall,
@@ -199,6 +205,29 @@ fn hot_paths(contenders: &[Contender], lib: &str) -> (Option<Moved>, Vec<String>
         _ => None,
     };
     (moved, backends)
+}
+
+/// Which backend the head ran in one case of each mode family (its
+/// largest, `explain::headline_cases`): sampled on this CPU (unless
+/// `--no-time`) and counted by callgrind; `None` when head was not built.
+fn backend_ran(
+    args: &Args,
+    entry: &CipherEntry,
+    contenders: &[Contender],
+    sides: &Sides,
+) -> Option<Ran> {
+    let so = &contenders.iter().find(|c| c.name == HEAD)?.built()?.so;
+    let cases = explain::headline_cases(entry, &gate_measure::counted_cases(entry));
+    let (lib, dir) = (sides.base.lib_name.as_str(), &sides.work.path);
+    eprintln!("[backend] which backend the head runs here, and which callgrind counted ...");
+    Some(if args.no_time {
+        Ran {
+            timed: Observed::Unavailable("not sampled: --no-time".into()),
+            counted: backend::counted(entry.name, so, &cases, lib, dir),
+        }
+    } else {
+        backends_ran::observe(entry.name, so, &cases, lib, dir)
+    })
 }
 
 /// Each case's instructions per operation at both sides, where both were
