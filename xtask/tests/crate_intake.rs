@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{check_usage, root, s, scratch, xtask_within};
+use common::{check_usage, registry_src, root, s, scratch, xtask_within};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -219,18 +219,6 @@ fn a_wrong_or_failed_variant_is_a_failed_row() {
             "{fault}: {md}"
         );
     }
-}
-
-/// Where cargo unpacked the registry's `name-version`.
-fn registry_src(package: &str) -> Option<PathBuf> {
-    let home = std::env::var_os("CARGO_HOME")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cargo")))?;
-    std::fs::read_dir(home.join("registry/src"))
-        .ok()?
-        .flatten()
-        .map(|index| index.path().join(package))
-        .find(|p| p.is_dir())
 }
 
 /// A registry crate (cast6 0.2.0, a dependency of this workspace, so

@@ -529,12 +529,24 @@ fn slots(file: &object::File<'_>) -> HashMap<u64, Slot> {
 /// reaches from `inlinelab_crypt` (the panic machinery not entered): the
 /// hot path's functions left out of line.
 pub fn hot_path_names(so: &std::path::Path) -> Result<Vec<String>, String> {
+    Ok(hot_path_functions(so)?
+        .into_iter()
+        .map(|(name, _)| name)
+        .collect())
+}
+
+/// The functions the built artifact `so` reaches from `inlinelab_crypt`
+/// (the panic machinery not entered), in the walk's order, each as its
+/// demangled name in full and its bytes.
+pub fn hot_path_functions(so: &std::path::Path) -> Result<Vec<(String, u64)>, String> {
     let data = std::fs::read(so).map_err(|e| format!("{}: {e}", so.display()))?;
     let file = object::File::parse(&*data).map_err(|e| format!("{}: {e}", so.display()))?;
     let walk = Image::new(&file, None)
         .walk(CRYPT, &is_panic)
         .ok_or_else(|| format!("{}: no {CRYPT}", so.display()))?;
-    Ok(walk.full_names)
+    Ok((walk.full_names.into_iter())
+        .zip(walk.functions.iter().map(|(_, bytes)| *bytes))
+        .collect())
 }
 
 /// A short hash of normalized code, for the report (FNV-1a, 64 bits).

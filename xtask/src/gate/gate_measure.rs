@@ -2,7 +2,8 @@
 //! (callgrind) in every case of [`cases::gate_cases`] (every mode, key size
 //! and direction at three sizes, and key setup), and, unless `--no-time`,
 //! wall clock over the `compare --quick` cases with ratios against the peer
-//! timed in the same run.
+//! timed in the same run. A crate's artifacts are checked against its
+//! oracle by the measuring process, timed or not.
 
 use crate::build::{self, Reuse};
 use crate::cli;
@@ -24,6 +25,21 @@ use std::path::Path;
 /// The cases the gate counts instructions in (and a baseline file holds).
 pub fn counted_cases(entry: &CipherEntry) -> Vec<Case> {
     cases::gate_cases(entry)
+}
+
+/// A crate's artifacts checked against its oracle (every mode, key length
+/// and direction, 1 to 40 blocks: `measure_child`) without timing them: a
+/// measuring process with no case to time. One that computes something
+/// else is marked failed, with the first case that differs.
+fn check(
+    entry: &CipherEntry,
+    contenders: &mut [Contender],
+    dir: &Path,
+    plan: bench_harness::sampling::Plan,
+) -> Result<()> {
+    eprintln!("    checking each artifact against the oracle (not timed: --no-time)");
+    processes::measure_one(entry, contenders, None, &[], plan, false, dir)?;
+    Ok(())
 }
 
 /// What ratios are taken against: the (first) peer, measured in the same
@@ -52,6 +68,9 @@ pub fn measure(
     let steps = contenders.len() + 2;
     build::build_and_size_reusing(entry, contenders, dir, steps, reuse);
     let timings = if no_time {
+        if entry.from_crate.is_some() {
+            check(entry, contenders, dir, plan)?;
+        }
         None
     } else {
         eprintln!(

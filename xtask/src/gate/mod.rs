@@ -13,10 +13,14 @@
 //! the committed one) gets a "baseline changed in this change" table first,
 //! and is judged by its own baseline only with `--accept-baseline-change`.
 
+pub mod args;
 pub mod baseline_file;
 pub mod gate_measure;
+pub mod krate;
 pub mod rows;
 pub mod summary;
+
+pub use args::Args;
 
 use crate::build::Reuse;
 use crate::count::callgrind;
@@ -32,68 +36,9 @@ use crate::select::contenders::{self, Contender, Origin};
 use crate::time::timings::Timings;
 use bench_harness::registry::CipherEntry;
 use bench_harness::stats::Ratio;
-use rows::{Row, Severity, Thresholds};
-use std::path::{Path, PathBuf};
-use summary::{BaselineChange, Basis};
-
-#[derive(clap::Args)]
-pub struct Args {
-    /// The cipher, as the kernel names it (e.g. cast6; a wrong name lists
-    /// them all), or `all`.
-    #[arg(value_name = "CIPHER|all", default_value = "all")]
-    cipher: String,
-
-    /// This change's baseline file, for one cipher, instead of the working
-    /// tree's reports/baseline/CIPHER.json: shown against the committed one
-    /// when they differ, and judged by only with --accept-baseline-change.
-    #[arg(long, value_name = "PATH")]
-    baseline: Option<PathBuf>,
-
-    /// The revision whose committed baseline files the change is judged by
-    /// [default: the --against revision, else HEAD].
-    #[arg(long, value_name = "REV")]
-    baseline_rev: Option<String>,
-
-    /// Judge by this change's baseline (the working tree's, or --baseline)
-    /// where it differs from the committed one: for a maintainer accepting a
-    /// new baseline deliberately. The pull-request workflow never gives it.
-    #[arg(long)]
-    accept_baseline_change: bool,
-
-    #[command(flatten)]
-    thresholds: Thresholds,
-
-    /// Skip the wall-clock comparison (and the peers' builds, which only it
-    /// needs).
-    #[arg(long)]
-    no_time: bool,
-
-    /// Also compare with the base tree: build REV (e.g. origin/main) in a
-    /// temporary git worktree and measure both trees in the same run, wall
-    /// clock paired round by round. REV's committed baselines are the ones
-    /// judged by (unless --baseline-rev says otherwise).
-    #[arg(long, value_name = "REV")]
-    against: Option<String>,
-
-    /// Also write the summary (markdown) to PATH.
-    #[arg(long, value_name = "PATH")]
-    comment: Option<PathBuf>,
-
-    /// Only these variants of the one cipher, comma-separated (`*` in a name
-    /// stands for any run of characters): the baseline's other variants are
-    /// left out of the verdict, and the summary says so [default: every
-    /// one].
-    #[arg(long, value_name = "V,...", value_delimiter = ',', action = clap::ArgAction::Set)]
-    variants: Option<Vec<String>>,
-
-    /// Build every artifact again. By default an artifact a previous gate
-    /// run of the cipher built from the same inputs is taken as it is: the
-    /// manifest beside it records the hash of the sources, macro, ABI,
-    /// artifact crate, manifest and lock file, and the selection, features,
-    /// flags and toolchain it was built with.
-    #[arg(long)]
-    rebuild: bool,
-}
+use rows::{Row, Severity};
+use std::path::Path;
+use summary::{Against, BaselineChange, Basis};
 
 /// A cipher's baselines: the one judged by, and what the change did to it.
 struct Baselines {
@@ -117,6 +62,9 @@ pub fn run(args: Args) -> Result<()> {
     if let Some(path) = &args.comment {
         Outputs::file("--comment", path, Kind::GateComment).check()?;
     }
+    if let Some(path) = &args.krate {
+        return krate::run(&args, path);
+    }
     let meta = workspace::metadata()?;
     let ciphers = ciphers::named(&args.cipher, true, "gate")?;
     let base_rev = check_args(&args, ciphers.len())?;
@@ -139,7 +87,10 @@ pub fn run(args: Args) -> Result<()> {
         )?;
         let basis = Basis {
             baseline: baselines.label.clone(),
-            base_tree: args.against.clone(),
+            against: args
+                .against
+                .clone()
+                .map_or(Against::Nothing, Against::BaseTree),
             left_out: baselines
                 .judged_by
                 .variants

@@ -13,10 +13,23 @@ use std::fmt::Write;
 pub struct Basis {
     /// The baseline judged by, in words.
     pub baseline: String,
-    /// `--against REV`: the base tree's revision.
-    pub base_tree: Option<String>,
+    /// What else the change was measured against.
+    pub against: Against,
     /// `--variants`: how many of the baseline's variants were left out.
     pub left_out: usize,
+}
+
+/// What a change is measured against besides the baseline judged by, and
+/// so what wall-clock speed is relative to.
+pub enum Against {
+    /// Nothing: wall clock against the peer timed in the same run, then to
+    /// the baseline's ratio.
+    Nothing,
+    /// `--against REV`: the base tree, built and measured in the same run.
+    BaseTree(String),
+    /// `gate --crate`: the baseline is the base revision itself, built and
+    /// measured in the same run.
+    Revision,
 }
 
 /// A baseline file that differs between the base revision and the change.
@@ -48,10 +61,10 @@ pub fn render(cipher: &str, basis: &Basis, th: &Thresholds, rows: &[Row]) -> Str
     let mut md = String::new();
     let _ = writeln!(md, "## inlinelab gate: {}\n", md_text(cipher));
     headline(&mut md, basis, rows);
-    let against = basis.base_tree.is_some();
+    let against = matches!(basis.against, Against::BaseTree(_));
     flagged(&mut md, rows, against);
     within(&mut md, rows);
-    thresholds(&mut md, th, against);
+    thresholds(&mut md, th, &basis.against);
     md
 }
 
@@ -68,12 +81,12 @@ fn headline(md: &mut String, basis: &Basis, rows: &[Row]) {
             format!("**{regressions} regression(s)**")
         },
         basis.baseline,
-        match &basis.base_tree {
-            Some(rev) => format!(
+        match &basis.against {
+            Against::BaseTree(rev) => format!(
                 " and against {}, built and measured in the same run",
                 md_code(rev)
             ),
-            None => String::new(),
+            Against::Nothing | Against::Revision => String::new(),
         },
         if advisories > 0 {
             format!(" {advisories} wall-clock slowdown(s) flagged as advisory.")
@@ -170,7 +183,7 @@ fn within(md: &mut String, rows: &[Row]) {
 }
 
 /// The thresholds and what wall-clock speed is relative to.
-fn thresholds(md: &mut String, th: &Thresholds, against: bool) {
+fn thresholds(md: &mut String, th: &Thresholds, against: &Against) {
     let _ = writeln!(
         md,
         "Thresholds: size +{:.1}%, instructions per operation +{:.1}% (callgrind, repeatable; every mode, key size and direction at 16, 1424 and 8192 bytes, and key setup per key size), wall clock -{:.1}% with the whole 95% interval beyond it ({}). Wall-clock speed is relative to {}.\n",
@@ -182,10 +195,11 @@ fn thresholds(md: &mut String, th: &Thresholds, against: bool) {
         } else {
             "advisory"
         },
-        if against {
-            "the base tree's same variant, paired by round"
-        } else {
-            "the peer (RustCrypto's crate, or the crc32c crate) timed in the same run, then to the baseline's ratio"
+        match against {
+            Against::BaseTree(_) => "the base tree's same variant, paired by round",
+            Against::Revision => "the base revision, timed in the same run",
+            Against::Nothing =>
+                "the peer (RustCrypto's crate, or the crc32c crate) timed in the same run, then to the baseline's ratio",
         }
     );
 }

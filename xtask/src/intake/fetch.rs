@@ -3,7 +3,8 @@
 //! depends on exactly that version, read with `cargo metadata`); for a
 //! path, `cargo package` writes the crate as it would be published (a
 //! member of a workspace with its inherited fields filled in) into this
-//! tool's work directory. Nothing is downloaded by hand, and the source is
+//! tool's work directory ([`in_place`] reads a local crate where it is,
+//! for `gate --crate`). Nothing is downloaded by hand, and the source is
 //! only read: every variant is built from a copy (`copy.rs`).
 
 use crate::env::workspace;
@@ -67,25 +68,8 @@ fn registry(name: &str, version: &str, work: &Path, offline: bool) -> Result<Pac
 /// workspace fields filled in, sibling path dependencies as their
 /// versions), into `work`; the result is unpacked there.
 fn local(manifest: &Path, work: &Path, offline: bool) -> Result<Package> {
-    let meta = metadata(manifest, true, offline).map_err(|why| {
-        Error::usage(
-            format!("--crate {}: {why}", manifest.display()),
-            "give the path of a crate that cargo can read",
-        )
-    })?;
-    let package = (meta["packages"].as_array().into_iter().flatten())
-        .find(|p| p["manifest_path"].as_str().map(Path::new) == Some(manifest))
-        .ok_or_else(|| {
-            Error::usage(
-                format!(
-                    "--crate {}: a virtual workspace, not a crate",
-                    manifest.display()
-                ),
-                "give the path of one of its members",
-            )
-        })?;
-    let name = package["name"].as_str().unwrap_or_default().to_string();
-    let version = package["version"].as_str().unwrap_or_default().to_string();
+    let found = in_place(manifest, offline)?;
+    let (name, version) = (found.name.clone(), found.version.clone());
     let target = work.join("package");
     let mut cmd = workspace::cargo();
     cmd.args([
@@ -123,9 +107,34 @@ fn local(manifest: &Path, work: &Path, offline: bool) -> Result<Package> {
         .arg("-C")
         .arg(&unpacked))
     .map_err(|why| Error::failed(format!("unpacking {}: {why}", archive.display())))?;
-    let mut found = read_package(package, false)?;
-    found.dir = unpacked.join(format!("{name}-{version}"));
-    Ok(found)
+    Ok(Package {
+        dir: unpacked.join(format!("{name}-{version}")),
+        ..found
+    })
+}
+
+/// A local crate where it is (its directory, a workspace's member among
+/// its siblings): what `cargo metadata` says of the package whose manifest
+/// is `manifest`, read without resolving anything (nothing written).
+pub fn in_place(manifest: &Path, offline: bool) -> Result<Package> {
+    let meta = metadata(manifest, true, offline).map_err(|why| {
+        Error::usage(
+            format!("--crate {}: {why}", manifest.display()),
+            "give the path of a crate that cargo can read",
+        )
+    })?;
+    let package = (meta["packages"].as_array().into_iter().flatten())
+        .find(|p| p["manifest_path"].as_str().map(Path::new) == Some(manifest))
+        .ok_or_else(|| {
+            Error::usage(
+                format!(
+                    "--crate {}: a virtual workspace, not a crate",
+                    manifest.display()
+                ),
+                "give the path of one of its members",
+            )
+        })?;
+    read_package(package, false)
 }
 
 /// The facts of one package of `cargo metadata`'s output.

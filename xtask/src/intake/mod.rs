@@ -3,17 +3,18 @@
 //! copy to edit (`copy.rs`), its inline attributes found and edited in
 //! place (`annotations/`), the variants those edits make (`axes.rs`), the
 //! compiler asked which of its types are block ciphers and what keys they
-//! take (`probe.rs`), the shim each variant is built through (`shim.rs`),
-//! the backends its hot path holds and the CPU's features, and a case's
-//! samples or instructions by module (`backends.rs`), an artifact's
-//! functions by address (`symbols.rs`), and the report's table of
-//! attributes (`table.rs`).
+//! take (`probe.rs`), the one measured (`identify.rs`), the shim each
+//! variant is built through (`shim.rs`), the backends its hot path holds
+//! and the CPU's features, and a case's samples or instructions by module
+//! (`backends.rs`), an artifact's functions by address (`symbols.rs`), and
+//! the report's table of attributes (`table.rs`).
 
 pub mod annotations;
 pub mod axes;
 pub mod backends;
 pub mod copy;
 pub mod fetch;
+pub mod identify;
 pub mod probe;
 pub mod shim;
 pub mod spec;

@@ -237,6 +237,21 @@ fn features(artifact: &toml::Table) -> toml::Table {
         .collect()
 }
 
+/// The lock file shims start from: the workspace's, with each lock file of
+/// `others` that exists merged in (the scratch package's that resolved a
+/// registry crate), so that versions are taken without asking the registry
+/// again.
+pub fn lock_file(others: &[PathBuf]) -> Result<String> {
+    let read = |p: &Path| {
+        std::fs::read_to_string(p).map_err(|e| Error::failed(format!("{}: {e}", p.display())))
+    };
+    let mut lock = read(&workspace::root().join("Cargo.lock"))?;
+    for other in others.iter().filter(|p| p.is_file()) {
+        lock = merge_locks(&lock, &read(other)?)?;
+    }
+    Ok(lock)
+}
+
 /// The lock file a shim starts from: every package of `a` and of `b`
 /// (each once), so that the versions the workspace uses and those that
 /// resolved the crate are taken without asking the registry again; cargo

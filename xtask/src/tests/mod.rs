@@ -194,6 +194,47 @@ fn workflows_name_no_cipher_list() {
     }
 }
 
+/// Drift: the workflows a crate's repository copies (`docs/workflows/`)
+/// are a pair: the gate runs `gate --crate` against the pull request's base
+/// and uploads the artifact the comment workflow, triggered by the gate
+/// workflow's name, downloads; the gate needs a pinned inlinelab revision,
+/// and the comment workflow never checks out code.
+#[test]
+fn the_crate_workflows_are_a_pair() {
+    let dir = crate::env::workspace::root().join("docs/workflows");
+    let read = |f: &str| std::fs::read_to_string(dir.join(f)).unwrap();
+    let (gate, comment) = (
+        read("inlinelab-gate.yml"),
+        read("inlinelab-gate-comment.yml"),
+    );
+    // The workflow's name (a line of its own at the top level), and the
+    // artifact (an indented `name:` in a step's `with`).
+    let top = |text: &str, key: &str| text.lines().any(|l| l == key);
+    let indented =
+        |text: &str, key: &str| text.lines().any(|l| l.starts_with(' ') && l.trim() == key);
+    assert!(top(&gate, "name: inlinelab-gate"), "{gate}");
+    assert!(
+        indented(&gate, "name: inlinelab-gate"),
+        "the artifact: {gate}"
+    );
+    assert!(top(&comment, "name: inlinelab-gate-comment"), "{comment}");
+    assert!(
+        indented(&comment, "workflows: [inlinelab-gate]"),
+        "triggered by the gate: {comment}"
+    );
+    assert!(
+        indented(&comment, "name: inlinelab-gate"),
+        "downloads the gate's artifact: {comment}"
+    );
+    assert!(gate.contains("cargo xtask gate --crate "), "{gate}");
+    assert!(gate.contains("--against \"origin/${BASE_REF}\""), "{gate}");
+    assert!(gate.contains("--comment "), "{gate}");
+    assert!(gate.contains("ref: ${{ env.INLINELAB_REV }}"), "{gate}");
+    assert!(gate.contains("apt-get install -y valgrind"), "{gate}");
+    assert!(gate.contains("permissions:\n  contents: read\n"), "{gate}");
+    assert!(!comment.contains("actions/checkout"), "{comment}");
+}
+
 /// Drift: ARCHITECTURE.md's codemap names every folder of `xtask/src`
 /// (as `` `NAME/` ``), and every folder it names exists in the workspace.
 #[test]

@@ -266,7 +266,7 @@ fn json_interface_names() {
 fn golden_gate_summary() {
     use crate::gate::rows::{Change, Row, Severity, Thresholds};
     use crate::gate::summary;
-    use crate::gate::summary::{BaselineChange, Basis};
+    use crate::gate::summary::{Against, BaselineChange, Basis};
     let row = |variant: &str, what: &str, change: &str, growth: f64, verdict| Row {
         variant: variant.into(),
         metric: format!("`{variant}` {what}"),
@@ -311,12 +311,12 @@ fn golden_gate_summary() {
     };
     let alone = Basis {
         baseline: "the committed baseline `reports/baseline/x.json` at `HEAD`".into(),
-        base_tree: None,
+        against: Against::Nothing,
         left_out: 0,
     };
     let against = Basis {
         baseline: alone.baseline.clone(),
-        base_tree: Some("origin/main".into()),
+        against: Against::BaseTree("origin/main".into()),
         left_out: 2,
     };
     let change = BaselineChange {

@@ -1,6 +1,6 @@
 //! What the integration tests share: running the xtask binary within a
 //! time limit, the usage-error check, scratch directories, the workspace
-//! root.
+//! root, where cargo unpacked a registry crate.
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
@@ -70,4 +70,16 @@ pub fn root() -> PathBuf {
         .parent()
         .unwrap()
         .to_path_buf()
+}
+
+/// Where cargo unpacked the registry's `name-version`.
+pub fn registry_src(package: &str) -> Option<PathBuf> {
+    let home = std::env::var_os("CARGO_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cargo")))?;
+    std::fs::read_dir(home.join("registry/src"))
+        .ok()?
+        .flatten()
+        .map(|index| index.path().join(package))
+        .find(|p| p.is_dir())
 }

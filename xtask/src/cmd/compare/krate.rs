@@ -19,6 +19,7 @@ use crate::error::{Error, Result};
 use crate::intake::annotations::{self, Cfg, Manifest, Scan};
 use crate::intake::axes::{self, PUBLISHED};
 use crate::intake::fetch::{self, Package};
+use crate::intake::identify::{self, Identified};
 use crate::intake::probe::{Learned, Probe};
 use crate::intake::shim::{self, Dependency, Shim};
 use crate::intake::spec::Spec;
@@ -198,7 +199,7 @@ fn take_in(args: &Args, target: &Path) -> Result<Taken> {
     let work = WorkDir::lock(target, &format!("crates/{key}"))?;
     let dir_name =
         (package.dir.file_name()).map_or_else(|| key.clone().into(), |n| n.to_os_string());
-    let lock = lock_file(&scratch)?;
+    let lock = shim::lock_file(&[scratch.join("fetch").join("Cargo.lock")])?;
     let published = work.path.join("copies").join(PUBLISHED).join(&dir_name);
     copy::copy_package(&package.dir, &published)?;
     let features: Vec<String> = Vec::new();
@@ -211,17 +212,12 @@ fn take_in(args: &Args, target: &Path) -> Result<Taken> {
         target: &crates.join("_probe-target"),
         offline: args.offline,
     };
-    eprintln!("[intake] asking the compiler which types of {key} are block ciphers ...");
-    let candidates = probe.candidates()?;
-    let ty = choose_type(&package, args.ty.as_deref(), &candidates)?;
-    let learned = probe.learn(&ty)?;
-    let Some(modes) = CrateCipher::modes_for(learned.block_size, &learned.key_lengths) else {
-        return Err(Error::usage(
-            format!("{key}: {ty} takes no key length from 1 to 64 bytes"),
-            "give a type keyed by a byte string (--type)",
-        ));
-    };
-    let name = report_name(&package, &ty, candidates.len());
+    let Identified {
+        ty,
+        learned,
+        modes,
+        name,
+    } = identify::identify(&probe, args.ty.as_deref())?;
     let mut files = Outputs::in_dir("--out", &out);
     output::plan(&mut files, &out, &name);
     output::plan_refresh(&mut files, &out, false)?;
@@ -426,53 +422,6 @@ fn hot_path(shim: &Path, target: &Path, lib: &'static str, work: &Path) -> Resul
     crate::build::code::hot_path_names(&files.so).map_err(Error::failed)
 }
 
-/// The type to measure: `--type` when it is a candidate; the one candidate
-/// when there is one; else a usage error listing them.
-fn choose_type(package: &Package, ty: Option<&str>, candidates: &[String]) -> Result<String> {
-    let list = candidates.join(", ");
-    let key = format!("{} {}", package.name, package.version);
-    match (ty, candidates) {
-        (_, []) => Err(Error::usage(
-            format!(
-                "{key} has no type at its root with KeyInit + BlockCipherEncrypt + BlockCipherDecrypt (cipher 0.5)"
-            ),
-            "give a block cipher crate that implements the cipher 0.5 traits",
-        )),
-        (Some(t), _) if candidates.iter().any(|c| c == t) => Ok(t.to_string()),
-        (Some(t), _) => Err(Error::usage(
-            format!("{key} has no block cipher type `{t}`"),
-            format!("--type one of: {list}"),
-        )),
-        (None, [one]) => Ok(one.clone()),
-        (None, _) => Err(Error::usage(
-            format!("{key} has {} block cipher types", candidates.len()),
-            format!("choose one with --type: {list}"),
-        )),
-    }
-}
-
-/// The report's name (`[a-z0-9_]`): the crate's library name, and the
-/// type's when the crate has several.
-fn report_name(package: &Package, ty: &str, types: usize) -> String {
-    let clean = |s: &str| -> String {
-        s.chars()
-            .map(|c| {
-                if c.is_ascii_alphanumeric() {
-                    c.to_ascii_lowercase()
-                } else {
-                    '_'
-                }
-            })
-            .collect()
-    };
-    let mut name = clean(&package.lib_name);
-    if types > 1 {
-        name = format!("{name}_{}", clean(ty.rsplit("::").next().unwrap_or(ty)));
-    }
-    name.truncate(crate::report::check::MAX_NAME);
-    name
-}
-
 /// `--variants` applied to the crate's variants (the reference always
 /// kept).
 fn select(args: &Args, all: &[axes::Variant]) -> Result<Vec<axes::Variant>> {
@@ -499,17 +448,4 @@ fn select(args: &Args, all: &[axes::Variant]) -> Result<Vec<axes::Variant>> {
         ));
     }
     Ok(chosen)
-}
-
-/// The lock file shims start from: the workspace's, with what resolved the
-/// crate (the scratch package's lock, when there is one).
-fn lock_file(scratch: &Path) -> Result<String> {
-    let read = |p: &Path| {
-        std::fs::read_to_string(p).map_err(|e| Error::failed(format!("{}: {e}", p.display())))
-    };
-    let ours = read(&workspace::root().join("Cargo.lock"))?;
-    match std::fs::read_to_string(scratch.join("fetch").join("Cargo.lock")) {
-        Ok(theirs) => shim::merge_locks(&ours, &theirs),
-        Err(_) => Ok(ours),
-    }
 }

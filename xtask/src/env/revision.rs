@@ -1,0 +1,120 @@
+//! A revision of another git repository (the crate `gate --crate PATH`
+//! gates): the repository that holds a path, the commit a revision names
+//! there, and that commit's files exported with `git archive` into a
+//! directory of ours. Every git command here only reads: nothing is written
+//! into the repository's `.git` (no worktree, no fetch, no lock).
+
+use crate::error::{Error, Result};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// A git repository, by its top-level directory.
+#[derive(Clone, Debug)]
+pub struct Repo {
+    pub top: PathBuf,
+}
+
+impl Repo {
+    /// The repository whose working tree holds `dir`, or a usage error
+    /// that says so.
+    pub fn holding(dir: &Path) -> Result<Repo> {
+        let out = git(dir)
+            .args(["rev-parse", "--show-toplevel"])
+            .output()
+            .map_err(|e| Error::failed(format!("running git: {e}")))?;
+        let top = String::from_utf8_lossy(&out.stdout).trim().to_string();
+        if !out.status.success() || top.is_empty() {
+            return Err(Error::usage(
+                format!("{} is not in a git checkout", dir.display()),
+                "give the path of a crate in a git repository (a clone of the crate's repository)",
+            ));
+        }
+        let top = PathBuf::from(top);
+        let top = top.canonicalize().unwrap_or(top);
+        Ok(Repo { top })
+    }
+
+    /// The commit `rev` names here (40 hex digits), or a usage error.
+    pub fn resolve(&self, rev: &str) -> Result<String> {
+        let commit = git(&self.top)
+            .args(["rev-parse", "--verify", "--quiet", "--end-of-options"])
+            .arg(format!("{rev}^{{commit}}"))
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+            .filter(|c| c.len() == 40 && c.bytes().all(|b| b.is_ascii_hexdigit()));
+        commit.ok_or_else(|| {
+            Error::usage(
+                format!("`{rev}` is not a revision of {}", self.top.display()),
+                "e.g. --against origin/main, --against HEAD~1 or a commit's hash (fetch the base first)",
+            )
+        })
+    }
+
+    /// `dir` relative to the top of the working tree (`aes`, `.` for the
+    /// top itself): where the crate is in every revision's tree.
+    pub fn relative(&self, dir: &Path) -> Result<PathBuf> {
+        let dir = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
+        dir.strip_prefix(&self.top)
+            .map(Path::to_path_buf)
+            .map_err(|_| {
+                Error::failed(format!(
+                    "{} is not under {}",
+                    dir.display(),
+                    self.top.display()
+                ))
+            })
+    }
+
+    /// Writes the files of `commit` into `dest` (emptied first), as `git
+    /// archive` gives them: the tree as committed, without `.git`.
+    pub fn export(&self, commit: &str, dest: &Path) -> Result<()> {
+        let fail = |e: &dyn std::fmt::Display| Error::failed(format!("{}: {e}", dest.display()));
+        if dest.exists() {
+            std::fs::remove_dir_all(dest).map_err(|e| fail(&e))?;
+        }
+        std::fs::create_dir_all(dest).map_err(|e| fail(&e))?;
+        let tar = dest.with_extension("tar");
+        let archived = git(&self.top)
+            .args(["archive", "--format=tar", "-o"])
+            .arg(&tar)
+            .arg(commit)
+            .output()
+            .map_err(|e| Error::failed(format!("running git archive: {e}")))?;
+        if !archived.status.success() {
+            return Err(Error::failed(format!(
+                "git archive {commit} in {}: {}",
+                self.top.display(),
+                String::from_utf8_lossy(&archived.stderr).trim()
+            )));
+        }
+        let unpacked = Command::new("tar")
+            .arg("-xf")
+            .arg(&tar)
+            .arg("-C")
+            .arg(dest)
+            .output()
+            .map_err(|e| Error::failed(format!("running tar: {e}")))?;
+        let _ = std::fs::remove_file(&tar);
+        if !unpacked.status.success() {
+            return Err(Error::failed(format!(
+                "unpacking {}: {}",
+                tar.display(),
+                String::from_utf8_lossy(&unpacked.stderr).trim()
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// git in `dir`, with no pager, no prompt and no optional locks (a status
+/// or rev-parse may otherwise refresh the index: a write into `.git`).
+fn git(dir: &Path) -> Command {
+    let mut cmd = Command::new("git");
+    cmd.current_dir(dir)
+        .env("GIT_OPTIONAL_LOCKS", "0")
+        .env("GIT_TERMINAL_PROMPT", "0")
+        .arg("--no-pager");
+    cmd
+}

@@ -1,0 +1,237 @@
+//! The two sides `gate --crate PATH --against REV` builds: the crate as its
+//! working tree has it (head), and as the revision REV of its repository
+//! has it (base, exported with `git archive` into the work directory). Each
+//! is built where it is, among its workspace's siblings, through a shim of
+//! its own (`intake/shim.rs`, as `compare --crate` builds a crate), so that
+//! the cipher is called across a crate boundary as its users call it; the
+//! base's paths are remapped onto the working tree's, so that the two
+//! artifacts differ only where the code does.
+
+use crate::env::revision::Repo;
+use crate::env::tree::{Source, Tree};
+use crate::env::workdir::WorkDir;
+use crate::error::{Error, Result};
+use crate::intake::fetch::{self, Package};
+use crate::intake::identify::{self, Identified};
+use crate::intake::probe::Probe;
+use crate::intake::shim::{self, Dependency, Shim};
+use crate::select::contenders::{Contender, Kind, Origin, State};
+use bench_harness::crates::CrateCipher;
+use bench_harness::registry::CipherEntry;
+use std::path::{Path, PathBuf};
+
+/// The base's name among the contenders (and its variant, to the
+/// artifact): the reference every ratio is taken against, and the oracle.
+pub const BASE: &str = "base";
+/// The head's.
+pub const HEAD: &str = "head";
+
+/// Both sides, ready to build.
+pub struct Sides {
+    /// `--against`, as given.
+    pub rev: String,
+    /// The commit it names.
+    pub commit: String,
+    pub head: Package,
+    pub base: Package,
+    pub identified: Identified,
+    /// The cipher both artifacts hold, the base's artifact its oracle.
+    pub cipher: CrateCipher,
+    /// Locked: the export, the shims, the artifacts.
+    pub work: WorkDir,
+    /// Where both are built (the crate's dependencies compiled once).
+    target: PathBuf,
+    /// The base's tree's paths remapped onto the working tree's.
+    rustflags: Option<String>,
+}
+
+/// Where the crate is: its manifest, its repository, the commit `--against`
+/// names there and the crate's directory relative to the repository's top.
+/// Found before anything is built: each is a usage error when wrong.
+pub struct Located {
+    manifest: PathBuf,
+    repo: Repo,
+    commit: String,
+    relative: PathBuf,
+}
+
+/// Finds the crate at `path`, its repository and the commit `rev` names.
+pub fn locate(path: &Path, rev: &str) -> Result<Located> {
+    let manifest = manifest(path)?;
+    let dir = manifest.parent().unwrap_or(Path::new("/")).to_path_buf();
+    let repo = Repo::holding(&dir)?;
+    let commit = repo.resolve(rev)?;
+    let relative = repo.relative(&dir)?;
+    Ok(Located {
+        manifest,
+        repo,
+        commit,
+        relative,
+    })
+}
+
+/// Reads the head's package, exports `rev`, asks the compiler which type
+/// to gate (at the base: the baseline must build), and writes both shims
+/// under `target`.
+pub fn prepare(
+    located: Located,
+    rev: &str,
+    ty: Option<&str>,
+    offline: bool,
+    target: &Path,
+) -> Result<Sides> {
+    let Located {
+        manifest,
+        repo,
+        commit,
+        relative,
+    } = located;
+    let head = fetch::in_place(&manifest, offline)?;
+    let crates = target.join("inlinelab").join("crates");
+    // One work and build directory per crate name, whatever its path: a
+    // gate of a crate replaces what the last one of that name left.
+    let key = format!("gate-{}", head.name);
+    let work = WorkDir::lock(target, &format!("crates/{key}"))?;
+    let tree = work.path.join("revision");
+    eprintln!(
+        "[intake] exporting {rev} ({}) of {} ...",
+        &commit[..12],
+        repo.top.display()
+    );
+    repo.export(&commit, &tree)?;
+    let base_manifest = tree.join(&relative).join("Cargo.toml");
+    let at_base = |cause: String, hint: String| {
+        Error::usage(
+            format!("at {rev} ({}): {cause}", &commit[..12]),
+            format!("the base revision is the baseline and must build: {hint}"),
+        )
+    };
+    if !base_manifest.is_file() {
+        return Err(at_base(
+            format!("no crate at {}", relative.display()),
+            "gate against a revision that has the crate".into(),
+        ));
+    }
+    let base_manifest = base_manifest.canonicalize().unwrap_or(base_manifest);
+    let base = fetch::in_place(&base_manifest, offline).map_err(|e| rebase(e, &at_base))?;
+    if base.name != head.name {
+        return Err(at_base(
+            format!(
+                "the crate there is `{}`, the working tree's `{}`",
+                base.name, head.name
+            ),
+            "give the path the crate has at both revisions".into(),
+        ));
+    }
+    let lock = shim::lock_file(&[])?;
+    let probe = Probe {
+        package: &base,
+        copy: &base.dir,
+        features: &[],
+        lock: &lock,
+        dir: &work.path.join("probe"),
+        target: &crates.join("_probe-target"),
+        offline,
+    };
+    let identified = identify::identify(&probe, ty).map_err(|e| rebase(e, &at_base))?;
+    let module = format!("{}@{}", base.name, base.version);
+    for (side, package) in [(BASE, &base), (HEAD, &head)] {
+        shim::write(
+            &Shim {
+                package: &package.name,
+                dependency: Dependency::Copy(&package.dir),
+                ty: &identified.ty,
+                holds: &format!("{module}::{side}"),
+                features: &[],
+                lock: &lock,
+            },
+            &work.path.join("shims").join(side),
+        )?;
+    }
+    let cipher = CrateCipher {
+        name: identified.name.clone(),
+        module,
+        lib_name: base.lib_name.clone(),
+        block_size: identified.learned.block_size,
+        modes: identified.modes.clone(),
+        key_lengths: identified.learned.key_lengths.clone(),
+        variants: vec![BASE.into(), HEAD.into()],
+        reference: BASE.into(),
+        peer: None,
+        oracle: work.path.join(format!("{BASE}.so")),
+    };
+    let (from, to) = (tree.display().to_string(), repo.top.display().to_string());
+    let rustflags = (!from.contains(char::is_whitespace) && !to.contains(char::is_whitespace))
+        .then(|| format!("--remap-path-prefix={from}={to}"));
+    Ok(Sides {
+        rev: rev.to_string(),
+        commit,
+        head,
+        base,
+        identified,
+        cipher,
+        target: crates.join("_build").join(key),
+        rustflags,
+        work,
+    })
+}
+
+impl Sides {
+    /// The two contenders, base first, each over its shim.
+    pub fn contenders(&self, entry: &'static CipherEntry) -> Vec<Contender> {
+        let lib: &'static str = Box::leak(self.base.lib_name.clone().into_boxed_str());
+        let label = |p: &Package, at: &str| format!("{} {} {at}", p.name, p.version);
+        [
+            (BASE, label(&self.base, &format!("at {}", self.rev))),
+            (HEAD, label(&self.head, "in the working tree")),
+        ]
+        .into_iter()
+        .map(|(side, label)| Contender {
+            module: entry.module,
+            kind: Kind::Variant(side),
+            origin: Origin::Current,
+            name: side.to_string(),
+            label,
+            tree: Tree {
+                root: self.work.path.join("shims").join(side),
+                target_dir: Some(self.target.clone()),
+                rustflags: self.rustflags.clone(),
+                source: Source::Shim { lib },
+            },
+            state: State::Pending,
+        })
+        .collect()
+    }
+}
+
+/// The manifest `--crate PATH` names (a directory holding `Cargo.toml`, or
+/// the manifest), made absolute.
+fn manifest(path: &Path) -> Result<PathBuf> {
+    let manifest = if path.is_dir() {
+        path.join("Cargo.toml")
+    } else {
+        path.to_path_buf()
+    };
+    let hint = "give the path of a crate in a git checkout, e.g. --crate ../block-ciphers/aes";
+    if !manifest.is_file() || manifest.file_name() != Some("Cargo.toml".as_ref()) {
+        return Err(Error::usage(
+            format!(
+                "--crate {}: no Cargo.toml there, so not a crate",
+                path.display()
+            ),
+            hint,
+        ));
+    }
+    manifest
+        .canonicalize()
+        .map_err(|e| Error::usage(format!("--crate {}: {e}", path.display()), hint))
+}
+
+/// A usage error about the base's crate said as one about the base
+/// revision (`at`); any other error as it is.
+fn rebase(e: Error, at: &dyn Fn(String, String) -> Error) -> Error {
+    match e {
+        Error::Usage { cause, hint } => at(cause, hint),
+        other => other,
+    }
+}
