@@ -216,6 +216,13 @@ fn a_crates_changes_gated_from_its_history() {
         "the case named: {md}"
     );
 
+    // Against the revision before, whose files are older than the build
+    // just made in the same place: built again (cargo rebuilds only what is
+    // newer than its last build), so another cipher again, not the head's.
+    let (out, md) = gate(&repo, "HEAD~1", &comment);
+    assert_eq!(out.status.code(), Some(1), "{}", show(&out));
+    assert!(md.contains("wrong output: ecb encrypt"), "{md}");
+
     // A head that does not build: a regression, said.
     edit(&repo, "lib.rs", "mod rounds;", "mod rounds");
     let (out, md) = gate(&repo, "HEAD", &comment);

@@ -61,12 +61,25 @@ pub fn measure(
     reuse: Reuse,
     generated_by: &str,
 ) -> Result<(Report, Timings)> {
+    let steps = contenders.len() + 2;
+    build::build_and_size_reusing(entry, contenders, dir, steps, reuse);
+    measure_built(entry, contenders, dir, no_time, generated_by)
+}
+
+/// [`measure`] of `contenders` already built and sized (each as its
+/// caller built it): checked or timed, counted, analysed.
+pub fn measure_built(
+    entry: &CipherEntry,
+    contenders: &mut [Contender],
+    dir: &Path,
+    no_time: bool,
+    generated_by: &str,
+) -> Result<(Report, Timings)> {
     let amount = Amount::quick();
     let timed_cases = amount.cases(entry);
     let counted = counted_cases(entry);
     let plan = amount.plan();
     let steps = contenders.len() + 2;
-    build::build_and_size_reusing(entry, contenders, dir, steps, reuse);
     let timings = if no_time {
         if entry.from_crate.is_some() {
             check(entry, contenders, dir, plan)?;
