@@ -222,7 +222,7 @@ fn backend_ran(
     eprintln!("[backend] which backend the head runs here, and which callgrind counted ...");
     Some(if args.no_time {
         Ran {
-            timed: Observed::Unavailable("not sampled: --no-time".into()),
+            timed: Observed::Unavailable("--no-time".into()),
             counted: backend::counted(entry.name, so, &cases, lib, dir),
         }
     } else {
