@@ -87,22 +87,26 @@ fn files(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
 /// The gate of the member against `rev`; its exit code and comment (the
 /// markdown after the generated marker).
 fn gate(repo: &Path, rev: &str, comment: &Path) -> (Output, String) {
+    gate_with(repo, rev, comment, &[])
+}
+
+/// [`gate`] with more options.
+fn gate_with(repo: &Path, rev: &str, comment: &Path, more: &[&str]) -> (Output, String) {
     let _ = std::fs::remove_file(comment);
     let member = repo.join("gatecipher");
-    let out = xtask_within(
-        &[
-            "gate",
-            "--crate",
-            s(&member),
-            "--against",
-            rev,
-            "--offline",
-            "--no-time",
-            "--comment",
-            s(comment),
-        ],
-        LIMIT,
-    );
+    let mut args = vec![
+        "gate",
+        "--crate",
+        s(&member),
+        "--against",
+        rev,
+        "--offline",
+        "--no-time",
+        "--comment",
+        s(comment),
+    ];
+    args.extend(more);
+    let out = xtask_within(&args, LIMIT);
     let md = std::fs::read_to_string(comment).unwrap_or_default();
     (out, md)
 }
@@ -142,7 +146,9 @@ fn a_crates_changes_gated_from_its_history() {
         "// A comment, and nothing else.\n/// Rounds per block.\n",
     );
     commit(&repo, "a comment");
-    let (out, md) = gate(&repo, "HEAD~1", &comment);
+    // Thresholds of 0: any figure that grew would be a regression row.
+    let zero = ["--size-threshold", "0", "--speed-threshold", "0"];
+    let (out, md) = gate_with(&repo, "HEAD~1", &comment, &zero);
     assert_eq!(out.status.code(), Some(0), "{}", show(&out));
     assert!(
         first_line(&md).starts_with("## inlinelab gate: crate gatecipher"),
@@ -215,6 +221,13 @@ fn a_crates_changes_gated_from_its_history() {
         md.contains("wrong output: ecb encrypt of 16 bytes under a 16-byte key differs from"),
         "the case named: {md}"
     );
+
+    // Against the revision before, whose files are older than the build
+    // just made in the same place: built again (cargo rebuilds only what is
+    // newer than its last build), so another cipher again, not the head's.
+    let (out, md) = gate(&repo, "HEAD~1", &comment);
+    assert_eq!(out.status.code(), Some(1), "{}", show(&out));
+    assert!(md.contains("wrong output: ecb encrypt"), "{md}");
 
     // A head that does not build: a regression, said.
     edit(&repo, "lib.rs", "mod rounds;", "mod rounds");

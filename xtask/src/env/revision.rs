@@ -1,8 +1,9 @@
-//! A revision of another git repository (the crate `gate --crate PATH`
-//! gates): the repository that holds a path, the commit a revision names
-//! there, and that commit's files exported with `git archive` into a
-//! directory of ours. Every git command here only reads: nothing is written
-//! into the repository's `.git` (no worktree, no fetch, no lock).
+//! Another git repository (the crate's that `gate --crate PATH` gates):
+//! the repository that holds a path, the commit a revision names there,
+//! that commit's files exported with `git archive` into a directory of
+//! ours, and the working tree's files copied into one. Every git command
+//! here only reads: nothing is written into the repository's `.git` (no
+//! worktree, no fetch, no lock).
 
 use crate::error::{Error, Result};
 use std::path::{Path, PathBuf};
@@ -68,7 +69,10 @@ impl Repo {
     }
 
     /// Writes the files of `commit` into `dest` (emptied first), as `git
-    /// archive` gives them: the tree as committed, without `.git`.
+    /// archive` gives them: the tree as committed, without `.git`. Each
+    /// file is dated now, not at the commit: cargo rebuilds what is newer
+    /// than its last build, and an older revision exported where a newer
+    /// one was built must be built again.
     pub fn export(&self, commit: &str, dest: &Path) -> Result<()> {
         let fail = |e: &dyn std::fmt::Display| Error::failed(format!("{}: {e}", dest.display()));
         if dest.exists() {
@@ -90,7 +94,7 @@ impl Repo {
             )));
         }
         let unpacked = Command::new("tar")
-            .arg("-xf")
+            .arg("-xmf")
             .arg(&tar)
             .arg("-C")
             .arg(dest)
@@ -103,6 +107,61 @@ impl Repo {
                 tar.display(),
                 String::from_utf8_lossy(&unpacked.stderr).trim()
             )));
+        }
+        Ok(())
+    }
+}
+
+impl Repo {
+    /// Copies the working tree's files into `dest` (emptied first), as
+    /// cargo would see them: those git tracks and those it would track (not
+    /// ignored: no `target/`), as they are on disk, changes uncommitted
+    /// included; a tracked file deleted is left out, a symbolic link is
+    /// copied as a link.
+    pub fn copy_working_tree(&self, dest: &Path) -> Result<()> {
+        let fail = |p: &Path, e: &dyn std::fmt::Display| {
+            Error::failed(format!("copying {}: {e}", p.display()))
+        };
+        if dest.exists() {
+            std::fs::remove_dir_all(dest).map_err(|e| fail(dest, &e))?;
+        }
+        std::fs::create_dir_all(dest).map_err(|e| fail(dest, &e))?;
+        let listed = git(&self.top)
+            .args([
+                "ls-files",
+                "-z",
+                "--cached",
+                "--others",
+                "--exclude-standard",
+            ])
+            .output()
+            .map_err(|e| Error::failed(format!("running git ls-files: {e}")))?;
+        if !listed.status.success() {
+            return Err(Error::failed(format!(
+                "git ls-files in {}: {}",
+                self.top.display(),
+                String::from_utf8_lossy(&listed.stderr).trim()
+            )));
+        }
+        let mut seen = std::collections::HashSet::new();
+        for raw in listed.stdout.split(|&b| b == 0).filter(|r| !r.is_empty()) {
+            let rel = Path::new(std::str::from_utf8(raw).map_err(|e| fail(&self.top, &e))?);
+            if !seen.insert(rel.to_path_buf()) {
+                continue;
+            }
+            let (from, to) = (self.top.join(rel), dest.join(rel));
+            let Ok(meta) = std::fs::symlink_metadata(&from) else {
+                continue;
+            };
+            if let Some(dir) = to.parent() {
+                std::fs::create_dir_all(dir).map_err(|e| fail(dir, &e))?;
+            }
+            if meta.file_type().is_symlink() {
+                let target = std::fs::read_link(&from).map_err(|e| fail(&from, &e))?;
+                std::os::unix::fs::symlink(&target, &to).map_err(|e| fail(&to, &e))?;
+            } else if meta.is_file() {
+                std::fs::copy(&from, &to).map_err(|e| fail(&from, &e))?;
+            }
         }
         Ok(())
     }

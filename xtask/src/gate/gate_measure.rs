@@ -42,6 +42,27 @@ fn check(
     Ok(())
 }
 
+/// [`counts::count`] of each contender in a valgrind run of its own, each
+/// artifact the first one its process loads: a crate's two sides (`gate
+/// --crate`) are compared with each other, and the same code must count
+/// the same. In one process, the artifact loaded second can count a few
+/// instructions more or fewer in a case than the first (with the loader's
+/// state and the environment: 2 of 2460 in key setup, seen with cargo
+/// test's `LD_LIBRARY_PATH`).
+fn count_each_alone(
+    contenders: &mut [Contender],
+    cases: &[bench_harness::sampling::Case],
+    dir: &Path,
+) -> Vec<Option<Vec<f64>>> {
+    (0..contenders.len())
+        .map(|i| {
+            counts::count(&mut contenders[i..=i], cases, dir)
+                .pop()
+                .flatten()
+        })
+        .collect()
+}
+
 /// What ratios are taken against: the (first) peer, measured in the same
 /// run, else the reference variant.
 fn reference(entry: &CipherEntry) -> &'static str {
@@ -61,12 +82,25 @@ pub fn measure(
     reuse: Reuse,
     generated_by: &str,
 ) -> Result<(Report, Timings)> {
+    let steps = contenders.len() + 2;
+    build::build_and_size_reusing(entry, contenders, dir, steps, reuse);
+    measure_built(entry, contenders, dir, no_time, generated_by)
+}
+
+/// [`measure`] of `contenders` already built and sized (each as its
+/// caller built it): checked or timed, counted, analysed.
+pub fn measure_built(
+    entry: &CipherEntry,
+    contenders: &mut [Contender],
+    dir: &Path,
+    no_time: bool,
+    generated_by: &str,
+) -> Result<(Report, Timings)> {
     let amount = Amount::quick();
     let timed_cases = amount.cases(entry);
     let counted = counted_cases(entry);
     let plan = amount.plan();
     let steps = contenders.len() + 2;
-    build::build_and_size_reusing(entry, contenders, dir, steps, reuse);
     let timings = if no_time {
         if entry.from_crate.is_some() {
             check(entry, contenders, dir, plan)?;
@@ -88,11 +122,20 @@ pub fn measure(
     };
     let variants = contenders.iter().filter(|c| !c.is_peer()).count();
     eprintln!(
-        "[{steps}/{steps}] counting instructions with callgrind: {variants} variants x {} cases, one valgrind run",
-        counted.len()
+        "[{steps}/{steps}] counting instructions with callgrind: {variants} variants x {} cases, {}",
+        counted.len(),
+        if entry.from_crate.is_some() {
+            "a valgrind run each"
+        } else {
+            "one valgrind run"
+        }
     );
     let start = std::time::Instant::now();
-    let counts = counts::count(contenders, &counted, dir);
+    let counts = if entry.from_crate.is_some() {
+        count_each_alone(contenders, &counted, dir)
+    } else {
+        counts::count(contenders, &counted, dir)
+    };
     eprintln!("    counted in {:.1}s", start.elapsed().as_secs_f64());
     let timings = timings.unwrap_or_else(|| {
         let live = (0..contenders.len())

@@ -1,12 +1,13 @@
 //! `cargo xtask gate --crate PATH --against REV`: a crate this workspace
 //! did not write, gated from its users' side. Its working tree (head) and
 //! the revision REV of its repository (base, the baseline, built fresh in
-//! the same run: a pull request cannot edit it) are each built through the
-//! downstream shim `compare --crate` uses (`sides.rs`), checked (head must
-//! compute what base computes: every mode, key length, direction, 1 to 40
-//! blocks), sized and counted by callgrind in every case (`gate_measure`),
-//! and judged row by row with today's thresholds (`rows.rs`). The comment
-//! says what moved on the hot path (`moved.rs`, `comment.rs`).
+//! the same run: a pull request cannot edit it) are each built, in turn in
+//! one place, through the downstream shim `compare --crate` uses
+//! (`sides.rs`), checked (head must compute what base computes: every
+//! mode, key length, direction, 1 to 40 blocks), sized and counted by
+//! callgrind in every case (`gate_measure`), and judged row by row with
+//! today's thresholds (`rows.rs`). The comment says what moved on the hot
+//! path (`moved.rs`, `comment.rs`).
 //!
 //! Exit 1 when a row regressed, head computes differently or does not
 //! build; exit 2 when the base cannot be the baseline (it does not build,
@@ -16,7 +17,6 @@ pub mod comment;
 pub mod moved;
 pub mod sides;
 
-use crate::build::Reuse;
 use crate::build::code;
 use crate::child::backends_ran;
 use crate::count::backend;
@@ -57,12 +57,12 @@ pub fn run(args: &Args, path: &Path) -> Result<()> {
     let entry = CipherEntry::of_crate(&sides.cipher);
     let mut contenders = sides.contenders(entry);
     let command = command(args, path);
-    let (report, _) = gate_measure::measure(
+    sides.build(entry, &mut contenders)?;
+    let (report, _) = gate_measure::measure_built(
         entry,
         &mut contenders,
         &sides.work.path,
         args.no_time,
-        Reuse::Never,
         &command,
     )?;
     let base = side(&report, BASE)?;
@@ -222,7 +222,7 @@ fn backend_ran(
     eprintln!("[backend] which backend the head runs here, and which callgrind counted ...");
     Some(if args.no_time {
         Ran {
-            timed: Observed::Unavailable("not sampled: --no-time".into()),
+            timed: Observed::Unavailable("--no-time".into()),
             counted: backend::counted(entry.name, so, &cases, lib, dir),
         }
     } else {

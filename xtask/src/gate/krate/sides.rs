@@ -1,12 +1,16 @@
-//! The two sides `gate --crate PATH --against REV` builds: the crate as its
-//! working tree has it (head), and as the revision REV of its repository
-//! has it (base, exported with `git archive` into the work directory). Each
-//! is built where it is, among its workspace's siblings, through a shim of
-//! its own (`intake/shim.rs`, as `compare --crate` builds a crate), so that
-//! the cipher is called across a crate boundary as its users call it; the
-//! base's paths are remapped onto the working tree's, so that the two
-//! artifacts differ only where the code does.
+//! The two sides `gate --crate PATH --against REV` builds: the crate as the
+//! revision REV of its repository has it (base, exported with `git
+//! archive`), and as its working tree has it (head, its files copied), each
+//! in turn into the same directory of ours (`src/`, the repository's
+//! layout: a workspace's member among its siblings) and built there through
+//! the same shim (`intake/shim.rs`, as `compare --crate` builds a crate), so
+//! that the cipher is called across a crate boundary as its users call it.
+//! Built from one path, one package, the two artifacts differ only where
+//! the code does: the same symbols, laid out alike (rustc orders a crate's
+//! inlined functions by their symbols, whose hash follows the package's
+//! path). Paths are remapped onto the working tree's.
 
+use crate::build::{self, Reuse};
 use crate::env::revision::Repo;
 use crate::env::tree::{Source, Tree};
 use crate::env::workdir::WorkDir;
@@ -26,23 +30,30 @@ pub const BASE: &str = "base";
 /// The head's.
 pub const HEAD: &str = "head";
 
-/// Both sides, ready to build.
+/// Both sides, the base's tree in place: ready to build.
 pub struct Sides {
     /// `--against`, as given.
     pub rev: String,
     /// The commit it names.
     pub commit: String,
+    repo: Repo,
+    /// The crate's directory relative to the repository's top.
+    relative: PathBuf,
+    /// The working tree's package (its name and version).
     pub head: Package,
+    /// The base's package, read in `src/`.
     pub base: Package,
     pub identified: Identified,
     /// The cipher both artifacts hold, the base's artifact its oracle.
     pub cipher: CrateCipher,
-    /// Locked: the export, the shims, the artifacts.
+    /// Locked: the tree built (`src/`), the shim, the artifacts.
     pub work: WorkDir,
     /// Where both are built (the crate's dependencies compiled once).
     target: PathBuf,
-    /// The base's tree's paths remapped onto the working tree's.
+    /// `src/`'s paths remapped onto the working tree's.
     rustflags: Option<String>,
+    /// The lock file the shim starts from.
+    lock: String,
 }
 
 /// Where the crate is: its manifest, its repository, the commit `--against`
@@ -70,9 +81,9 @@ pub fn locate(path: &Path, rev: &str) -> Result<Located> {
     })
 }
 
-/// Reads the head's package, exports `rev`, asks the compiler which type
-/// to gate (at the base: the baseline must build), and writes both shims
-/// under `target`.
+/// Reads the head's package, exports `rev` into `src/`, and asks the
+/// compiler which type to gate there (at the base: the baseline must
+/// build), with `target` the workspace's target directory.
 pub fn prepare(
     located: Located,
     rev: &str,
@@ -92,14 +103,14 @@ pub fn prepare(
     // gate of a crate replaces what the last one of that name left.
     let key = format!("gate-{}", head.name);
     let work = WorkDir::lock(target, &format!("crates/{key}"))?;
-    let tree = work.path.join("revision");
+    let src = work.path.join("src");
     eprintln!(
         "[intake] exporting {rev} ({}) of {} ...",
         &commit[..12],
         repo.top.display()
     );
-    repo.export(&commit, &tree)?;
-    let base_manifest = tree.join(&relative).join("Cargo.toml");
+    repo.export(&commit, &src)?;
+    let base_manifest = src.join(&relative).join("Cargo.toml");
     let at_base = |cause: String, hint: String| {
         Error::usage(
             format!("at {rev} ({}): {cause}", &commit[..12]),
@@ -134,23 +145,9 @@ pub fn prepare(
         offline,
     };
     let identified = identify::identify(&probe, ty).map_err(|e| rebase(e, &at_base))?;
-    let module = format!("{}@{}", base.name, base.version);
-    for (side, package) in [(BASE, &base), (HEAD, &head)] {
-        shim::write(
-            &Shim {
-                package: &package.name,
-                dependency: Dependency::Copy(&package.dir),
-                ty: &identified.ty,
-                holds: &format!("{module}::{side}"),
-                features: &[],
-                lock: &lock,
-            },
-            &work.path.join("shims").join(side),
-        )?;
-    }
     let cipher = CrateCipher {
         name: identified.name.clone(),
-        module,
+        module: format!("{}@{}", base.name, base.version),
         lib_name: base.lib_name.clone(),
         block_size: identified.learned.block_size,
         modes: identified.modes.clone(),
@@ -160,24 +157,27 @@ pub fn prepare(
         peer: None,
         oracle: work.path.join(format!("{BASE}.so")),
     };
-    let (from, to) = (tree.display().to_string(), repo.top.display().to_string());
+    let (from, to) = (src.display().to_string(), repo.top.display().to_string());
     let rustflags = (!from.contains(char::is_whitespace) && !to.contains(char::is_whitespace))
         .then(|| format!("--remap-path-prefix={from}={to}"));
     Ok(Sides {
         rev: rev.to_string(),
         commit,
+        repo,
+        relative,
         head,
         base,
         identified,
         cipher,
         target: crates.join("_build").join(key),
         rustflags,
+        lock,
         work,
     })
 }
 
 impl Sides {
-    /// The two contenders, base first, each over its shim.
+    /// The two contenders, base first, both over the one shim.
     pub fn contenders(&self, entry: &'static CipherEntry) -> Vec<Contender> {
         let lib: &'static str = Box::leak(self.base.lib_name.clone().into_boxed_str());
         let label = |p: &Package, at: &str| format!("{} {} {at}", p.name, p.version);
@@ -193,7 +193,7 @@ impl Sides {
             name: side.to_string(),
             label,
             tree: Tree {
-                root: self.work.path.join("shims").join(side),
+                root: self.work.path.join("shim"),
                 target_dir: Some(self.target.clone()),
                 rustflags: self.rustflags.clone(),
                 source: Source::Shim { lib },
@@ -201,6 +201,53 @@ impl Sides {
             state: State::Pending,
         })
         .collect()
+    }
+
+    /// Builds and sizes both contenders one after the other in `src/`: the
+    /// base (exported by [`prepare`]), then the head, its working tree
+    /// copied over it. Each build is fresh (cargo rebuilds the crate, whose
+    /// files are newer than its last build); one that fails marks its
+    /// contender failed.
+    pub fn build(&self, entry: &CipherEntry, contenders: &mut [Contender]) -> Result<()> {
+        let steps = contenders.len() + 2;
+        for c in contenders.iter_mut() {
+            let side = c.name.clone();
+            if side == HEAD {
+                let src = self.work.path.join("src");
+                eprintln!(
+                    "[intake] copying the working tree of {} ...",
+                    self.repo.top.display()
+                );
+                self.repo.copy_working_tree(&src)?;
+                if !src.join(&self.relative).join("Cargo.toml").is_file() {
+                    c.fail(format!(
+                        "no crate at {} in the working tree's files git lists",
+                        self.relative.display()
+                    ));
+                    continue;
+                }
+            }
+            let package = if side == HEAD { &self.head } else { &self.base };
+            shim::write(
+                &Shim {
+                    package: &package.name,
+                    dependency: Dependency::Copy(&self.base.dir),
+                    ty: &self.identified.ty,
+                    holds: &format!("{}::{side}", self.cipher.module),
+                    features: &[],
+                    lock: &self.lock,
+                },
+                &self.work.path.join("shim"),
+            )?;
+            build::build_and_size_reusing(
+                entry,
+                std::slice::from_mut(c),
+                &self.work.path,
+                steps,
+                Reuse::Never,
+            );
+        }
+        Ok(())
     }
 }
 
