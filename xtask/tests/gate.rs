@@ -427,6 +427,47 @@ fn unchanged_tree_passes_ten_times() {
     assert!(counts.iter().all(|c| c == &counts[0]), "{counts:#?}");
 }
 
+/// The wall-clock comparison, which every other test here (and CI's `gate
+/// all`) leaves out: the gate times each variant against the peer, one
+/// advisory row each, within the thresholds or flagged, never failing the
+/// gate by itself. Nothing about the figures is asserted.
+#[test]
+fn wall_clock_rows_are_advisory() {
+    let variants = "slice8_auto,bytewise_auto";
+    let timed = xtask(&["gate", "crc32c", "--variants", variants], &[]);
+    let stdout = String::from_utf8_lossy(&timed.stdout);
+    let stderr = String::from_utf8_lossy(&timed.stderr);
+    assert_eq!(timed.status.code(), Some(0), "{stdout}\n{stderr}");
+    assert!(
+        stderr.contains("timing, interleaved (wall clock, advisory)"),
+        "{stderr}"
+    );
+    let untimed = xtask(
+        &["gate", "crc32c", "--no-time", "--variants", variants],
+        &[],
+    );
+    assert_eq!(untimed.status.code(), Some(0));
+    let untimed = String::from_utf8_lossy(&untimed.stdout);
+    // A variant's rows within the thresholds: `| `v` | N | ... |`.
+    let rows_ok = |out: &str, v: &str| -> Option<usize> {
+        out.lines()
+            .find(|l| l.starts_with(&format!("| `{v}` | ")))
+            .and_then(|l| l.split('|').nth(2))
+            .and_then(|n| n.trim().parse().ok())
+    };
+    for v in variants.split(',') {
+        let without = rows_ok(&untimed, v).expect("counted rows");
+        let flagged = stdout
+            .lines()
+            .any(|l| l.starts_with(&format!("| `{v}` wall-clock speed")));
+        let with = rows_ok(&stdout, v).unwrap_or(0);
+        assert!(
+            with == without + 1 || (flagged && with == without),
+            "{v}: {with} rows ok timed, {without} untimed, flagged {flagged}\n{stdout}"
+        );
+    }
+}
+
 /// Baselines that cannot be trusted: a setup error (exit 2) naming why,
 /// before anything is built, never a pass; whether judged by (accepted) or
 /// only proposed by the change.
