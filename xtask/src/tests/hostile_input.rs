@@ -329,7 +329,6 @@ fn tcrypt_plan(args: &[&str]) -> Result<usize, String> {
 /// 'ecb(aes)' --so <a cast6 .so>` once timed CAST6 and recorded it as AES.
 #[test]
 fn an_artifact_of_another_cipher_is_refused() {
-    use bench_harness::engine::Engine;
     use bench_harness::so::{Holds, SoCipher};
     let so = artifact();
     let path = so.to_str().unwrap();
