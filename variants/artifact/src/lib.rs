@@ -621,6 +621,32 @@ fn panic(_: &core::panic::PanicInfo<'_>) -> ! {
     abort()
 }
 
+/// A crate under test may link `alloc` without allocating on any path the
+/// artifact calls (RustCrypto's hashes turn on `digest/alloc` by default,
+/// for its boxed APIs): a `no_std` shared object that links `alloc` must
+/// name a global allocator, and this one has no memory, so an allocation
+/// would fail (and abort) rather than be timed. Nothing references it
+/// where nothing allocates, and the linker drops it.
+#[cfg(all(feature = "under-test", panic = "abort", not(feature = "std")))]
+mod no_memory {
+    use core::alloc::{GlobalAlloc, Layout};
+
+    struct NoMemory;
+
+    // SAFETY: `alloc` never hands out memory (null is an allocation
+    // failure), so `dealloc` is never given any.
+    unsafe impl GlobalAlloc for NoMemory {
+        unsafe fn alloc(&self, _: Layout) -> *mut u8 {
+            core::ptr::null_mut()
+        }
+
+        unsafe fn dealloc(&self, _: *mut u8, _: Layout) {}
+    }
+
+    #[global_allocator]
+    static NO_MEMORY: NoMemory = NoMemory;
+}
+
 /// The prebuilt `core` is compiled for unwinding, so its unwind tables name
 /// this personality routine; with `panic = "abort"` nothing ever unwinds, so
 /// it is never called, but the shared object must define it to load.

@@ -303,6 +303,42 @@ cpubits::cfg_if! {
     assert_eq!(applies(&x86_64(&["fast"])), [false, true, false]);
 }
 
+/// A module file declared in two branches (sha1's `mod soft;`, the
+/// backend chosen by a `cfg` and the fallback of the `else`) is compiled
+/// where either declaration is: its attributes apply when any does.
+#[test]
+fn a_module_declared_in_two_branches_applies_where_either_does() {
+    let dir = package(&[
+        (
+            "src/lib.rs",
+            r#"
+cfg_if::cfg_if! {
+    if #[cfg(backend = "soft")] {
+        mod soft;
+    } else if #[cfg(target_arch = "aarch64")] {
+        mod neon;
+    } else {
+        mod soft;
+    }
+}
+"#,
+        ),
+        ("src/soft.rs", "#[inline(always)] fn round() {}\n"),
+        ("src/neon.rs", "#[inline] fn round() {}\n"),
+    ]);
+    let scan = scan(dir.path(), &x86_64(&[])).expect("scan");
+    let applies: Vec<(String, bool)> = (scan.annotations.iter())
+        .map(|a| (a.location(), a.applies(&x86_64(&[]))))
+        .collect();
+    assert_eq!(
+        applies,
+        [
+            ("src/soft.rs:1".to_string(), true),
+            ("src/neon.rs:1".to_string(), false)
+        ]
+    );
+}
+
 #[test]
 fn reads_cfg_attr_alone_mixed_and_nested() {
     let text = r#"
