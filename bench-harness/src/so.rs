@@ -328,6 +328,13 @@ impl SoCipher {
         })
     }
 
+    /// Where `inlinelab_crypt` is loaded in this process: less its address
+    /// in the file, the artifact's load base (for mapping sampled
+    /// instruction pointers to its functions).
+    pub fn crypt_address(&self) -> usize {
+        self.crypt as usize
+    }
+
     /// The file this engine was loaded from.
     pub fn path(&self) -> &Path {
         &self.path

@@ -5,6 +5,7 @@ use crate::errors::Errors;
 use crate::items;
 use crate::markers::{self, Marker};
 use crate::model::{Args, Declaration, Kind, Module, Policy, Variant};
+use crate::selection::Selection;
 use crate::{bytes, entry, forms, lanes, lookups, parse, unroll, validate};
 use proc_macro2::TokenStream;
 use quote::{ToTokens, format_ident, quote};
@@ -64,7 +65,11 @@ fn expand(args: &Args, module: Module) -> syn::Result<TokenStream> {
     ];
     items.extend(module.shared.iter().cloned());
     let mut errors = Errors::default();
+    let selection = Selection::current();
     for variant in &variants {
+        if !selection.keeps(&cipher, &variant.name.to_string()) {
+            continue;
+        }
         let own = variant
             .method
             .map_or(&[][..], |i| &module.methods[i].items[..]);

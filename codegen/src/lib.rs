@@ -110,6 +110,7 @@ mod errors;
 mod items;
 mod markers;
 mod pure;
+mod selection;
 
 use proc_macro::TokenStream;
 

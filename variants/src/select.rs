@@ -1,7 +1,9 @@
 /// The environment variable that makes a build of `variants` hold one
 /// variant alone: `cipher::variant` (e.g. `cast6::never`), or `none` for no
 /// variant at all (a peer's artifact). Unset, every variant is compiled.
-/// Read by `build.rs` (which includes this file) and set by `cargo xtask`.
+/// Read by `build.rs` (which includes this file, and sets the `cfg`s that
+/// decide) and by `codegen` (which includes it too, and leaves out the
+/// children those `cfg`s would strip); set by `cargo xtask`.
 pub const SELECT_ENV: &str = "INLINELAB_VARIANT";
 
 /// Whether `value` is a selection `build.rs` accepts: `none`, or

@@ -20,7 +20,7 @@ mod time;
 #[cfg(test)]
 mod tests;
 
-use child::{count_child, instructions, measure_child};
+use child::{count_child, instructions, measure_child, sample_child};
 use clap::{CommandFactory, Parser, Subcommand};
 use cmd::{baseline, bloat, calibrate, compare, merge, verify};
 use std::process::ExitCode;
@@ -87,6 +87,9 @@ enum Command {
     /// The gate's instruction counts of one artifact (for tests).
     #[command(name = "__instructions", hide = true)]
     Instructions(instructions::Args),
+    /// Where an artifact's CPU time goes (instruction-pointer samples).
+    #[command(name = "__sample", hide = true)]
+    Sample(sample_child::Args),
 }
 
 fn main() -> ExitCode {
@@ -107,6 +110,7 @@ fn main() -> ExitCode {
             Command::Measure(args) => measure_child::run(args),
             Command::Count(args) => count_child::run(args),
             Command::Instructions(args) => instructions::run(args),
+            Command::Sample(args) => sample_child::run(args),
         },
         Err(e) => cli::from_clap(e, &Cli::command(), &args),
     };

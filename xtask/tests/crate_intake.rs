@@ -144,6 +144,49 @@ fn a_crate_from_a_path_end_to_end() {
     );
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.starts_with("Of toycipher 0.1.0's"), "{stdout}");
+    backend_ran_is_named(&a["ran"], &md);
+}
+
+/// The report names the backend that ran in each mode family the run
+/// counted: the crate's module with the most samples on this CPU (x86-64
+/// Linux) and with the most of callgrind's instructions (valgrind
+/// installed), with their counts; and says why where it could not.
+fn backend_ran_is_named(ran: &serde_json::Value, md: &str) {
+    assert!(md.contains("Which backend ran, as published"), "{md}");
+    let named = |observed: &serde_json::Value, what: &str| {
+        let families = observed["families"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{what}: {observed}"));
+        let names: Vec<&str> = (families.iter())
+            .filter_map(|f| f["modules"][0]["module"].as_str())
+            .collect();
+        assert!(
+            names.iter().any(|m| m.starts_with("toycipher")),
+            "{what}: no family names a module of the crate: {observed}"
+        );
+        for f in families {
+            let total = f["total"].as_u64().unwrap();
+            let counts: u64 = (f["modules"].as_array().unwrap().iter())
+                .map(|m| m["count"].as_u64().unwrap())
+                .sum();
+            assert!(total > 0 && counts <= total, "{what}: {f}");
+        }
+        assert!(md.contains(&format!("`{}`", names[0])), "{what}: {md}");
+    };
+    if cfg!(all(target_os = "linux", target_arch = "x86_64")) {
+        named(&ran["timed"], "timed");
+    } else {
+        assert!(ran["timed"]["unavailable"].is_string(), "{ran}");
+    }
+    let valgrind = Command::new("valgrind")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if valgrind {
+        named(&ran["counted"], "counted");
+    } else {
+        assert_eq!(ran["counted"]["unavailable"], "valgrind is not installed");
+    }
 }
 
 /// A variant that computes something else is refused before it is timed,
@@ -193,7 +236,7 @@ fn registry_src(package: &str) -> Option<PathBuf> {
 /// A registry crate (cast6 0.2.0, a dependency of this workspace, so
 /// cargo has it): its unpacked files and its `.crate` archive are byte for
 /// byte what they were after a run that edited copies of it, and the copy
-/// as published has the registry crate's footprint.
+/// as published is the registry crate's machine code.
 #[test]
 fn the_registry_crate_is_only_read() {
     let src = registry_src("cast6-0.2.0").expect("cargo has cast6 0.2.0 unpacked");
@@ -224,27 +267,26 @@ fn the_registry_crate_is_only_read() {
     assert!(out.status.success(), "{stderr}");
     assert_eq!(files(&src), files_before, "cargo's unpacked files changed");
     assert_eq!(read(&archive), archive_before, "the .crate archive changed");
-    // Both built: the copy as published and the registry crate. Their
-    // sections are byte for byte the same, but their hot-path hashes may
-    // differ: the normalizer takes non-allocated sections' sizes (`.strtab`)
-    // for boundaries of constants (`build/code.rs`, `find_boundaries`), a
-    // defect to fix with a regeneration of the committed hashes. Until then
-    // the footprint is what is asserted.
+    // Both built: the copy as published and the registry crate are the
+    // same machine code, wherever this clone is (the hash once took
+    // non-allocated sections' sizes, which follow the path, for boundaries
+    // of constants).
     let json: serde_json::Value =
         serde_json::from_slice(&std::fs::read(tmp.path().join("cast6.json")).unwrap()).unwrap();
-    let footprint = |list: &str, name: &str| {
+    let artifact = |list: &str, name: &str, field: &str| {
         json[list]
             .as_array()
             .unwrap()
             .iter()
             .find(|e| e["name"] == name)
-            .unwrap()["artifact"]["footprint_bytes"]
+            .unwrap()["artifact"][field]
             .clone()
     };
-    assert_eq!(
-        footprint("variants", "published"),
-        footprint("peers", "registry")
-    );
+    for field in ["footprint_bytes", "hot_path_code"] {
+        let published = artifact("variants", "published", field);
+        assert!(!published.is_null(), "{field} of published");
+        assert_eq!(published, artifact("peers", "registry", field), "{field}");
+    }
 }
 
 /// A member of a workspace (`version.workspace = true`, dependencies

@@ -24,7 +24,8 @@
 
 use iced_x86::{Decoder, DecoderOptions, OpKind};
 use object::{
-    Object, ObjectSection, ObjectSymbol, ObjectSymbolTable, RelocationTarget, SymbolKind,
+    Object, ObjectSection, ObjectSymbol, ObjectSymbolTable, RelocationTarget, SectionFlags,
+    SymbolKind,
 };
 use std::collections::{HashMap, VecDeque};
 
@@ -242,6 +243,15 @@ pub fn is_panic(name: &str) -> bool {
                 .is_some_and(|f| f.ends_with("_fail")))
 }
 
+/// Whether a section occupies memory when the file is loaded (ELF's
+/// `SHF_ALLOC`; elsewhere, a nonzero address).
+fn allocated(s: &object::Section<'_, '_>) -> bool {
+    match s.flags() {
+        SectionFlags::Elf { sh_flags, .. } => sh_flags.contains(object::elf::SHF_ALLOC),
+        _ => s.address() != 0,
+    }
+}
+
 impl<'a> Image<'a> {
     /// The functions, data symbols and GOT slots of `file`; `variant` is the
     /// variant module whose name is left out of data symbol names.
@@ -284,7 +294,11 @@ impl<'a> Image<'a> {
             .chain(&self.data)
             .map(|f| f.addr)
             .collect();
-        for s in self.file.sections() {
+        // Allocated sections only: the others (`.strtab`, `.symtab`, debug
+        // sections) sit at address 0, and their sizes (which follow symbol
+        // names, so the path a crate was built from) would cut constants
+        // near the start of the image at places that are not boundaries.
+        for s in self.file.sections().filter(allocated) {
             b.extend([s.address(), s.address() + s.size()]);
         }
         for (place, slot) in &self.slots {
@@ -649,5 +663,32 @@ mod tests {
     fn undecodable_code_has_no_normal_form() {
         // A lone prefix at the end of a function.
         assert!(normalize(&[0x90, 0x66], 0, &mut |_| Token::Local(0)).is_none());
+    }
+
+    /// Boundaries come from the sections loaded into memory only: the
+    /// symbol names' string table (whose size follows the path a crate was
+    /// built from) is not one, and none of its ends is a boundary unless an
+    /// allocated section or a symbol puts one there.
+    #[test]
+    fn only_loaded_sections_bound_constants() {
+        let bytes = std::fs::read(std::env::current_exe().unwrap()).unwrap();
+        let file = object::File::parse(&*bytes).unwrap();
+        let loaded = |name: &str| file.section_by_name(name).map(|s| allocated(&s));
+        assert_eq!(loaded(".text"), Some(true));
+        assert_eq!(loaded(".rodata"), Some(true));
+        assert_eq!(loaded(".strtab"), Some(false));
+        let image = Image::new(&file, None);
+        let strtab = file.section_by_name(".strtab").unwrap();
+        let end = strtab.address() + strtab.size();
+        let placed_by_loaded = file
+            .sections()
+            .filter(allocated)
+            .any(|s| s.address() == end || s.address() + s.size() == end)
+            || image
+                .functions
+                .iter()
+                .chain(&image.data)
+                .any(|f| f.addr == end);
+        assert!(placed_by_loaded || !image.boundaries.contains(&end));
     }
 }

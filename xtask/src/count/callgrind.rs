@@ -16,6 +16,7 @@
 //! deadline ([`deadline::count`]): an artifact that loops is killed there,
 //! counted as hung, and the others counted again.
 
+use crate::count::functions::{self, Functions};
 use crate::count::spec::{CountOutcome, CountSpec, Counted};
 use crate::env::deadline::{self, Group, Waited};
 use crate::error::{Error, Result};
@@ -60,6 +61,18 @@ struct Files {
 /// valgrind run (again without an artifact that crashes or hangs it), in
 /// `dir` (scratch).
 pub fn count(artifacts: &[(String, PathBuf)], cases: &[Case], dir: &Path) -> Vec<Count> {
+    let counted = count_functions(artifacts, cases, dir);
+    counted.into_iter().map(|(c, _)| c).collect()
+}
+
+/// As [`count`], with each counted artifact's instructions per function in
+/// each case (by mangled name; empty where it was not counted): which code
+/// got them ([`functions`]).
+pub fn count_functions(
+    artifacts: &[(String, PathBuf)],
+    cases: &[Case],
+    dir: &Path,
+) -> Vec<(Count, Vec<Functions>)> {
     let files = Files {
         spec: dir.join("count.json"),
         outcome: dir.join("count-outcome.json"),
@@ -67,7 +80,7 @@ pub fn count(artifacts: &[(String, PathBuf)], cases: &[Case], dir: &Path) -> Vec
         out: dir.join("callgrind.out"),
         err: dir.join("count-stderr"),
     };
-    let mut result: Vec<Option<Count>> = vec![None; artifacts.len()];
+    let mut result: Vec<Option<(Count, Vec<Functions>)>> = vec![None; artifacts.len()];
     loop {
         let left: Vec<usize> = (0..artifacts.len())
             .filter(|&i| result[i].is_none())
@@ -95,13 +108,13 @@ pub fn count(artifacts: &[(String, PathBuf)], cases: &[Case], dir: &Path) -> Vec
                     "    {} {verb} the counting process ({how}); counting the others again",
                     artifacts[i].0
                 );
-                result[i] = Some(count(format!(
-                    "{verb} while its instructions were counted ({how})"
-                )));
+                let why = format!("{verb} while its instructions were counted ({how})");
+                result[i] = Some((count(why), Vec::new()));
             }
             Err(Crash::Whole(why)) => {
                 for &i in &left {
-                    result[i] = Some(Count::Failed(format!("counting instructions: {why}")));
+                    let why = format!("counting instructions: {why}");
+                    result[i] = Some((Count::Failed(why), Vec::new()));
                 }
             }
         }
@@ -128,11 +141,15 @@ enum Fate {
     Hung,
 }
 
-/// One valgrind run of `__count` over `spec`: each artifact's counts.
+/// One valgrind run of `__count` over `spec`: each artifact's counts, and
+/// its instructions per function in each case.
 // Long: one counting child's life (spec written, valgrind started, waited
 // on with its deadline, its outcome and dumps read), each step's failure a
 // distinct `Crash` the caller blames; the steps share the child and its files.
-fn run(spec: &CountSpec, files: &Files) -> std::result::Result<Vec<Count>, Crash> {
+fn run(
+    spec: &CountSpec,
+    files: &Files,
+) -> std::result::Result<Vec<(Count, Vec<Functions>)>, Crash> {
     let whole = |e: &dyn std::fmt::Display| Crash::Whole(e.to_string());
     let json = serde_json::to_vec(spec).map_err(|e| whole(&e))?;
     std::fs::write(&files.spec, json).map_err(|e| whole(&e))?;
@@ -149,6 +166,9 @@ fn run(spec: &CountSpec, files: &Files) -> std::result::Result<Vec<Count>, Crash
         .args([
             "--combine-dumps=yes",
             "--dump-line=no",
+            // Names as the symbol table has them, demangled here as the
+            // sizer demangles (`count/functions.rs`).
+            "--demangle=no",
             "--collect-atstart=no",
             "--zero-before=inlinelab_count_start",
             "--dump-before=inlinelab_count_end",
@@ -215,8 +235,9 @@ fn run(spec: &CountSpec, files: &Files) -> std::result::Result<Vec<Count>, Crash
     let text = std::fs::read_to_string(&files.out)
         .map_err(|e| Crash::Whole(format!("{}: {e}", files.out.display())))?;
     let dumps = dumps(&text);
+    let per_function = functions::dump_functions(&text);
     let expected = outcome.artifacts.iter().filter(|c| c.dumped()).count() * spec.cases.len();
-    if dumps.len() != expected {
+    if dumps.len() != expected || per_function.len() != expected {
         return Err(Crash::Whole(format!(
             "{}: {} dumps where {expected} were expected",
             files.out.display(),
@@ -224,16 +245,19 @@ fn run(spec: &CountSpec, files: &Files) -> std::result::Result<Vec<Count>, Crash
         )));
     }
     let mut next = dumps.into_iter();
+    let mut next_functions = per_function.into_iter();
     Ok(outcome
         .artifacts
         .into_iter()
         .map(|c| {
-            let counts: Vec<f64> = if c.dumped() {
-                next.by_ref().take(spec.cases.len()).map(|n| n as f64).collect()
+            let (counts, functions): (Vec<f64>, Vec<Functions>) = if c.dumped() {
+                let n = spec.cases.len();
+                let counts = next.by_ref().take(n).map(|n| n as f64).collect();
+                (counts, next_functions.by_ref().take(n).collect())
             } else {
-                Vec::new()
+                (Vec::new(), Vec::new())
             };
-            match c {
+            let count = match c {
                 // Nothing collected: the toggle did not match (a renamed
                 // entry point?); a count of 0 must never pass as a speedup.
                 Counted::Dumped if counts.contains(&0.0) => Count::Failed(
@@ -243,7 +267,8 @@ fn run(spec: &CountSpec, files: &Files) -> std::result::Result<Vec<Count>, Crash
                 Counted::DumpedThenFailed(why) => Count::Failed(why),
                 Counted::Unavailable(why) => Count::Unavailable(why),
                 Counted::NotLoaded(why) => Count::Failed(why),
-            }
+            };
+            (count, functions)
         })
         .collect())
 }

@@ -1,7 +1,11 @@
 //! Counting instructions with callgrind: one valgrind run over every
-//! artifact of a cipher, and the counts per case it gives.
+//! artifact of a cipher, and the counts per case it gives; the
+//! instructions per function of each case (`functions.rs`), and the
+//! crate's module that got them (`backend.rs`).
 
+pub mod backend;
 pub mod callgrind;
 pub mod counts;
 pub mod explain;
+pub mod functions;
 pub mod spec;

@@ -11,6 +11,8 @@
 //!   more, for the warm-up that sizes each cell's batch);
 //! - counting process: `MARGIN + COUNT_PER_ARTIFACT x artifacts` (one
 //!   operation per case under valgrind, each after a warm-up);
+//! - sampling process (`__sample`): `MARGIN + SLACK x cases x` the wall
+//!   time it gives a case;
 //! - a build: [`BUILD`].
 //!
 //! `INLINELAB_DEADLINE_SECS=N` (for tests) caps every deadline at N
@@ -61,6 +63,12 @@ pub fn measure(plan: Plan, engines: usize, cases: usize) -> Duration {
 /// The deadline of a counting process over `artifacts` artifacts.
 pub fn count(artifacts: usize) -> Duration {
     capped(MARGIN + COUNT_PER_ARTIFACT * u32::try_from(artifacts).unwrap_or(u32::MAX))
+}
+
+/// The deadline of a sampling process over `cases` cases, each sampled
+/// for `per_case` (wall clock) at most.
+pub fn sample(cases: usize, per_case: Duration) -> Duration {
+    capped(MARGIN + per_case.mul_f64(SLACK * cases as f64))
 }
 
 /// The deadline of a build.

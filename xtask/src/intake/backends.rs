@@ -5,6 +5,9 @@
 //! by. Which one ran is the crate's choice at run time; callgrind runs on
 //! a CPU of its own (no AVX-512), where the choice may differ.
 
+use crate::report::backends::{FamilyRan, ModuleCount};
+use crate::report::{Family, Operation};
+
 /// The extensions crates pick backends by, as `/proc/cpuinfo` names them.
 const FEATURES: [&str; 9] = [
     "aes",
@@ -18,30 +21,73 @@ const FEATURES: [&str; 9] = [
     "sha_ni",
 ];
 
-/// The distinct modules (a function's path less its last segment, and less
-/// an `impl`'s `<..>`) of the crate `lib`'s functions among `hot`
-/// (demangled names), in order of first appearance.
+/// The distinct modules of the crate `lib`'s functions among `hot`
+/// (demangled names), in order of first appearance ([`module_of`]).
 pub fn modules(lib: &str, hot: &[String]) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    for name in hot {
-        let own = name.trim_start_matches('<');
-        if !own.starts_with(&format!("{lib}::")) {
-            continue;
-        }
-        // `aes::x86_aes::Aes128Enc as cipher::..>::encrypt_block`: the
-        // path before ` as ` or `>`, then its module.
-        let path = own.split([' ', '>']).next().unwrap_or(own);
-        let segments: Vec<&str> = path.split("::").collect();
-        let module_len = segments
-            .iter()
-            .position(|s| s.starts_with(|c: char| c.is_ascii_uppercase()))
-            .unwrap_or(segments.len().saturating_sub(1));
-        let module = segments[..module_len.max(1)].join("::");
+    for module in hot.iter().filter_map(|name| module_of(lib, name)) {
         if !out.contains(&module) {
             out.push(module);
         }
     }
     out
+}
+
+/// The module of a function of the crate `lib` (its demangled name): the
+/// function's path less its last segment, and less an `impl`'s `<..>`;
+/// `None` for a function of another crate.
+pub fn module_of(lib: &str, name: &str) -> Option<String> {
+    let own = name.trim_start_matches('<');
+    own.strip_prefix(lib)?.strip_prefix("::")?;
+    // `aes::x86_aes::Aes128Enc as cipher::..>::encrypt_block`: the path
+    // before ` as ` or `>`, then its module.
+    let path = own.split([' ', '>']).next().unwrap_or(own);
+    let segments: Vec<&str> = path.split("::").collect();
+    let module_len = segments
+        .iter()
+        .position(|s| s.starts_with(|c: char| c.is_ascii_uppercase()))
+        .unwrap_or(segments.len().saturating_sub(1));
+    Some(segments[..module_len.max(1)].join("::"))
+}
+
+/// Where the weights of one case went: `weights` are (function, weight)
+/// pairs, the function's demangled name or `None` where the weight fell
+/// outside every known function (a sample in the harness); each weight
+/// counts in the total, and in its module's count when the function is
+/// the crate `lib`'s ([`module_of`]). Modules the most first, ties by name.
+pub fn attribute<'a>(
+    lib: &str,
+    family: Family,
+    case: (&str, Operation, usize, usize),
+    weights: impl IntoIterator<Item = (Option<&'a str>, u64)>,
+) -> FamilyRan {
+    let mut total = 0u64;
+    let mut modules: Vec<ModuleCount> = Vec::new();
+    for (name, weight) in weights {
+        total = total.saturating_add(weight);
+        let Some(module) = name.and_then(|n| module_of(lib, n)) else {
+            continue;
+        };
+        match modules.iter_mut().find(|m| m.module == module) {
+            Some(m) => m.count = m.count.saturating_add(weight),
+            None => modules.push(ModuleCount {
+                module,
+                count: weight,
+            }),
+        }
+    }
+    modules.retain(|m| m.count > 0);
+    modules.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.module.cmp(&b.module)));
+    let (alg, dir, key_bits, block_bytes) = case;
+    FamilyRan {
+        family,
+        alg: alg.to_string(),
+        dir,
+        key_bits,
+        block_bytes,
+        total,
+        modules,
+    }
 }
 
 /// The extensions of [`FEATURES`] this CPU has (none where `/proc/cpuinfo`
@@ -77,5 +123,46 @@ mod tests {
             super::modules("aes", &hot),
             ["aes::autodetect", "aes::soft::fixslice", "aes::x86_aes"]
         );
+    }
+
+    /// Each weight counts in the total; the crate's functions' in their
+    /// module's count, the most first; another crate's, or none, only in
+    /// the total.
+    #[test]
+    fn weights_to_modules() {
+        use crate::report::{Family, Operation};
+        let weights = [
+            (Some("aes::backends::x86_vaes512::Aes<_>::encrypt"), 90),
+            (
+                Some("<aes::Aes128 as cipher::block::BlockCipherEncrypt>::encrypt_with_backend"),
+                3,
+            ),
+            (Some("aes::backends::x86_vaes512::encdec::batch_encrypt"), 5),
+            (Some("<cipher::block::backends::helper>::f"), 1),
+            (Some("aesx::other"), 4),
+            (None, 2),
+            (Some("aes::backends::x86_aes::encrypt"), 0),
+        ];
+        let r = super::attribute(
+            "aes",
+            Family::Parallel,
+            ("ecb(aes)", Operation::Encrypt, 128, 8192),
+            weights,
+        );
+        assert_eq!(r.total, 105);
+        let got: Vec<(&str, u64)> = (r.modules.iter())
+            .map(|m| (m.module.as_str(), m.count))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("aes::backends::x86_vaes512", 90),
+                ("aes::backends::x86_vaes512::encdec", 5),
+                ("aes", 3)
+            ]
+        );
+        let (module, share) = r.backend().unwrap();
+        assert_eq!(module, "aes::backends::x86_vaes512");
+        assert!((share - 90.0 / 105.0).abs() < 1e-12);
     }
 }

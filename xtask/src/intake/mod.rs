@@ -5,9 +5,10 @@
 //! feature sets, an axis of them (`features.rs`), the compiler asked which
 //! of its types are block ciphers (and what keys they take) or hashes (and
 //! how long their digest is) (`probe.rs`), the shim each variant is built
-//! through (`shim.rs`),
-//! the backends its hot path holds and the CPU's features (`backends.rs`),
-//! and the report's table of attributes (`table.rs`).
+//! through (`shim.rs`), the backends its hot path holds and the CPU's
+//! features, and a case's samples or instructions by module
+//! (`backends.rs`), an artifact's functions by address (`symbols.rs`), and
+//! the report's table of attributes (`table.rs`).
 
 pub mod annotations;
 pub mod axes;
@@ -18,4 +19,5 @@ pub mod fetch;
 pub mod probe;
 pub mod shim;
 pub mod spec;
+pub mod symbols;
 pub mod table;

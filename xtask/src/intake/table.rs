@@ -49,6 +49,7 @@ pub fn table(
         added,
         backends,
         cpu_features: crate::intake::backends::cpu_features(),
+        ran: None,
         krate: package.name.clone(),
         version: package.version.clone(),
         ty: ty.to_string(),

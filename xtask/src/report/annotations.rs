@@ -33,6 +33,11 @@ pub struct Annotations {
     /// picks a backend by (`aes`, `vaes`, `avx512f`, ...).
     #[serde(default)]
     pub cpu_features: Vec<String>,
+    /// Which of those modules ran, per mode family: sampled on this CPU
+    /// and counted by callgrind (absent in a report written before they
+    /// were observed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ran: Option<crate::report::backends::Ran>,
 }
 
 /// A hot function out of line as published, and the variant that gives it

@@ -1,18 +1,21 @@
-//! The compare report's data: the JSON (`schema_version` 3) that compare
+//! The compare report's data: the JSON (`schema_version` 5) that compare
 //! writes and render, the gate and the baseline files read;
 //! `crate::render` renders it. Every median and interval in it can be
 //! computed again from the per-round samples it holds ([`Speed::samples`]),
 //! by the functions here.
 
 pub mod annotations;
+pub mod backends;
 pub mod check;
 mod columns;
+mod family;
 #[cfg(test)]
 pub(crate) mod fixture;
 pub mod json;
 pub mod raw;
 pub mod reader;
 pub mod recompute;
+mod shared_lists;
 
 use crate::decide::paired;
 pub use crate::decide::paired::Sample;
@@ -21,6 +24,7 @@ use crate::env::workspace::{Inputs, Toolchain};
 use crate::select::artifact::Artifact;
 use bench_harness::machine::Machine;
 use bench_harness::stats::Ratio;
+pub use family::{Family, Operation};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -293,51 +297,6 @@ impl fmt::Display for Status {
     }
 }
 
-/// What one operation of a case is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Operation {
-    Encrypt,
-    Decrypt,
-    Digest,
-    /// Key setup: one key of `key_bits` replacing the previous one.
-    Setkey,
-}
-
-impl Operation {
-    pub fn name(self) -> &'static str {
-        match self {
-            Operation::Encrypt => "encrypt",
-            Operation::Decrypt => "decrypt",
-            Operation::Digest => "digest",
-            Operation::Setkey => "setkey",
-        }
-    }
-
-    /// Whether it processes bytes (everything but key setup).
-    pub fn is_crypt(self) -> bool {
-        self != Operation::Setkey
-    }
-
-    /// The direction of a harness case.
-    pub fn of(case: &bench_harness::sampling::Case) -> Operation {
-        use bench_harness::engine::{Dir as CaseDir, Mode};
-        use bench_harness::sampling::CaseKind;
-        match (case.kind, case.mode, case.dir) {
-            (CaseKind::SetKey, _, _) => Operation::Setkey,
-            (CaseKind::Crypt, Mode::Digest, _) => Operation::Digest,
-            (CaseKind::Crypt, _, CaseDir::Encrypt) => Operation::Encrypt,
-            (CaseKind::Crypt, _, CaseDir::Decrypt) => Operation::Decrypt,
-        }
-    }
-}
-
-impl fmt::Display for Operation {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
 fn one() -> usize {
     1
 }
@@ -525,51 +484,11 @@ impl Report {
     }
 }
 
-/// The modes a reviewer weighs apart: a parallel mode hands the cipher
-/// several blocks at once (where lanes help), CBC encryption one block at
-/// a time, each waiting for the previous (where they cannot); key setup is
-/// not averaged in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Family {
-    /// ECB, CTR, XTS, and CBC decryption.
-    Parallel,
-    /// CBC encryption: serial.
-    Serial,
-    /// A checksum's digest.
-    Digest,
-    Setkey,
-}
-
+/// What needs a report's own types of [`Family`] (`family.rs`).
 impl Family {
-    pub const ALL: [Family; 4] = [
-        Family::Parallel,
-        Family::Serial,
-        Family::Digest,
-        Family::Setkey,
-    ];
-
     /// The family of a speed entry.
     pub fn of(s: &Speed) -> Family {
         Family::of_case(&s.alg, s.dir)
-    }
-
-    /// The family of a case of `alg` (the kernel's `mode(cipher)`) in `dir`.
-    pub fn of_case(alg: &str, dir: Operation) -> Family {
-        match dir {
-            Operation::Setkey => Family::Setkey,
-            Operation::Digest => Family::Digest,
-            Operation::Encrypt if alg.starts_with("cbc(") => Family::Serial,
-            Operation::Encrypt | Operation::Decrypt => Family::Parallel,
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Family::Parallel => "parallel modes",
-            Family::Serial => "CBC encryption",
-            Family::Digest => "digest",
-            Family::Setkey => "key setup",
-        }
     }
 
     /// The families `r` measured, in [`Family::ALL`] order.

@@ -91,11 +91,13 @@ impl Index {
 }
 
 impl Report {
-    /// The report in this schema: one read in an older schema has its
+    /// The report in this schema, its lists filled in where the file shares
+    /// them ([`Report::with_lists_filled`]): one read in an older schema has its
     /// samples' ticks rounded as a run rounds them ([`round_ticks`]), its
     /// `schema_version` set to [`SCHEMA_VERSION`], and every figure and its verdict computed again from them by today's
     /// rule ([`Report::recomputed`]).
     pub fn upgraded(mut self) -> Report {
+        self = self.with_lists_filled();
         let old_rule = self.schema_version < SCHEMA_VERSION;
         if self.schema_version < SCHEMA_VERSION {
             let control = self.control.iter_mut().flat_map(|c| &mut c.speed);

@@ -28,10 +28,15 @@ pub struct Artifact {
     /// A hash of the hot path's normalized machine code (`code.rs`): equal
     /// for the same code wherever it was placed.
     pub hot_path_code: Option<String>,
-    /// The hot path's functions, in the walk's order.
+    /// The hot path's functions, in the walk's order (in a file, left out
+    /// where they are those of the entry `same_code_as` names:
+    /// `report/shared_lists.rs`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub hot_path: Vec<Function>,
     pub rlib_bytes: u64,
-    /// The cipher's own functions (its crate's symbols), largest first.
+    /// The cipher's own functions (its crate's symbols), largest first
+    /// (left out in a file as `hot_path` is).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub functions: Vec<Function>,
     /// The round functions found as functions of their own.
     pub rounds_out_of_line: Vec<String>,

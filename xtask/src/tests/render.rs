@@ -214,7 +214,7 @@ fn names_are_escaped_everywhere() {
 fn json_round_trips() {
     let r = fixture::report();
     let json = crate::report::json::to_json(&r);
-    let back: Report = serde_json::from_str(&json).unwrap();
+    let back: Report = serde_json::from_str::<Report>(&json).unwrap().upgraded();
     assert_eq!(back, r);
 }
 

@@ -53,9 +53,10 @@ pub fn next(report: &Report, control: Option<&str>) -> Option<Next> {
         straddling
     } else {
         let memo = Memo::new(report);
+        let faster = |a: &str, b: &str| memo.faster(a, b);
         straddling
             .into_iter()
-            .filter(|l| hinges(report, &memo, l))
+            .filter(|l| hinges(report, &faster, l))
             .collect()
     };
     choose(report, links, control)
@@ -128,12 +129,17 @@ impl<'a> Memo<'a> {
 }
 
 /// Whether the verdict hinges on step `l`: settled above its bar, or below
-/// it, the rule would reach another status or pick than it does now.
-fn hinges(report: &Report, memo: &Memo, l: &Link) -> bool {
+/// it, the rule would reach another status or pick than it does now, or
+/// leave other picks possible (an inconclusive verdict's `rerun` names
+/// them). Several steps that lean keep a run inconclusive together, so that
+/// settling any one of them alone changes neither status nor pick; each of
+/// them still narrows what is possible, and is raced.
+fn hinges(report: &Report, measured: &dyn Fn(&str, &str) -> Option<Ratio>, l: &Link) -> bool {
     let Some(against) = l.against.as_deref() else {
         return false;
     };
-    let now = (report.verdict.status, report.verdict.pick.clone());
+    let outcome = |v: verdict::Verdict| (v.status, v.pick, v.rerun);
+    let now = outcome(report.decide_by(measured));
     let settled = |r: f64| Ratio {
         ratio: r,
         low: r / 1.001,
@@ -146,11 +152,10 @@ fn hinges(report: &Report, memo: &Memo, l: &Link) -> bool {
                 if a == l.candidate && b == against {
                     Some(forced)
                 } else {
-                    memo.faster(a, b)
+                    measured(a, b)
                 }
             };
-            let v = report.decide_by(&faster);
-            (v.status, v.pick) != now
+            outcome(report.decide_by(&faster)) != now
         })
 }
 
@@ -355,6 +360,32 @@ mod tests {
         let n = next(&r, Some("auto@control")).unwrap();
         assert_eq!(n.contenders, ["auto", "auto@control"]);
         assert!(n.steps[0].contains("A/A control"));
+    }
+
+    /// Three candidates, each step leaning past its bar: the run is
+    /// inconclusive, and settling any one step alone leaves it so (another
+    /// still leans), yet each narrows the picks left possible: each hinges.
+    #[test]
+    fn steps_that_lean_together_each_hinge() {
+        let mut r = crate::report::fixture::report();
+        let big = crate::report::fixture::entry("big", 1_600, [70.0, 120.0], Some(0.1));
+        r.variants.push(big);
+        let leans = Ratio {
+            ratio: 1.05,
+            low: 1.005,
+            high: 1.10,
+        };
+        let measured = |a: &str, b: &str| match (a, b) {
+            ("auto" | "hint" | "big", "never") | ("big", "auto" | "hint") => Some(leans),
+            _ => r.faster(a, b),
+        };
+        let v = r.decide_by(&measured);
+        assert_eq!(v.status, crate::decide::verdict::Conclusion::Inconclusive);
+        let leaning: Vec<&Link> = v.chain.iter().filter(|l| l.straddles()).collect();
+        assert!(leaning.len() >= 2, "{:#?}", v.chain);
+        for l in leaning {
+            assert!(hinges(&r, &measured, l), "{l:?}");
+        }
     }
 
     #[test]

@@ -8,6 +8,8 @@
 
 use super::args::Args;
 use super::pipeline;
+use crate::child::backends_ran;
+use crate::count::explain;
 use crate::env::escape::terminal;
 use crate::env::outputs::Outputs;
 use crate::env::tree::{Source, Tree};
@@ -23,6 +25,7 @@ use crate::intake::shim::{self, Dependency, Shim};
 use crate::intake::spec::Spec;
 use crate::intake::{copy, table};
 use crate::render::{output, worth};
+use crate::report::backends::Ran;
 use crate::select::contenders::{Contender, Kind, Origin, State};
 use bench_harness::crates::{CrateCipher, PEER_NAME};
 use bench_harness::engine::Mode;
@@ -74,14 +77,24 @@ pub fn run(args: &Args, target: &Path) -> Result<()> {
         .filter(|(_, set)| **set == 0)
         .map(|(v, _)| v.clone())
         .collect();
-    report.annotations = Some(table::table(
+    let mut annotations = table::table(
         &default.scan,
         &numbered,
         &of_default,
         &t.package,
         &t.ty,
         made.backends.clone(),
-    ));
+    );
+    let ran = backend_ran(args, entry, &cipher.oracle, t);
+    let differing: Vec<&str> = ran.differing().into_iter().map(|f| f.name()).collect();
+    if !differing.is_empty() {
+        report.run.notes.push(format!(
+            "callgrind counted another backend of the crate than this CPU ran in {}: their instruction counts are of that backend (see which backend ran, with the crate's inline attributes)",
+            differing.join(", ")
+        ));
+    }
+    annotations.ran = Some(ran);
+    report.annotations = Some(annotations);
     output::write(&report, &t.out)?;
     output::refresh(&t.out, false)?;
     if let Some(a) = &report.annotations {
@@ -91,6 +104,22 @@ pub fn run(args: &Args, target: &Path) -> Result<()> {
     }
     pipeline::print_verdict(&report, &t.out);
     pipeline::failures(&report)
+}
+
+/// Which backend the crate as published ran in each mode family, in the
+/// cases whose instructions the report counts (a case per family): sampled
+/// on this CPU and counted by callgrind; each said on the terminal.
+fn backend_ran(args: &Args, entry: &CipherEntry, published: &Path, t: &Taken) -> Ran {
+    let cases = explain::headline_cases(entry, &pipeline::cases(args, entry));
+    eprintln!(
+        "[backend] sampling where {} spends its time, and counting where callgrind's instructions go ...",
+        terminal(PUBLISHED)
+    );
+    let ran = backends_ran::observe(entry.name, published, &cases, t.lib, &t.work.path);
+    for line in ran.sentences(&|s: &str| format!("`{}`", terminal(s)), &terminal) {
+        eprintln!("  {line}");
+    }
+    ran
 }
 
 /// What the intake learned of the crate before any variant: where it is

@@ -54,6 +54,14 @@ pub fn failures(report: &Report) -> Result<()> {
     }
 }
 
+/// Every case a run times: the crypt cases of its amount, then key setup
+/// (those [`compare`] times once the screen is done).
+pub fn cases(args: &Args, entry: &CipherEntry) -> Vec<bench_harness::sampling::Case> {
+    let mut cases = args.amount.cases(entry);
+    cases.extend(cases::setkey(entry, args.amount.quick));
+    cases
+}
+
 /// The pipeline: build and size, time, analyse.
 pub fn compare(
     args: &Args,

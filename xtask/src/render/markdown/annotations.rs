@@ -128,9 +128,11 @@ fn table<'a>(
     let _ = writeln!(w);
 }
 
-/// The crate's modules its hot path reaches, and the CPU's features that
-/// a crate choosing at run time chooses by.
+/// The crate's modules its hot path reaches, the CPU's features that a
+/// crate choosing at run time chooses by, and which module ran in each
+/// mode family, timed and counted.
 fn backends(w: &mut String, a: &crate::report::annotations::Annotations) {
+    ran(w, a);
     if a.backends.is_empty() {
         return;
     }
@@ -151,6 +153,21 @@ fn backends(w: &mut String, a: &crate::report::annotations::Annotations) {
             list(&a.cpu_features)
         }
     );
+}
+
+/// Which of the crate's modules ran in each mode family: sampled on this
+/// CPU and counted by callgrind (a report written before they were
+/// observed says nothing).
+fn ran(w: &mut String, a: &crate::report::annotations::Annotations) {
+    let Some(ran) = &a.ran else { return };
+    let _ = writeln!(
+        w,
+        "Which backend ran, as published, in the case of each mode family whose instructions are counted: the crate's module with the most of the instruction-pointer samples taken on this CPU while the case ran, and the one with the most of callgrind's instructions, each share of all the case's samples or instructions (the shim's, `cipher`'s and, for samples, the harness's included; the JSON's `annotations.ran` keeps every count):\n"
+    );
+    for line in ran.sentences(&|s: &str| md_code(s), &|s: &str| md_text(s)) {
+        let _ = writeln!(w, "- {line}.");
+    }
+    let _ = writeln!(w);
 }
 
 /// Whether the copy as published builds what the registry's crate builds:
@@ -205,6 +222,7 @@ mod tests {
             added: Vec::new(),
             backends: Vec::new(),
             cpu_features: Vec::new(),
+            ran: None,
         });
         let mut md = String::new();
         super::render_headline(&mut md, &r);
@@ -213,5 +231,47 @@ mod tests {
         assert!(md.contains("round\\|x"), "{md}");
         let rows = md.lines().filter(|l| l.starts_with("| 1 |")).count();
         assert_eq!(rows, 1, "{md}");
+        assert!(!md.contains("Which backend ran"), "{md}");
+    }
+
+    /// Each family's backend, timed and counted, a line each, every name
+    /// escaped.
+    #[test]
+    fn the_backend_that_ran_is_named() {
+        use crate::report::backends::{FamilyRan, ModuleCount, Observed, Ran};
+        use crate::report::{Family, Operation};
+        let mut r = crate::report::fixture::report();
+        let family = |module: &str, count| FamilyRan {
+            family: Family::Parallel,
+            alg: "ecb(toy)".into(),
+            dir: Operation::Encrypt,
+            key_bits: 128,
+            block_bytes: 8192,
+            total: 100,
+            modules: vec![ModuleCount {
+                module: module.into(),
+                count,
+            }],
+        };
+        r.annotations = Some(Annotations {
+            krate: "toy".into(),
+            version: "0.1.0".into(),
+            ty: "Toy".into(),
+            written: 0,
+            rows: Vec::new(),
+            added: Vec::new(),
+            backends: vec!["toy::wide".into(), "toy::narrow".into()],
+            cpu_features: vec!["avx512f".into()],
+            ran: Some(Ran {
+                timed: Observed::Families(vec![family("toy::wide`|", 97)]),
+                counted: Observed::Families(vec![family("toy::narrow", 95)]),
+            }),
+        });
+        let mut md = String::new();
+        super::render_table(&mut md, &r);
+        assert!(
+            md.contains("- parallel modes ran ``toy::wide`|`` (97% of 100 samples); callgrind counted `toy::narrow` (95% of its instructions; valgrind's CPU has no AVX-512): instruction counts are for that backend.\n"),
+            "{md}"
+        );
     }
 }

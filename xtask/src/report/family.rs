@@ -1,0 +1,96 @@
+//! What a case is, as a report weighs it: the operation of one (encrypt,
+//! decrypt, digest, key setup) and the family of modes it belongs to. No
+//! other type of the report's is needed here, so that a file the report's
+//! model names (`backends.rs`) may name these without naming the model.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// What one operation of a case is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Operation {
+    Encrypt,
+    Decrypt,
+    Digest,
+    /// Key setup: one key of `key_bits` replacing the previous one.
+    Setkey,
+}
+
+impl Operation {
+    pub fn name(self) -> &'static str {
+        match self {
+            Operation::Encrypt => "encrypt",
+            Operation::Decrypt => "decrypt",
+            Operation::Digest => "digest",
+            Operation::Setkey => "setkey",
+        }
+    }
+
+    /// Whether it processes bytes (everything but key setup).
+    pub fn is_crypt(self) -> bool {
+        self != Operation::Setkey
+    }
+
+    /// The direction of a harness case.
+    pub fn of(case: &bench_harness::sampling::Case) -> Operation {
+        use bench_harness::engine::{Dir as CaseDir, Mode};
+        use bench_harness::sampling::CaseKind;
+        match (case.kind, case.mode, case.dir) {
+            (CaseKind::SetKey, _, _) => Operation::Setkey,
+            (CaseKind::Crypt, Mode::Digest, _) => Operation::Digest,
+            (CaseKind::Crypt, _, CaseDir::Encrypt) => Operation::Encrypt,
+            (CaseKind::Crypt, _, CaseDir::Decrypt) => Operation::Decrypt,
+        }
+    }
+}
+
+impl fmt::Display for Operation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The modes a reviewer weighs apart: a parallel mode hands the cipher
+/// several blocks at once (where lanes help), CBC encryption one block at
+/// a time, each waiting for the previous (where they cannot); key setup is
+/// not averaged in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Family {
+    /// ECB, CTR, XTS, and CBC decryption.
+    Parallel,
+    /// CBC encryption: serial.
+    Serial,
+    /// A checksum's digest.
+    Digest,
+    Setkey,
+}
+
+impl Family {
+    pub const ALL: [Family; 4] = [
+        Family::Parallel,
+        Family::Serial,
+        Family::Digest,
+        Family::Setkey,
+    ];
+
+    /// The family of a case of `alg` (the kernel's `mode(cipher)`) in `dir`.
+    pub fn of_case(alg: &str, dir: Operation) -> Family {
+        match dir {
+            Operation::Setkey => Family::Setkey,
+            Operation::Digest => Family::Digest,
+            Operation::Encrypt if alg.starts_with("cbc(") => Family::Serial,
+            Operation::Encrypt | Operation::Decrypt => Family::Parallel,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Family::Parallel => "parallel modes",
+            Family::Serial => "CBC encryption",
+            Family::Digest => "digest",
+            Family::Setkey => "key setup",
+        }
+    }
+}
