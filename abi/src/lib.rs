@@ -4,47 +4,65 @@
 //!
 //! | symbol | signature |
 //! |---|---|
-//! | `inlinelab_abi_version` | `() -> u32`: [`VERSION`] |
+//! | `inlinelab_abi` | a `u32` (data, not a function): [`VERSION`], read from the file before it is loaded |
 //! | `inlinelab_name` | `() -> *const c_char`: what it holds, `cast6::never` or `peer-cast6` |
 //! | `inlinelab_available` | `() -> i32`: 0 when this CPU cannot run it; asked before anything else |
-//! | `inlinelab_block_size` | `() -> usize` |
+//! | `inlinelab_block_size` | `() -> usize` (1 for a hash) |
+//! | `inlinelab_digest_size` | `() -> usize`: a hash's digest length, 1 to [`MAX_DIGEST`]; 0 for a block cipher |
 //! | `inlinelab_ctx_size`, `inlinelab_ctx_align` | `() -> usize` |
-//! | `inlinelab_set_key` | `(ctx, keying, key, key_len) -> i32`: `keying` a [`Keying`]; [`OK`], [`ERR_LENGTH`] for a key length it does not take, [`ERR_OP`] for a keying it does not do |
+//! | `inlinelab_set_key` | `(ctx, keying, key, key_len) -> i32`: `keying` a [`Keying`]; [`OK`], [`ERR_LENGTH`] for a key length it does not take, [`ERR_OP`] for a keying it does not do; a hash takes the empty key, and its context then holds a fresh state |
 //! | `inlinelab_clear` | `(ctx)`: drops (and so zeroizes) a keyed context |
-//! | `inlinelab_crypt` | `(ctx, op, iv, buf, len) -> i32`: `op` an [`Op`]; [`OK`], [`ERR_LENGTH`] for a partial block, [`ERR_OP`] for an op it does not do, [`ERR_KEYING`] for an XTS op on a context keyed with one key |
+//! | `inlinelab_crypt` | `(ctx, op, iv, buf, len) -> i32`: `op` an [`Op`]; [`OK`], [`ERR_LENGTH`] for a partial block (or a digest that does not fit), [`ERR_OP`] for an op it does not do, [`ERR_KEYING`] for an XTS op on a context keyed with one key |
 //!
 //! The caller owns the context memory: `inlinelab_ctx_size()` bytes aligned
 //! to `inlinelab_ctx_align()`. `cargo xtask gate` counts the instructions
 //! executed inside `inlinelab_set_key` and `inlinelab_crypt` (callgrind
 //! toggles collection on those two names), so each does one operation and
-//! nothing else.
+//! nothing else. A hash is streamed through `inlinelab_crypt` too
+//! ([`Op::HashInit`], [`Op::HashUpdate`], [`Op::HashFinal`]), so that the
+//! hot path the sizer walks from it holds every path of the hash.
 
 #![no_std]
 
 /// Bumped on any change to the exported functions' meaning or signatures.
 /// 4: `inlinelab_set_key` takes a [`Keying`]; CTR and XTS ops.
-pub const VERSION: u32 = 4;
+/// 5: hashes: `inlinelab_digest_size`, digests of up to [`MAX_DIGEST`]
+/// bytes, streamed ([`Op::HashInit`], [`Op::HashUpdate`],
+/// [`Op::HashFinal`]); `inlinelab_crypt`'s context is mutable; the version
+/// is the data symbol `inlinelab_abi`, which the loader reads from the file
+/// before loading it (versions 1 to 4 exported a function,
+/// `inlinelab_abi_version`).
+pub const VERSION: u32 = 5;
+
+/// The longest digest the ABI carries, in bytes (SHA-512's, BLAKE2b's).
+pub const MAX_DIGEST: usize = 64;
 
 /// The names of the exported functions, for the loader (and for anything
 /// that finds them in a built file: the sizer's call graph, callgrind's
 /// collection toggles). The artifact defines functions of exactly these
 /// names; the loader refuses a file that lacks one.
 pub mod symbol {
-    pub const ABI_VERSION: &str = "inlinelab_abi_version";
+    /// A `u32`, not a function: [`super::VERSION`].
+    pub const ABI: &str = "inlinelab_abi";
+    /// The function versions 1 to 4 said their version with; an artifact
+    /// that exports it is of one of those.
+    pub const OLD_ABI_VERSION: &str = "inlinelab_abi_version";
     pub const NAME: &str = "inlinelab_name";
     pub const AVAILABLE: &str = "inlinelab_available";
     pub const BLOCK_SIZE: &str = "inlinelab_block_size";
+    pub const DIGEST_SIZE: &str = "inlinelab_digest_size";
     pub const CTX_SIZE: &str = "inlinelab_ctx_size";
     pub const CTX_ALIGN: &str = "inlinelab_ctx_align";
     pub const SET_KEY: &str = "inlinelab_set_key";
     pub const CLEAR: &str = "inlinelab_clear";
     pub const CRYPT: &str = "inlinelab_crypt";
     /// Every one, in the table's order.
-    pub const ALL: [&str; 9] = [
-        ABI_VERSION,
+    pub const ALL: [&str; 10] = [
+        ABI,
         NAME,
         AVAILABLE,
         BLOCK_SIZE,
+        DIGEST_SIZE,
         CTX_SIZE,
         CTX_ALIGN,
         SET_KEY,
@@ -95,7 +113,9 @@ pub enum Op {
     CbcEncrypt = 2,
     /// CBC decryption; `iv` is one block, updated for chaining.
     CbcDecrypt = 3,
-    /// A checksum of the buffer, XORed into its first four bytes.
+    /// A hash's digest of the buffer in one call (init, update, final, as
+    /// the kernel's `digest`), XORed into the buffer's first bytes (as many
+    /// as both have); the context is not read.
     Digest = 4,
     /// CTR; `iv` is the big-endian counter block, advanced per block.
     CtrEncrypt = 5,
@@ -107,11 +127,20 @@ pub enum Op {
     XtsEncrypt = 7,
     /// XTS decryption of one data unit; `iv` is the tweak.
     XtsDecrypt = 8,
+    /// A hash's context set to a fresh state; `buf` is not read.
+    HashInit = 9,
+    /// The buffer's bytes hashed into the context's state; `buf` is only
+    /// read.
+    HashUpdate = 10,
+    /// The digest of what the state holds written to the buffer's first
+    /// `inlinelab_digest_size()` bytes ([`ERR_LENGTH`] when it is
+    /// shorter), and the state set fresh.
+    HashFinal = 11,
 }
 
 impl Op {
     /// Every operation, in code order.
-    pub const ALL: [Op; 9] = [
+    pub const ALL: [Op; 12] = [
         Op::EcbEncrypt,
         Op::EcbDecrypt,
         Op::CbcEncrypt,
@@ -121,6 +150,9 @@ impl Op {
         Op::CtrDecrypt,
         Op::XtsEncrypt,
         Op::XtsDecrypt,
+        Op::HashInit,
+        Op::HashUpdate,
+        Op::HashFinal,
     ];
 
     /// The operation with code `code`, if there is one.
@@ -134,6 +166,11 @@ impl Op {
             self,
             Op::EcbDecrypt | Op::CbcDecrypt | Op::CtrDecrypt | Op::XtsDecrypt
         )
+    }
+
+    /// Whether it is a step of a streamed hash (init, update, final).
+    pub fn is_hash_step(self) -> bool {
+        matches!(self, Op::HashInit | Op::HashUpdate | Op::HashFinal)
     }
 
     /// Whether it is a CTR operation.

@@ -1,6 +1,7 @@
-//! A block cipher of a crate this workspace did not write (`cargo xtask
-//! compare --crate`): what the intake learned of it (its block size, the
-//! key lengths its type takes, the variants built from a copy of it), made
+//! A block cipher or hash of a crate this workspace did not write (`cargo
+//! xtask compare --crate`): what the intake learned of it (its block size,
+//! the key lengths its type takes or its digest's length, the variants
+//! built from a copy of it), made
 //! into a `CipherEntry` at run time (`registry::CipherEntry::of_crate`), and handed to the measuring
 //! processes as JSON, since they cannot find it in the registry.
 //!
@@ -23,7 +24,7 @@ pub const STANDARD_KEYS: [usize; 4] = [8, 16, 24, 32];
 /// variants.
 pub const PEER_NAME: &str = "peer-registry";
 
-/// A crate's block cipher, as the intake found it.
+/// A crate's block cipher (or hash), as the intake found it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CrateCipher {
     /// The report's name: `cast6` (`aes_aes128` when `--type` chose one of
@@ -35,12 +36,20 @@ pub struct CrateCipher {
     /// The crate's library name, which prefixes its symbols: `cast6`
     /// (`md5` for the package `md-5`).
     pub lib_name: String,
+    /// 1 for a hash.
     pub block_size: usize,
-    /// The modes timed, with their key lengths ([`CrateCipher::modes_for`]).
+    /// The modes timed, with their key lengths ([`CrateCipher::modes_for`];
+    /// a hash's [`CrateCipher::hash_modes`]).
     pub modes: Vec<(Mode, Vec<usize>)>,
-    /// Every key length from 1 to 64 bytes its type takes: each variant is
-    /// checked under every one ([`CrateCipher::checked`]).
+    /// Every key length from 1 to 64 bytes its type takes (a hash, the
+    /// empty key only): each variant is checked under every one
+    /// ([`CrateCipher::checked`]).
     pub key_lengths: Vec<usize>,
+    /// A hash's digest length in bytes (1 to `abi::MAX_DIGEST`); `None` for
+    /// a block cipher. A hash's variants are also checked streamed
+    /// (`sampling::check_hash`).
+    #[serde(default)]
+    pub digest_size: Option<usize>,
     /// The variants built from copies of the crate, in build order.
     pub variants: Vec<String>,
     /// The variant ratios are taken against: the crate as published.
@@ -72,6 +81,12 @@ impl CrateCipher {
                 (*m, keys)
             })
             .collect()
+    }
+
+    /// What a hash is timed in: its digest of the whole buffer, keyed with
+    /// the empty key.
+    pub fn hash_modes() -> Vec<(Mode, Vec<usize>)> {
+        vec![(Mode::Digest, vec![0])]
     }
 
     /// The modes a block cipher of `block_size` bytes is timed in, with
@@ -112,6 +127,7 @@ pub fn example() -> CrateCipher {
         block_size: 16,
         modes: CrateCipher::modes_for(16, &[16, 32]).expect("16 and 32 are standard"),
         key_lengths: vec![16, 32],
+        digest_size: None,
         variants: vec!["published".into(), "none".into()],
         reference: "published".into(),
         peer: Some("cast6 0.2.0 (registry)".into()),

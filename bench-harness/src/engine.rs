@@ -16,9 +16,9 @@ pub enum Mode {
     Cbc,
     Ctr,
     Xts,
-    /// A checksum over the whole buffer (CRC32C): the result is XORed into
-    /// the buffer's first bytes, so that it can be compared and is not
-    /// optimised away.
+    /// A hash of the whole buffer in one call (CRC32C, a crate's hash): the
+    /// digest is XORed into the buffer's first bytes ([`fold_digest`]), so
+    /// that it can be compared and is not optimised away.
     Digest,
 }
 
@@ -264,16 +264,57 @@ impl Engine for ByKeyLength {
     }
 }
 
-/// A checksum function as an [`Engine`] in [`Mode::Digest`]: no key, 1-byte
-/// blocks, the checksum XORed into the buffer's first four bytes.
+/// A hash's digest: 1 to [`abi::MAX_DIGEST`] bytes (4 for a checksum, 20
+/// for SHA-1, 64 for SHA-512), held inline, so that making one allocates
+/// nothing inside a timed loop.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Digest {
+    len: u8,
+    bytes: [u8; abi::MAX_DIGEST],
+}
+
+impl Digest {
+    /// The digest of these bytes; `None` when there are more than
+    /// [`abi::MAX_DIGEST`].
+    pub fn new(bytes: &[u8]) -> Option<Digest> {
+        let mut d = Digest {
+            len: u8::try_from(bytes.len()).ok()?,
+            bytes: [0; abi::MAX_DIGEST],
+        };
+        d.bytes.get_mut(..bytes.len())?.copy_from_slice(bytes);
+        Some(d)
+    }
+
+    /// A checksum's digest: its `u32`'s four little-endian bytes.
+    pub fn of_u32(sum: u32) -> Digest {
+        let mut bytes = [0; abi::MAX_DIGEST];
+        bytes[..4].copy_from_slice(&sum.to_le_bytes());
+        Digest { len: 4, bytes }
+    }
+
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.bytes[..usize::from(self.len)]
+    }
+}
+
+impl fmt::Debug for Digest {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.as_bytes()
+            .iter()
+            .try_for_each(|b| write!(f, "{b:02x}"))
+    }
+}
+
+/// A one-call hash function as an [`Engine`] in [`Mode::Digest`]: no key,
+/// 1-byte blocks, the digest XORed into the buffer's first bytes.
 pub struct DigestEngine {
     name: String,
-    digest: fn(&[u8]) -> u32,
+    digest: fn(&[u8]) -> Digest,
     available: fn() -> bool,
 }
 
 impl DigestEngine {
-    pub fn new(name: &str, digest: fn(&[u8]) -> u32, available: fn() -> bool) -> Self {
+    pub fn new(name: &str, digest: fn(&[u8]) -> Digest, available: fn() -> bool) -> Self {
         DigestEngine {
             name: name.to_string(),
             digest,
@@ -282,11 +323,11 @@ impl DigestEngine {
     }
 }
 
-/// What [`Mode::Digest`] leaves in the buffer: the checksum XORed into its
-/// first (up to four) bytes. The artifacts do the same.
-pub fn fold_digest(buf: &mut [u8], digest: u32) {
+/// What [`Mode::Digest`] leaves in the buffer: the digest XORed into its
+/// first bytes (as many as both have). The artifacts do the same.
+pub fn fold_digest(buf: &mut [u8], digest: &Digest) {
     buf.iter_mut()
-        .zip(digest.to_le_bytes())
+        .zip(digest.as_bytes())
         .for_each(|(b, d)| *b ^= d);
 }
 
@@ -325,12 +366,13 @@ impl Engine for DigestEngine {
             return Err(EngineError::Unsupported(mode));
         }
         let d = (self.digest)(buf);
-        fold_digest(buf, d);
+        fold_digest(buf, &d);
         Ok(())
     }
 }
 
-/// A hash whose state is a `u32` (CRC32C, `digest_null`), as three functions.
+/// A hash streamed as the kernel's `shash` is: init, any number of
+/// updates, final; its digest of 1 to [`abi::MAX_DIGEST`] bytes.
 pub trait HashEngine {
     fn name(&self) -> &str;
     /// Whether this CPU can run it; an engine that cannot is reported as
@@ -338,18 +380,23 @@ pub trait HashEngine {
     fn available(&self) -> bool {
         true
     }
-    fn init(&mut self);
-    fn update(&mut self, data: &[u8]);
-    fn finish(&mut self) -> u32;
+    /// The digest's length in bytes.
+    fn output_size(&self) -> usize;
+    fn init(&mut self) -> Result<(), EngineError>;
+    fn update(&mut self, data: &[u8]) -> Result<(), EngineError>;
+    /// The digest of what was hashed since `init`; the state is fresh after.
+    fn finish(&mut self) -> Result<Digest, EngineError>;
     /// init + update + final in one call, as the kernel's `digest`.
-    fn digest(&mut self, data: &[u8]) -> u32 {
-        self.init();
-        self.update(data);
+    fn digest(&mut self, data: &[u8]) -> Result<Digest, EngineError> {
+        self.init()?;
+        self.update(data)?;
         self.finish()
     }
 }
 
-/// A statically linked hash given by its three functions.
+/// A statically linked checksum given by its three functions over a `u32`
+/// state (CRC32C, `digest_null`); its digest is the state's four
+/// little-endian bytes.
 pub struct StaticHash {
     pub name: String,
     pub init: fn() -> u32,
@@ -369,16 +416,24 @@ impl HashEngine for StaticHash {
         (self.available)()
     }
 
-    fn init(&mut self) {
+    fn output_size(&self) -> usize {
+        4
+    }
+
+    fn init(&mut self) -> Result<(), EngineError> {
         self.state = (self.init)();
+        Ok(())
     }
 
     #[inline]
-    fn update(&mut self, data: &[u8]) {
+    fn update(&mut self, data: &[u8]) -> Result<(), EngineError> {
         self.state = (self.update)(self.state, data);
+        Ok(())
     }
 
-    fn finish(&mut self) -> u32 {
-        (self.finish)(self.state)
+    fn finish(&mut self) -> Result<Digest, EngineError> {
+        let d = Digest::of_u32((self.finish)(self.state));
+        self.state = (self.init)();
+        Ok(d)
     }
 }

@@ -242,13 +242,13 @@ impl<'a> Session<'a> {
         let mut op = |i: usize| -> Result<(), EngineError> {
             let (block, update) = template[i];
             let digest = if update == block {
-                engine.digest(&data[i])
+                engine.digest(&data[i])?
             } else {
-                engine.init();
+                engine.init()?;
                 for chunk in data[i].chunks(update) {
-                    engine.update(chunk);
+                    engine.update(chunk)?;
                 }
-                engine.finish()
+                engine.finish()?
             };
             black_box(digest);
             Ok(())

@@ -27,6 +27,12 @@ impl Rng {
         Rng(h.finish() | 1)
     }
 
+    /// A generator that draws what one seeded with `seed` draws, so that
+    /// a draw can be made again (0 is taken as 1).
+    pub fn with_seed(seed: u64) -> Rng {
+        Rng(seed.max(1))
+    }
+
     /// The next value (xorshift64*).
     pub fn next_u64(&mut self) -> u64 {
         self.0 ^= self.0 >> 12;

@@ -13,7 +13,7 @@
 
 use crate::UsageError;
 use crate::crates::{self, CrateCipher};
-use crate::engine::{DigestEngine, Engine, HashEngine, Mode, StaticCipher, StaticHash};
+use crate::engine::{Digest, DigestEngine, Engine, HashEngine, Mode, StaticCipher, StaticHash};
 
 pub use crate::engine::MakeEngine;
 /// Makes a fresh hash engine.
@@ -120,7 +120,8 @@ pub struct Peer {
     pub rustflags: Option<&'static str>,
 }
 
-/// A hash with a `u32` state, measured with the kernel's hash template.
+/// A hash of this workspace (a checksum, `digest_null`), measured with the
+/// kernel's hash template.
 pub struct HashEntry {
     pub name: &'static str,
     /// The module of `variants` that declares it.
@@ -141,7 +142,11 @@ macro_rules! engines {
     ($c:ident, checksum, [$($v:ident)*]) => {
         &[$((stringify!($v), Some(|| -> Box<dyn Engine> {
             use variants::$c::$v as m;
-            Box::new(DigestEngine::new(concat!(stringify!($c), "-", stringify!($v)), m::crc32c, m::available))
+            Box::new(DigestEngine::new(
+                concat!(stringify!($c), "-", stringify!($v)),
+                |data| Digest::of_u32(m::crc32c(data)),
+                m::available,
+            ))
         }))),*]
     };
 }
@@ -180,7 +185,8 @@ macro_rules! cipher_entry {
 
 /// The engine a peer's static build makes, by how it is keyed: one type
 /// (`cipher(Cast6)`), a type per key length (`by_length(16 => Aes128,
-/// ...)`), or a checksum's function (`digest(crc32c)`).
+/// ...)`), or a checksum's append function (`digest(crc32c_append)`: the
+/// checksum of `data` is `crc32c_append(0, data)`).
 macro_rules! peer_engine {
     ($driver:expr, $krate:ident, cipher($ty:ident)) => {
         || Box::new(StaticCipher::<::$krate::$ty>::new($driver))
@@ -194,7 +200,7 @@ macro_rules! peer_engine {
         }
     };
     ($driver:expr, $krate:ident, digest($f:ident)) => {
-        || Box::new(DigestEngine::new($driver, ::$krate::$f, || true))
+        || Box::new(DigestEngine::new($driver, |data| Digest::of_u32(::$krate::$f(0, data)), || true))
     };
 }
 

@@ -9,7 +9,7 @@
 //! computed again from a report.
 
 use crate::clock::{self, Counter};
-use crate::engine::{Dir, Engine, EngineError, Mode};
+use crate::engine::{Digest, Dir, Engine, EngineError, HashEngine, Mode};
 use crate::interleave::{self, Batches, Schedule, Workload};
 use crate::placement;
 use serde::{Deserialize, Serialize};
@@ -161,6 +161,86 @@ pub fn check_each(
         }
     }
     Ok(())
+}
+
+/// The longest message [`check_hash`] hashes whole: every length from 0
+/// to this, so that every tail a hash's block buffer can hold (64 or 128
+/// bytes) is met more than twice.
+pub const HASH_CHECK_LENGTHS: usize = 300;
+
+/// Checks the hash `engine` against `oracle`: the same digest length; the
+/// digest of seeded messages of every length from 0 to
+/// [`HASH_CHECK_LENGTHS`] bytes (init, update, final); and a message
+/// streamed in chunks of random lengths (empty ones among them), through
+/// `engine` and `oracle` alike, against `oracle`'s digest of it whole. The
+/// first difference is the error.
+pub fn check_hash(engine: &mut dyn HashEngine, oracle: &mut dyn HashEngine) -> Result<(), String> {
+    if engine.output_size() != oracle.output_size() {
+        return Err(format!(
+            "a digest of {} bytes where {} has {}",
+            engine.output_size(),
+            oracle.name(),
+            oracle.output_size()
+        ));
+    }
+    // Random chunks, and messages, in every process; the seed in an error
+    // draws them again (`placement::Rng::with_seed`).
+    let seed = placement::Rng::new().next_u64();
+    let mut rng = placement::Rng::with_seed(seed);
+    let message: Vec<u8> = (0..4 * HASH_CHECK_LENGTHS)
+        .map(|_| rng.below(256) as u8)
+        .collect();
+    let oracle_name = oracle.name().to_string();
+    let differs = |what: String| {
+        format!("wrong output: the digest of {what} differs from {oracle_name}'s (seed {seed:#x})")
+    };
+    for len in 0..=HASH_CHECK_LENGTHS {
+        let data = &message[..len];
+        let got = engine
+            .digest(data)
+            .map_err(|e| format!("digest of {len} bytes: {e}"))?;
+        let want = oracle.digest(data).map_err(|e| format!("oracle: {e}"))?;
+        if got != want {
+            return Err(differs(format!("{len} bytes ({got:?}, not {want:?})")));
+        }
+    }
+    for round in 0..8 {
+        let want = oracle
+            .digest(&message)
+            .map_err(|e| format!("oracle: {e}"))?;
+        // Short chunks, or some across several blocks; some empty.
+        let most = if round % 2 == 0 { 70 } else { 300 };
+        let mut chunks = Vec::new();
+        let mut at = 0;
+        while at < message.len() {
+            let n = rng.below(most + 1).min(message.len() - at);
+            chunks.push(&message[at..at + n]);
+            at += n;
+        }
+        let by_engine = stream(engine, &chunks);
+        let by_oracle = stream(oracle, &chunks);
+        for (streamed, who) in [(by_engine, "engine"), (by_oracle, "oracle")] {
+            let streamed = streamed.map_err(|err| format!("streamed ({who}): {err}"))?;
+            if streamed != want {
+                return Err(differs(format!(
+                    "{} bytes streamed by the {who} in {} updates of 0 to {most} bytes ({streamed:?}, not {want:?})",
+                    message.len(),
+                    chunks.len()
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The digest of `chunks` streamed through `engine`: init, an update per
+/// chunk, final.
+fn stream(engine: &mut dyn HashEngine, chunks: &[&[u8]]) -> Result<Digest, EngineError> {
+    engine.init()?;
+    for c in chunks {
+        engine.update(c)?;
+    }
+    engine.finish()
 }
 
 /// How long to measure: a fixed number of rounds, each a batch of every

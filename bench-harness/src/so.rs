@@ -1,9 +1,11 @@
 //! A variant loaded from a built `.so` (the `inlinelab-artifact` crate) as an
-//! [`Engine`]: the file whose size `cargo xtask compare` reported is the file
-//! it times.
+//! [`Engine`], and a hash's as a [`HashEngine`] too: the file whose size
+//! `cargo xtask compare` reported is the file it times. The file is read
+//! whole with `object` first, its ABI version among what is read, and is
+//! never loaded when that fails.
 
-use crate::engine::{Dir, Engine, EngineError, Mode};
-use crate::registry::CipherEntry;
+use crate::engine::{Digest, Dir, Engine, EngineError, HashEngine, Mode};
+use crate::registry::{CipherEntry, HashEntry};
 use abi::{Keying, Op, symbol};
 use libloading::Library;
 use object::{Object, ObjectKind, ObjectSection, ObjectSegment, ObjectSymbol};
@@ -12,7 +14,7 @@ use std::ffi::CStr;
 use std::path::{Path, PathBuf};
 
 /// The symbols every artifact of this ABI exports (`abi`'s table).
-pub const SYMBOLS: [&str; 9] = abi::symbol::ALL;
+pub const SYMBOLS: [&str; 10] = abi::symbol::ALL;
 
 /// The largest file taken for an artifact (a peer that links std is a few
 /// MiB; a variant some tens of KiB).
@@ -61,6 +63,20 @@ impl Holds {
         }
     }
 
+    /// Whether this is one of the hash `h`'s variants, or the peer of the
+    /// cipher entry (a checksum's) that `h` is declared with.
+    pub fn is_of_hash(&self, h: &HashEntry) -> bool {
+        match self {
+            Holds::Variant { module, variant } => {
+                module == h.module && h.variants.iter().any(|(v, _)| v == variant)
+            }
+            Holds::Peer { .. } => {
+                (crate::registry::CIPHERS.iter()).any(|e| e.module == h.module && self.is_of(e))
+            }
+            Holds::Unknown(_) => false,
+        }
+    }
+
     /// The registry's ciphers (and calibration entries) this belongs to.
     pub fn entries(&self) -> Vec<&'static CipherEntry> {
         crate::registry::CIPHERS
@@ -74,8 +90,10 @@ impl Holds {
 /// Checks, without loading it, that `path` is a file the loader may hand to
 /// `dlopen`: a regular file of sane size holding an ELF shared object whose
 /// sections and segments lie within the file (a truncated copy would be
-/// mapped past its end and die of SIGBUS on first touch), exporting every
-/// symbol of [`SYMBOLS`].
+/// mapped past its end and die of SIGBUS on first touch), of this ABI
+/// version (read from its `inlinelab_abi`; an artifact of versions 1 to 4,
+/// which said theirs with a function, is told so), exporting every symbol
+/// of [`SYMBOLS`].
 pub fn inspect(path: &Path) -> Result<(), String> {
     let meta = std::fs::metadata(path).map_err(|e| e.to_string())?;
     if !meta.is_file() {
@@ -122,11 +140,35 @@ pub fn inspect(path: &Path) -> Result<(), String> {
         }
     }
     // The dynamic symbols it defines, as the loader will look them up.
-    let exported: Vec<&str> = file
+    let defined: Vec<object::Symbol<'_, '_>> = file
         .dynamic_symbols()
         .filter(|s| s.is_definition() && s.is_global())
-        .filter_map(|s| s.name().ok())
         .collect();
+    let exported: Vec<&str> = defined.iter().filter_map(|s| s.name().ok()).collect();
+    // The version first: an artifact of another ABI lacks symbols this one
+    // has, and is told so as such.
+    let rebuild = "rebuild it with cargo xtask compare (or cargo xtask verify)";
+    match defined.iter().find(|s| s.name().ok() == Some(symbol::ABI)) {
+        Some(abi) => match read_u32(&file, abi) {
+            Some(abi::VERSION) => {}
+            Some(v) => {
+                return Err(format!(
+                    "an artifact of ABI version {v}, but this harness speaks {}; {rebuild}",
+                    abi::VERSION
+                ));
+            }
+            None => return Err(format!("{} is not a u32 in the file", symbol::ABI)),
+        },
+        None if exported.contains(&symbol::OLD_ABI_VERSION) => {
+            return Err(format!(
+                "an artifact of ABI version 4 or older (it has the function {}, not the {} of version 5 on), but this harness speaks {}; {rebuild}",
+                symbol::OLD_ABI_VERSION,
+                symbol::ABI,
+                abi::VERSION
+            ));
+        }
+        None => {}
+    }
     let missing: Vec<&str> = SYMBOLS
         .iter()
         .copied()
@@ -141,15 +183,32 @@ pub fn inspect(path: &Path) -> Result<(), String> {
     Ok(())
 }
 
+/// The `u32` the data symbol `sym` holds, read from the file.
+fn read_u32(file: &object::File<'_>, sym: &object::Symbol<'_, '_>) -> Option<u32> {
+    let section = file.section_by_index(sym.section_index()?).ok()?;
+    let bytes: [u8; 4] = section
+        .data_range(sym.address(), 4)
+        .ok()??
+        .try_into()
+        .ok()?;
+    Some(if file.is_little_endian() {
+        u32::from_le_bytes(bytes)
+    } else {
+        u32::from_be_bytes(bytes)
+    })
+}
+
 type SetKey = unsafe extern "C" fn(*mut u8, u32, *const u8, usize) -> i32;
 type Clear = unsafe extern "C" fn(*mut u8);
-type Crypt = unsafe extern "C" fn(*const u8, u32, *mut u8, *mut u8, usize) -> i32;
+type Crypt = unsafe extern "C" fn(*mut u8, u32, *mut u8, *mut u8, usize) -> i32;
 
 /// A loaded artifact with its own context memory.
 pub struct SoCipher {
     path: PathBuf,
     name: String,
     block_size: usize,
+    /// A hash's digest length; 0 for a block cipher.
+    digest_size: usize,
     set_key: SetKey,
     clear: Clear,
     crypt: Crypt,
@@ -187,14 +246,14 @@ impl SoCipher {
                 .unwrap_or_default();
             fail(format!("{e}{detail}"))
         })?;
-        // SAFETY: the symbol is looked up with the signature the artifact
-        // crate exports it with (`extern "C" fn() -> u32`).
-        let version = unsafe { lib.get::<extern "C" fn() -> u32>(symbol::ABI_VERSION.as_bytes()) }
-            .map_err(|_| fail("not an inlinelab artifact (no inlinelab_abi_version)".into()))?;
-        if version() != abi::VERSION {
+        // SAFETY: `inlinelab_abi` is a `u32` static of the artifact (its
+        // address is what the loader returns), read while `lib` is loaded.
+        let version = unsafe { lib.get::<*const u32>(symbol::ABI.as_bytes()) }
+            .map(|p| unsafe { **p })
+            .map_err(|_| fail("not an inlinelab artifact (no inlinelab_abi)".into()))?;
+        if version != abi::VERSION {
             return Err(fail(format!(
-                "artifact ABI version {} but this harness speaks {}; rebuild it with cargo xtask compare",
-                version(),
+                "an artifact of ABI version {version}, but this harness speaks {}; rebuild it with cargo xtask compare",
                 abi::VERSION
             )));
         }
@@ -218,6 +277,13 @@ impl SoCipher {
             Ok(f())
         };
         let block_size = usize_fn(symbol::BLOCK_SIZE.as_bytes())?;
+        let digest_size = usize_fn(symbol::DIGEST_SIZE.as_bytes())?;
+        if digest_size > abi::MAX_DIGEST {
+            return Err(fail(format!(
+                "a digest of {digest_size} bytes, more than the {} the ABI carries",
+                abi::MAX_DIGEST
+            )));
+        }
         let size = usize_fn(symbol::CTX_SIZE.as_bytes())?;
         let align = usize_fn(symbol::CTX_ALIGN.as_bytes())?;
         let name_fn = unsafe {
@@ -250,6 +316,7 @@ impl SoCipher {
             path: path.to_path_buf(),
             name,
             block_size,
+            digest_size,
             set_key,
             clear,
             crypt,
@@ -273,9 +340,61 @@ impl SoCipher {
         &self.path
     }
 
+    /// What the artifact says it holds (`inlinelab_name`), as [`Engine`]
+    /// and [`HashEngine`] name it.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
     /// What the artifact says it holds.
     pub fn holds(&self) -> Holds {
         Holds::parse(&self.name)
+    }
+
+    /// A hash's digest length in bytes; 0 for a block cipher.
+    pub fn digest_size(&self) -> usize {
+        self.digest_size
+    }
+
+    /// An error unless the artifact holds a variant (or the peer) of the
+    /// hash `h`.
+    pub fn check_holds_hash(&self, h: &HashEntry) -> Result<(), EngineError> {
+        if self.digest_size > 0 && self.holds().is_of_hash(h) {
+            return Ok(());
+        }
+        Err(EngineError::Load(format!(
+            "{} holds `{}`, not a variant of the hash {}: give an artifact of {} built by cargo xtask compare",
+            self.path.display(),
+            self.name,
+            h.name,
+            h.name
+        )))
+    }
+
+    /// One step of a streamed hash through `inlinelab_crypt`: `len` bytes
+    /// at `buf` (only read by [`Op::HashUpdate`]).
+    fn hash_step(&mut self, op: Op, buf: *mut u8, len: usize) -> Result<(), EngineError> {
+        if self.digest_size == 0 {
+            return Err(EngineError::Unsupported(Mode::Digest));
+        }
+        if self.keyed != Some(Mode::Digest) {
+            return Err(EngineError::NotKeyed);
+        }
+        // SAFETY: `ctx` holds a hash state (keyed for a digest, tracked by
+        // `keyed`) and nothing else references it; `buf` is valid for `len`
+        // bytes, writable unless the step is an update (the caller's
+        // promise); `unused_iv` is one block.
+        match unsafe { (self.crypt)(self.ctx, op as u32, self.unused_iv.as_mut_ptr(), buf, len) } {
+            abi::OK => Ok(()),
+            abi::ERR_LENGTH => Err(EngineError::Length(
+                variants::modes::LengthError::PartialBlock {
+                    len,
+                    block: self.digest_size,
+                },
+            )),
+            abi::ERR_OP => Err(EngineError::Unsupported(Mode::Digest)),
+            code => Err(EngineError::Abi(code)),
+        }
     }
 
     /// An error unless the artifact holds a variant or peer of `entry`:
@@ -385,8 +504,9 @@ impl Engine for SoCipher {
         } else {
             &mut self.unused_iv[..]
         };
-        // SAFETY: `ctx` holds a keyed cipher (for XTS, keyed for XTS); `buf`
-        // is valid for its length; `iv` is exactly one block (checked above).
+        // SAFETY: `ctx` holds a keyed cipher (for XTS, keyed for XTS) that
+        // nothing else references; `buf` is valid for its length; `iv` is
+        // exactly one block (checked above).
         match unsafe { (self.crypt)(self.ctx, op, iv.as_mut_ptr(), buf.as_mut_ptr(), buf.len()) } {
             abi::OK => Ok(()),
             abi::ERR_LENGTH => Err(EngineError::Length(
@@ -399,6 +519,39 @@ impl Engine for SoCipher {
             abi::ERR_KEYING => Err(EngineError::NotKeyed),
             code => Err(EngineError::Abi(code)),
         }
+    }
+}
+
+/// A hash's artifact streamed: `init` keys its context with the empty key
+/// (a fresh state) the first time, then each step is one call of
+/// `inlinelab_crypt`.
+impl HashEngine for SoCipher {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn output_size(&self) -> usize {
+        self.digest_size
+    }
+
+    fn init(&mut self) -> Result<(), EngineError> {
+        if self.digest_size > 0 && self.keyed != Some(Mode::Digest) {
+            Engine::set_key(self, Mode::Digest, &[])?;
+        }
+        let buf = self.unused_iv.as_mut_ptr();
+        self.hash_step(Op::HashInit, buf, 0)
+    }
+
+    #[inline]
+    fn update(&mut self, data: &[u8]) -> Result<(), EngineError> {
+        // The artifact only reads an update's bytes (`abi::Op::HashUpdate`).
+        self.hash_step(Op::HashUpdate, data.as_ptr().cast_mut(), data.len())
+    }
+
+    fn finish(&mut self) -> Result<Digest, EngineError> {
+        let mut out = [0u8; abi::MAX_DIGEST];
+        self.hash_step(Op::HashFinal, out.as_mut_ptr(), out.len())?;
+        Digest::new(&out[..self.digest_size]).ok_or(EngineError::Abi(abi::ERR_LENGTH))
     }
 }
 
@@ -501,6 +654,95 @@ mod tests {
         path
     }
 
+    /// A shared object rustc compiles from `source` (a fraction of a
+    /// second): an artifact of another ABI, made on purpose.
+    fn cdylib(dir: &tempfile::TempDir, name: &str, source: &str) -> PathBuf {
+        let src = dir.path().join(format!("{name}.rs"));
+        std::fs::write(&src, source).unwrap();
+        let out = dir.path().join(format!("lib{name}.so"));
+        let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
+        let status = std::process::Command::new(rustc)
+            .args(["--edition", "2021", "--crate-type", "cdylib", "-o"])
+            .arg(&out)
+            .arg(&src)
+            .status()
+            .unwrap();
+        assert!(status.success(), "rustc {name}.rs");
+        out
+    }
+
+    /// Every function of ABI version 4 but the version's, as it exported
+    /// them (the context pointer of `inlinelab_crypt` const).
+    const V4_FUNCTIONS: &str = r#"
+        #[no_mangle] pub extern "C" fn inlinelab_name() -> *const u8 { b"cast6::never\0".as_ptr() }
+        #[no_mangle] pub extern "C" fn inlinelab_available() -> i32 { 1 }
+        #[no_mangle] pub extern "C" fn inlinelab_block_size() -> usize { 16 }
+        #[no_mangle] pub extern "C" fn inlinelab_ctx_size() -> usize { 8 }
+        #[no_mangle] pub extern "C" fn inlinelab_ctx_align() -> usize { 8 }
+        #[no_mangle] pub extern "C" fn inlinelab_set_key(_: *mut u8, _: u32, _: *const u8, _: usize) -> i32 { 0 }
+        #[no_mangle] pub extern "C" fn inlinelab_clear(_: *mut u8) {}
+        #[no_mangle] pub extern "C" fn inlinelab_crypt(_: *const u8, _: u32, _: *mut u8, _: *mut u8, _: usize) -> i32 { 0 }
+    "#;
+
+    /// An artifact of ABI version 4 (its version a function, no hashes) is
+    /// refused by [`inspect`], before `dlopen`, saying so and what to do;
+    /// so is one whose `inlinelab_abi` says another version; and one of
+    /// this version whose digest is longer than the ABI carries is refused
+    /// on loading.
+    #[test]
+    fn an_artifact_of_another_abi_version_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let v4 = cdylib(
+            &dir,
+            "v4",
+            &format!(
+                "#[no_mangle] pub extern \"C\" fn inlinelab_abi_version() -> u32 {{ 4 }}\n{V4_FUNCTIONS}"
+            ),
+        );
+        let e = inspect(&v4).unwrap_err();
+        assert!(
+            e.starts_with("an artifact of ABI version 4 or older (it has the function inlinelab_abi_version, not the inlinelab_abi of version 5 on), but this harness speaks 5; rebuild it with cargo xtask compare"),
+            "{e}"
+        );
+        let Err(EngineError::Load(why)) = SoCipher::load(&v4) else {
+            panic!("loaded a version 4 artifact");
+        };
+        assert!(
+            why.starts_with(&format!("{}: an artifact of ABI version 4", v4.display())),
+            "{why}"
+        );
+        let v5 = |name: &str, version: u32, digest: usize| {
+            let source = format!(
+                "#![allow(non_upper_case_globals)]\n\
+                 #[no_mangle] pub static inlinelab_abi: u32 = {version};\n\
+                 #[no_mangle] pub extern \"C\" fn inlinelab_digest_size() -> usize {{ {digest} }}\n{}",
+                V4_FUNCTIONS.replace(
+                    "_: *const u8, _: u32, _: *mut u8",
+                    "_: *mut u8, _: u32, _: *mut u8"
+                )
+            );
+            cdylib(&dir, name, &source)
+        };
+        let marked = v5("marked", 4, 0);
+        let e = inspect(&marked).unwrap_err();
+        assert!(
+            e.starts_with("an artifact of ABI version 4, but this harness speaks 5; rebuild it"),
+            "{e}"
+        );
+        let wide = v5("wide", abi::VERSION, abi::MAX_DIGEST + 1);
+        inspect(&wide).unwrap();
+        let Err(EngineError::Load(why)) = SoCipher::load(&wide) else {
+            panic!("loaded an artifact whose digest the ABI cannot carry");
+        };
+        assert!(
+            why.ends_with("a digest of 65 bytes, more than the 64 the ABI carries"),
+            "{why}"
+        );
+        let fits = v5("fits", abi::VERSION, 20);
+        let so = SoCipher::load(&fits).unwrap();
+        assert_eq!((so.digest_size(), so.name()), (20, "cast6::never"));
+    }
+
     /// A truncated shared object is refused before `dlopen` (which maps it
     /// and dies of SIGBUS touching a page past the end); so are files that
     /// are not shared objects, and one that exports no ABI.
@@ -511,7 +753,7 @@ mod tests {
         let whole = scratch(&dir, "whole.so", &lib);
         let e = inspect(&whole).unwrap_err();
         assert!(
-            e.starts_with("not an inlinelab artifact (no inlinelab_abi_version"),
+            e.starts_with("not an inlinelab artifact (no inlinelab_abi,"),
             "{e}"
         );
         for cut in [

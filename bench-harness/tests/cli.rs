@@ -891,10 +891,7 @@ fn so_files_are_inspected_before_loading() {
             "not an ELF shared object the loader can read, or truncated",
         ),
         (s(&text), "not an ELF shared object"),
-        (
-            libc.clone(),
-            "not an inlinelab artifact (no inlinelab_abi_version",
-        ),
+        (libc.clone(), "not an inlinelab artifact (no inlinelab_abi,"),
         (s(&dir.join("missing.so")), "No such file or directory"),
     ] {
         check_usage(&["ecb(cast6)", "--so", &path], &format!("{path}: {why}"));

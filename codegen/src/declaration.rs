@@ -11,7 +11,7 @@
 //!         "rustcrypto" {                           // the peer's name among the variants
 //!             label: "cast6 0.2 (RustCrypto)",     // shown in reports
 //!             krate: cast6,                        // the crate (feature `peer-cast6` of the artifact)
-//!             keyed: cipher(Cast6),                // or by_length(16 => Aes128, ...), or digest(crc32c)
+//!             keyed: cipher(Cast6),                // or by_length(16 => Aes128, ...), or digest(crc32c_append)
 //!             builds: [                            // optional: the same crate, built with RUSTFLAGS
 //!                 "rustcrypto-soft" { label: "...", rustflags: "..." },
 //!             ],
@@ -75,7 +75,8 @@ enum Keyed {
     Cipher(Ident),
     /// `by_length(16 => Aes128, ...)`.
     ByLength(Vec<(LitInt, Ident)>),
-    /// `digest(function)`.
+    /// `digest(function)`: a checksum's append function, `function(sum so
+    /// far, bytes) -> u32`, `function(0, bytes)` the checksum of `bytes`.
     Digest(Ident),
 }
 

@@ -74,7 +74,7 @@ fn sse42_available() -> bool {
             "crate" {
                 label: "crc32c 0.6 (the crc32c crate: SSE4.2 where the CPU has it)",
                 krate: crc32c,
-                keyed: digest(crc32c),
+                keyed: digest(crc32c_append),
             },
         ],
     )

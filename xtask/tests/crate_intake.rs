@@ -411,7 +411,7 @@ fn bad_input_is_refused_with_one_line() {
             "--out",
             out,
         ],
-        "has no block cipher type `Nope`",
+        "has no block cipher or hash type `Nope`",
     );
     usage(
         &[

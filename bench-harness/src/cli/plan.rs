@@ -98,8 +98,14 @@ fn fitting(c: &Config, notes: &mut Vec<String>) -> Result<Vec<Alg>, UsageError> 
     if let Some(path) = &c.so {
         let so = SoCipher::load(path).map_err(|e| UsageError(e.to_string()))?;
         let holds = so.holds();
-        algs.retain(|a| {
-            matches!(a, Alg::Cipher { mode: Mode::Ecb | Mode::Cbc, entry, .. } if holds.is_of(entry))
+        algs.retain(|a| match a {
+            Alg::Cipher {
+                mode: Mode::Ecb | Mode::Cbc,
+                entry,
+                ..
+            } => holds.is_of(entry),
+            Alg::Cipher { .. } => false,
+            Alg::Hash(h) => so.digest_size() > 0 && holds.is_of_hash(h),
         });
         if algs.is_empty() {
             return Err(UsageError(format!(
@@ -110,7 +116,7 @@ fn fitting(c: &Config, notes: &mut Vec<String>) -> Result<Vec<Alg>, UsageError> 
         }
         let names: Vec<String> = algs.iter().map(Alg::name).collect();
         notes.push(format!(
-            "all: {} holds `{}`: timing {} only (an artifact has ecb and cbc)",
+            "all: {} holds `{}`: timing {} only (an artifact has ecb and cbc, or its hash)",
             path.display(),
             so.name(),
             names.join(", ")
@@ -244,18 +250,15 @@ fn check_keys(
     Ok(())
 }
 
-/// The engines a hash plan times: the `--variant` chosen, else every
-/// variant; the options that only ciphers take are usage errors.
+/// The engines a hash plan times: the `--so` artifact (which must hold a
+/// variant of `h`; it is streamed through the ABI), else the `--variant`
+/// chosen, else every variant; the options that only ciphers take are
+/// usage errors.
 fn hash_engines(
     c: &Config,
     h: &'static registry::HashEntry,
     name: &str,
 ) -> Result<Vec<(String, EngineKind)>, UsageError> {
-    if c.so.is_some() {
-        return Err(UsageError(format!(
-            "--so artifacts are block ciphers, not {name}"
-        )));
-    }
     if c.keys.is_some() {
         return Err(UsageError(format!("{name} is a hash and takes no --keys")));
     }
@@ -263,6 +266,13 @@ fn hash_engines(
         return Err(UsageError(format!(
             "{name} is a hash and has no key to set up; --setkey times block ciphers"
         )));
+    }
+    if let Some(path) = &c.so {
+        let so = SoCipher::load(path).map_err(|e| UsageError(e.to_string()))?;
+        so.check_holds_hash(h)
+            .map_err(|e| UsageError(e.to_string()))?;
+        let variant = so.name().to_string();
+        return Ok(vec![(variant, EngineKind::Hash(Box::new(so)))]);
     }
     let engines: Vec<(String, EngineKind)> = h
         .variants

@@ -16,10 +16,25 @@ use core::ffi::c_char;
 use core::mem::{MaybeUninit, align_of, size_of};
 use variants::modes;
 
+/// A step of a streamed hash (`inlinelab_crypt`'s [`Op::HashInit`],
+/// [`Op::HashUpdate`], [`Op::HashFinal`]).
+#[allow(dead_code)] // a cipher's artifact never reads it
+enum Step<'a> {
+    /// The state set fresh.
+    Init,
+    /// These bytes hashed into the state.
+    Update(&'a [u8]),
+    /// The digest written to the first bytes of this buffer, the state set
+    /// fresh.
+    Final(&'a mut [u8]),
+}
+
 /// What an artifact holds: a keyed context and the operations on it.
 trait Artifact {
     type Ctx;
     const BLOCK: usize;
+    /// A hash's digest length in bytes; 0 for a block cipher.
+    const DIGEST: usize = 0;
     fn available() -> bool {
         true
     }
@@ -34,6 +49,11 @@ trait Artifact {
     /// `ctx` holds a context keyed by [`Artifact::set_key`], not cleared since.
     unsafe fn clear(ctx: *mut Self::Ctx);
     fn crypt(ctx: &Self::Ctx, op: Op, iv: &mut [u8], buf: &mut [u8]) -> i32;
+    /// One step of a streamed hash on the state in `ctx`, an [`abi`]
+    /// return code; a block cipher has none.
+    fn hash(_ctx: &mut Self::Ctx, _step: Step<'_>) -> i32 {
+        abi::ERR_OP
+    }
 }
 
 /// A block cipher, through the shared mode loops.
@@ -125,7 +145,7 @@ impl<C: cipher::KeyInit + cipher::BlockCipherEncrypt + cipher::BlockCipherDecryp
                     modes::xts_decrypt(c, k2, iv, buf)
                 }
             }
-            Op::Digest => return abi::ERR_OP,
+            Op::Digest | Op::HashInit | Op::HashUpdate | Op::HashFinal => return abi::ERR_OP,
         };
         // Fault injection (tests only): one extra block of work per call,
         // in every operation or only in some.
@@ -160,31 +180,39 @@ fn extra_block<C: cipher::BlockCipherEncrypt>(c: &C, block: usize) {
     core::hint::black_box(&scratch);
 }
 
-/// A checksum: no key, the digest XORed into the buffer's first bytes.
+/// A checksum (CRC32C): no key, its state the checksum so far (a `u32`),
+/// its digest that `u32`'s four little-endian bytes: `$digest` of a whole
+/// buffer, `$append` of more bytes to a checksum so far.
 #[allow(unused_macros)] // unused in a cipher's artifact
 macro_rules! digest_artifact {
-    ($name:ident, $digest:expr, $available:expr) => {
+    ($name:ident, $digest:expr, $append:expr, $available:expr) => {
         struct $name;
 
         impl Artifact for $name {
-            type Ctx = ();
+            type Ctx = u32;
             const BLOCK: usize = 1;
+            const DIGEST: usize = 4;
 
             fn available() -> bool {
                 $available()
             }
 
-            unsafe fn set_key(_: *mut (), keying: Keying, key: &[u8]) -> i32 {
+            unsafe fn set_key(ctx: *mut u32, keying: Keying, key: &[u8]) -> i32 {
                 match (keying, key.is_empty()) {
-                    (Keying::One, true) => abi::OK,
+                    (Keying::One, true) => {
+                        // SAFETY: the caller guarantees `ctx` is valid for
+                        // writes of the context.
+                        unsafe { ctx.write(0) };
+                        abi::OK
+                    }
                     (Keying::One, false) => abi::ERR_LENGTH,
                     (Keying::Xts, _) => abi::ERR_OP,
                 }
             }
 
-            unsafe fn clear(_: *mut ()) {}
+            unsafe fn clear(_: *mut u32) {}
 
-            fn crypt(_: &(), op: Op, _: &mut [u8], buf: &mut [u8]) -> i32 {
+            fn crypt(_: &u32, op: Op, _: &mut [u8], buf: &mut [u8]) -> i32 {
                 if op != Op::Digest {
                     return abi::ERR_OP;
                 }
@@ -196,10 +224,104 @@ macro_rules! digest_artifact {
                 buf.iter_mut()
                     .zip(d.to_le_bytes())
                     .for_each(|(b, x)| *b ^= x);
+                #[cfg(feature = "fault-wrong-output")]
+                if let Some(b) = buf.first_mut() {
+                    *b ^= 1;
+                }
+                abi::OK
+            }
+
+            fn hash(ctx: &mut u32, step: Step<'_>) -> i32 {
+                match step {
+                    Step::Init => *ctx = 0,
+                    Step::Update(data) => {
+                        let Some(c) = Option::<u32>::from($append(*ctx, data)) else {
+                            return abi::ERR_OP;
+                        };
+                        *ctx = c;
+                    }
+                    Step::Final(out) => {
+                        let Some(out) = out.get_mut(..4) else {
+                            return abi::ERR_LENGTH;
+                        };
+                        out.iter_mut()
+                            .zip(ctx.to_le_bytes())
+                            .for_each(|(o, x)| *o = x);
+                        #[cfg(feature = "fault-wrong-output")]
+                        {
+                            out[0] ^= 1;
+                        }
+                        *ctx = 0;
+                    }
+                }
                 abi::OK
             }
         }
     };
+}
+
+/// A hash of a crate under test (`compare --crate`): any type with
+/// `digest` 0.11's `Default + Update + FixedOutput`, its context the
+/// hasher's state.
+#[allow(dead_code)] // unused unless a crate's hash is selected
+struct HashArtifact<D>(core::marker::PhantomData<D>);
+
+impl<D: Default + digest::Update + digest::FixedOutput> Artifact for HashArtifact<D> {
+    type Ctx = D;
+    const BLOCK: usize = 1;
+    const DIGEST: usize = <D::OutputSize as digest::typenum::Unsigned>::USIZE;
+
+    unsafe fn set_key(ctx: *mut D, keying: Keying, key: &[u8]) -> i32 {
+        match (keying, key.is_empty()) {
+            (Keying::One, true) => {
+                // SAFETY: the caller guarantees `ctx` is valid for writes of
+                // a `D` and holds no live one.
+                unsafe { ctx.write(D::default()) };
+                abi::OK
+            }
+            (Keying::One, false) => abi::ERR_LENGTH,
+            (Keying::Xts, _) => abi::ERR_OP,
+        }
+    }
+
+    unsafe fn clear(ctx: *mut D) {
+        // SAFETY: the caller guarantees a live state, written by `set_key`.
+        unsafe { ctx.drop_in_place() };
+    }
+
+    fn crypt(_: &D, op: Op, _: &mut [u8], buf: &mut [u8]) -> i32 {
+        if op != Op::Digest {
+            return abi::ERR_OP;
+        }
+        let mut h = D::default();
+        digest::Update::update(&mut h, buf);
+        let d = digest::FixedOutput::finalize_fixed(h);
+        buf.iter_mut().zip(d.iter()).for_each(|(b, x)| *b ^= x);
+        #[cfg(feature = "fault-wrong-output")]
+        if let Some(b) = buf.first_mut() {
+            *b ^= 1;
+        }
+        abi::OK
+    }
+
+    fn hash(ctx: &mut D, step: Step<'_>) -> i32 {
+        match step {
+            Step::Init => *ctx = D::default(),
+            Step::Update(data) => digest::Update::update(ctx, data),
+            Step::Final(out) => {
+                let Some(out) = out.get_mut(..Self::DIGEST) else {
+                    return abi::ERR_LENGTH;
+                };
+                let d = digest::FixedOutput::finalize_fixed(core::mem::take(ctx));
+                out.iter_mut().zip(d.iter()).for_each(|(o, x)| *o = *x);
+                #[cfg(feature = "fault-wrong-output")]
+                if let Some(b) = out.first_mut() {
+                    *b ^= 1;
+                }
+            }
+        }
+        abi::OK
+    }
 }
 
 /// `Selected` is the variant `variants::selected!` names, and `NAME` what
@@ -214,6 +336,7 @@ macro_rules! select_variant {
         digest_artifact!(
             Selected,
             variants::$c::$v::try_crc32c,
+            variants::$c::$v::try_crc32c_append,
             variants::$c::$v::available
         );
         const NAME: &str = concat!(stringify!($c), "::", stringify!($v), "\0");
@@ -327,8 +450,10 @@ macro_rules! select_peers {
         by_length!($krate: $($len => $ty),+);
         type Selected = CipherArtifact<by_length::ByLength>;
     };
+    // A checksum's peer is keyed by its append function: `$f(0, data)`
+    // is the checksum of `data`.
     (@selected $krate:ident digest($f:ident)) => {
-        digest_artifact!(Selected, ::$krate::$f, always);
+        digest_artifact!(Selected, |d| ::$krate::$f(0, d), ::$krate::$f, always);
     };
     // The declarations, as `all_algorithms!` hands them over.
     ($($decls:tt)*) => { select_peers!(@decls [] $($decls)*); };
@@ -340,7 +465,7 @@ variants::all_algorithms!(select_peers);
 /// file as the library of a shim package it writes for each variant, which
 /// depends on a copy of the crate as `under_test` and writes `select.rs`
 /// beside its manifest: `type Selected = CipherArtifact<::under_test::T>;`
-/// and `NAME_BYTES`. The crate is so reached across a crate boundary, as its
+/// (`HashArtifact<..>` for a hash) and `NAME_BYTES`. The crate is so reached across a crate boundary, as its
 /// users reach it. Never enabled in this workspace (it has no `select.rs`).
 #[cfg(feature = "under-test")]
 include!(concat!(env!("CARGO_MANIFEST_DIR"), "/select.rs"));
@@ -353,10 +478,10 @@ fn always() -> bool {
 
 type Ctx = <Selected as Artifact>::Ctx;
 
-#[unsafe(no_mangle)]
-pub extern "C" fn inlinelab_abi_version() -> u32 {
-    abi::VERSION
-}
+/// The ABI version, as data: the loader reads it from the file before it
+/// loads it (`abi::symbol::ABI`).
+#[unsafe(export_name = "inlinelab_abi")]
+pub static ABI: u32 = abi::VERSION;
 
 #[cfg(not(feature = "under-test"))]
 #[unsafe(no_mangle)]
@@ -387,6 +512,17 @@ pub extern "C" fn inlinelab_available() -> i32 {
 #[unsafe(no_mangle)]
 pub extern "C" fn inlinelab_block_size() -> usize {
     Selected::BLOCK
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn inlinelab_digest_size() -> usize {
+    // A digest the ABI cannot carry does not compile (0 for a cipher, where
+    // the comparison is trivially true).
+    #[allow(clippy::absurd_extreme_comparisons)]
+    const {
+        assert!(Selected::DIGEST <= abi::MAX_DIGEST)
+    };
+    Selected::DIGEST
 }
 
 #[unsafe(no_mangle)]
@@ -432,36 +568,51 @@ pub unsafe extern "C" fn inlinelab_clear(ctx: *mut u8) {
     unsafe { Selected::clear(ctx.cast::<Ctx>()) };
 }
 
-/// Runs `op` over `buf` in place.
+/// Runs `op` over `buf` in place (a hash's steps on the state in `ctx`).
 ///
 /// # Safety
-/// `ctx` holds a keyed context; `buf` points to `len` writable bytes; `iv`
-/// points to `inlinelab_block_size()` writable bytes.
+/// `ctx` holds a keyed context, not otherwise referenced during the call;
+/// `buf` points to `len` bytes, writable unless `op` is
+/// [`Op::HashUpdate`], which only reads them; `iv` points to
+/// `inlinelab_block_size()` writable bytes.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn inlinelab_crypt(
-    ctx: *const u8,
+    ctx: *mut u8,
     op: u32,
     iv: *mut u8,
     buf: *mut u8,
     len: usize,
 ) -> i32 {
-    // SAFETY: the caller guarantees `ctx` holds a live, keyed context.
-    let ctx = unsafe { &*ctx.cast::<Ctx>() };
-    // SAFETY: the caller guarantees `buf` is valid for `len` bytes.
-    let buf = unsafe { core::slice::from_raw_parts_mut(buf, len) };
-    // SAFETY: the caller guarantees one block at `iv`.
-    let iv = unsafe { core::slice::from_raw_parts_mut(iv, Selected::BLOCK) };
+    let ctx = ctx.cast::<Ctx>();
     // Fault injection (tests only): an operation that never returns, as a
     // mode loop that never ends on a tail would.
     #[cfg(feature = "fault-hang")]
     loop {
         core::hint::spin_loop();
     }
+    // SAFETY (each step): the caller guarantees `ctx` holds a live, keyed
+    // context no one else references, and `len` bytes at `buf`, writable
+    // but for an update.
     #[allow(unreachable_code)]
-    match Op::from_code(op) {
-        Some(op) => Selected::crypt(ctx, op, iv, buf),
-        None => abi::ERR_OP,
-    }
+    let step = match Op::from_code(op) {
+        Some(Op::HashInit) => Step::Init,
+        Some(Op::HashUpdate) => Step::Update(unsafe { core::slice::from_raw_parts(buf, len) }),
+        Some(Op::HashFinal) => Step::Final(unsafe { core::slice::from_raw_parts_mut(buf, len) }),
+        Some(op) => {
+            // SAFETY: as above; and one block at `iv`.
+            let (ctx, buf, iv) = unsafe {
+                (
+                    &*ctx,
+                    core::slice::from_raw_parts_mut(buf, len),
+                    core::slice::from_raw_parts_mut(iv, Selected::BLOCK),
+                )
+            };
+            return Selected::crypt(ctx, op, iv, buf);
+        }
+        None => return abi::ERR_OP,
+    };
+    // SAFETY: as above.
+    Selected::hash(unsafe { &mut *ctx }, step)
 }
 
 /// A panic cannot unwind out of a `no_std` shared object; the modes report
@@ -473,6 +624,32 @@ fn panic(_: &core::panic::PanicInfo<'_>) -> ! {
         safe fn abort() -> !;
     }
     abort()
+}
+
+/// A crate under test may link `alloc` without allocating on any path the
+/// artifact calls (RustCrypto's hashes turn on `digest/alloc` by default,
+/// for its boxed APIs): a `no_std` shared object that links `alloc` must
+/// name a global allocator, and this one has no memory, so an allocation
+/// would fail (and abort) rather than be timed. Nothing references it
+/// where nothing allocates, and the linker drops it.
+#[cfg(all(feature = "under-test", panic = "abort", not(feature = "std")))]
+mod no_memory {
+    use core::alloc::{GlobalAlloc, Layout};
+
+    struct NoMemory;
+
+    // SAFETY: `alloc` never hands out memory (null is an allocation
+    // failure), so `dealloc` is never given any.
+    unsafe impl GlobalAlloc for NoMemory {
+        unsafe fn alloc(&self, _: Layout) -> *mut u8 {
+            core::ptr::null_mut()
+        }
+
+        unsafe fn dealloc(&self, _: *mut u8, _: Layout) {}
+    }
+
+    #[global_allocator]
+    static NO_MEMORY: NoMemory = NoMemory;
 }
 
 /// The prebuilt `core` is compiled for unwinding, so its unwind tables name

@@ -197,15 +197,16 @@ fn load(
     {
         return Err(EngineState::from_error("set_key", &e));
     }
-    let mut oracle: Box<dyn Engine> =
-        match (entry.oracle(), entry.from_crate) {
-            (Some(make), _) => make(),
-            // A crate's oracle is the crate as published, an artifact.
-            (None, Some(c)) => Box::new(SoCipher::load(&c.oracle).map_err(|e| {
-                EngineState::Failed(format!("the oracle {}: {e}", c.oracle.display()))
-            })?),
-            (None, None) => return Err(EngineState::Failed(format!("{}: no oracle", entry.name))),
-        };
+    // A crate's oracle is the crate as published, an artifact.
+    let crate_oracle = |c: &CrateCipher| {
+        SoCipher::load(&c.oracle)
+            .map_err(|e| EngineState::Failed(format!("the oracle {}: {e}", c.oracle.display())))
+    };
+    let mut oracle: Box<dyn Engine> = match (entry.oracle(), entry.from_crate) {
+        (Some(make), _) => make(),
+        (None, Some(c)) => Box::new(crate_oracle(c)?),
+        (None, None) => return Err(EngineState::Failed(format!("{}: no oracle", entry.name))),
+    };
     let mut modes: Vec<Mode> = Vec::new();
     for c in &spec.cases {
         if !modes.contains(&c.mode) {
@@ -224,5 +225,11 @@ fn load(
         None => sampling::check_against(&mut engine, oracle.as_mut(), &spec.check_keys, &modes),
     }
     .map_err(EngineState::Failed)?;
+    // A crate's hash: streamed too, every length from 0 to 300 bytes and a
+    // message in random chunks, against the crate as published.
+    if let Some(c) = entry.from_crate.filter(|c| c.digest_size.is_some()) {
+        let mut oracle = crate_oracle(c)?;
+        sampling::check_hash(&mut engine, &mut oracle).map_err(EngineState::Failed)?;
+    }
     Ok(engine)
 }

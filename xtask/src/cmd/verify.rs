@@ -6,7 +6,8 @@
 //! - **the same function**: through the C ABI each variant computes what its
 //!   statically linked variant computes, in every mode the registry lists
 //!   for the cipher, at every key size of its template, both directions
-//!   (`bench_harness::sampling::check_against`);
+//!   (`bench_harness::sampling::check_against`), and a checksum streamed
+//!   too (`check_hash`);
 //! - **no source location**: no variant embeds the path of a `.rs` file (a
 //!   panic location), so that its bytes depend on its code and not on the
 //!   line numbers around it;
@@ -191,7 +192,6 @@ fn state_why(c: &Contender) -> String {
 /// linked `variant` of `entry` computes, in every mode and key size the
 /// registry lists. An artifact this CPU cannot run is not a difference.
 fn same_function(entry: &CipherEntry, variant: &str, so: &Path) -> std::result::Result<(), String> {
-    use bench_harness::engine::Engine;
     let mut loaded = match bench_harness::so::SoCipher::load(so) {
         Ok(loaded) => loaded,
         Err(EngineError::Unavailable(_)) => return Ok(()),
@@ -216,6 +216,16 @@ fn same_function(entry: &CipherEntry, variant: &str, so: &Path) -> std::result::
                 )
             },
         )?;
+    }
+    // A checksum streamed through the ABI (init, updates, final) computes
+    // what its statically linked hash does.
+    let hash = (bench_harness::registry::HASHES.iter())
+        .filter(|h| h.module == entry.module)
+        .flat_map(|h| h.variants)
+        .find(|(v, _)| *v == variant);
+    if let Some((_, make)) = hash {
+        bench_harness::sampling::check_hash(&mut loaded, &mut *make())
+            .map_err(|e| format!("differs from its statically linked hash, streamed: {e}"))?;
     }
     Ok(())
 }

@@ -19,8 +19,9 @@
 //! - `unavailable:NAME`: NAME's artifact says this CPU cannot run it (as the
 //!   SSE4.2 CRC32C artifact does on a CPU without SSE4.2), which must be
 //!   reported as unavailable, not failed, and never entered;
-//! - `wrong:NAME`: NAME's artifact flips a bit of every result, which the
-//!   check against the oracle must refuse (NAME failed, never timed).
+//! - `wrong:NAME`: NAME's artifact flips a bit of every result (a hash's
+//!   digest, in one call and streamed, too), which the check against the
+//!   oracle must refuse (NAME failed, never timed).
 
 use std::sync::OnceLock;
 

@@ -1,21 +1,23 @@
 //! Which of a crate's types is measured, and what it takes: the probe's
-//! candidates, the one `--type` chose (or the only one), its block size and
-//! key lengths, the modes and key lengths the harness runs it in, and the
-//! name its report and cases carry. Shared by `compare --crate` and `gate
-//! --crate`.
+//! candidates (block ciphers and hashes), the one `--type` chose (or the
+//! only one), its block size and key lengths or its digest's length, the
+//! modes and key lengths the harness runs it in, and the name its report
+//! and cases carry. Shared by `compare --crate` and `gate --crate`.
 
 use crate::error::{Error, Result};
 use crate::intake::fetch::Package;
-use crate::intake::probe::{Learned, Probe};
+use crate::intake::probe::{Candidate, Learned, Probe, TypeKind};
 use bench_harness::crates::CrateCipher;
 use bench_harness::engine::Mode;
 
 /// The type measured and what the compiler said of it.
 pub struct Identified {
     pub ty: String,
+    /// A block cipher or a hash.
+    pub kind: TypeKind,
     pub learned: Learned,
     /// The modes run, with their key lengths
-    /// ([`CrateCipher::modes_for`]).
+    /// ([`CrateCipher::modes_for`], a hash's [`CrateCipher::hash_modes`]).
     pub modes: Vec<(Mode, Vec<usize>)>,
     /// The report's name (`[a-z0-9_]`): the crate's library name, and the
     /// type's when the crate has several.
@@ -23,23 +25,41 @@ pub struct Identified {
 }
 
 /// Asks the compiler (through `probe`) which types of the crate are block
-/// ciphers, chooses one (`ty`, `--type`), and learns what it takes.
+/// ciphers or hashes, chooses one (`ty`, `--type`), and learns what it
+/// takes: a digest longer than the artifacts' ABI carries, or a cipher that
+/// takes no key of 1 to 64 bytes, is refused.
 pub fn identify(probe: &Probe, ty: Option<&str>) -> Result<Identified> {
     let package = probe.package;
     let key = format!("{}-{}", package.name, package.version);
-    eprintln!("[intake] asking the compiler which types of {key} are block ciphers ...");
+    eprintln!("[intake] asking the compiler which types of {key} are block ciphers or hashes ...");
     let candidates = probe.candidates()?;
-    let ty = choose_type(package, ty, &candidates)?;
-    let learned = probe.learn(&ty)?;
-    let Some(modes) = CrateCipher::modes_for(learned.block_size, &learned.key_lengths) else {
-        return Err(Error::usage(
-            format!("{key}: {ty} takes no key length from 1 to 64 bytes"),
-            "give a type keyed by a byte string (--type)",
-        ));
+    let chosen = choose_type(package, ty, &candidates)?;
+    let learned = probe.learn(&chosen)?;
+    let (ty, kind) = (chosen.name, chosen.kind);
+    let modes = match learned.digest_size {
+        Some(n) if n > abi::MAX_DIGEST => {
+            return Err(Error::usage(
+                format!(
+                    "{key}: {ty}'s digest is {n} bytes, more than the {} the artifacts' ABI carries",
+                    abi::MAX_DIGEST
+                ),
+                "give a type with a digest of at most 64 bytes (--type), e.g. a fixed-size one",
+            ));
+        }
+        Some(_) => CrateCipher::hash_modes(),
+        None => {
+            CrateCipher::modes_for(learned.block_size, &learned.key_lengths).ok_or_else(|| {
+                Error::usage(
+                    format!("{key}: {ty} takes no key length from 1 to 64 bytes"),
+                    "give a type keyed by a byte string (--type)",
+                )
+            })?
+        }
     };
     let name = report_name(package, &ty, candidates.len());
     Ok(Identified {
         ty,
+        kind,
         learned,
         modes,
         name,
@@ -48,24 +68,28 @@ pub fn identify(probe: &Probe, ty: Option<&str>) -> Result<Identified> {
 
 /// The type to measure: `--type` when it is a candidate; the one candidate
 /// when there is one; else a usage error listing them.
-fn choose_type(package: &Package, ty: Option<&str>, candidates: &[String]) -> Result<String> {
-    let list = candidates.join(", ");
+fn choose_type(package: &Package, ty: Option<&str>, candidates: &[Candidate]) -> Result<Candidate> {
+    let list = (candidates.iter())
+        .map(|c| c.name.as_str())
+        .collect::<Vec<_>>()
+        .join(", ");
     let key = format!("{} {}", package.name, package.version);
     match (ty, candidates) {
         (_, []) => Err(Error::usage(
             format!(
-                "{key} has no type at its root with KeyInit + BlockCipherEncrypt + BlockCipherDecrypt (cipher 0.5)"
+                "{key} has no type at its root with KeyInit + BlockCipherEncrypt + BlockCipherDecrypt (cipher 0.5) or Default + Update + FixedOutput (digest 0.11)"
             ),
-            "give a block cipher crate that implements the cipher 0.5 traits",
+            "give a block cipher crate that implements the cipher 0.5 traits, or a hash crate that implements digest 0.11's",
         )),
-        (Some(t), _) if candidates.iter().any(|c| c == t) => Ok(t.to_string()),
-        (Some(t), _) => Err(Error::usage(
-            format!("{key} has no block cipher type `{t}`"),
-            format!("--type one of: {list}"),
-        )),
+        (Some(t), _) => (candidates.iter().find(|c| c.name == t).cloned()).ok_or_else(|| {
+            Error::usage(
+                format!("{key} has no block cipher or hash type `{t}`"),
+                format!("--type one of: {list}"),
+            )
+        }),
         (None, [one]) => Ok(one.clone()),
         (None, _) => Err(Error::usage(
-            format!("{key} has {} block cipher types", candidates.len()),
+            format!("{key} has {} block cipher or hash types", candidates.len()),
             format!("choose one with --type: {list}"),
         )),
     }

@@ -1,11 +1,13 @@
 //! Taking in a crate this workspace did not write (`compare --crate`): what
 //! the spec names (`spec.rs`), where cargo has its source (`fetch.rs`), a
 //! copy to edit (`copy.rs`), its inline attributes found and edited in
-//! place (`annotations/`), the variants those edits make (`axes.rs`), the
-//! compiler asked which of its types are block ciphers and what keys they
-//! take (`probe.rs`), the one measured (`identify.rs`), the shim each
-//! variant is built through (`shim.rs`), the backends its hot path holds
-//! and the CPU's features, and a case's samples or instructions by module
+//! place (`annotations/`), the variants those edits make (`axes.rs`), its
+//! feature sets, an axis of them (`features.rs`), the compiler asked which
+//! of its types are block ciphers (and what keys they take) or hashes (and
+//! how long their digest is) (`probe.rs`), the one measured
+//! (`identify.rs`), the shim each variant is built through (`shim.rs`),
+//! the backends its hot path holds and the CPU's features, and a case's
+//! samples or instructions by module
 //! (`backends.rs`), an artifact's functions by address (`symbols.rs`), and
 //! the report's table of attributes (`table.rs`).
 
@@ -13,6 +15,7 @@ pub mod annotations;
 pub mod axes;
 pub mod backends;
 pub mod copy;
+pub mod features;
 pub mod fetch;
 pub mod identify;
 pub mod probe;

@@ -1,9 +1,10 @@
-//! What a crate's cipher type is, asked of the compiler rather than read
-//! from names: a scratch program that depends on the crate checks which of
-//! its root's type names implement `KeyInit + BlockCipherEncrypt +
-//! BlockCipherDecrypt` (the candidates `--type` chooses among), and, for
+//! What a crate's cipher or hash type is, asked of the compiler rather than
+//! read from names: a scratch program that depends on the crate checks which
+//! of its root's type names implement `cipher` 0.5's `KeyInit +
+//! BlockCipherEncrypt + BlockCipherDecrypt` or `digest` 0.11's `Default +
+//! Update + FixedOutput` (the candidates `--type` chooses among), and, for
 //! the chosen one, prints its block size and every key length its
-//! `new_from_slice` takes.
+//! `new_from_slice` takes, or its digest's length.
 
 use crate::error::{Error, Result};
 use crate::intake::fetch::{self, Package};
@@ -13,12 +14,28 @@ use std::path::Path;
 /// The traits a block cipher is measured through.
 const BOUND: &str = "cipher::KeyInit + cipher::BlockCipherEncrypt + cipher::BlockCipherDecrypt";
 
+/// The traits a hash is measured through.
+const HASH_BOUND: &str = "Default + digest::Update + digest::FixedOutput";
+
+pub use crate::intake::shim::TypeKind;
+
+/// A type at the crate's root that the harness can measure.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Candidate {
+    pub name: String,
+    pub kind: TypeKind,
+}
+
 /// What the probe learned of a type.
 #[derive(Debug, PartialEq)]
 pub struct Learned {
+    /// 1 for a hash.
     pub block_size: usize,
-    /// Every key length from 1 to 64 bytes that `new_from_slice` takes.
+    /// Every key length from 1 to 64 bytes that `new_from_slice` takes; a
+    /// hash takes the empty key only.
     pub key_lengths: Vec<usize>,
+    /// A hash's digest length in bytes; `None` for a block cipher.
+    pub digest_size: Option<usize>,
 }
 
 /// Where and how the probe builds.
@@ -34,14 +51,19 @@ pub struct Probe<'a> {
 }
 
 impl Probe<'_> {
-    /// The type names at the crate's root that are block ciphers, sorted.
-    pub fn candidates(&self) -> Result<Vec<String>> {
+    /// The type names at the crate's root that are block ciphers or
+    /// hashes, sorted by name.
+    pub fn candidates(&self) -> Result<Vec<Candidate>> {
         let names = type_names(self.copy);
-        let mut main = format!("fn check<T: {BOUND}>() {{}}\n");
-        let first_line = 2;
+        // Two lines per name (the block cipher's bound, then the hash's):
+        // the lines the compiler refuses say which a name is not.
+        let mut main =
+            format!("fn check<T: {BOUND}>() {{}}\nfn check_hash<T: {HASH_BOUND}>() {{}}\n");
+        let first_line = 3;
         for n in &names {
             main.push_str(&format!(
-                "#[allow(dead_code)] fn c_{n}() {{ check::<::under_test::{n}>(); }}\n"
+                "#[allow(dead_code)] fn c_{n}() {{ check::<::under_test::{n}>(); }}\n\
+                 #[allow(dead_code)] fn h_{n}() {{ check_hash::<::under_test::{n}>(); }}\n"
             ));
         }
         main.push_str("fn main() {}\n");
@@ -84,16 +106,26 @@ impl Probe<'_> {
             ));
         }
         Ok((names.into_iter().enumerate())
-            .filter(|(i, _)| !failed.contains(i))
-            .map(|(_, n)| n)
+            .filter_map(|(i, name)| {
+                let kind = if !failed.contains(&(2 * i)) {
+                    TypeKind::BlockCipher
+                } else if !failed.contains(&(2 * i + 1)) {
+                    TypeKind::Hash
+                } else {
+                    return None;
+                };
+                Some(Candidate { name, kind })
+            })
             .collect())
     }
 
-    /// The block size and key lengths of `ty`.
-    pub fn learn(&self, ty: &str) -> Result<Learned> {
-        crate::intake::shim::select(ty, "probe")?;
-        let main = format!(
-            "use cipher::typenum::Unsigned;\n\
+    /// The block size and key lengths of `ty`, or its digest's length.
+    pub fn learn(&self, ty: &Candidate) -> Result<Learned> {
+        let (kind, ty) = (ty.kind, ty.name.as_str());
+        crate::intake::shim::select(ty, kind, "probe")?;
+        let main = match kind {
+            TypeKind::BlockCipher => format!(
+                "use cipher::typenum::Unsigned;\n\
              fn probe<T: {BOUND}>() {{\n\
              \x20   let keys: Vec<String> = (1..=64usize)\n\
              \x20       .filter(|&n| <T as cipher::KeyInit>::new_from_slice(&vec![0x5a; n]).is_ok())\n\
@@ -103,7 +135,15 @@ impl Probe<'_> {
              \x20   println!(\"keys {{}}\", keys.join(\",\"));\n\
              }}\n\
              fn main() {{ probe::<::under_test::{ty}>(); }}\n"
-        );
+            ),
+            TypeKind::Hash => format!(
+                "use digest::typenum::Unsigned;\n\
+                 fn probe<T: {HASH_BOUND}>() {{\n\
+                 \x20   println!(\"output {{}}\", <T::OutputSize as Unsigned>::USIZE);\n\
+                 }}\n\
+                 fn main() {{ probe::<::under_test::{ty}>(); }}\n"
+            ),
+        };
         self.write(&main)?;
         let out = self
             .cargo("run")
@@ -133,6 +173,7 @@ impl Probe<'_> {
             |e: &dyn std::fmt::Display| Error::failed(format!("{}: {e}", self.dir.display()));
         std::fs::create_dir_all(self.dir).map_err(|e| fail(&e))?;
         let cipher = crate::intake::shim::workspace_dependency("cipher")?;
+        let digest = crate::intake::shim::workspace_dependency("digest")?;
         let features = (self.features.iter())
             .map(|f| format!("\"{}\"", f.replace(['"', '\\'], "")))
             .collect::<Vec<_>>()
@@ -140,7 +181,7 @@ impl Probe<'_> {
         let manifest = format!(
             "[package]\nname = \"inlinelab-probe\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n\
              [[bin]]\nname = \"probe\"\npath = \"main.rs\"\n\n\
-             [dependencies]\ncipher = {cipher}\n\
+             [dependencies]\ncipher = {cipher}\ndigest = {digest}\n\
              under_test = {{ package = \"{}\", path = \"{}\", features = [{features}] }}\n\n[workspace]\n",
             self.package.name,
             self.copy.display()
@@ -168,12 +209,18 @@ impl Probe<'_> {
     }
 }
 
-/// `block B` and `keys K,K,...`.
+/// `block B` and `keys K,K,...`, or a hash's `output N`.
 fn parse_learned(text: &str) -> Option<Learned> {
     let mut block = None;
     let mut keys = None;
     for line in text.lines() {
-        if let Some(b) = line.strip_prefix("block ") {
+        if let Some(n) = line.strip_prefix("output ") {
+            return Some(Learned {
+                block_size: 1,
+                key_lengths: vec![0],
+                digest_size: Some(n.trim().parse().ok()?),
+            });
+        } else if let Some(b) = line.strip_prefix("block ") {
             block = b.trim().parse().ok();
         } else if let Some(k) = line.strip_prefix("keys ") {
             keys = Some(
@@ -188,12 +235,14 @@ fn parse_learned(text: &str) -> Option<Learned> {
     Some(Learned {
         block_size: block?,
         key_lengths: keys?,
+        digest_size: None,
     })
 }
 
 /// Every name in the package's sources that could name a type: an
 /// identifier in UpperCamelCase (a capital first, a small letter after).
-/// The compiler decides which of them are block-cipher types at the root.
+/// The compiler decides which of them are block-cipher or hash types at
+/// the root.
 fn type_names(dir: &Path) -> Vec<String> {
     let mut names = BTreeSet::new();
     for file in walkdir::WalkDir::new(dir.join("src")).into_iter().flatten() {
@@ -226,9 +275,19 @@ mod tests {
             parse_learned("block 16\nkeys 16,20,24,28,32\n"),
             Some(Learned {
                 block_size: 16,
-                key_lengths: vec![16, 20, 24, 28, 32]
+                key_lengths: vec![16, 20, 24, 28, 32],
+                digest_size: None,
             })
         );
+        assert_eq!(
+            parse_learned("output 20\n"),
+            Some(Learned {
+                block_size: 1,
+                key_lengths: vec![0],
+                digest_size: Some(20),
+            })
+        );
+        assert_eq!(parse_learned("output x\n"), None);
         assert_eq!(
             parse_learned("block 8\nkeys \n").unwrap().key_lengths,
             Vec::<usize>::new()

@@ -329,7 +329,6 @@ fn tcrypt_plan(args: &[&str]) -> Result<usize, String> {
 /// 'ecb(aes)' --so <a cast6 .so>` once timed CAST6 and recorded it as AES.
 #[test]
 fn an_artifact_of_another_cipher_is_refused() {
-    use bench_harness::engine::Engine;
     use bench_harness::so::{Holds, SoCipher};
     let so = artifact();
     let path = so.to_str().unwrap();
@@ -350,6 +349,68 @@ fn an_artifact_of_another_cipher_is_refused() {
     assert_eq!(tcrypt_plan(&["cbc(cast6)", "--so", path]), Ok(1));
     // `all` times the modes of its cipher the artifact has.
     assert_eq!(tcrypt_plan(&["all", "--so", path]), Ok(2));
+}
+
+/// A checksum's artifact (crc32c's `slice8_auto`) streams through the ABI:
+/// it computes, init, updates and final, what its statically linked hash
+/// does, and tcrypt times it with the hash template (one update per 16
+/// bytes), refusing it as a cipher's.
+#[test]
+fn a_checksums_artifact_is_timed_streamed() {
+    use crate::build::artifacts;
+    use crate::select::contenders::Selection;
+    use bench_harness::engine::HashEngine;
+    use bench_harness::measure::{Session, Test, Timing};
+    let dest = workspace::target_dir_default()
+        .join("inlinelab")
+        .join("hostile")
+        .join("crc32c-slice8_auto.so");
+    let selection = Selection::Variant {
+        module: "crc32c",
+        variant: "slice8_auto",
+    };
+    let so = artifacts::build(
+        &crate::env::tree::Tree::here(),
+        &selection,
+        &[],
+        "variants",
+        &dest,
+    )
+    .unwrap_or_else(|e| panic!("crc32c::slice8_auto: {e}"))
+    .so;
+    let path = so.to_str().unwrap();
+    let mut loaded = bench_harness::so::SoCipher::load(&so).expect("loads");
+    assert_eq!(HashEngine::output_size(&loaded), 4);
+    let make = (bench_harness::registry::HASHES.iter())
+        .find(|h| h.name == "crc32c")
+        .and_then(|h| h.variants.iter().find(|(v, _)| *v == "slice8_auto"))
+        .map(|(_, make)| *make)
+        .expect("crc32c's slice8_auto hash");
+    bench_harness::sampling::check_hash(&mut loaded, make().as_mut()).unwrap();
+    assert_eq!(tcrypt_plan(&["crc32c", "--so", path]), Ok(1));
+    assert_eq!(tcrypt_plan(&["all", "--so", path]), Ok(1));
+    assert!(tcrypt_plan(&["ecb(cast6)", "--so", path]).is_err());
+    let counter = bench_harness::clock::Counter {
+        kind: "tsc".into(),
+        hz: 1e9,
+        read_overhead: 0,
+        core_hz: None,
+        reference_best: 1.0,
+    };
+    let mut quiet = |_: &str| {};
+    let mut session = Session::new(&counter, Timing::Cycles, &mut quiet);
+    let test = Test {
+        alg: "crc32c",
+        variant: "slice8_auto",
+        dir: "digest",
+    };
+    session
+        .hash(&test, &mut loaded, &[(64, 16), (64, 64)])
+        .expect("timed");
+    let updates: Vec<Option<usize>> = (session.measurements.iter())
+        .map(|m| m.update_bytes)
+        .collect();
+    assert_eq!(updates, [Some(16), Some(64)]);
 }
 
 /// A truncated copy of a built artifact is refused before `dlopen` (which

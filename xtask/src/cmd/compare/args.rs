@@ -25,9 +25,18 @@ pub struct Args {
     pub krate: Option<String>,
 
     /// With --crate: the type to measure, when the crate has more than one
-    /// block cipher (`--type Aes128`); a missing or wrong one lists them.
+    /// block cipher or hash (`--type Aes128`, `--type Blake2s256`); a missing
+    /// or wrong one lists them.
     #[arg(long = "type", value_name = "TYPE")]
     pub ty: Option<String>,
+
+    /// With --crate: feature sets of the crate, each an axis of its
+    /// variants besides its default features: sets separated by `,`,
+    /// features of one set joined by `+` (`--features size_opt,simd+size_opt`).
+    /// A set's variants are named `with_<set>_<variant>`, the crate as
+    /// published with it `with_<set>`.
+    #[arg(long, value_name = "SET,...", value_delimiter = ',', action = clap::ArgAction::Set)]
+    pub features: Option<Vec<String>>,
 
     /// With --crate: cargo uses only what it has cached (no network).
     #[arg(long)]

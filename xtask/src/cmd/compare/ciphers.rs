@@ -16,9 +16,9 @@ use std::path::Path;
 
 /// Compares `cipher` (or `all`), building in `target`.
 pub fn run(args: &Args, cipher: &str, target: &Path) -> Result<()> {
-    if args.ty.is_some() || args.offline {
+    if args.ty.is_some() || args.offline || args.features.is_some() {
         return Err(Error::usage(
-            "--type and --offline are for a crate (--crate), not one of this workspace's ciphers",
+            "--type, --features and --offline are for a crate (--crate), not one of this workspace's ciphers",
             "e.g. cargo xtask compare --crate aes@0.9.4 --type Aes128",
         ));
     }

@@ -1,6 +1,6 @@
 //! `cargo xtask compare --crate SPEC`: a crate this workspace did not
 //! write, taken in (`intake/`): fetched by cargo (or packaged from a local
-//! path), its cipher type found by the compiler, its inline attributes
+//! path), its cipher or hash type found by the compiler, its inline attributes
 //! found and edited in copies, each copy built through the same downstream
 //! shim as the crate itself (the registry peer) and timed against the
 //! crate as published by compare's pipeline; the report goes to
@@ -18,9 +18,10 @@ use crate::env::workspace;
 use crate::error::{Error, Result};
 use crate::intake::annotations::{self, Cfg, Manifest, Scan};
 use crate::intake::axes::{self, PUBLISHED};
+use crate::intake::features::{self, FeatureSet};
 use crate::intake::fetch::{self, Package};
 use crate::intake::identify::{self, Identified};
-use crate::intake::probe::{Learned, Probe};
+use crate::intake::probe::{Learned, Probe, TypeKind};
 use crate::intake::shim::{self, Dependency, Shim};
 use crate::intake::spec::Spec;
 use crate::intake::{copy, table};
@@ -44,6 +45,7 @@ pub fn run(args: &Args, target: &Path) -> Result<()> {
         block_size: t.learned.block_size,
         modes: t.modes.clone(),
         key_lengths: t.learned.key_lengths.clone(),
+        digest_size: t.learned.digest_size,
         variants: made.selected.iter().map(|v| v.name.clone()).collect(),
         reference: PUBLISHED.into(),
         peer: made.with_peer.then(|| {
@@ -57,20 +59,29 @@ pub fn run(args: &Args, target: &Path) -> Result<()> {
     let entry = CipherEntry::of_crate(&cipher);
     let contenders = contenders(entry, t, &made);
     let command = format!(
-        "cargo xtask compare --crate {}{}",
+        "cargo xtask compare --crate {}{}{}",
         t.text,
         args.ty
             .as_ref()
-            .map_or(String::new(), |ty| format!(" --type {ty}"))
+            .map_or(String::new(), |ty| format!(" --type {ty}")),
+        args.features
+            .as_ref()
+            .map_or(String::new(), |f| format!(" --features {}", f.join(",")))
     );
     let settings = pipeline::settings(args, PUBLISHED, command);
     let mut report = pipeline::compare(args, &settings, entry, contenders, &t.work.path)?;
     report.run.notes.extend(made.notes);
-    let numbered = axes::numbered(&t.scan, &t.cfg);
+    // The table is the default set's: its attributes, its variants.
+    let default = &t.sets[0];
+    let numbered = axes::numbered(&default.scan, &default.cfg);
+    let of_default: Vec<axes::Variant> = (made.selected.iter().zip(&made.set_of))
+        .filter(|(_, set)| **set == 0)
+        .map(|(v, _)| v.clone())
+        .collect();
     let mut annotations = table::table(
-        &t.scan,
+        &default.scan,
         &numbered,
-        &made.selected,
+        &of_default,
         &t.package,
         &t.ty,
         made.backends.clone(),
@@ -131,15 +142,15 @@ struct Taken {
     dir_name: OsString,
     /// The lock file every shim starts from.
     lock: String,
-    /// The crate's features enabled (none but its defaults, for now).
-    features: Vec<String>,
+    /// The feature sets, the default one first (`--features`), each with
+    /// its attributes as a build with it sees them.
+    sets: Vec<Scanned>,
     ty: String,
+    kind: TypeKind,
     learned: Learned,
     modes: Vec<(Mode, Vec<usize>)>,
     /// The report's name.
     name: String,
-    cfg: Cfg,
-    scan: Scan,
     /// The crate's library name, for the lifetime of the process.
     lib: &'static str,
 }
@@ -161,20 +172,29 @@ impl Taken {
         self.work.path.join("copies").join(v).join("shim")
     }
 
-    /// Writes the shim of variant `v` over its copy.
-    fn write_shim(&self, v: &str) -> Result<()> {
+    /// Writes the shim of variant `v` over its copy, the crate built with
+    /// the features of set `set`.
+    fn write_shim(&self, v: &str, set: usize) -> Result<()> {
         shim::write(
             &Shim {
                 package: &self.package.name,
                 dependency: Dependency::Copy(&self.copy_of(v)),
                 ty: &self.ty,
+                kind: self.kind,
                 holds: &format!("{}::{v}", self.holds()),
-                features: &self.features,
+                features: &self.sets[set].set.features,
                 lock: &self.lock,
             },
             &self.shim_of(v),
         )
     }
+}
+
+/// A feature set, and the crate's attributes as a build with it sees them.
+struct Scanned {
+    set: FeatureSet,
+    cfg: Cfg,
+    scan: Scan,
 }
 
 /// Finds the crate, locks its work directory, copies it as published,
@@ -202,11 +222,16 @@ fn take_in(args: &Args, target: &Path) -> Result<Taken> {
     let lock = shim::lock_file(&[scratch.join("fetch").join("Cargo.lock")])?;
     let published = work.path.join("copies").join(PUBLISHED).join(&dir_name);
     copy::copy_package(&package.dir, &published)?;
-    let features: Vec<String> = Vec::new();
+    let manifest = Manifest::read(&published).map_err(|e| Error::failed(e.to_string()))?;
+    let sets = features::sets(
+        args.features.as_deref().unwrap_or_default(),
+        &manifest.declared(),
+        &format!("{} {}", package.name, package.version),
+    )?;
     let probe = Probe {
         package: &package,
         copy: &published,
-        features: &features,
+        features: &[],
         lock: &lock,
         dir: &work.path.join("probe"),
         target: &crates.join("_probe-target"),
@@ -214,6 +239,7 @@ fn take_in(args: &Args, target: &Path) -> Result<Taken> {
     };
     let Identified {
         ty,
+        kind,
         learned,
         modes,
         name,
@@ -222,11 +248,16 @@ fn take_in(args: &Args, target: &Path) -> Result<Taken> {
     output::plan(&mut files, &out, &name);
     output::plan_refresh(&mut files, &out, false)?;
     files.check()?;
-    let manifest = Manifest::read(&published).map_err(|e| Error::failed(e.to_string()))?;
-    let enabled: Vec<String> = manifest.features(&[], false).into_iter().collect();
-    let cfg = Cfg::from_rustc(None, &enabled).map_err(|e| Error::failed(e.to_string()))?;
-    let scan =
-        annotations::scan(&published, &cfg).map_err(|e| Error::failed(format!("{key}: {e}")))?;
+    let sets = (sets.into_iter())
+        .map(|set| {
+            let asked: Vec<&str> = set.features.iter().map(String::as_str).collect();
+            let enabled: Vec<String> = manifest.features(&asked, false).into_iter().collect();
+            let cfg = Cfg::from_rustc(None, &enabled).map_err(|e| Error::failed(e.to_string()))?;
+            let scan = annotations::scan(&published, &cfg)
+                .map_err(|e| Error::failed(format!("{key}: {e}")))?;
+            Ok(Scanned { set, cfg, scan })
+        })
+        .collect::<Result<Vec<Scanned>>>()?;
     let lib: &'static str = Box::leak(package.lib_name.clone().into_boxed_str());
     Ok(Taken {
         text,
@@ -237,13 +268,12 @@ fn take_in(args: &Args, target: &Path) -> Result<Taken> {
         work,
         dir_name,
         lock,
-        features,
+        sets,
         ty,
+        kind,
         learned,
         modes,
         name,
-        cfg,
-        scan,
         lib,
     })
 }
@@ -254,6 +284,8 @@ fn take_in(args: &Args, target: &Path) -> Result<Taken> {
 /// is timed beside them.
 struct Made {
     selected: Vec<axes::Variant>,
+    /// The feature set of each of `selected` (an index into `Taken::sets`).
+    set_of: Vec<usize>,
     /// The crate's modules the published hot path reaches.
     backends: Vec<String>,
     notes: Vec<String>,
@@ -261,48 +293,85 @@ struct Made {
     with_peer: bool,
 }
 
-/// Builds the crate as published to find its hot path's out-of-line
-/// functions, lists the variants, and writes the chosen ones' copies and
-/// shims (and the registry peer's shim).
+/// For each feature set, builds the crate as published with it to find its
+/// hot path's out-of-line functions and lists its variants; then writes the
+/// chosen ones' copies and shims (and the registry peer's shim).
 fn make_variants(args: &Args, t: &Taken) -> Result<Made> {
-    t.write_shim(PUBLISHED)?;
-    eprintln!(
-        "[intake] building {} as published, to find the functions its hot path calls ...",
-        t.key
-    );
-    let hot_names = hot_path(
-        &t.shim_of(PUBLISHED),
-        &t.crates.join("_hot-build"),
-        t.lib,
-        &t.work.path,
-    )?;
-    let (hot, unmatched) = axes::out_of_line(&t.scan, &t.cfg, t.lib, &hot_names);
-    let backends = crate::intake::backends::modules(t.lib, &hot_names);
-    let all = axes::variants(&t.scan, &t.cfg, &hot);
-    eprintln!(
-        "[intake] {}, type {}: {}-byte blocks, keys of {:?} bytes; {} inline attributes ({} compiled on this target) in {} files; {} functions out of line on the hot path; {} variants",
-        t.key,
-        t.ty,
-        t.learned.block_size,
-        t.learned.key_lengths,
-        t.scan.annotations.len(),
-        t.scan.applying(&t.cfg).count(),
-        t.scan.files.len(),
-        hot.len(),
-        all.len()
-    );
-    let selected = select(args, &all)?;
-    let mut notes: Vec<String> = (unmatched.iter())
-        .map(|u| format!("not given `always`: {u}"))
+    let mut all: Vec<(axes::Variant, usize)> = Vec::new();
+    let mut backends = Vec::new();
+    let mut notes = Vec::new();
+    for (k, s) in t.sets.iter().enumerate() {
+        let published = s.set.name(PUBLISHED);
+        if k == 0 {
+            t.write_shim(PUBLISHED, 0)?;
+        } else {
+            let v = axes::Variant {
+                name: published.clone(),
+                change: axes::Change::Published,
+            };
+            write_variant(t, &v, k)?;
+        }
+        let with = match s.set.features.as_slice() {
+            [] => String::new(),
+            f => format!(" with {}", f.join(", ")),
+        };
+        eprintln!(
+            "[intake] building {} as published{with}, to find the functions its hot path calls ...",
+            t.key
+        );
+        let hot_names = hot_path(
+            &t.shim_of(&published),
+            &t.crates.join("_hot-build"),
+            t.lib,
+            &t.work.path,
+        )?;
+        let (hot, unmatched) = axes::out_of_line(&s.scan, &s.cfg, t.lib, &hot_names);
+        if k == 0 {
+            backends = crate::intake::backends::modules(t.lib, &hot_names);
+        }
+        let of_set = axes::variants(&s.scan, &s.cfg, &hot);
+        let shape = match t.learned.digest_size {
+            Some(n) => format!("a hash, {n}-byte digests"),
+            None => format!(
+                "{}-byte blocks, keys of {:?} bytes",
+                t.learned.block_size, t.learned.key_lengths
+            ),
+        };
+        eprintln!(
+            "[intake] {}{with}, type {}: {shape}; {} inline attributes ({} compiled on this target) in {} files; {} functions out of line on the hot path; {} variants",
+            t.key,
+            t.ty,
+            s.scan.annotations.len(),
+            s.scan.applying(&s.cfg).count(),
+            s.scan.files.len(),
+            hot.len(),
+            of_set.len()
+        );
+        notes.extend((unmatched.iter()).map(|u| format!("not given `always`{with}: {u}")));
+        all.extend(of_set.into_iter().map(|v| {
+            let name = s.set.name(&v.name);
+            (axes::Variant { name, ..v }, k)
+        }));
+    }
+    let names: Vec<axes::Variant> = all.iter().map(|(v, _)| v.clone()).collect();
+    let selected = select(args, &names)?;
+    let set_of: Vec<usize> = (selected.iter())
+        .map(|v| {
+            all.iter()
+                .find(|(a, _)| a.name == v.name)
+                .map_or(0, |(_, k)| *k)
+        })
         .collect();
-    for v in selected.iter().filter(|v| v.name != PUBLISHED) {
-        notes.extend(write_variant(t, v)?);
+    for (v, &k) in selected.iter().zip(&set_of) {
+        if v.change != axes::Change::Published {
+            notes.extend(write_variant(t, v, k)?);
+        }
     }
     // One RUSTFLAGS for every build of the crate (its dependencies
     // compiled once), whichever variants are chosen: each variant's copy
     // remapped onto the crate's own directory, so that the copies' paths
     // (panic locations) are the crate's.
-    let remaps = (all.iter())
+    let remaps = (names.iter())
         .map(|v| {
             format!(
                 "--remap-path-prefix={}={}",
@@ -320,8 +389,9 @@ fn make_variants(args: &Args, t: &Taken) -> Result<Made> {
                     version: &t.package.version,
                 },
                 ty: &t.ty,
+                kind: t.kind,
                 holds: PEER_NAME,
-                features: &t.features,
+                features: &[],
                 lock: &t.lock,
             },
             &t.shim_of(REGISTRY_DIR),
@@ -329,6 +399,7 @@ fn make_variants(args: &Args, t: &Taken) -> Result<Made> {
     }
     Ok(Made {
         selected,
+        set_of,
         backends,
         notes,
         remaps,
@@ -336,16 +407,18 @@ fn make_variants(args: &Args, t: &Taken) -> Result<Made> {
     })
 }
 
-/// Copies the crate for variant `v`, edits the copy and writes its shim;
-/// what the edits left as published, and why, as a note.
-fn write_variant(t: &Taken, v: &axes::Variant) -> Result<Option<String>> {
+/// Copies the crate for variant `v` of feature set `set`, edits the copy
+/// and writes its shim; what the edits left as published, and why, as a
+/// note.
+fn write_variant(t: &Taken, v: &axes::Variant, set: usize) -> Result<Option<String>> {
+    let s = &t.sets[set];
     let copy_dir = t.copy_of(&v.name);
     copy::copy_package(&t.package.dir, &copy_dir)?;
-    let edits = axes::edits(&t.scan, &t.cfg, &v.change);
+    let edits = axes::edits(&s.scan, &s.cfg, &v.change);
     annotations::apply_under(&copy_dir, &edits)
         .map_err(|e| Error::failed(format!("{}: {e}", v.name)))?;
-    t.write_shim(&v.name)?;
-    let left = axes::skipped(&t.scan, &t.cfg, &v.change);
+    t.write_shim(&v.name, set)?;
+    let left = axes::skipped(&s.scan, &s.cfg, &v.change);
     Ok((!left.is_empty()).then(|| {
         format!(
             "`{}` leaves {} `#[target_feature]` function(s) as published (rustc refuses `inline(always)` on them): {}",

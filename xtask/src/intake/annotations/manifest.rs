@@ -39,6 +39,42 @@ impl Manifest {
         }
     }
 
+    /// Every feature a build may ask for: each of `[features]`, and each
+    /// optional dependency no feature names as `dep:NAME` (cargo's implicit
+    /// features).
+    pub fn declared(&self) -> BTreeSet<String> {
+        let table = self.table.get("features").and_then(|f| f.as_table());
+        let mut out: BTreeSet<String> = table
+            .into_iter()
+            .flatten()
+            .map(|(k, _)| k.clone())
+            .collect();
+        let named_dep = |d: &str| {
+            (table.into_iter().flatten())
+                .filter_map(|(_, v)| v.as_array())
+                .flatten()
+                .any(|v| v.as_str() == Some(&format!("dep:{d}")))
+        };
+        let targets = (self.table.get("target").and_then(|t| t.as_table()))
+            .into_iter()
+            .flatten()
+            .map(|(_, t)| t);
+        for deps in [self.table.get("dependencies")]
+            .into_iter()
+            .chain(targets.map(|t| t.get("dependencies")))
+            .flatten()
+            .filter_map(|d| d.as_table())
+        {
+            for (name, dep) in deps {
+                let optional = dep.get("optional").and_then(|o| o.as_bool()) == Some(true);
+                if optional && !named_dep(name) {
+                    out.insert(name.clone());
+                }
+            }
+        }
+        out
+    }
+
     /// The features a build with `requested` (and the default ones, unless
     /// `no_default`) enables, following `[features]` (`dep:x` and
     /// `other/feature` entries enable no feature of this crate; an optional

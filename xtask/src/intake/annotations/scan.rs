@@ -314,6 +314,15 @@ impl Walker<'_> {
         inner.in_inline_mod = false;
         inner.in_macro = false;
         inner.in_cfg_if = false;
+        // The same file declared again, not read yet (sha1's `mod soft;` in
+        // two branches of a `cfg_if!`): compiled where any of its
+        // declarations is.
+        let again = normalize(&found);
+        if let Some((_, first)) = (self.pending.iter_mut()).find(|(p, _)| normalize(p) == again) {
+            let conds = std::mem::take(&mut first.conds);
+            first.conds = vec![Pred::Any(vec![Pred::all(conds), Pred::all(inner.conds)])];
+            return Ok(after + 1);
+        }
         self.pending.push_back((found, inner));
         Ok(after + 1)
     }

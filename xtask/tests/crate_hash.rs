@@ -1,0 +1,180 @@
+//! `cargo xtask compare --crate` on a hash crate: the `toyhash` fixture
+//! (`digest` 0.11, `--offline`: nothing beyond the workspace's own
+//! dependencies), its attributes in a `macro_rules!` body (one in a
+//! `cfg_attr`) and in a `cfg_if!` branch found and edited, each copy built
+//! through the shim as a hash artifact, checked streamed against the crate
+//! as published and timed; a feature set as an axis; every bad input
+//! refused with exit 2 and one line. Timings are never asserted.
+
+mod common;
+
+use common::{root, s, scratch, xtask_within};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::Duration;
+
+fn toyhash() -> PathBuf {
+    root().join("xtask/tests/fixtures/toyhash")
+}
+
+/// A short, cheap run of the fixture: `variants` besides `published`.
+fn run(extra: &[&str], variants: &str, out: &Path, fault: Option<&str>) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_xtask"));
+    cmd.args(["compare", "--crate"])
+        .arg(toyhash())
+        .args(["--offline", "--quick", "--type", "ToyHash"])
+        .args(extra)
+        .args(["--variants", variants])
+        .args([
+            "--sizes", "64", "--rounds", "3", "--sec", "0.003", "--budget", "0.001",
+        ])
+        .arg("--out")
+        .arg(out)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    if let Some(f) = fault {
+        cmd.env("INLINELAB_FAULT", f);
+    }
+    cmd.output().expect("xtask runs")
+}
+
+/// The report (named for the crate and the type: the fixture has two).
+fn json(out: &Path) -> serde_json::Value {
+    serde_json::from_slice(&std::fs::read(out.join("toyhash_toyhash.json")).unwrap()).unwrap()
+}
+
+fn entry<'a>(json: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
+    json["variants"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["name"] == name)
+        .unwrap_or_else(|| panic!("no entry {name}"))
+}
+
+/// The fixture end to end, with the feature `small` as a second set: the
+/// table holds every attribute compiled on x86-64 (those written in the
+/// macro body and the `cfg_if!` branch among them), the variants are
+/// timed as digests, and the set's variants are built with the feature
+/// (`with_small`, `mix` out of line, is other machine code than
+/// `published`, so timed).
+#[test]
+fn a_hash_crate_end_to_end_with_a_feature_set() {
+    let tmp = scratch("crate-hash");
+    let out = run(
+        &["--features", "small"],
+        "none,drop_4,with_small",
+        tmp.path(),
+        None,
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("a hash, 20-byte digests; 9 inline attributes (7 compiled on this target)"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("with small, type ToyHash: a hash, 20-byte digests; 9 inline attributes (7 compiled on this target)"),
+        "{stderr}"
+    );
+    let json = json(tmp.path());
+    let a = &json["annotations"];
+    assert_eq!(a["written"], 9, "every attribute written");
+    let rows = a["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 7, "those compiled on x86-64: {rows:?}");
+    let at = |file: &str| {
+        (rows.iter())
+            .filter(|r| r["location"].as_str().unwrap().starts_with(file))
+            .count()
+    };
+    // The macro body's two (one in a cfg_attr; the other cfg_attr, for
+    // `small`, is not compiled by default), `words`, and the x86-64 branch
+    // of the cfg_if!; the trait methods in lib.rs.
+    assert_eq!(at("src/compress.rs:"), 4, "{rows:?}");
+    assert_eq!(at("src/lib.rs:"), 3, "{rows:?}");
+    for v in ["published", "none", "with_small"] {
+        assert_eq!(entry(&json, v)["status"], "ok", "{v}: {}", entry(&json, v));
+    }
+    match entry(&json, "drop_4")["status"].as_str() {
+        Some("ok" | "screened") => {}
+        other => panic!("drop_4: {other:?}"),
+    }
+    let speed = entry(&json, "published")["speed"].as_array().unwrap();
+    assert!(
+        speed
+            .iter()
+            .any(|s| s["dir"] == "digest" && s["alg"] == "toyhash_toyhash"),
+        "{speed:?}"
+    );
+    let md = std::fs::read_to_string(tmp.path().join("toyhash_toyhash.md")).unwrap();
+    assert!(
+        md.contains("**Of toyhash 0.1.0's 7 inline attributes compiled on this target (2 more for other targets), "),
+        "{md}"
+    );
+}
+
+/// A hash variant whose digest is wrong (in one call and streamed) is
+/// refused before it is timed: a failed row, and exit 1.
+#[test]
+fn a_wrong_hash_variant_is_a_failed_row() {
+    let tmp = scratch("crate-hash-wrong");
+    let out = run(&[], "none", tmp.path(), Some("wrong:none"));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    let json = json(tmp.path());
+    let e = entry(&json, "none");
+    assert_eq!(e["status"], "failed", "{e}");
+    assert!(
+        e["reason"].as_str().unwrap().contains("wrong output"),
+        "{e}"
+    );
+    assert_eq!(entry(&json, "published")["status"], "ok");
+}
+
+/// Each bad input of a hash crate: exit 2, one line and a hint, and `--out`
+/// not created.
+#[test]
+fn bad_hash_input_is_refused_with_one_line() {
+    let tmp = scratch("crate-hash-bad");
+    let out_dir = tmp.path().join("out");
+    let out = s(&out_dir);
+    let toy = toyhash();
+    let usage = |args: &[&str], expected: &str| {
+        let o = xtask_within(args, Duration::from_secs(300));
+        let stderr = String::from_utf8_lossy(&o.stderr).into_owned();
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {stderr}");
+        let lines: Vec<&str> = stderr
+            .lines()
+            .filter(|l| l.starts_with("xtask: ") || l.starts_with("hint: "))
+            .collect();
+        assert_eq!(lines.len(), 2, "{args:?}: {stderr}");
+        assert!(
+            lines[0].contains(expected),
+            "{args:?}: `{}` lacks `{expected}`",
+            lines[0]
+        );
+        assert!(!out_dir.exists(), "{args:?}: --out was created");
+    };
+    let toy = s(&toy);
+    let compare = |more: &[&'static str]| -> Vec<&str> {
+        let mut args = vec!["compare", "--crate", toy, "--offline", "--out", out];
+        args.extend_from_slice(more);
+        args
+    };
+    usage(
+        &compare(&["--type", "Wide"]),
+        "Wide's digest is 128 bytes, more than the 64 the artifacts' ABI carries",
+    );
+    usage(
+        &compare(&["--type", "ToyHash", "--features", "nope"]),
+        "toyhash 0.1.0 has no feature `nope`",
+    );
+    usage(
+        &compare(&["--type", "Toy"]),
+        "has no block cipher or hash type `Toy`",
+    );
+    usage(
+        &compare(&[]),
+        "toyhash 0.1.0 has 2 block cipher or hash types",
+    );
+}
