@@ -22,17 +22,38 @@ use std::time::Duration;
 const INTERVAL: Duration = Duration::from_micros(250);
 /// Samples enough for one case.
 const ENOUGH: usize = 1000;
-/// The wall-clock time one case may take at most: about 250 samples on a
-/// kernel of 250 Hz with the core to itself.
+/// The wall-clock time one case may take at most, at least and per second
+/// of a cell's timed work (`--sec`): a full run's 0.02 s gives a case 1 s,
+/// about 250 samples on a kernel of 250 Hz with the core to itself;
+/// `--quick` gives it less, never under a quarter of that.
 const LIMIT: Duration = Duration::from_secs(1);
+const LIMIT_MIN: Duration = Duration::from_millis(250);
+const LIMIT_PER_SEC: f64 = 50.0;
+
+/// How long each case is sampled when a cell of the run is timed for `sec`
+/// seconds: [`LIMIT_PER_SEC`] times that, within [`LIMIT_MIN`] and
+/// [`LIMIT`].
+pub fn sampled_for(sec: f64) -> Duration {
+    Duration::try_from_secs_f64(sec * LIMIT_PER_SEC)
+        .unwrap_or(LIMIT)
+        .clamp(LIMIT_MIN, LIMIT)
+}
 
 /// Both observations of the artifact `so` (of the cipher `cipher`, a crate
 /// whose library is `lib`): one case per family of `cases` (the first),
-/// sampled on this CPU and counted by callgrind; `dir` is scratch.
-pub fn observe(cipher: &str, so: &Path, cases: &[Case], lib: &str, dir: &Path) -> Ran {
+/// sampled on this CPU for `per_case` each ([`sampled_for`]) and counted by
+/// callgrind; `dir` is scratch.
+pub fn observe(
+    cipher: &str,
+    so: &Path,
+    cases: &[Case],
+    lib: &str,
+    dir: &Path,
+    per_case: Duration,
+) -> Ran {
     let cases = one_per_family(cipher, cases);
     Ran {
-        timed: timed(cipher, so, &cases, lib, dir),
+        timed: timed(cipher, so, &cases, lib, dir, per_case),
         counted: backend::counted(cipher, so, &cases, lib, dir),
     }
 }
@@ -47,18 +68,30 @@ pub fn one_per_family(cipher: &str, cases: &[Case]) -> Vec<Case> {
 
 /// Where the CPU time of each of `cases` went among the crate's modules,
 /// sampled in a `__sample` child (a pass of its own, a few seconds).
-pub fn timed(cipher: &str, so: &Path, cases: &[Case], lib: &str, dir: &Path) -> Observed {
+pub fn timed(
+    cipher: &str,
+    so: &Path,
+    cases: &[Case],
+    lib: &str,
+    dir: &Path,
+    per_case: Duration,
+) -> Observed {
     if !sampler::AVAILABLE {
         return Observed::Unavailable(sampler::NOT_AVAILABLE.into());
     }
-    match run_child(so, cases, dir).and_then(|o| attribute(cipher, so, cases, lib, &o)) {
+    match run_child(so, cases, dir, per_case).and_then(|o| attribute(cipher, so, cases, lib, &o)) {
         Ok(families) => Observed::Families(families),
         Err(why) => Observed::Unavailable(why),
     }
 }
 
 /// Runs `__sample` on `so` in `cases`, within its deadline.
-fn run_child(so: &Path, cases: &[Case], dir: &Path) -> Result<SampleOutcome, String> {
+fn run_child(
+    so: &Path,
+    cases: &[Case],
+    dir: &Path,
+    per_case: Duration,
+) -> Result<SampleOutcome, String> {
     let spec_path = dir.join("sample.json");
     let out_path = dir.join("sample-outcome.json");
     let err_path = dir.join("sample-stderr");
@@ -67,7 +100,7 @@ fn run_child(so: &Path, cases: &[Case], dir: &Path) -> Result<SampleOutcome, Str
         cases: cases.to_vec(),
         interval: INTERVAL,
         enough: ENOUGH,
-        limit: LIMIT,
+        limit: per_case,
     };
     let at = |p: &Path, e: &dyn std::fmt::Display| format!("{}: {e}", p.display());
     let json = serde_json::to_vec(&spec).map_err(|e| e.to_string())?;
@@ -83,7 +116,7 @@ fn run_child(so: &Path, cases: &[Case], dir: &Path) -> Result<SampleOutcome, Str
     // It starts no process of its own.
     let mut child = deadline::spawn(&mut cmd, Group::Shared)
         .map_err(|e| format!("starting the sampling process: {e}"))?;
-    let limit = deadline::sample(cases.len(), LIMIT);
+    let limit = deadline::sample(cases.len(), per_case);
     let waited = deadline::wait(&mut child, limit, Group::Shared)
         .map_err(|e| format!("waiting for the sampling process: {e}"))?;
     match waited {
@@ -173,6 +206,20 @@ pub fn samples_by_module(
 mod tests {
     use super::*;
     use bench_harness::engine::{Dir, Mode};
+
+    /// A case is sampled for longer the longer a run times its cells, a
+    /// full run's (`--sec 0.02`) a second, never less than the floor, and a
+    /// value that is no duration gives the full second.
+    #[test]
+    fn sampling_follows_the_runs_seconds() {
+        let ms = |sec: f64| sampled_for(sec).as_millis();
+        assert_eq!(ms(0.02), 1000);
+        assert_eq!(ms(0.008), 400);
+        assert_eq!(ms(0.003), 250);
+        assert_eq!(ms(10.0), 1000);
+        assert_eq!(ms(f64::NAN), 1000);
+        assert_eq!(ms(-1.0), 1000);
+    }
 
     /// Samples map to the function whose code holds them once the load base
     /// is subtracted, and functions to the crate's modules; samples outside

@@ -121,7 +121,7 @@ pub fn edits<'a>(scan: &'a Scan, cfg: &Cfg, change: &Change) -> Vec<Edit<'a>> {
                     .filter(applying)
                     .collect();
                 if own.is_empty() {
-                    edits.push(Edit::Add(f, *attr));
+                    edits.push(Edit::Add(f, *attr, f.annotations.len()));
                 } else {
                     edits.extend(
                         own.into_iter()
@@ -141,7 +141,7 @@ pub fn edits<'a>(scan: &'a Scan, cfg: &Cfg, change: &Change) -> Vec<Edit<'a>> {
                 .filter(applying)
                 .collect();
             match own.as_slice() {
-                [] => vec![Edit::Add(f, Attr::Always)],
+                [] => vec![Edit::Add(f, Attr::Always, f.annotations.len())],
                 own => own.iter().map(|a| Edit::Set(a, Attr::Always)).collect(),
             }
         }

@@ -116,7 +116,8 @@ fn backend_ran(args: &Args, entry: &CipherEntry, published: &Path, t: &Taken) ->
         "[backend] sampling where {} spends its time, and counting where callgrind's instructions go ...",
         terminal(PUBLISHED)
     );
-    let ran = backends_ran::observe(entry.name, published, &cases, t.lib, &t.work.path);
+    let per_case = backends_ran::sampled_for(args.amount.sec);
+    let ran = backends_ran::observe(entry.name, published, &cases, t.lib, &t.work.path, per_case);
     for line in ran.sentences(&|s: &str| format!("`{}`", terminal(s)), &terminal) {
         eprintln!("  {line}");
     }

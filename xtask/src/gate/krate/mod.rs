@@ -34,6 +34,7 @@ use crate::gate::summary::{self, Against, Basis};
 use crate::report::backends::{Observed, Ran};
 use crate::report::{Entry, Report, Speed, Status};
 use crate::select::contenders::Contender;
+use crate::time::plan::Amount;
 use bench_harness::registry::CipherEntry;
 use moved::{CaseCount, Moved};
 use sides::{BASE, HEAD, Sides};
@@ -226,7 +227,8 @@ fn backend_ran(
             counted: backend::counted(entry.name, so, &cases, lib, dir),
         }
     } else {
-        backends_ran::observe(entry.name, so, &cases, lib, dir)
+        let per_case = backends_ran::sampled_for(Amount::quick().sec);
+        backends_ran::observe(entry.name, so, &cases, lib, dir, per_case)
     })
 }
 

@@ -20,9 +20,12 @@ pub enum Edit<'a> {
     /// stays around it).
     Set(&'a Annotation, Attr),
     /// Insert `#[inline..] ` before the function's visibility and
-    /// qualifiers. Refused for a function that keeps an inline attribute:
-    /// [`Edit::Set`] that one instead.
-    Add(&'a Function, Attr),
+    /// qualifiers. The count is of the function's inline attributes that
+    /// this build compiles out (each in a `cfg_attr` whose predicate is
+    /// false: `intake/axes.rs` evaluates them), which stay as written.
+    /// Refused for a function that keeps another: [`Edit::Set`] that one
+    /// instead.
+    Add(&'a Function, Attr, usize),
 }
 
 impl Edit<'_> {
@@ -30,14 +33,14 @@ impl Edit<'_> {
     pub fn file(&self) -> &Path {
         match self {
             Edit::Remove(a) | Edit::Set(a, _) => &a.file,
-            Edit::Add(f, _) => &f.file,
+            Edit::Add(f, ..) => &f.file,
         }
     }
 
     fn line(&self) -> usize {
         match self {
             Edit::Remove(a) | Edit::Set(a, _) => a.line,
-            Edit::Add(f, _) => f.line,
+            Edit::Add(f, ..) => f.line,
         }
     }
 }
@@ -131,7 +134,7 @@ fn splice(text: &str, edit: &Edit<'_>, removed: &[&Annotation]) -> Result<Splice
                 return Err(stale(&a.text));
             }
         }
-        Edit::Add(f, _) => {
+        Edit::Add(f, ..) => {
             let here = text.get(f.insert_at..).unwrap_or("");
             if !here.starts_with(&f.first_token) {
                 return Err(stale(&f.first_token));
@@ -156,7 +159,7 @@ fn splice(text: &str, edit: &Edit<'_>, removed: &[&Annotation]) -> Result<Splice
                 line,
             }
         }
-        Edit::Add(f, attr) => {
+        Edit::Add(f, attr, compiled_out) => {
             let mut gone: Vec<&Range<usize>> = removed
                 .iter()
                 .filter(|r| r.function_index == Some(f.index) && r.file == f.file)
@@ -164,7 +167,7 @@ fn splice(text: &str, edit: &Edit<'_>, removed: &[&Annotation]) -> Result<Splice
                 .collect();
             gone.sort_by_key(|r| (r.start, r.end));
             gone.dedup();
-            let kept = f.annotations.len() > gone.len();
+            let kept = f.annotations.len() > gone.len() + compiled_out;
             if kept {
                 return Err(Error::Conflict {
                     file: f.file.clone(),

@@ -605,7 +605,7 @@ fn adding_inserts_on_the_functions_own_line() {
     let lines = edit_lines(
         &scan,
         "src/round.rs",
-        &[Edit::Add(encrypt, Attr::Always)],
+        &[Edit::Add(encrypt, Attr::Always, 0)],
         &[line],
     );
     assert_eq!(
@@ -619,13 +619,20 @@ fn adding_inserts_on_the_functions_own_line() {
         .find(|f| f.path == "round::round")
         .expect("round");
     let text = std::fs::read_to_string(fixture().join("src/round.rs")).expect("read");
-    let err = apply(&text, &[Edit::Add(round, Attr::Always)]).expect_err("second attribute");
+    let err = apply(&text, &[Edit::Add(round, Attr::Always, 0)]).expect_err("second attribute");
     assert!(err.to_string().contains("set that one instead"), "{err}");
+    // One this build compiles out (a `cfg_attr` whose predicate is false,
+    // as the caller evaluated it) stays, and the new one is added.
+    let both = apply(&text, &[Edit::Add(round, Attr::Always, 1)]).expect("one compiled out");
+    assert_eq!(
+        both.matches("#[inline(always)] ").count(),
+        1 + text.matches("#[inline(always)] ").count()
+    );
     let own = &scan.annotations[round.annotations[0]];
     let lines = edit_lines(
         &scan,
         "src/round.rs",
-        &[Edit::Remove(own), Edit::Add(round, Attr::Never)],
+        &[Edit::Remove(own), Edit::Add(round, Attr::Never, 0)],
         &[40, 41],
     );
     assert_eq!(lines[0], " ".repeat(9));
@@ -701,7 +708,7 @@ fn the_fixture_edited_still_compiles() {
         });
     }
     for f in scan.functions.iter().filter(|f| f.annotations.is_empty()) {
-        edits.push(Edit::Add(f, Attr::Always));
+        edits.push(Edit::Add(f, Attr::Always, 0));
     }
     let removals: Vec<Edit<'_>> = scan.annotations.iter().map(Edit::Remove).collect();
     for (name, edits) in [("mixed", &edits), ("none", &removals)] {
