@@ -205,13 +205,18 @@ fn take_in(args: &Args, target: &Path) -> Result<Taken> {
     let text = args.krate.clone().unwrap_or_default();
     let spec = Spec::parse(&text)?;
     let crates = target.join("inlinelab").join("crates");
-    let scratch = crates.join(match &spec {
+    let scratch_name = match &spec {
         Spec::Registry { name, version } => format!("_fetch-{name}-{version}"),
         Spec::Path(p) => format!(
             "_path-{:016x}",
             bench_harness::so::fnv1a(p.display().to_string().as_bytes())
         ),
-    });
+    };
+    // Two runs of one spec share its scratch files (the package unpacked
+    // there is what the published copy is made from): held until the copy
+    // is made.
+    let fetching = WorkDir::lock(target, &format!("crates/{scratch_name}"))?;
+    let scratch = fetching.path.clone();
     eprintln!("[intake] finding {text} ...");
     let package = fetch::fetch(&spec, &scratch, args.offline)?;
     let key = format!("{}-{}", package.name, package.version);
@@ -223,6 +228,7 @@ fn take_in(args: &Args, target: &Path) -> Result<Taken> {
     let lock = shim::lock_file(&[scratch.join("fetch").join("Cargo.lock")])?;
     let published = work.path.join("copies").join(PUBLISHED).join(&dir_name);
     copy::copy_package(&package.dir, &published)?;
+    drop(fetching);
     let manifest = Manifest::read(&published).map_err(|e| Error::failed(e.to_string()))?;
     let sets = features::sets(
         args.features.as_deref().unwrap_or_default(),
