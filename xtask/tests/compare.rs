@@ -2,6 +2,10 @@
 //! real artifacts (which also checks, in a release build, that the variants
 //! differ in machine code), and injected faults.
 
+mod common;
+
+use common::entry;
+
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
@@ -216,15 +220,6 @@ fn read_json(dir: &Path) -> serde_json::Value {
 fn read_json_of(dir: &Path, cipher: &str) -> serde_json::Value {
     let path = dir.join(format!("{cipher}.json"));
     serde_json::from_slice(&std::fs::read(&path).expect("the report's JSON")).expect("JSON")
-}
-
-fn entry<'a>(json: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
-    json["variants"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|v| v["name"] == name)
-        .unwrap_or_else(|| panic!("{name} in report"))
 }
 
 /// One small real run: three variants and the peer, built in release, sized,

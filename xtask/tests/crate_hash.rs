@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::{root, s, scratch, xtask_within};
+use common::{entry, root, s, scratch, xtask_within};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;
@@ -41,15 +41,6 @@ fn run(extra: &[&str], variants: &str, out: &Path, fault: Option<&str>) -> Outpu
 /// The report (named for the crate and the type: the fixture has two).
 fn json(out: &Path) -> serde_json::Value {
     serde_json::from_slice(&std::fs::read(out.join("toyhash_toyhash.json")).unwrap()).unwrap()
-}
-
-fn entry<'a>(json: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
-    json["variants"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|e| e["name"] == name)
-        .unwrap_or_else(|| panic!("no entry {name}"))
 }
 
 /// The fixture end to end, with the feature `small` as a second set: the

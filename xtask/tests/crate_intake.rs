@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{check_usage, registry_src, root, s, scratch, xtask_within};
+use common::{check_usage, entry, registry_src, root, s, scratch, xtask_within};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -54,15 +54,6 @@ fn files(dir: &Path) -> BTreeMap<PathBuf, u64> {
 
 fn json(out: &Path) -> serde_json::Value {
     serde_json::from_slice(&std::fs::read(out.join("toycipher.json")).unwrap()).unwrap()
-}
-
-fn entry<'a>(json: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
-    json["variants"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|e| e["name"] == name)
-        .unwrap_or_else(|| panic!("no entry {name}"))
 }
 
 /// The fixture end to end: the report holds the crate's table (every

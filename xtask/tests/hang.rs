@@ -7,6 +7,10 @@
 //! cipher of few variants, so each test takes seconds, not minutes; each
 //! prints its wall time.
 
+mod common;
+
+use common::entry;
+
 use std::path::Path;
 use std::process::{Command, Output};
 use std::time::Instant;
@@ -17,15 +21,6 @@ fn xtask(args: &[&str], fault: &str) -> Output {
         .env("INLINELAB_FAULT", fault)
         .output()
         .expect("xtask runs")
-}
-
-fn entry<'a>(json: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
-    json["variants"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|e| e["name"] == name)
-        .unwrap_or_else(|| panic!("no entry {name}"))
 }
 
 fn read_json(path: &Path) -> serde_json::Value {

@@ -1,6 +1,6 @@
 //! What the integration tests share: running the xtask binary within a
 //! time limit, the usage-error check, scratch directories, the workspace
-//! root, where cargo unpacked a registry crate.
+//! root, where cargo unpacked a registry crate, a report's entry by name.
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
@@ -82,4 +82,14 @@ pub fn registry_src(package: &str) -> Option<PathBuf> {
         .flatten()
         .map(|index| index.path().join(package))
         .find(|p| p.is_dir())
+}
+
+/// The entry of the variant `name` in a report's JSON.
+pub fn entry<'a>(json: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
+    json["variants"]
+        .as_array()
+        .expect("a report's variants")
+        .iter()
+        .find(|e| e["name"] == name)
+        .unwrap_or_else(|| panic!("no entry {name}"))
 }
