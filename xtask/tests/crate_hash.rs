@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::{entry, root, s, scratch, xtask_within};
+use common::{check_refused, entry, root, s, scratch};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;
@@ -131,20 +131,7 @@ fn bad_hash_input_is_refused_with_one_line() {
     let out = s(&out_dir);
     let toy = toyhash();
     let usage = |args: &[&str], expected: &str| {
-        let o = xtask_within(args, Duration::from_secs(300));
-        let stderr = String::from_utf8_lossy(&o.stderr).into_owned();
-        assert_eq!(o.status.code(), Some(2), "{args:?}: {stderr}");
-        let lines: Vec<&str> = stderr
-            .lines()
-            .filter(|l| l.starts_with("xtask: ") || l.starts_with("hint: "))
-            .collect();
-        assert_eq!(lines.len(), 2, "{args:?}: {stderr}");
-        assert!(
-            lines[0].contains(expected),
-            "{args:?}: `{}` lacks `{expected}`",
-            lines[0]
-        );
-        assert!(!out_dir.exists(), "{args:?}: --out was created");
+        check_refused(args, expected, Duration::from_secs(300), &out_dir)
     };
     let toy = s(&toy);
     let compare = |more: &[&'static str]| -> Vec<&str> {

@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{check_usage, entry, registry_src, root, s, scratch, xtask_within};
+use common::{check_refused, check_usage, entry, registry_src, root, s, scratch};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -338,22 +338,7 @@ fn bad_input_is_refused_with_one_line() {
     let out = s(&out_dir);
     let toy = fixture("toycipher");
     let limit = Duration::from_secs(300);
-    let usage = |args: &[&str], expected: &str| {
-        let o = xtask_within(args, limit);
-        let stderr = String::from_utf8_lossy(&o.stderr).into_owned();
-        assert_eq!(o.status.code(), Some(2), "{args:?}: {stderr}");
-        let lines: Vec<&str> = stderr
-            .lines()
-            .filter(|l| l.starts_with("xtask: ") || l.starts_with("hint: "))
-            .collect();
-        assert_eq!(lines.len(), 2, "{args:?}: {stderr}");
-        assert!(
-            lines[0].contains(expected),
-            "{args:?}: `{}` lacks `{expected}`",
-            lines[0]
-        );
-        assert!(!out_dir.exists(), "{args:?}: --out was created");
-    };
+    let usage = |args: &[&str], expected: &str| check_refused(args, expected, limit, &out_dir);
     usage(
         &["compare", "--crate", "/no/such/crate", "--out", out],
         "no Cargo.toml there",

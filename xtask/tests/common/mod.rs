@@ -54,6 +54,26 @@ pub fn check_usage(args: &[&str], expected: &str) -> String {
     stderr
 }
 
+/// [`check_usage`] for a command that prints progress first (the intake):
+/// exit 2 within `limit`, one `xtask:` line containing `expected` and one
+/// `hint:` among its lines, and `out_dir` not created.
+pub fn check_refused(args: &[&str], expected: &str, limit: Duration, out_dir: &Path) {
+    let o = xtask_within(args, limit);
+    let stderr = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {stderr}");
+    let lines: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.starts_with("xtask: ") || l.starts_with("hint: "))
+        .collect();
+    assert_eq!(lines.len(), 2, "{args:?}: {stderr}");
+    assert!(
+        lines[0].contains(expected),
+        "{args:?}: `{}` lacks `{expected}`",
+        lines[0]
+    );
+    assert!(!out_dir.exists(), "{args:?}: --out was created");
+}
+
 pub fn scratch(name: &str) -> TempDir {
     tempfile::Builder::new()
         .prefix(&format!("xtask-test-{name}-"))
