@@ -38,6 +38,11 @@ fn select_shim(cmd: &mut Command, extra: &[&str]) {
     cmd.args(["--no-default-features", "--features", &features.join(",")]);
 }
 
+/// The cargo profile every artifact is built with (`Cargo.toml`'s
+/// `[profile.artifact]`), and so the directory its outputs go to under a
+/// target directory.
+pub const PROFILE: &str = "artifact";
+
 /// A built artifact.
 pub struct Files {
     /// The `.so`, copied out of cargo's output to a per-contender path (the
@@ -73,7 +78,7 @@ pub fn build(
     cmd.current_dir(&tree.root).args([
         "build",
         "--profile",
-        "artifact",
+        PROFILE,
         "--package",
         "inlinelab-artifact",
     ]);
@@ -156,7 +161,7 @@ fn run_with_deadline(mut cmd: Command) -> Result<Output, String> {
 
 /// The lock that serializes artifact builds in `target` (held while it
 /// lives), across processes.
-fn lock(target: &Path) -> Result<std::fs::File, String> {
+pub(super) fn lock(target: &Path) -> Result<std::fs::File, String> {
     let dir = target.join("inlinelab");
     std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let path = dir.join("artifact-build.lock");

@@ -9,6 +9,7 @@
 
 pub mod artifacts;
 pub mod code;
+mod seed;
 pub mod size;
 
 use crate::env::fault;
@@ -45,8 +46,13 @@ pub fn workers() -> usize {
 
 /// Builds at once, at most: each worker past the first has a target
 /// directory of its own (the same file names in one directory would
-/// collide), which costs its first build the shared dependencies.
+/// collide), started from a copy of the first worker's ([`seed`]).
 pub const MAX_WORKERS: usize = 4;
+
+/// The target directory worker 0 builds `tree` in: the tree's own.
+fn base_dir(tree: &Tree) -> std::path::PathBuf {
+    (tree.target_dir.clone()).unwrap_or_else(workspace::target_dir_default)
+}
 
 /// The tree worker `w` builds in: worker 0 in the tree's own target
 /// directory, each other in `inlinelab/worker-W` under it.
@@ -54,12 +60,8 @@ fn worker_tree(tree: &Tree, w: usize) -> Tree {
     if w == 0 {
         return tree.clone();
     }
-    let base = tree
-        .target_dir
-        .clone()
-        .unwrap_or_else(workspace::target_dir_default);
     Tree {
-        target_dir: Some(base.join("inlinelab").join(format!("worker-{w}"))),
+        target_dir: Some(base_dir(tree).join("inlinelab").join(format!("worker-{w}"))),
         ..tree.clone()
     }
 }
@@ -101,14 +103,19 @@ pub fn build_and_size_reusing(
     } = plan;
     let (tx, rx) = std::sync::mpsc::channel();
     let queue = std::sync::Mutex::new(jobs.into_iter());
+    let seeds = seed::Seeds::default();
     std::thread::scope(|scope| {
         for w in 0..workers {
-            let (tx, queue) = (tx.clone(), &queue);
+            let (tx, queue, seeds) = (tx.clone(), &queue, &seeds);
             scope.spawn(move || {
                 loop {
                     let next = queue.lock().map(|mut q| q.next()).ok().flatten();
                     let Some(job) = next else { break };
                     let tree = worker_tree(&job.tree, w);
+                    let base = base_dir(&job.tree);
+                    if w > 0 {
+                        seeds.prepare(&base, &base_dir(&tree));
+                    }
                     let built = artifacts::build(
                         &tree,
                         &job.selection,
@@ -116,9 +123,15 @@ pub fn build_and_size_reusing(
                         job.crate_name,
                         &job.dest,
                     );
+                    if w == 0 {
+                        seeds.built(&base);
+                    }
                     if tx.send((job.index, built)).is_err() {
                         break;
                     }
+                }
+                if w == 0 {
+                    seeds.done();
                 }
             });
         }

@@ -7,9 +7,7 @@
 //! cipher of few variants, so each test takes seconds, not minutes; each
 //! prints its wall time.
 
-mod common;
-
-use common::entry;
+use crate::common::entry;
 
 use std::path::Path;
 use std::process::{Command, Output};

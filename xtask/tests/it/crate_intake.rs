@@ -5,9 +5,7 @@
 //! published and timed; and every bad input refused with exit 2 and one
 //! line, nothing written. Timings are never asserted.
 
-mod common;
-
-use common::{check_refused, check_usage, entry, registry_src, root, s, scratch};
+use crate::common::{check_refused, check_usage, entry, registry_src, root, s, scratch};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};

@@ -14,20 +14,15 @@
 //! - [`a_new_cipher_builds_and_each_place_is_checked`] (ignored: it builds
 //!   `variants` and `bench-harness` with their tests in a copy of the
 //!   workspace, cold the first time, minutes on two cores; run it with
-//!   `cargo test -p xtask --test new_cipher -- --ignored`): with every place
+//!   `cargo test -p xtask --test it -- new_cipher --ignored`): with every place
 //!   the registry's tests, the new cipher's tests and the lane test pass,
 //!   and an artifact of one of its variants and its peer's artifact build;
 //!   without any one place, the check named with it fails.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use crate::common::root;
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .unwrap()
-        .to_path_buf()
-}
+use std::path::Path;
+use std::process::Command;
 
 fn read(root: &Path, relative: &str) -> String {
     std::fs::read_to_string(root.join(relative)).unwrap_or_else(|e| panic!("{relative}: {e}"))

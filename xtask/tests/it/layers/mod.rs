@@ -7,26 +7,21 @@
 //! expression too. A `mod x;` declaration is containment, not an import, so
 //! a `tests` child's `use super::*` is fine.
 
+use crate::common::root;
+
 mod cycles;
 mod imports;
 
 use cycles::{Graph, circles};
 use imports::{Crate, Import};
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
-
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("xtask is in the workspace")
-        .to_path_buf()
-}
+use std::path::Path;
 
 /// ARCHITECTURE.md's order of the folders of `xtask/src`, bottom to top:
 /// the numbered list after the line that says "bottom to top", one
 /// `` `NAME/` `` first on each item.
 fn written_order() -> Vec<String> {
-    let text = std::fs::read_to_string(workspace().join("ARCHITECTURE.md")).unwrap();
+    let text = std::fs::read_to_string(root().join("ARCHITECTURE.md")).unwrap();
     let mut lines = text.lines().skip_while(|l| !l.contains("bottom to top"));
     lines
         .next()
@@ -44,7 +39,7 @@ fn written_order() -> Vec<String> {
 
 /// What `file` is, relative to the workspace.
 fn shown(file: &Path) -> String {
-    let root = workspace();
+    let root = root();
     file.strip_prefix(&root)
         .unwrap_or(file)
         .display()
@@ -113,7 +108,7 @@ fn file_circles(root: &Path) -> Vec<String> {
 
 #[test]
 fn no_two_files_import_each_other() {
-    let root = workspace();
+    let root = root();
     let mut found = Vec::new();
     for krate in [
         "xtask/src/main.rs",
@@ -132,7 +127,7 @@ fn no_two_files_import_each_other() {
 
 #[test]
 fn xtask_folders_import_only_downward() {
-    let src = workspace().join("xtask/src");
+    let src = root().join("xtask/src");
     let order = written_order();
     let mut here: Vec<String> = std::fs::read_dir(&src)
         .unwrap()

@@ -3,9 +3,7 @@
 //! process group of its own leaves no process of its behind, exits 130, and
 //! leaves no build manifest that a later run would take as done.
 
-mod common;
-
-use common::{root, scratch};
+use crate::common::{root, scratch};
 use std::io::Read;
 use std::path::Path;
 use std::process::{Command, Stdio};

@@ -9,9 +9,7 @@
 //! is a setup error; the repository's `.git` is byte for byte what it was.
 //! Counts and sizes are asserted, never timings (`--no-time`).
 
-mod common;
-
-use common::{check_usage, registry_src, root, s, scratch, xtask_within};
+use crate::common::{check_usage, registry_src, root, s, scratch, xtask_within};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -303,7 +301,7 @@ fn bad_input_is_refused_with_one_line() {
 /// and `backends/aarch64_aes/utils.rs`, as aes 0.9.3 had them): exit 1, the
 /// first line naming the functions that stopped being inlined.
 #[test]
-#[ignore = "builds aes twice, minutes: cargo test -p xtask --test gate_crate -- --ignored"]
+#[ignore = "builds aes twice, minutes: cargo test -p xtask --test it -- gate_crate --ignored"]
 fn block_ciphers_598() {
     let src = registry_src("aes-0.9.4").expect("cargo has aes 0.9.4 unpacked");
     let tmp = scratch("gate-crate-598");

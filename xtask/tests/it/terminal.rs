@@ -2,12 +2,10 @@
 //! `merge`'s "left out:" lines on stderr and its "portable: use ..." line
 //! on stdout show control characters escaped, each line one line.
 
-use std::path::Path;
 use std::process::Command;
 
 fn committed(cipher: &str) -> serde_json::Value {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
-    let path = root.join(format!("reports/{cipher}.json"));
+    let path = crate::common::root().join(format!("reports/{cipher}.json"));
     serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
 }
 

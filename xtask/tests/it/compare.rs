@@ -2,13 +2,11 @@
 //! real artifacts (which also checks, in a release build, that the variants
 //! differ in machine code), and injected faults.
 
-mod common;
-
-use common::entry;
+use crate::common::{entry, root};
 
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 use tempfile::TempDir;
 
@@ -271,7 +269,7 @@ fn end_to_end() {
     for name in ["always", "never", "auto"] {
         let e = entry(&json, name);
         assert_eq!(e["status"], "ok", "{name}: {e}");
-        let path = workspace_root().join(e["artifact"]["path"].as_str().unwrap());
+        let path = root().join(e["artifact"]["path"].as_str().unwrap());
         let on_disk = bench_harness::so::fingerprint(&path).unwrap();
         assert_eq!(
             e["artifact"]["fingerprint"],
@@ -588,11 +586,4 @@ fn json_strs(v: &serde_json::Value) -> Vec<&str> {
         .iter()
         .map(|s| s.as_str().unwrap())
         .collect()
-}
-
-fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .unwrap()
-        .to_path_buf()
 }

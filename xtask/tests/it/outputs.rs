@@ -2,9 +2,7 @@
 //! replaces only files carrying its own generated marker, checks every
 //! output path before any work, and creates nothing on a usage error.
 
-mod common;
-
-use common::{check_usage, root, s, scratch, xtask};
+use crate::common::{check_usage, root, s, scratch, xtask};
 use std::path::{Path, PathBuf};
 
 /// The two committed machine runs of cast6, inputs of `merge`.

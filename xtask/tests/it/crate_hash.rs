@@ -6,9 +6,7 @@
 //! as published and timed; a feature set as an axis; every bad input
 //! refused with exit 2 and one line. Timings are never asserted.
 
-mod common;
-
-use common::{check_refused, entry, root, s, scratch};
+use crate::common::{check_refused, entry, root, s, scratch};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;

@@ -13,7 +13,9 @@
 //! built from the same inputs by an earlier run is not built again) means
 //! a test pays only for what it changes.
 
-use std::path::{Path, PathBuf};
+use crate::common::root;
+
+use std::path::PathBuf;
 use std::process::{Command, Output};
 
 fn xtask(args: &[&str], env: &[(&str, &str)]) -> Output {
@@ -23,13 +25,6 @@ fn xtask(args: &[&str], env: &[(&str, &str)]) -> Output {
         cmd.env(k, v);
     }
     cmd.output().expect("xtask runs")
-}
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .unwrap()
-        .to_path_buf()
 }
 
 fn git(args: &[&str], env: &[(&str, &str)], stdin: Option<&[u8]>) -> String {

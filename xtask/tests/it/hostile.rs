@@ -3,9 +3,7 @@
 //! output paths are checked before anything is built, and `render` reads
 //! only reports, writing nothing outside the reports directory.
 
-mod common;
-
-use common::{check_usage, root, s, scratch, xtask, xtask_within};
+use crate::common::{check_usage, root, s, scratch, xtask, xtask_within};
 use std::time::Duration;
 
 /// The values that once overflowed a multiplication, crashed the
