@@ -2,11 +2,12 @@
 //! Appendix B.4. Reflected polynomial 0x82F63B78, initial value and final
 //! XOR 0xFFFFFFFF; `crc32c("123456789") = e3069283`.
 //!
-//! Three ways to compute the same function, each in the inline policies
+//! Four ways to compute the same function, each in the inline policies
 //! where they make sense: a table per byte (`bytewise`), eight tables eight
-//! bytes at a time (`slice8`), and the SSE4.2 `crc32` instruction (`sse42`,
-//! detected at run time; it cannot be `#[inline(always)]`, which Rust
-//! forbids on a function with `#[target_feature]`). Each is a `#[method]`
+//! bytes at a time (`slice8`), and the SSE4.2 `crc32` instruction on one
+//! stream (`sse42`) or on three at once, joined (`sse42x3`); both detected
+//! at run time, neither `#[inline(always)]`, which Rust forbids on a
+//! function with `#[target_feature]`. Each is a `#[method]`
 //! of one `crc32c` module, so every variant is `crc32c::<method>_<policy>`
 //! (`crc32c::slice8_never`), holding `crc32c(data)`,
 //! `crc32c_append(crc, data)`, `available()` and `try_crc32c(data)` (what
@@ -46,6 +47,52 @@ const fn tables() -> [[u32; 256]; 8] {
     t
 }
 
+/// The operator that appends `n` zero bytes to a (reflected, inverted) CRC
+/// state, as four byte tables. Appending is linear over GF(2): for data
+/// `A || B`, `crc(s, A || B) = zeros(|B|)(crc(s, A)) ^ crc(0, B)`, which is
+/// what lets independent streams be computed apart and joined.
+///
+/// ```text
+/// for each bit i of the state:   column[i] = 1 << i, then |B| times:
+///                                column[i] = (column[i] >> 8) ^ TABLES[0][column[i] & 0xff]
+/// Z[j][b] = XOR of column[8j + k] for each bit k set in byte b
+/// zeros(s) = Z[0][s & 0xff] ^ Z[1][(s >> 8) & 0xff] ^ Z[2][(s >> 16) & 0xff] ^ Z[3][s >> 24]
+/// ```
+const fn zeros(n: usize) -> [[u32; 256]; 4] {
+    let t0 = tables()[0];
+    let mut column = [0u32; 32];
+    let mut i = 0;
+    while i < 32 {
+        let mut c = 1u32 << i;
+        let mut k = 0;
+        while k < n {
+            c = (c >> 8) ^ t0[(c & 0xff) as usize];
+            k += 1;
+        }
+        column[i] = c;
+        i += 1;
+    }
+    let mut z = [[0u32; 256]; 4];
+    let mut j = 0;
+    while j < 4 {
+        let mut b = 0;
+        while b < 256 {
+            let mut v = 0;
+            let mut k = 0;
+            while k < 8 {
+                if b & (1 << k) != 0 {
+                    v ^= column[8 * j + k];
+                }
+                k += 1;
+            }
+            z[j][b] = v;
+            b += 1;
+        }
+        j += 1;
+    }
+    z
+}
+
 #[cfg(target_arch = "x86_64")]
 cpufeatures::new!(sse42_cpuid, "sse4.2");
 
@@ -59,6 +106,22 @@ fn sse42_available() -> bool {
     {
         false
     }
+}
+
+/// `append` (an SSE4.2 method's, on the inverted state) from `crc`, or
+/// `None` where this CPU lacks SSE4.2: the one place that runs an
+/// SSE4.2 method's code.
+#[cfg(target_arch = "x86_64")]
+fn on_sse42(crc: u32, data: &[u8], append: unsafe fn(u32, &[u8]) -> u32) -> Option<u32> {
+    if !sse42_available() {
+        return None;
+    }
+    // SAFETY: every caller passes its method's `append`, a function
+    // with `#[target_feature(enable = "sse4.2")]` and no other
+    // requirement, and this CPU has SSE4.2.
+    #[allow(unsafe_code)]
+    let s = unsafe { append(!crc, data) };
+    Some(!s)
 }
 
 /// CRC32C in every method and the inline policies that make sense for it:
@@ -80,7 +143,9 @@ fn sse42_available() -> bool {
     )
 )]
 pub mod crc32c {
-    use super::{sse42_available, tables};
+    #[cfg(target_arch = "x86_64")]
+    use super::on_sse42;
+    use super::{sse42_available, tables, zeros};
 
     /// The tables of every method that uses them, once.
     static TABLES: [[u32; 256]; 8] = tables();
@@ -173,6 +238,8 @@ pub mod crc32c {
     /// must not time a substitute.
     #[method(never, auto)]
     mod sse42 {
+        #[cfg(target_arch = "x86_64")]
+        use super::on_sse42;
         use super::sse42_available;
 
         /// Eight bytes into the (inverted) state with one `crc32` instruction.
@@ -201,15 +268,116 @@ pub mod crc32c {
         /// `None` where [`available`] is false.
         pub fn try_crc32c_append(crc: u32, data: &[u8]) -> Option<u32> {
             #[cfg(target_arch = "x86_64")]
-            if available() {
-                // SAFETY: `append` needs SSE4.2, which `available()` has just
-                // confirmed this CPU has.
-                #[allow(unsafe_code)]
-                let s = unsafe { append(!crc, data) };
-                return Some(!s);
+            return on_sse42(crc, data, append);
+            #[cfg(not(target_arch = "x86_64"))]
+            {
+                let _ = (crc, data);
+                None
             }
-            let _ = (crc, data);
-            None
+        }
+    }
+    /// The bytes each of the three streams of one long round takes.
+    const LONG: usize = 256;
+    /// The bytes each of the three streams of one short round takes.
+    const SHORT: usize = 64;
+    /// Appending [`LONG`] and [`SHORT`] zero bytes.
+    static ZEROS_LONG: [[u32; 256]; 4] = zeros(LONG);
+    static ZEROS_SHORT: [[u32; 256]; 4] = zeros(SHORT);
+
+    /// The SSE4.2 `crc32` instruction on three independent streams at once:
+    /// its latency is about three times its issue interval, so one stream
+    /// leaves the unit idle two cycles in three. A buffer is cut into rounds
+    /// of three equal parts (`LONG` bytes each while the buffer lasts,
+    /// then `SHORT`), each part's CRC computed from zero beside the others,
+    /// and the three joined with the zero-append operator ([`zeros`]):
+    ///
+    /// ```text
+    /// a = crc(s, part 1); b = crc(0, part 2); c = crc(0, part 3)
+    /// s = zeros(n)(zeros(n)(a) ^ b) ^ c
+    /// ```
+    ///
+    /// What is left (under three `SHORT` parts) goes through one stream.
+    /// Where the CPU lacks the instruction it is unavailable, like `sse42`.
+    #[method(never, auto)]
+    mod sse42x3 {
+        #[cfg(target_arch = "x86_64")]
+        use super::on_sse42;
+        use super::{LONG, SHORT, ZEROS_LONG, ZEROS_SHORT, sse42_available};
+
+        /// Eight bytes of each stream into its (inverted) state: three
+        /// `crc32` instructions, none waiting for another.
+        #[round]
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = "sse4.2")]
+        fn step8x3(s: [u32; 3], chunks: [&[u8; 8]; 3]) -> [u32; 3] {
+            use core::arch::x86_64::_mm_crc32_u64;
+            let word = |k: usize| u64::from_le_bytes(*chunks[k]);
+            [
+                _mm_crc32_u64(u64::from(s[0]), word(0)) as u32,
+                _mm_crc32_u64(u64::from(s[1]), word(1)) as u32,
+                _mm_crc32_u64(u64::from(s[2]), word(2)) as u32,
+            ]
+        }
+
+        /// `s` after as many zero bytes as `z` appends.
+        fn shift(z: &[[u32; 256]; 4], s: u32) -> u32 {
+            z[0][(s & 0xff) as usize]
+                ^ z[1][((s >> 8) & 0xff) as usize]
+                ^ z[2][((s >> 16) & 0xff) as usize]
+                ^ z[3][(s >> 24) as usize]
+        }
+
+        /// Rounds of three `part`-byte streams while `words` holds one, `z`
+        /// appending `part` zero bytes; returns the state and what is left.
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = "sse4.2")]
+        fn rounds<'a>(
+            mut s: u32,
+            mut words: &'a [[u8; 8]],
+            part: usize,
+            z: &[[u32; 256]; 4],
+        ) -> (u32, &'a [[u8; 8]]) {
+            let n = part / 8;
+            while let Some((round, rest)) = words.split_at_checked(3 * n) {
+                let (a, bc) = round.split_at(n);
+                let (b, c) = bc.split_at(n);
+                let mut st = [s, 0, 0];
+                for k in 0..n {
+                    st = step8x3(st, [&a[k], &b[k], &c[k]]);
+                }
+                s = shift(z, shift(z, st[0]) ^ st[1]) ^ st[2];
+                words = rest;
+            }
+            (s, words)
+        }
+
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = "sse4.2")]
+        fn append(state: u32, data: &[u8]) -> u32 {
+            use core::arch::x86_64::{_mm_crc32_u8, _mm_crc32_u64};
+            let (words, tail) = data.as_chunks::<8>();
+            let (s, words) = rounds(state, words, LONG, &ZEROS_LONG);
+            let (s, words) = rounds(s, words, SHORT, &ZEROS_SHORT);
+            let s = (words.iter())
+                .fold(s, |s, w| _mm_crc32_u64(u64::from(s), u64::from_le_bytes(*w)) as u32);
+            tail.iter().fold(s, |s, &b| _mm_crc32_u8(s, b))
+        }
+
+        /// Whether this CPU has the instruction.
+        pub fn available() -> bool {
+            sse42_available()
+        }
+
+        /// The CRC32C of `data` appended to data whose CRC32C was `crc`, or
+        /// `None` where [`available`] is false.
+        pub fn try_crc32c_append(crc: u32, data: &[u8]) -> Option<u32> {
+            #[cfg(target_arch = "x86_64")]
+            return on_sse42(crc, data, append);
+            #[cfg(not(target_arch = "x86_64"))]
+            {
+                let _ = (crc, data);
+                None
+            }
         }
     }
 }

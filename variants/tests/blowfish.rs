@@ -64,13 +64,24 @@ fn repeated_keys_are_equivalent() {
 /// to eight, in ECB and CBC both ways, compared with RustCrypto `blowfish`
 /// 0.10 (`Blowfish`, big-endian halves, keys through `new_from_slice`). The
 /// key schedule (521 encryptions) is most of the work: each case keys the
-/// oracle once for all the variants.
+/// oracle once for all the variants, and the cases are shared out over
+/// the cores (case `c` to thread `c % threads`).
 #[test]
 fn against_rustcrypto_blowfish() {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()) as u64;
+    std::thread::scope(|scope| {
+        for t in 0..threads {
+            scope.spawn(move || against_rustcrypto_blowfish_cases(t, threads));
+        }
+    });
+}
+
+/// The cases `first`, `first + step`, ... of [`against_rustcrypto_blowfish`].
+fn against_rustcrypto_blowfish_cases(first: u64, step: u64) {
     let oracle: New = new::<::blowfish::Blowfish>;
     let lengths: Vec<usize> = blowfish::KEY_SIZES.collect();
     let variants = registry();
-    for case in 0..10_000u64 {
+    for case in (first..10_000u64).step_by(step as usize) {
         let mut rng = fastrand::Rng::with_seed(2_000_000 + case);
         let key_len = lengths[case as usize % lengths.len()];
         let mut key = vec![0u8; key_len];

@@ -56,6 +56,26 @@ fn every_length_against_the_crate() {
     }
 }
 
+/// Buffers of several rounds of each size the three-stream form cuts
+/// (`sse42x3`: three parts of 256, then of 64 bytes), every remainder of a
+/// word and of a round after them.
+#[test]
+fn long_buffers_against_the_crate() {
+    let mut data = vec![0u8; 3 * 256 * 11 + 3 * 64 * 3 + 64];
+    fastrand::Rng::with_seed(3721).fill(&mut data);
+    let lengths = (0..=data.len()).filter(|n| n % 97 == 0 || n % 768 < 9 || n % 192 < 9);
+    let lengths: Vec<usize> = lengths.collect();
+    for (variant, crc, _) in registry() {
+        for &len in &lengths {
+            assert_eq!(
+                crc(&data[..len]),
+                ::crc32c::crc32c(&data[..len]),
+                "{variant}: {len} bytes"
+            );
+        }
+    }
+}
+
 /// Appending: every split point of a 300-byte input gives the whole's CRC.
 #[test]
 fn every_split_point() {
@@ -70,7 +90,7 @@ fn every_split_point() {
     }
 }
 
-/// The SSE4.2 variants say whether the CPU can run them, as CPUID does.
+/// The SSE4.2 variants (one stream and three) say whether the CPU can run them, as CPUID does.
 #[test]
 fn sse42_availability_is_the_cpus() {
     #[cfg(target_arch = "x86_64")]
@@ -79,4 +99,6 @@ fn sse42_availability_is_the_cpus() {
     let has = false;
     assert_eq!(crc32c::sse42_never::available(), has);
     assert_eq!(crc32c::sse42_auto::available(), has);
+    assert_eq!(crc32c::sse42x3_never::available(), has);
+    assert_eq!(crc32c::sse42x3_auto::available(), has);
 }
