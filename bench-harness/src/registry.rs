@@ -84,6 +84,7 @@ impl CipherEntry {
                 make: None,
                 feature: crates::PEER_NAME,
                 rustflags: None,
+                crate_features: &[],
             })
             .collect();
         Box::leak(Box::new(CipherEntry {
@@ -118,6 +119,8 @@ pub struct Peer {
     /// `RUSTFLAGS` its artifact build needs (built in a target directory of
     /// its own, so that the flags do not force other builds to start over).
     pub rustflags: Option<&'static str>,
+    /// Features of the peer's crate its artifact build turns on (`zeroize`).
+    pub crate_features: &'static [&'static str],
 }
 
 /// A hash of this workspace (a checksum, `digest_null`), measured with the
@@ -204,9 +207,20 @@ macro_rules! peer_engine {
     };
 }
 
+/// `Some` of the one literal given, `None` of none.
+macro_rules! first {
+    () => {
+        None
+    };
+    ($x:literal) => {
+        Some($x)
+    };
+}
+
 /// The [`Peer`]s of a cipher's `peers: [...]`: each peer crate, statically
 /// linked, then each of its `builds` (the same crate, built only as an
-/// artifact with other `RUSTFLAGS`). Its feature is `peer-<crate>`.
+/// artifact with other `RUSTFLAGS` or features of its own). Its feature is
+/// `peer-<crate>`.
 macro_rules! peers {
     (
         $c:ident
@@ -214,7 +228,11 @@ macro_rules! peers {
             label: $label:literal,
             krate: $krate:ident,
             keyed: $keyed:ident $how:tt,
-            builds: [$($build:literal { label: $blabel:literal, rustflags: $flags:literal }),*]
+            builds: [$($build:literal {
+                label: $blabel:literal,
+                rustflags: [$($flags:literal)?],
+                features: [$($feature:literal),*]
+            }),*]
         }),*
     ) => {
         [$(
@@ -226,6 +244,7 @@ macro_rules! peers {
                 make: Some(peer_engine!(concat!(stringify!($c), "-", $name), $krate, $keyed $how)),
                 feature: concat!("peer-", stringify!($krate)),
                 rustflags: None,
+                crate_features: &[],
             },
             $(Peer {
                 name: $build,
@@ -234,7 +253,8 @@ macro_rules! peers {
                 driver: concat!(stringify!($c), "-", $build),
                 make: None,
                 feature: concat!("peer-", stringify!($krate)),
-                rustflags: Some($flags),
+                rustflags: first!($($flags)?),
+                crate_features: &[$($feature),*],
             },)*
         )*]
     };

@@ -12,8 +12,9 @@
 //!             label: "cast6 0.2 (RustCrypto)",     // shown in reports
 //!             krate: cast6,                        // the crate (feature `peer-cast6` of the artifact)
 //!             keyed: cipher(Cast6),                // or by_length(16 => Aes128, ...), or digest(crc32c_append)
-//!             builds: [                            // optional: the same crate, built with RUSTFLAGS
-//!                 "rustcrypto-soft" { label: "...", rustflags: "..." },
+//!             builds: [                            // optional: the same crate built again, with
+//!                 "rustcrypto-soft" { label: "...", rustflags: "..." },    // RUSTFLAGS,
+//!                 "rustcrypto-zeroize" { label: "...", features: ["zeroize"] }, // its features, or both
 //!             ],
 //!         },
 //!     ],
@@ -23,9 +24,11 @@
 //!
 //! The emitted form has every part present and no trailing commas:
 //! `modes: [M: [k, ...], ...], peers: ["name" { label: "..", krate: c,
-//! keyed: cipher(T), builds: ["b" { label: "..", rustflags: ".." }, ...] },
+//! keyed: cipher(T), builds: ["b" { label: "..", rustflags: [".."], features:
+//! ["f", ...] }, ...] },
 //! ...]`, and for a calibration `kernel: k, modes: [...], hash: [h(i, u, f)]`
-//! (`hash: []` without one). The mode names are the harness's `Mode`s,
+//! (`hash: []` without one); a build's `rustflags: []` when it gives none.
+//! The mode names are the harness's `Mode`s,
 //! checked where the registry names them (their spans kept).
 
 use crate::errors::Errors;
@@ -80,12 +83,14 @@ enum Keyed {
     Digest(Ident),
 }
 
-/// `"name" { label, rustflags }`: the peer's crate built again with other
-/// `RUSTFLAGS`.
+/// `"name" { label, rustflags, features }`: the peer's crate built again
+/// with other `RUSTFLAGS`, or with features of its own turned on (at least
+/// one of the two).
 struct Build {
     name: LitStr,
     label: LitStr,
-    rustflags: LitStr,
+    rustflags: Option<LitStr>,
+    features: Vec<LitStr>,
 }
 
 /// `hash: name(init, update, finish)`.
@@ -305,16 +310,21 @@ fn build(input: ParseStream) -> syn::Result<Build> {
     let name: LitStr = input.parse()?;
     let inner;
     braced!(inner in input);
-    let (mut label, mut rustflags) = (None, None);
+    let (mut label, mut rustflags, mut features) = (None, None, Vec::new());
     fields(
         &inner,
-        &["label", "rustflags"],
-        &[],
+        &["label", "rustflags", "features"],
+        &["rustflags", "features"],
         name.span(),
         |key, v| {
             match key {
                 "label" => label = Some(v.parse()?),
-                _ => rustflags = Some(v.parse()?),
+                "rustflags" => rustflags = Some(v.parse()?),
+                _ => {
+                    let list;
+                    bracketed!(list in v);
+                    features = comma_list(&list, |f| f.parse::<LitStr>())?;
+                }
             }
             Ok(())
         },
@@ -322,7 +332,8 @@ fn build(input: ParseStream) -> syn::Result<Build> {
     Ok(Build {
         name,
         label: label.expect("fields checked it is given"),
-        rustflags: rustflags.expect("fields checked it is given"),
+        rustflags,
+        features,
     })
 }
 
@@ -412,7 +423,25 @@ fn check_peers(peers: &[Peer], kind: &Kind, errors: &mut Errors) {
         for b in &p.builds {
             name(&b.name, errors);
             not_empty(&b.label, "label", errors);
-            not_empty(&b.rustflags, "rustflags", errors);
+            if let Some(flags) = &b.rustflags {
+                not_empty(flags, "rustflags", errors);
+            }
+            for f in &b.features {
+                let v = f.value();
+                let plain = (v.chars()).all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+                if v.is_empty() || !plain {
+                    errors.push(syn::Error::new(
+                        f.span(),
+                        format!("`{v}` is not a feature name: letters, digits, `_` and `-`"),
+                    ));
+                }
+            }
+            if b.rustflags.is_none() && b.features.is_empty() {
+                errors.push(syn::Error::new(
+                    b.name.span(),
+                    "a build differs from its peer: give it `rustflags`, `features` or both",
+                ));
+            }
         }
     }
 }
@@ -504,8 +533,10 @@ impl Peer {
                 name,
                 label,
                 rustflags,
+                features,
             } = b;
-            quote!(#name { label: #label, rustflags: #rustflags })
+            let rustflags = rustflags.iter();
+            quote!(#name { label: #label, rustflags: [#(#rustflags)*], features: [#(#features),*] })
         });
         quote!(#name { label: #label, krate: #krate, keyed: #keyed, builds: [#(#builds),*] })
     }

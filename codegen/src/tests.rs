@@ -1540,6 +1540,30 @@ fn declaration_fixed_form() {
         )
         .to_string()
     );
+    let builds = parse(
+        Role::Entry,
+        quote!(
+            modes: [Ecb: [16]],
+            peers: ["rustcrypto" { label: "t", krate: tiny, keyed: cipher(A), builds: [
+                "soft" { rustflags: "--cfg soft", label: "s" },
+                "zeroize" { label: "z", features: ["zeroize", "std",], },
+            ] }],
+        ),
+        &cipher,
+        span,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        builds.to_tokens().to_string(),
+        quote!(
+            modes: [Ecb: [16]],
+            peers: ["rustcrypto" { label: "t", krate: tiny, keyed: cipher(A), builds: [
+                "soft" { label: "s", rustflags: ["--cfg soft"], features: [] },
+                "zeroize" { label: "z", rustflags: [], features: ["zeroize", "std"] }
+            ] }]
+        )
+        .to_string()
+    );
     let calibration = parse(
         Role::Calibration,
         quote!(kernel: cipher_null, modes: [Ecb: [16]]),

@@ -40,6 +40,13 @@
                 label: "cast5 0.12 (RustCrypto)",
                 krate: cast5,
                 keyed: cipher(Cast5),
+                // Ours zeroize their key schedules: so does this build.
+                builds: [
+                    "rustcrypto-zeroize" {
+                        label: "cast5 0.12 (RustCrypto, its zeroize feature on)",
+                        features: ["zeroize"],
+                    },
+                ],
             },
         ],
     )

@@ -143,3 +143,36 @@ fn length_errors() {
         "17 bytes is not a whole number of 16-byte blocks"
     );
 }
+
+/// The library is built with `test = false` and `doctest = false`
+/// (Cargo.toml): a unit test or a doc example written in `src/` would never
+/// run. So there is none: every test goes in `tests/`, every fenced block
+/// in a doc comment is `text`.
+#[test]
+fn the_library_holds_no_test_that_would_not_run() {
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    for e in std::fs::read_dir(&src).unwrap() {
+        let path = e.unwrap().path();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let mut in_block = false;
+        for (n, line) in text.lines().enumerate() {
+            let at = format!("{}:{}", path.display(), n + 1);
+            let code = line.trim_start();
+            assert!(
+                !code.starts_with("#[test]") && !code.starts_with("#[cfg(test)]"),
+                "{at}: a unit test in variants/src never runs (the library has test = false): move it to tests/"
+            );
+            let fence = code
+                .trim_start_matches("//!")
+                .trim_start_matches("///")
+                .trim();
+            if fence.starts_with("```") {
+                assert!(
+                    in_block || fence == "```text",
+                    "{at}: a doc example in variants/src never runs (doctest = false): make it `text` or a test in tests/"
+                );
+                in_block = !in_block;
+            }
+        }
+    }
+}

@@ -8,6 +8,7 @@ use crate::env::deadline::{self, Group, Waited};
 use crate::env::tree::{Source, Tree};
 use crate::env::workspace;
 use crate::select::contenders::Selection;
+use bench_harness::registry::Peer;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::Instant;
@@ -17,14 +18,24 @@ use std::time::Instant;
 /// environment, a peer through its feature.
 pub fn select(cmd: &mut Command, selection: &Selection, extra: &[&str]) {
     cmd.env(variants::SELECT_ENV, selection.variant_env());
-    let mut features: Vec<&str> = extra.to_vec();
+    let mut features: Vec<String> = extra.iter().map(|f| f.to_string()).collect();
     if let Selection::Peer(p) = selection {
-        features.push(p.feature);
+        features.extend(peer_features(p));
     }
     cmd.arg("--no-default-features");
     if !features.is_empty() {
         cmd.args(["--features", &features.join(",")]);
     }
+}
+
+/// The features of `inlinelab-artifact` that build peer `p`: its own
+/// (`peer-<crate>`), then each feature of the peer's crate its build turns
+/// on, as `<crate>/<feature>` (the crate is the artifact's dependency of
+/// that name).
+pub fn peer_features(p: &Peer) -> Vec<String> {
+    std::iter::once(p.feature.to_string())
+        .chain((p.crate_features.iter()).map(|f| format!("{}/{f}", p.crate_name)))
+        .collect()
 }
 
 /// Makes `cmd` build a shim package's artifact: no variant of `variants`,

@@ -308,9 +308,9 @@ fn finish(
 }
 
 /// The features a peer's selection adds (a variant's is the environment).
-fn selection_features(c: &Contender) -> Option<&'static str> {
+fn selection_features(c: &Contender) -> Option<Vec<String>> {
     match c.selection() {
-        Selection::Peer(p) => Some(p.feature),
+        Selection::Peer(p) => Some(artifacts::peer_features(p)),
         Selection::Variant { .. } => None,
     }
 }
