@@ -137,13 +137,24 @@ pub trait Engine {
 pub struct StaticCipher<C> {
     name: String,
     keyed: Option<(C, Option<C>)>,
+    /// Whether this CPU can run `C`; where it cannot, keying it is
+    /// [`EngineError::Unavailable`], never a call into its key setup.
+    available: fn() -> bool,
 }
 
 impl<C> StaticCipher<C> {
+    /// A type any CPU runs (a peer picks its own backend).
     pub fn new(name: impl Into<String>) -> Self {
+        Self::checked(name, || true)
+    }
+
+    /// A type only CPUs for which `available` answers true run (a form on
+    /// AES-NI).
+    pub fn checked(name: impl Into<String>, available: fn() -> bool) -> Self {
         StaticCipher {
             name: name.into(),
             keyed: None,
+            available,
         }
     }
 }
@@ -160,6 +171,12 @@ impl<C: KeyInit + BlockCipherEncrypt + BlockCipherDecrypt> Engine for StaticCiph
     fn set_key(&mut self, mode: Mode, key: &[u8]) -> Result<(), EngineError> {
         let bad = |_| EngineError::KeyLength(key.len());
         self.keyed = None;
+        if !(self.available)() {
+            return Err(EngineError::Unavailable(format!(
+                "{} needs an instruction this CPU lacks",
+                self.name
+            )));
+        }
         self.keyed = Some(if mode == Mode::Xts {
             if !key.len().is_multiple_of(2) {
                 return Err(EngineError::KeyLength(key.len()));

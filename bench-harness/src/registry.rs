@@ -137,8 +137,9 @@ pub struct HashEntry {
 macro_rules! engines {
     ($c:ident, cipher($ty:ident), [$($v:ident)*]) => {
         &[$((stringify!($v), Some(|| -> Box<dyn Engine> {
-            Box::new(StaticCipher::<variants::$c::$v::$ty>::new(
+            Box::new(StaticCipher::<variants::$c::$v::$ty>::checked(
                 concat!(stringify!($c), "-", stringify!($v)),
+                variants::$c::$v::$ty::available,
             ))
         }))),*]
     };

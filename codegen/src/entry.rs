@@ -23,11 +23,17 @@
 //! shows the footprints and the CBC encryption speeds). A variant with one lane is
 //! unrolled as it says: its one-block path is its only one.
 //!
+//! An entry with `#[target_feature(...)]` gets `#[inline]` instead: Rust
+//! refuses `#[inline(always)]` there, and LLVM inlines it only into a
+//! function with those features (the block backend's body in one, as
+//! `cipher_traits!`'s `target_feature` makes it), where the hint is what
+//! there is.
+//!
 //! The attribute is the macro's: one written on an entry is refused
 //! ([`crate::validate`]).
 
 use crate::items;
-use crate::markers::Marker;
+use crate::markers::{self, Marker};
 use syn::{Ident, Item};
 
 /// `item`'s entries: its `#[lanes]` functions that are not `#[round]`s
@@ -41,13 +47,19 @@ pub(crate) fn names(item: &Item) -> Vec<Ident> {
     entries(item).map(|f| f.sig.ident.clone()).collect()
 }
 
-/// Marks the functions of `item` named in `entries` `#[inline(always)]`:
-/// run after the `_lanes` copies are made, which keep their own names and
-/// are left to the compiler.
+/// Marks the functions of `item` named in `entries` `#[inline(always)]`
+/// (`#[inline]` those with `#[target_feature]`): run after the `_lanes`
+/// copies are made, which keep their own names and are left to the
+/// compiler.
 pub(crate) fn apply(item: &mut Item, entries: &[Ident]) {
     for f in items::fns_mut(item) {
         if entries.contains(&f.sig.ident) {
-            f.attrs.push(syn::parse_quote!(#[inline(always)]));
+            f.attrs
+                .push(if f.attrs.iter().any(markers::is_target_feature) {
+                    syn::parse_quote!(#[inline])
+                } else {
+                    syn::parse_quote!(#[inline(always)])
+                });
         }
     }
 }

@@ -118,6 +118,11 @@ pub(crate) fn is_inline(attr: &Attribute) -> bool {
     attr.path().is_ident("inline")
 }
 
+/// `#[target_feature(...)]`, on which Rust refuses `#[inline(always)]`.
+pub(crate) fn is_target_feature(attr: &Attribute) -> bool {
+    attr.path().is_ident("target_feature")
+}
+
 /// `#[doc = "..."]`, a doc comment.
 pub(crate) fn is_doc(attr: &Attribute) -> bool {
     attr.path().is_ident("doc")

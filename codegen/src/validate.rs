@@ -50,7 +50,37 @@ pub(crate) fn args_against(args: &Args, m: &Module) -> syn::Result<()> {
         ));
     }
     structural_axes(args, m, &mut errors);
+    always_on_target_feature(args, m, &mut errors);
     errors.finish()
+}
+
+/// Rust refuses `#[inline(always)]` on a `#[target_feature]` function: a
+/// `#[round]` with target features takes every policy but `always`. Each
+/// such round is told once, with the first variant that would break it.
+fn always_on_target_feature(args: &Args, m: &Module, errors: &mut Errors) {
+    let lists = std::iter::once((&args.variants, &[][..])).chain(
+        m.methods
+            .iter()
+            .map(|meth| (&meth.variants, &meth.items[..])),
+    );
+    for (variants, own) in lists {
+        let Some(always) = variants.iter().find(|v| v.policy == Policy::Always) else {
+            continue;
+        };
+        for item in m.per_variant.iter().chain(own) {
+            for f in items::fns(item).filter(|f| Marker::Round.marks(f.attrs, f.place)) {
+                if let Some(tf) = f.attrs.iter().find(|a| markers::is_target_feature(a)) {
+                    errors.push(syn::Error::new_spanned(
+                        tf,
+                        format!(
+                            "variant `{}` would put `#[inline(always)]` on this `#[round]`, which Rust refuses on a `#[target_feature]` function: leave `always` out of its policies",
+                            always.name
+                        ),
+                    ));
+                }
+            }
+        }
+    }
 }
 
 /// The structural axes need something to rewrite: in the module, or in the

@@ -23,8 +23,9 @@
 //! callback: the harness's registry and the artifact's peers derive from it.
 
 #![no_std]
-// One `unsafe` block in the crate: the call into the SSE4.2 CRC32C code,
-// after the CPU was checked to have SSE4.2 (rfc3720.rs).
+// `unsafe` only where the CPU's instructions are reached: the call into the
+// SSE4.2 CRC32C code after the CPU was checked to have SSE4.2 (rfc3720.rs),
+// and AES-NI's calls, loads, stores and trap (fips197.rs, traits.rs).
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 // A build holding one variant leaves the others' shared tables unused (and

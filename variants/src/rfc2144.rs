@@ -53,10 +53,9 @@
 )]
 pub mod cast5 {
     use crate::consts::{S, S5, S6, S7, S8};
-    use crate::traits::{bytes, put_bytes, zero_padded};
+    use crate::traits::{bytes, put_bytes, wipe, zero_padded};
     use cipher::InvalidLength;
     use cipher::consts::{U8, U16};
-    use zeroize::Zeroize;
 
     /// Key sizes RFC 2144 allows, in bytes: 40 to 128 bits in 8-bit steps.
     pub const KEY_SIZES: core::ops::RangeInclusive<usize> = 5..=16;
@@ -113,25 +112,49 @@ pub mod cast5 {
         rounds: u8,
     }
 
-    /// One 32-bit word of a 16-byte array, big-endian: `x0x1x2x3` is `word(x, 0)`.
-    fn word(t: &[u8; 16], at: usize) -> u32 {
-        u32::from_be_bytes([t[at], t[at + 1], t[at + 2], t[at + 3]])
+    /// The key schedule's 128-bit values `x` and `z` as four big-endian
+    /// words, `x0x1x2x3` first: the words the specification XORs are
+    /// registers, and its bytes `xi` are shifted out of them ([`byte`]).
+    ///
+    /// Every helper below is `#[inline(always)]`: each is called with
+    /// constant byte positions, which only inlining keeps constant. Left
+    /// to LLVM, `z_from_x`, `x_from_z` and `four` (four calls each) stay
+    /// out of line and every byte becomes a shift by a count computed at
+    /// run time; `cargo xtask compare cast5` shows both in its key setup
+    /// row and instruction counts.
+    type Quad = [u32; 4];
+
+    /// One 32-bit word of a quad: `x0x1x2x3` is `word(x, 0)`.
+    #[inline(always)]
+    fn word(t: &Quad, at: usize) -> u32 {
+        t[(at / 4) % 4]
     }
 
-    fn set(t: &mut [u8; 16], at: usize, w: u32) {
-        t[at..at + 4].copy_from_slice(&w.to_be_bytes());
+    #[inline(always)]
+    fn set(t: &mut Quad, at: usize, w: u32) {
+        t[(at / 4) % 4] = w;
     }
 
-    /// `S[t_i]`, a lookup of byte `i` of `t`. Every `i` of the key schedule
-    /// is a hex digit, for which `% 16` is the identity: it shows the index
-    /// in range, where a bounds check would be a panic path.
-    fn lookup(s: &[u32; 256], t: &[u8; 16], i: usize) -> u32 {
-        s[usize::from(t[i % 16])]
+    /// Byte `i` of a quad, `xi`: `x0` is the first word's most significant.
+    /// Every `i` of the key schedule is a hex digit, for which `% 16` is
+    /// the identity: it shows the index in range, where a bounds check
+    /// would be a panic path.
+    #[inline(always)]
+    fn byte(t: &Quad, i: usize) -> usize {
+        let i = i % 16;
+        ((t[i / 4] >> (24 - 8 * (i % 4))) & 0xff) as usize
+    }
+
+    /// `S[t_i]`, a lookup of byte `i` of `t`.
+    #[inline(always)]
+    fn lookup(s: &[u32; 256], t: &Quad, i: usize) -> u32 {
+        s[byte(t, i)]
     }
 
     /// `S5[a] ^ S6[b] ^ S7[c] ^ S8[d]`, the four lookups every line of the
     /// key schedule starts with.
-    fn s5678(t: &[u8; 16], [a, b, c, d]: [usize; 4]) -> u32 {
+    #[inline(always)]
+    fn s5678(t: &Quad, [a, b, c, d]: [usize; 4]) -> u32 {
         lookup(&S5, t, a) ^ lookup(&S6, t, b) ^ lookup(&S7, t, c) ^ lookup(&S8, t, d)
     }
 
@@ -143,26 +166,27 @@ pub mod cast5 {
     /// z8z9zAzB = xCxDxExF ^ S5[z7] ^ S6[z6] ^ S7[z5] ^ S8[z4] ^ S5[x9]
     /// zCzDzEzF = x4x5x6x7 ^ S5[zA] ^ S6[z9] ^ S7[zB] ^ S8[z8] ^ S6[xB]
     /// ```
-    fn z_from_x(x: &[u8; 16], z: &mut [u8; 16]) {
+    #[inline(always)]
+    fn z_from_x(x: &Quad, z: &mut Quad) {
         set(
             z,
             0,
-            word(x, 0) ^ s5678(x, [0xD, 0xF, 0xC, 0xE]) ^ S7[usize::from(x[0x8])],
+            word(x, 0) ^ s5678(x, [0xD, 0xF, 0xC, 0xE]) ^ S7[byte(x, 0x8)],
         );
         set(
             z,
             4,
-            word(x, 8) ^ s5678(z, [0x0, 0x2, 0x1, 0x3]) ^ S8[usize::from(x[0xA])],
+            word(x, 8) ^ s5678(z, [0x0, 0x2, 0x1, 0x3]) ^ S8[byte(x, 0xA)],
         );
         set(
             z,
             8,
-            word(x, 12) ^ s5678(z, [0x7, 0x6, 0x5, 0x4]) ^ S5[usize::from(x[0x9])],
+            word(x, 12) ^ s5678(z, [0x7, 0x6, 0x5, 0x4]) ^ S5[byte(x, 0x9)],
         );
         set(
             z,
             12,
-            word(x, 4) ^ s5678(z, [0xA, 0x9, 0xB, 0x8]) ^ S6[usize::from(x[0xB])],
+            word(x, 4) ^ s5678(z, [0xA, 0x9, 0xB, 0x8]) ^ S6[byte(x, 0xB)],
         );
     }
 
@@ -174,37 +198,41 @@ pub mod cast5 {
     /// x8x9xAxB = z4z5z6z7 ^ S5[x7] ^ S6[x6] ^ S7[x5] ^ S8[x4] ^ S5[z1]
     /// xCxDxExF = zCzDzEzF ^ S5[xA] ^ S6[x9] ^ S7[xB] ^ S8[x8] ^ S6[z3]
     /// ```
-    fn x_from_z(z: &[u8; 16], x: &mut [u8; 16]) {
+    #[inline(always)]
+    fn x_from_z(z: &Quad, x: &mut Quad) {
         set(
             x,
             0,
-            word(z, 8) ^ s5678(z, [0x5, 0x7, 0x4, 0x6]) ^ S7[usize::from(z[0x0])],
+            word(z, 8) ^ s5678(z, [0x5, 0x7, 0x4, 0x6]) ^ S7[byte(z, 0x0)],
         );
         set(
             x,
             4,
-            word(z, 0) ^ s5678(x, [0x0, 0x2, 0x1, 0x3]) ^ S8[usize::from(z[0x2])],
+            word(z, 0) ^ s5678(x, [0x0, 0x2, 0x1, 0x3]) ^ S8[byte(z, 0x2)],
         );
         set(
             x,
             8,
-            word(z, 4) ^ s5678(x, [0x7, 0x6, 0x5, 0x4]) ^ S5[usize::from(z[0x1])],
+            word(z, 4) ^ s5678(x, [0x7, 0x6, 0x5, 0x4]) ^ S5[byte(z, 0x1)],
         );
         set(
             x,
             12,
-            word(z, 12) ^ s5678(x, [0xA, 0x9, 0xB, 0x8]) ^ S6[usize::from(z[0x3])],
+            word(z, 12) ^ s5678(x, [0xA, 0x9, 0xB, 0x8]) ^ S6[byte(z, 0x3)],
         );
     }
 
     /// Four subkeys from `t`: line `j` is `S5[a] ^ S6[b] ^ S7[c] ^ S8[d]`
     /// then one more lookup, in S5, S6, S7, S8 for j = 0, 1, 2, 3.
-    fn four(t: &[u8; 16], lines: [[usize; 5]; 4]) -> [u32; 4] {
-        let last = [&S5, &S6, &S7, &S8];
-        core::array::from_fn(|j| {
-            let [a, b, c, d, e] = lines[j];
-            s5678(t, [a, b, c, d]) ^ lookup(last[j], t, e)
-        })
+    #[inline(always)]
+    fn four(t: &Quad, [l0, l1, l2, l3]: [[usize; 5]; 4]) -> [u32; 4] {
+        // Written out, not `from_fn`: each line's byte positions are then
+        // constants, and a byte of a word is a shift, not a shift by a
+        // count computed at run time.
+        let line = |[a, b, c, d, e]: [usize; 5], last: &[u32; 256]| {
+            s5678(t, [a, b, c, d]) ^ lookup(last, t, e)
+        };
+        [line(l0, &S5), line(l1, &S6), line(l2, &S7), line(l3, &S8)]
     }
 
     impl Cast5 {
@@ -235,8 +263,11 @@ pub mod cast5 {
         /// Section 2.4.1: `Km_i = K_i` and `Kr_i = K_(16+i)`, of which only
         /// the five low bits are used.
         fn key_schedule(key: &[u8; 16], rounds: u8) -> Self {
-            let mut x = *key;
-            let mut z = [0u8; 16];
+            let mut x: Quad = [0; 4];
+            for (w, bytes) in x.iter_mut().zip(key.as_chunks::<4>().0) {
+                *w = u32::from_be_bytes(*bytes);
+            }
+            let mut z: Quad = [0; 4];
             let mut k = [0u32; 32];
             for half in k.chunks_exact_mut(16) {
                 z_from_x(&x, &mut z);
@@ -286,9 +317,9 @@ pub mod cast5 {
             for (r, w) in kr.iter_mut().zip(&k[16..]) {
                 *r = (w & 0x1f) as u8;
             }
-            x.zeroize();
-            z.zeroize();
-            k.zeroize();
+            wipe(&mut x);
+            wipe(&mut z);
+            wipe(&mut k);
             Cast5 { km, kr, rounds }
         }
 
@@ -407,8 +438,8 @@ pub mod cast5 {
             decrypt: |c, block| c.decrypt(block),
             decrypt_lanes: |c, blocks| c.decrypt_lanes(blocks),
             zeroize: |c| {
-                c.km.zeroize();
-                c.kr.zeroize();
+                wipe(&mut c.km);
+                wipe(&mut c.kr);
             },
         }
     }

@@ -21,6 +21,14 @@ pub(crate) fn zero_padded<const N: usize>(key: &[u8]) -> Result<Zeroizing<[u8; N
     Ok(padded)
 }
 
+/// Zeroizes `a` as one slice: `zeroize` writes a slice of plain integers
+/// with one fill and an optimization barrier, but an array element by
+/// element, each a volatile write (a byte at a time for `[u8; N]`). Every
+/// key schedule's temporaries and its drop go through here.
+pub(crate) fn wipe<T: zeroize::DefaultIsZeroes, const N: usize>(a: &mut [T; N]) {
+    zeroize::Zeroize::zeroize(a.as_mut_slice());
+}
+
 /// A block's bytes as they are, for a cipher whose rounds work on bytes
 /// (the `load` of [`cipher_traits!`]).
 pub(crate) fn bytes<const N: usize>(block: &[u8; N]) -> [u8; N] {
@@ -35,8 +43,9 @@ pub(crate) fn put_bytes<const N: usize>(state: &[u8; N], block: &mut [u8; N]) {
 /// Implements for `$ty` the `cipher` traits: `KeySizeUser`, `KeyInit`,
 /// `BlockSizeUser`, `ParBlocksSizeUser` (the variant's `Lanes`), the
 /// encryption and decryption traits and their backends, `AlgorithmName`
-/// (`$name` then the variant's name), a `Debug` that prints no key, and,
-/// given `zeroize`, `Drop` running it and `ZeroizeOnDrop`.
+/// (`$name` then the variant's name), a `Debug` that prints no key,
+/// `available()` and, given `zeroize`, `Drop` running it and
+/// `ZeroizeOnDrop`.
 ///
 /// - `new: |key| expr` builds `Self` from `key: &Key<Self>`;
 ///   `new_from_slice: |key| expr` a `Result<Self, InvalidLength>` from
@@ -46,6 +55,15 @@ pub(crate) fn put_bytes<const N: usize>(state: &[u8; N], block: &mut [u8; N]) {
 ///   `encrypt: |cipher, state| expr` runs the rounds on `state: &mut State`,
 ///   `encrypt_lanes: |cipher, states| expr` on `states: &mut [State; LANES]`
 ///   (the `_lanes` copy), and `decrypt`, `decrypt_lanes` likewise.
+/// - `target_feature: "aes"`: the rounds need that target feature, so each
+///   block backend function (one block, `LANES` blocks) runs its load,
+///   rounds and store inside a function with it enabled, called once: the
+///   rounds inline there, in this crate, whatever their callers. A type
+///   given it is made only where `available` holds.
+/// - `available: f` (a `fn() -> bool`): whether this CPU can run the type,
+///   as its inherent `available()` answers; without it, always. A type
+///   whose rounds need an instruction the CPU may lack checks in its key
+///   setup too, so that no use of it reaches code this CPU cannot run.
 ///
 /// The tail of a buffer (fewer blocks than `LANES`) goes block by block
 /// through `encrypt_block` (`decrypt_block`), as `cipher`'s default does,
@@ -66,9 +84,12 @@ macro_rules! cipher_traits {
             encrypt_lanes: |$elc:ident, $els:ident| $enc_lanes:expr,
             decrypt: |$dc:ident, $ds:ident| $dec:expr,
             decrypt_lanes: |$dlc:ident, $dls:ident| $dec_lanes:expr,
+            $(target_feature: $feature:literal,)?
+            $(available: $available:path,)?
             $(zeroize: |$z:ident| $zeroize:block,)?
         }
     ) => {
+
         impl ::cipher::KeySizeUser for $ty {
             type KeySize = $key;
         }
@@ -91,11 +112,11 @@ macro_rules! cipher_traits {
             type ParBlocksSize = Lanes;
         }
 
-        cipher_traits!(@direction $ty, $block, $load, $store,
+        cipher_traits!(@direction $ty, $block, $load, $store, [$($feature)?],
             BlockCipherEncrypt encrypt_with_backend BlockCipherEncClosure,
             BlockCipherEncBackend encrypt_block encrypt_par_blocks encrypt_tail_blocks,
             |$ec, $es| $enc, |$elc, $els| $enc_lanes);
-        cipher_traits!(@direction $ty, $block, $load, $store,
+        cipher_traits!(@direction $ty, $block, $load, $store, [$($feature)?],
             BlockCipherDecrypt decrypt_with_backend BlockCipherDecClosure,
             BlockCipherDecBackend decrypt_block decrypt_par_blocks decrypt_tail_blocks,
             |$dc, $ds| $dec, |$dlc, $dls| $dec_lanes);
@@ -123,11 +144,50 @@ macro_rules! cipher_traits {
 
             impl ::zeroize::ZeroizeOnDrop for $ty {}
         )?
+
+        // Last, and through a macro expanded after the two directions': an
+        // impl's place among the module's impls, in the order they are
+        // expanded, is in the symbols of those after it, and so in every
+        // artifact's bytes.
+        cipher_traits!(@inherent $ty [$($available)?]);
     };
+    (@inherent $ty:ident [$($available:path)?]) => {
+        impl $ty {
+            /// Whether this CPU can run this type. Where it cannot, key setup
+            /// stops (a trap) rather than run instructions the CPU lacks.
+            #[inline]
+            pub fn available() -> bool {
+                cipher_traits!(@available $($available)?)
+            }
+        }
+    };
+    (@available) => {
+        true
+    };
+    (@available $available:path) => {
+        $available()
+    };
+    // A backend function's body: as it is, or, with a target feature, in a
+    // function of its own with that feature enabled, called once.
+    (@with [] ($($arg:ident: $t:ty = $v:expr),*) $body:block) => {{
+        $(let $arg: $t = $v;)*
+        $body
+    }};
+    (@with [$feature:literal] ($($arg:ident: $t:ty = $v:expr),*) $body:block) => {{
+        #[target_feature(enable = $feature)]
+        fn with_feature($($arg: $t),*) $body
+        // SAFETY: a type given `target_feature` is made only where its
+        // `available` holds (its key setup checks), and that is all
+        // `with_feature` needs.
+        #[allow(unsafe_code)]
+        unsafe {
+            with_feature($($v),*)
+        }
+    }};
     // One direction, encryption or decryption: the `cipher` trait, its
     // backend trait and their methods, named, and the rounds to run.
     (
-        @direction $ty:ident, $block:ty, $load:path, $store:path,
+        @direction $ty:ident, $block:ty, $load:path, $store:path, [$($feature:literal)?],
         $Cipher:ident $with_backend:ident $Closure:ident,
         $Backend:ident $one:ident $par:ident $tail:ident,
         |$c:ident, $s:ident| $run:expr, |$lc:ident, $ls:ident| $run_lanes:expr
@@ -140,24 +200,30 @@ macro_rules! cipher_traits {
         }
 
         impl ::cipher::$Backend for $ty {
-            fn $one(&self, mut block: ::cipher::InOut<'_, '_, ::cipher::Block<Self>>) {
-                let $c = self;
-                let $s = &mut $load(block.get_in().as_ref());
-                $run;
-                $store($s, block.get_out().as_mut());
+            fn $one(&self, block: ::cipher::InOut<'_, '_, ::cipher::Block<Self>>) {
+                cipher_traits!(@with [$($feature)?] (c: &$ty = self, block: ::cipher::InOut<'_, '_, ::cipher::Block<$ty>> = block) {
+                    let mut block = block;
+                    let $c = c;
+                    let $s = &mut $load(block.get_in().as_ref());
+                    $run;
+                    $store($s, block.get_out().as_mut());
+                })
             }
 
             /// `LANES` blocks at once, round by round (with one lane,
             /// `cipher` takes them one by one instead).
-            fn $par(&self, mut blocks: ::cipher::InOut<'_, '_, ::cipher::ParBlocks<Self>>) {
-                let $lc = self;
-                let $ls = &mut ::core::array::from_fn::<_, LANES, _>(|l| {
-                    $load(blocks.get_in()[l].as_ref())
-                });
-                $run_lanes;
-                for (block, state) in blocks.get_out().iter_mut().zip(&*$ls) {
-                    $store(state, block.as_mut());
-                }
+            fn $par(&self, blocks: ::cipher::InOut<'_, '_, ::cipher::ParBlocks<Self>>) {
+                cipher_traits!(@with [$($feature)?] (c: &$ty = self, blocks: ::cipher::InOut<'_, '_, ::cipher::ParBlocks<$ty>> = blocks) {
+                    let mut blocks = blocks;
+                    let $lc = c;
+                    let $ls = &mut ::core::array::from_fn::<_, LANES, _>(|l| {
+                        $load(blocks.get_in()[l].as_ref())
+                    });
+                    $run_lanes;
+                    for (block, state) in blocks.get_out().iter_mut().zip(&*$ls) {
+                        $store(state, block.as_mut());
+                    }
+                })
             }
 
             #[inline(always)]

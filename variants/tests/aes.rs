@@ -17,12 +17,15 @@ fn registry() -> Vec<(&'static str, New)> {
 fn fixed() -> Vec<(&'static str, usize, NewBlocks)> {
     macro_rules! fixed {
         (cipher: aes, kind: cipher(Aes), variants: [$($v:ident)*]) => { vec![$(
-            (stringify!($v), 16, new_blocks::<aes::$v::Aes128> as NewBlocks),
-            (stringify!($v), 24, new_blocks::<aes::$v::Aes192> as NewBlocks),
-            (stringify!($v), 32, new_blocks::<aes::$v::Aes256> as NewBlocks),
+            (stringify!($v), (16, new_blocks::<aes::$v::Aes128> as NewBlocks), aes::$v::Aes128::available()),
+            (stringify!($v), (24, new_blocks::<aes::$v::Aes192> as NewBlocks), aes::$v::Aes192::available()),
+            (stringify!($v), (32, new_blocks::<aes::$v::Aes256> as NewBlocks), aes::$v::Aes256::available()),
         )*] };
     }
-    variants::aes_variants!(fixed)
+    let all = common::runnable(variants::aes_variants!(fixed));
+    all.into_iter()
+        .map(|(v, (len, new))| (v, len, new))
+        .collect()
 }
 
 /// FIPS-197 Appendix C.1, C.2, C.3: the same plaintext under 128-, 192- and
@@ -149,5 +152,33 @@ fn invalid_key_lengths() {
                 "{variant} {bytes}: {len} bytes"
             );
         }
+    }
+}
+
+/// Every variant's types say whether this CPU can run them: the table
+/// forms always, the AES-NI forms as CPUID says (and the tests above ran
+/// them only because it said yes here).
+#[test]
+fn availability_is_the_cpus() {
+    #[cfg(target_arch = "x86_64")]
+    let aesni = std::arch::is_x86_feature_detected!("aes");
+    #[cfg(not(target_arch = "x86_64"))]
+    let aesni = false;
+    macro_rules! each {
+        (cipher: aes, kind: cipher(Aes), variants: [$($v:ident)*]) => {
+            vec![$((
+                stringify!($v),
+                [aes::$v::Aes::available(), aes::$v::Aes128::available(), aes::$v::Aes192::available(), aes::$v::Aes256::available()],
+            )),*]
+        };
+    }
+    let all: Vec<(&str, [bool; 4])> = variants::aes_variants!(each);
+    assert!(
+        all.iter().any(|(v, _)| v.starts_with("aesni_")),
+        "no AES-NI form declared"
+    );
+    for (v, answers) in all {
+        let expected = !v.starts_with("aesni_") || aesni;
+        assert_eq!(answers, [expected; 4], "{v}");
     }
 }

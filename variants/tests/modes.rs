@@ -91,7 +91,7 @@ fn against_mode_crates_with_lanes() {
         let (blocks, tail) = ((seed % 21) as usize, (seed % 16) as usize);
         check_with::<variants::cast6::always_x3::Cast6>(seed, blocks, tail);
         check_with::<variants::cast6::never_x8_unrolled::Cast6>(seed, blocks, tail);
-        check_with::<variants::aes::auto_x4::Aes>(seed, blocks, tail);
+        check_with::<variants::aes::tables_auto_x4::Aes>(seed, blocks, tail);
     }
 }
 

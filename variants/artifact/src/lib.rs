@@ -330,6 +330,14 @@ impl<D: Default + digest::Update + digest::FixedOutput> Artifact for HashArtifac
 macro_rules! select_variant {
     (cipher: $c:ident, kind: cipher($ty:ident), variant: $v:ident) => {
         type Selected = CipherArtifact<variants::$c::$v::$ty>;
+
+        /// The variant's own answer: a form on instructions the CPU may
+        /// lack (AES-NI) says so, and is then never keyed here. (Not a
+        /// parameter of `CipherArtifact`: its symbols, and so every other
+        /// artifact's bytes, stay as they were.)
+        fn variant_cpu() -> bool {
+            variants::$c::$v::$ty::available()
+        }
         const NAME: &str = concat!(stringify!($c), "::", stringify!($v), "\0");
     };
     (cipher: $c:ident, kind: checksum, variant: $v:ident) => {
@@ -340,6 +348,11 @@ macro_rules! select_variant {
             variants::$c::$v::available
         );
         const NAME: &str = concat!(stringify!($c), "::", stringify!($v), "\0");
+
+        /// A checksum's answer is its `Selected::available()`.
+        fn variant_cpu() -> bool {
+            true
+        }
     };
 }
 
@@ -476,6 +489,12 @@ fn always() -> bool {
     true
 }
 
+/// A peer or a crate under test answers through `Selected::available()`.
+#[cfg(any(feature = "peer", feature = "under-test"))]
+fn variant_cpu() -> bool {
+    true
+}
+
 type Ctx = <Selected as Artifact>::Ctx;
 
 /// The ABI version, as data: the loader reads it from the file before it
@@ -506,7 +525,7 @@ pub extern "C" fn inlinelab_name() -> *const c_char {
 
 #[unsafe(no_mangle)]
 pub extern "C" fn inlinelab_available() -> i32 {
-    i32::from(Selected::available() && !cfg!(feature = "fault-unavailable"))
+    i32::from(Selected::available() && variant_cpu() && !cfg!(feature = "fault-unavailable"))
 }
 
 #[unsafe(no_mangle)]

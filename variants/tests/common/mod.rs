@@ -278,8 +278,25 @@ pub fn check_block_lengths(what: &str, cipher: &dyn Blocks, oracle: &dyn Blocks,
 #[allow(unused_macros)] // each test binary uses part of this module
 macro_rules! constructors {
     (cipher: $c:ident, kind: cipher($ty:ident), variants: [$($v:ident)*]) => {
-        vec![$((stringify!($v), common::new::<variants::$c::$v::$ty> as common::New)),*]
+        common::runnable(vec![$((
+            stringify!($v),
+            common::new::<variants::$c::$v::$ty> as common::New,
+            variants::$c::$v::$ty::available(),
+        )),*])
     };
+}
+
+/// The variants this CPU can run, each with what it is tested through;
+/// the others (an AES-NI form on a CPU without it) are named on stderr.
+pub fn runnable<T>(all: Vec<(&'static str, T, bool)>) -> Vec<(&'static str, T)> {
+    all.into_iter()
+        .filter_map(|(v, t, available)| {
+            if !available {
+                eprintln!("{v}: unavailable on this CPU, not tested");
+            }
+            available.then_some((v, t))
+        })
+        .collect()
 }
 #[allow(unused_imports)]
 pub(crate) use constructors;

@@ -329,7 +329,7 @@ fn render_chart(w: &mut String, r: &Report) {
     if !heads.is_empty() {
         let _ = writeln!(
             w,
-            "Footprint against throughput, a panel per case: {}. One point per group of identical hot-path code (blue circles) and per peer (red triangles), with the 95% interval of each median as an error bar (the widest is in each panel's title); filled points are the verdict's Pareto-optimal ones, joined by the step line; the pick is ringed, the pick and the reference labelled.\n",
+            "Footprint against throughput, a panel per case: {}. One point per group of identical hot-path code (blue circles) and per peer (red triangles), with each median's interval over the measuring processes as an error bar (95% by order statistics from six processes, their range below that; the widest is in each panel's title); filled points are the verdict's Pareto-optimal ones, joined by the step line; the pick is ringed, the pick and the reference labelled.\n",
             md_text(&heads.join("; "))
         );
     }
