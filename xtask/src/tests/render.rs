@@ -5,8 +5,8 @@
 use crate::render::chart;
 use crate::render::markdown;
 use crate::render::parse_svg;
-use crate::report::Report;
 use crate::report::fixture;
+use crate::report::{Operation, Report, Sample};
 
 #[test]
 fn golden_markdown() {
@@ -69,7 +69,7 @@ fn chart_points_and_legend() {
         .collect();
     for block in [16, 8192] {
         let caption = format!(
-            "ecb(tiny) encryption, 128-bit key, {block}-byte blocks; 95% intervals at most ±"
+            "ecb(tiny) encryption, 128-bit key, {block}-byte blocks; ranges of 2 processes at most ±"
         );
         assert!(
             texts.iter().any(|t| t.starts_with(&caption)),
@@ -339,4 +339,31 @@ fn golden_gate_summary() {
     ]
     .join("---\n\n");
     expect_test::expect_file!["../../tests/golden/gate.md"].assert_eq(&md);
+}
+
+/// Six processes whose rounds fall in two heaps (a quiet 100 ticks, a
+/// slowed 180): the level, each process's 10th percentile, is near 100,
+/// while the median of every round is 180. The interval drawn around
+/// the level is the level's, over the processes, and holds it.
+#[test]
+fn the_interval_holds_the_level_it_is_drawn_around() {
+    let hz = 1e9;
+    let mut s = fixture::speed(Operation::Encrypt, 16, 100.0, None);
+    s.samples = (0..6)
+        .flat_map(|p| {
+            (0..10).map(move |r| Sample {
+                ticks_per_op: if r < 3 { 100.0 + p as f64 } else { 180.0 },
+                quiet: false,
+                process: p,
+            })
+        })
+        .collect();
+    s.set_figures(hz);
+    let (lo, hi) = s.ops_interval(hz).unwrap();
+    assert!(
+        lo <= s.ops_per_sec && s.ops_per_sec <= hi,
+        "{lo} {} {hi}",
+        s.ops_per_sec
+    );
+    assert!(hz / hi >= 100.0 && hz / lo <= 106.0, "{lo} {hi}");
 }
