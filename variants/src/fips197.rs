@@ -1,7 +1,7 @@
 //! AES, [FIPS-197], two ways: with "T-tables", the classic software design
 //! the kernel's `aes_generic` uses, and on the AES-NI instructions, a round
 //! each (the loop-AES question of the seeds, today: the hardware against
-//! the tables). Both share the key expansion. Every table is computed at
+//! the tables). Every table is computed at
 //! compile time from the standard's definitions (section 5.1.1 for the
 //! S-box, 4.2 for multiplication in GF(2^8)), so none is typed in by hand.
 //!
@@ -475,9 +475,10 @@ pub mod aes {
     /// aesimc(k)        = InvMixColumns(k), its decryption keys
     /// ```
     ///
-    /// The round keys are FIPS-197's words ([`key_expansion`]) as the
-    /// instructions take them: each word's bytes in order, four words a
-    /// key. Every function that runs these instructions has
+    /// The round keys are FIPS-197's KeyExpansion words as the
+    /// instructions take them (each word's bytes in order, four words a
+    /// key), expanded with `aeskeygenassist`. Every function that runs
+    /// these instructions has
     /// `#[target_feature(enable = "aes")]`, and `always` is not among the
     /// policies: Rust refuses `#[inline(always)]` there. Key setup checks
     /// the CPU first (it aborts where the CPU lacks AES-NI, and
