@@ -634,31 +634,31 @@ pub mod aes {
                 *s = inv_last_round(*s, self.dk[self.rounds.nr()]);
             }
 
-            // SAFETY (each of the four below): the AES-NI functions need
-            // only AES-NI, and an `Aes` exists only where the CPU has it
-            // (`expand` checked).
-            #[allow(unsafe_code)]
+            // The names `aes_traits!` calls. Each runs only inside a block
+            // backend's `with_feature` (`cipher_traits!`'s
+            // `target_feature`), which has AES-NI enabled: no `unsafe` here.
+            #[target_feature(enable = "aes")]
             #[inline]
             fn encrypt_state(&self, s: &mut __m128i) {
-                unsafe { self.encrypt_aesni(s) }
+                self.encrypt_aesni(s)
             }
 
-            #[allow(unsafe_code)]
+            #[target_feature(enable = "aes")]
             #[inline]
             fn encrypt_state_lanes(&self, s: &mut [__m128i; LANES]) {
-                unsafe { self.encrypt_aesni_lanes(s) }
+                self.encrypt_aesni_lanes(s)
             }
 
-            #[allow(unsafe_code)]
+            #[target_feature(enable = "aes")]
             #[inline]
             fn decrypt_state(&self, s: &mut __m128i) {
-                unsafe { self.decrypt_aesni(s) }
+                self.decrypt_aesni(s)
             }
 
-            #[allow(unsafe_code)]
+            #[target_feature(enable = "aes")]
             #[inline]
             fn decrypt_state_lanes(&self, s: &mut [__m128i; LANES]) {
-                unsafe { self.decrypt_aesni_lanes(s) }
+                self.decrypt_aesni_lanes(s)
             }
 
             /// The key schedule, zeroized (on drop).

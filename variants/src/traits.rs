@@ -89,7 +89,6 @@ macro_rules! cipher_traits {
             $(zeroize: |$z:ident| $zeroize:block,)?
         }
     ) => {
-
         impl ::cipher::KeySizeUser for $ty {
             type KeySize = $key;
         }
