@@ -234,7 +234,13 @@ fn child<'a>(
     if let Some(f) = form {
         doc.push_str(&format!("; `#[shape]` functions have {}", f.describe()));
     }
-    if variant.lanes != 1 {
+    if variant.lane_blocks != 1 {
+        doc.push_str(&format!(
+            "; the `_lanes` copies of `#[lanes]` functions take {} states of {} blocks at once",
+            variant.lanes / variant.lane_blocks,
+            variant.lane_blocks
+        ));
+    } else if variant.lanes != 1 {
         doc.push_str(&format!(
             "; the `_lanes` copies of `#[lanes]` functions take {} blocks at once",
             variant.lanes
@@ -272,16 +278,18 @@ fn child<'a>(
         out.extend(copy);
     }
     let lane_items = lanes.then(|| {
-        let n = proc_macro2::Literal::usize_unsuffixed(variant.lanes);
+        let n = proc_macro2::Literal::usize_unsuffixed(variant.lanes / variant.lane_blocks);
         let typenum = format_ident!("U{}", variant.lanes);
         let ty = matches!(kind, Some(Kind::Cipher(_))).then(|| {
             quote! {
-                /// `LANES` as a type: the `ParBlocksSize` of this variant's cipher.
+                /// The blocks the `_lanes` copies take at once, as a type: the
+                /// `ParBlocksSize` of this variant's cipher.
                 pub type Lanes = ::cipher::consts::#typenum;
             }
         });
         quote! {
-            /// How many blocks the `_lanes` copies of `#[lanes]` functions take at once.
+            /// How many lane states (each of `lane_blocks` blocks, 1 unless the
+            /// method says) the `_lanes` copies of `#[lanes]` functions take at once.
             pub const LANES: usize = #n;
             #ty
         }

@@ -39,7 +39,10 @@
 //!   by statement so that each step runs for every lane before the next
 //!   (see `lanes/mod.rs`). A module with `#[lanes]` functions gives every
 //!   variant `pub const LANES` and, with `cipher = Type`, `pub type Lanes`
-//!   (a `cipher::consts` type, for `ParBlocksSize`).
+//!   (a `cipher::consts` type, for `ParBlocksSize`). A `#[method]` whose
+//!   lane state holds several blocks (a 256-bit register of two AES blocks)
+//!   says so, `lane_blocks = 2`: its lane counts and names still count
+//!   blocks (`x8`, `Lanes` 8), and `LANES` counts states (4).
 //! - Unrolled loops, `never_unrolled` (as written by default): each `for`
 //!   loop marked `#[unroll]` becomes a block per iteration (see `unroll.rs`).
 //!

@@ -74,8 +74,12 @@ pub(crate) struct Variant {
     pub(crate) policy: Policy,
     pub(crate) form: Option<crate::forms::Form>,
     /// How many blocks the `_lanes` copies of `#[lanes]` functions take (1
-    /// by default).
+    /// by default): the `xN` of its name and its cipher's `ParBlocksSize`.
     pub(crate) lanes: usize,
+    /// How many blocks one lane's state holds (`lane_blocks = N` on its
+    /// `#[method]`, 1 by default): the copies take `lanes / lane_blocks`
+    /// states, its `LANES`.
+    pub(crate) lane_blocks: usize,
     /// Whether `#[unroll]` loops are unrolled (`rolled`, as written, by
     /// default).
     pub(crate) unrolled: bool,

@@ -356,6 +356,7 @@ impl<'a> VariantList<'a> {
                             policy,
                             form,
                             lanes: n,
+                            lane_blocks: 1,
                             unrolled,
                             method: self.method.map(|m| m.0),
                         });
@@ -501,6 +502,7 @@ fn variant(
         policy,
         form,
         lanes,
+        lane_blocks: 1,
         unrolled,
         method: method.map(|(i, _)| i),
     })
@@ -604,6 +606,33 @@ impl Names {
     }
 }
 
+/// `lane_blocks = N` on a `#[method]`: how many blocks one lane's state
+/// holds (a 256-bit register of two AES blocks), so that `lanes(...)` and
+/// the names count blocks, as every other method's do.
+const LANE_BLOCKS: &str = "lane_blocks";
+
+/// The `N` of `lane_blocks = N`: an integer from 2 to [`MAX_LANES`], given
+/// once.
+fn lane_blocks_of(nv: &syn::MetaNameValue, again: bool, errors: &mut Errors) -> Option<usize> {
+    if again {
+        errors.push(syn::Error::new_spanned(
+            &nv.path,
+            format!("`{LANE_BLOCKS}` is given twice: give it once"),
+        ));
+        return None;
+    }
+    let n = lane_count(&nv.value).filter(|&n| n > 1);
+    if n.is_none() {
+        errors.push(syn::Error::new_spanned(
+            &nv.value,
+            format!(
+                "`{LANE_BLOCKS} = N` takes the blocks one lane's state holds, an integer from 2 to {MAX_LANES} (leave it out for 1)"
+            ),
+        ));
+    }
+    n
+}
+
 /// Parses `#[method(never, auto)] mod name { ... }`: its variants and items.
 /// Its rounds join the module's; its shapes stay its own.
 fn method(
@@ -631,18 +660,29 @@ fn method(
     let seen: Vec<&Variant> = earlier.iter().flat_map(|m| &m.variants).collect();
     let empty = metas.is_empty();
     let mut list = VariantList::new(Some((index, &m.ident)));
+    let mut lane_blocks = None;
     for meta in metas {
+        let meta = match meta {
+            Meta::NameValue(nv) if nv.path.is_ident(LANE_BLOCKS) => {
+                lane_blocks = lane_blocks_of(&nv, lane_blocks.is_some(), errors).or(lane_blocks);
+                continue;
+            }
+            other => other,
+        };
         if let Some(other) = list.item(meta, &seen, errors) {
             errors.push(syn::Error::new_spanned(
                 other,
                 format!(
-                    "expected a variant name ({}) or axes (`policy(...)`, `form(...)`, `lanes(...)`, `unroll(...)`)",
+                    "expected a variant name ({}), axes (`policy(...)`, `form(...)`, `lanes(...)`, `unroll(...)`) or `{LANE_BLOCKS} = N`",
                     Policy::allowed()
                 ),
             ));
         }
     }
-    let (variants, axes) = list.finish(&seen, errors);
+    let (mut variants, axes) = list.finish(&seen, errors);
+    for v in &mut variants {
+        v.lane_blocks = lane_blocks.unwrap_or(1);
+    }
     if empty {
         errors.push(syn::Error::new_spanned(
             attr,

@@ -787,9 +787,11 @@ fn lanes() {
                     use super::*;
                     /// This variant's name, as listed in `VARIANTS`.
                     pub const VARIANT: &str = "never";
-                    /// How many blocks the `_lanes` copies of `#[lanes]` functions take at once.
+                    /// How many lane states (each of `lane_blocks` blocks, 1 unless the
+                    /// method says) the `_lanes` copies of `#[lanes]` functions take at once.
                     pub const LANES: usize = 1;
-                    /// `LANES` as a type: the `ParBlocksSize` of this variant's cipher.
+                    /// The blocks the `_lanes` copies take at once, as a type: the
+                    /// `ParBlocksSize` of this variant's cipher.
                     pub type Lanes = ::cipher::consts::U1;
                     #[inline(never)]
                     fn f(x: u32, k: u32) -> u32 {
@@ -863,9 +865,11 @@ fn lanes() {
                     use super::*;
                     /// This variant's name, as listed in `VARIANTS`.
                     pub const VARIANT: &str = "never_x2";
-                    /// How many blocks the `_lanes` copies of `#[lanes]` functions take at once.
+                    /// How many lane states (each of `lane_blocks` blocks, 1 unless the
+                    /// method says) the `_lanes` copies of `#[lanes]` functions take at once.
                     pub const LANES: usize = 2;
-                    /// `LANES` as a type: the `ParBlocksSize` of this variant's cipher.
+                    /// The blocks the `_lanes` copies take at once, as a type: the
+                    /// `ParBlocksSize` of this variant's cipher.
                     pub type Lanes = ::cipher::consts::U2;
                     #[inline(never)]
                     fn f(x: u32, k: u32) -> u32 {
@@ -1114,7 +1118,8 @@ fn lanes_and_unroll() {
                     use super::*;
                     /// This variant's name, as listed in `VARIANTS`.
                     pub const VARIANT: &str = "auto_x4_unrolled";
-                    /// How many blocks the `_lanes` copies of `#[lanes]` functions take at once.
+                    /// How many lane states (each of `lane_blocks` blocks, 1 unless the
+                    /// method says) the `_lanes` copies of `#[lanes]` functions take at once.
                     pub const LANES: usize = 4;
                     fn f(x: u32, k: u32) -> u32 {
                         x ^ k
@@ -1186,7 +1191,8 @@ fn target_feature_entry() {
                     use super::*;
                     /// This variant's name, as listed in `VARIANTS`.
                     pub const VARIANT: &str = "hint_x2";
-                    /// How many blocks the `_lanes` copies of `#[lanes]` functions take at once.
+                    /// How many lane states (each of `lane_blocks` blocks, 1 unless the
+                    /// method says) the `_lanes` copies of `#[lanes]` functions take at once.
                     pub const LANES: usize = 2;
                     #[target_feature(enable = "aes")]
                     #[inline]
@@ -1206,6 +1212,88 @@ fn target_feature_entry() {
                         }
                     }
                 }
+            }
+        "##]],
+    );
+}
+
+/// A method whose lane states hold two blocks each (`lane_blocks = 2`):
+/// its name and `Lanes` (the cipher's `ParBlocksSize`) count blocks, its
+/// `LANES` states.
+#[test]
+fn lane_blocks_count_states() {
+    check(
+        quote!(cipher = Tiny),
+        quote! {
+            mod tiny {
+                #[method(policy(auto), lanes(4), lane_blocks = 2)]
+                mod wide {
+                    #[round]
+                    fn f(x: u64) -> u64 { x }
+                    #[lanes]
+                    fn g(#[lane] x: &mut u64) {
+                        *x = f(*x);
+                    }
+                }
+            }
+        },
+        expect![[r##"
+            #[cfg(any(not(inlinelab_one), inlinelab_cipher = "tiny"))]
+            mod tiny {
+                /// The variant ratios are taken against unless told otherwise.
+                pub const REFERENCE: &str = "wide_auto_x4";
+                /// The variants of this module, in the order asked for; each names a child module.
+                pub const VARIANTS: &[&str] = &["wide_auto_x4"];
+                /// The `#[round]` functions, whose inline attribute differs between variants.
+                pub const ROUNDS: &[&str] = &["f"];
+                /// Variant `wide_auto_x4`: every `#[round]` function has no inline attribute (the compiler decides); the `_lanes` copies of `#[lanes]` functions take 2 states of 2 blocks at once.
+                #[cfg(any(not(inlinelab_one), inlinelab_variant = "tiny::wide_auto_x4"))]
+                pub mod wide_auto_x4 {
+                    #![allow(unused_imports)]
+                    use super::*;
+                    /// This variant's name, as listed in `VARIANTS`.
+                    pub const VARIANT: &str = "wide_auto_x4";
+                    /// How many lane states (each of `lane_blocks` blocks, 1 unless the
+                    /// method says) the `_lanes` copies of `#[lanes]` functions take at once.
+                    pub const LANES: usize = 2;
+                    /// The blocks the `_lanes` copies take at once, as a type: the
+                    /// `ParBlocksSize` of this variant's cipher.
+                    pub type Lanes = ::cipher::consts::U4;
+                    fn f(x: u64) -> u64 {
+                        x
+                    }
+                    #[inline(always)]
+                    fn g(x: &mut u64) {
+                        *x = f(*x);
+                    }
+                    /// `g` on `LANES` blocks at once (generated by `#[lanes]`): each statement that reads a lane value runs for every lane before the next statement.
+                    fn g_lanes(x: &mut [u64; LANES]) {
+                        for lane in 0..LANES {
+                            x[lane] = f(x[lane]);
+                        }
+                    }
+                }
+            }
+            /// Calls `$cb! { cipher: tiny, kind: ..., variants: [...] }` with every variant of `tiny`.
+            #[macro_export]
+            macro_rules! tiny_variants {
+                ($cb:ident) => {
+                    $cb ! { cipher : tiny, kind : cipher(Tiny), variants : [wide_auto_x4] }
+                };
+                (@ chain[$cb:ident] [$($done:tt)*] [$next:ident $($rest:ident)*]) => {
+                    $crate:: $next ! { @ chain[$cb] [$($done)*] [$($rest)*] }
+                };
+                (@ chain[$cb:ident] [$($done:tt)*] []) => {
+                    $cb ! { $($done)* }
+                };
+            }
+            /// Calls `$cb! { cipher, kind, variant }` with the one variant this build selected.
+            #[cfg(inlinelab_variant = "tiny::wide_auto_x4")]
+            #[macro_export]
+            macro_rules! selected {
+                ($cb:ident) => {
+                    $cb ! { cipher : tiny, kind : cipher(Tiny), variant : wide_auto_x4 }
+                };
             }
         "##]],
     );
@@ -1329,7 +1417,8 @@ fn lanes_call_lanes() {
                     use super::*;
                     /// This variant's name, as listed in `VARIANTS`.
                     pub const VARIANT: &str = "auto_x2";
-                    /// How many blocks the `_lanes` copies of `#[lanes]` functions take at once.
+                    /// How many lane states (each of `lane_blocks` blocks, 1 unless the
+                    /// method says) the `_lanes` copies of `#[lanes]` functions take at once.
                     pub const LANES: usize = 2;
                     fn q(s: &mut [u32; 2], k: &[u32; 2]) {
                         s[0] ^= s[1].rotate_left(k[0]);

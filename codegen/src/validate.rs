@@ -50,6 +50,7 @@ pub(crate) fn args_against(args: &Args, m: &Module) -> syn::Result<()> {
         ));
     }
     structural_axes(args, m, &mut errors);
+    lane_blocks(m, &mut errors);
     always_on_target_feature(args, m, &mut errors);
     errors.finish()
 }
@@ -79,6 +80,24 @@ fn always_on_target_feature(args: &Args, m: &Module, errors: &mut Errors) {
                     ));
                 }
             }
+        }
+    }
+}
+
+/// A method whose lane states hold several blocks (`lane_blocks = N`)
+/// takes lane counts that are multiples of it: each variant's `LANES` is a
+/// whole number of states.
+fn lane_blocks(m: &Module, errors: &mut Errors) {
+    for v in m.methods.iter().flat_map(|meth| &meth.variants) {
+        if v.lanes % v.lane_blocks != 0 {
+            let name = &v.name;
+            errors.push(syn::Error::new_spanned(
+                name,
+                format!(
+                    "variant `{name}` asks for {} blocks, but each lane's state holds {} (`lane_blocks`): list multiples of it in `lanes(...)`",
+                    v.lanes, v.lane_blocks
+                ),
+            ));
         }
     }
 }

@@ -196,12 +196,287 @@ fn key_expansion(key: &[u8], rounds: Rounds, w: &mut [u32; 60]) {
 
 #[cfg(target_arch = "x86_64")]
 cpufeatures::new!(aes_cpuid, "aes");
+#[cfg(target_arch = "x86_64")]
+cpufeatures::new!(aes_avx2_cpuid, "aes", "avx2");
 
 /// Whether this CPU has the AES-NI instructions.
 fn aesni_available() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
         aes_cpuid::get()
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// The AES key schedule as the AES-NI instructions take it, shared by the
+/// forms that run them (`aesni`, `vaes`): FIPS-197's KeyExpansion words,
+/// each word's bytes in order, four words a round key, expanded with
+/// `aeskeygenassist`, and the decryption keys of the equivalent inverse
+/// cipher made with `aesimc`.
+#[cfg(target_arch = "x86_64")]
+mod ni {
+    use super::Rounds;
+    use core::arch::x86_64::{
+        __m128i, _mm_aesimc_si128, _mm_aeskeygenassist_si128, _mm_castpd_si128, _mm_castsi128_pd,
+        _mm_loadu_si128, _mm_set_epi64x, _mm_setzero_si128, _mm_shuffle_epi32, _mm_shuffle_pd,
+        _mm_slli_si128, _mm_storeu_si128, _mm_unpacklo_epi64, _mm_xor_si128,
+    };
+    use zeroize::Zeroize;
+
+    /// A key of 16, 24 or 32 bytes expanded for `Nr` rounds: 15
+    /// encryption and 15 decryption round keys whatever the key size,
+    /// `Nr + 1` of each used. Zeroized when dropped.
+    #[derive(Clone)]
+    pub(super) struct Schedule {
+        /// Encryption round keys.
+        pub(super) ek: [__m128i; 15],
+        /// Decryption round keys of the equivalent inverse cipher.
+        pub(super) dk: [__m128i; 15],
+        /// Nr: 10, 12 or 14.
+        pub(super) rounds: Rounds,
+    }
+
+    impl Schedule {
+        /// FIPS-197 section 5.2, KeyExpansion, on AES-NI ([`expand128`],
+        /// [`expand192`], [`expand256`]), and, for decryption,
+        /// InvMixColumns (`aesimc`) of all but the first and last round
+        /// keys, in reverse order (section 5.3.5, [`invert`]). `key` is
+        /// `rounds.key_len()` bytes long (a longer one is cut there, a
+        /// shorter one read as zeros).
+        ///
+        /// `runs` is the caller's `available()`: whether this CPU has every
+        /// instruction its form runs.
+        ///
+        /// # Aborts
+        /// Where `runs` is false or this CPU lacks AES-NI, with a trap
+        /// (`ud2`, SIGILL), as `core::intrinsics::abort` does, before any
+        /// AES-NI instruction: not a panic, whose message would embed a
+        /// source location in every artifact (`verify` refuses those), and
+        /// never undefined behaviour.
+        #[inline]
+        pub(super) fn new(key: &[u8], rounds: Rounds, runs: bool) -> Schedule {
+            if !runs || !super::aesni_available() {
+                // SAFETY: `ud2` raises an invalid-opcode trap and
+                // returns nowhere; it reads and writes no memory.
+                #[allow(unsafe_code)]
+                unsafe {
+                    core::arch::asm!("ud2", options(noreturn, nomem, nostack));
+                }
+            }
+            // SAFETY: `expand` needs AES-NI, and this CPU has it (checked
+            // above).
+            #[allow(unsafe_code)]
+            unsafe {
+                Schedule::expand(key, rounds)
+            }
+        }
+
+        /// The key's words straight from its bytes into registers: no
+        /// copy of the key left in memory to zeroize. Built where it is
+        /// returned (one value, written in place): no copy of the schedule
+        /// to move or leave behind.
+        #[target_feature(enable = "aes")]
+        fn expand(key: &[u8], rounds: Rounds) -> Schedule {
+            let zero = _mm_setzero_si128();
+            let mut k = Schedule {
+                ek: [zero; 15],
+                dk: [zero; 15],
+                rounds,
+            };
+            let lo = key.first_chunk::<16>().map_or(zero, load);
+            let rest = key.get(16..).unwrap_or_default();
+            let hi = match rest.first_chunk::<16>() {
+                Some(hi) if rounds == Rounds::Fourteen => load(hi),
+                _ => rest
+                    .first_chunk::<8>()
+                    .map_or(zero, |h| _mm_set_epi64x(0, i64::from_le_bytes(*h))),
+            };
+            match rounds {
+                Rounds::Ten => {
+                    expand128(lo, &mut k.ek);
+                    invert::<10>(&k.ek, &mut k.dk);
+                }
+                Rounds::Twelve => {
+                    expand192(lo, hi, &mut k.ek);
+                    invert::<12>(&k.ek, &mut k.dk);
+                }
+                Rounds::Fourteen => {
+                    expand256(lo, hi, &mut k.ek);
+                    invert::<14>(&k.ek, &mut k.dk);
+                }
+            }
+            k
+        }
+
+        /// The round keys, zeroized.
+        pub(super) fn wipe(&mut self) {
+            self.ek.zeroize();
+            self.dk.zeroize();
+        }
+    }
+
+    /// The decryption keys of the equivalent inverse cipher (FIPS-197
+    /// section 5.3.5) from the `NR + 1` encryption keys: reversed, and
+    /// InvMixColumns (`aesimc`) applied to all but the two ends.
+    ///
+    /// ```text
+    /// dk[0] = ek[Nr];  dk[r] = InvMixColumns(ek[Nr - r]), 0 < r < Nr;  dk[Nr] = ek[0]
+    /// ```
+    #[target_feature(enable = "aes")]
+    fn invert<const NR: usize>(ek: &[__m128i; 15], dk: &mut [__m128i; 15]) {
+        dk[0] = ek[NR];
+        for r in 1..NR {
+            dk[r] = _mm_aesimc_si128(ek[NR - r]);
+        }
+        dk[NR] = ek[0];
+    }
+
+    /// `x`'s words each XORed with every word below it,
+    /// `[x0, x0^x1, x0^x1^x2, x0^x1^x2^x3]` (lowest first): the chain
+    /// `w[i] = w[i-Nk] ^ w[i-1]` run along four words at once.
+    #[target_feature(enable = "aes")]
+    fn prefix_xor(x: __m128i) -> __m128i {
+        let x = _mm_xor_si128(x, _mm_slli_si128::<4>(x));
+        _mm_xor_si128(x, _mm_slli_si128::<8>(x))
+    }
+
+    /// Four words of KeyExpansion (FIPS-197 section 5.2) from the four
+    /// `Nk` words before them, `prev`, and `temp` made from `last`:
+    /// `aeskeygenassist` holds `SubWord(RotWord(last_1)) ^ Rcon` in its
+    /// second word and `SubWord(last_2)`, `SubWord(RotWord(last_3)) ^
+    /// Rcon` in its third and fourth; `PICK` broadcasts one of them.
+    ///
+    /// ```text
+    /// next(prev, last) = prefix_xor(prev) ^ [temp, temp, temp, temp]
+    /// ```
+    #[target_feature(enable = "aes")]
+    fn next<const RCON: i32, const PICK: i32>(prev: __m128i, last: __m128i) -> __m128i {
+        let temp = _mm_shuffle_epi32::<PICK>(_mm_aeskeygenassist_si128::<RCON>(last));
+        _mm_xor_si128(prefix_xor(prev), temp)
+    }
+
+    /// AES-128 (Nk = 4): each round key is one step,
+    /// `SubWord(RotWord(w[i-1])) ^ Rcon` at its first word.
+    #[target_feature(enable = "aes")]
+    fn expand128(key: __m128i, ek: &mut [__m128i; 15]) {
+        let mut k = key;
+        ek[0] = k;
+        macro_rules! steps {
+            ($($i:literal: $rcon:literal),*) => {$(
+                k = next::<$rcon, 0xff>(k, k);
+                ek[$i] = k;
+            )*};
+        }
+        steps!(1: 0x01, 2: 0x02, 3: 0x04, 4: 0x08, 5: 0x10, 6: 0x20, 7: 0x40, 8: 0x80, 9: 0x1b, 10: 0x36);
+    }
+
+    /// AES-256 (Nk = 8): round keys in pairs, the first with
+    /// `SubWord(RotWord(.)) ^ Rcon`, the second with `SubWord(.)`
+    /// (`i mod Nk = 4`).
+    #[target_feature(enable = "aes")]
+    fn expand256(lo: __m128i, hi: __m128i, ek: &mut [__m128i; 15]) {
+        let (mut a, mut b) = (lo, hi);
+        ek[0] = a;
+        ek[1] = b;
+        macro_rules! steps {
+            ($($i:literal: $rcon:literal),*) => {$(
+                a = next::<$rcon, 0xff>(a, b);
+                ek[$i] = a;
+                b = next::<0, 0xaa>(b, a);
+                ek[$i + 1] = b;
+            )*};
+        }
+        steps!(2: 0x01, 4: 0x02, 6: 0x04, 8: 0x08, 10: 0x10, 12: 0x20);
+        ek[14] = next::<0x40, 0xff>(a, b);
+    }
+
+    /// AES-192 (Nk = 6): a step makes six words, four in `a` and two
+    /// in the low half of `b`; round keys are four words, so every
+    /// two steps give three of them.
+    ///
+    /// ```text
+    /// a' = prefix_xor(a) ^ [t, t, t, t], t = SubWord(RotWord(b_1)) ^ Rcon
+    /// b' = [b_0 ^ a'_3, b_0 ^ b_1 ^ a'_3]
+    /// round keys: a_0, [b_0 a_1.lo], [a_1.hi b_1], a_2, [b_2 a_3.lo], ...
+    /// ```
+    #[target_feature(enable = "aes")]
+    // The last step's `b` is past the 52nd word: made, never read.
+    #[allow(unused_assignments)]
+    fn expand192(lo: __m128i, hi: __m128i, ek: &mut [__m128i; 15]) {
+        let (mut a, mut b) = (lo, hi);
+        ek[0] = a;
+        macro_rules! step {
+            ($rcon:literal) => {
+                a = next::<$rcon, 0x55>(a, b);
+                b = _mm_xor_si128(
+                    _mm_xor_si128(b, _mm_slli_si128::<4>(b)),
+                    _mm_shuffle_epi32::<0xff>(a),
+                );
+            };
+        }
+        // `[x.hi, y.lo]`, in 64-bit halves.
+        let across = |x: __m128i, y: __m128i| {
+            _mm_castpd_si128(_mm_shuffle_pd::<1>(_mm_castsi128_pd(x), _mm_castsi128_pd(y)))
+        };
+        macro_rules! pairs {
+            ($($i:literal: $r1:literal $r2:literal),*) => {$(
+                let before = b;
+                step!($r1);
+                ek[$i] = _mm_unpacklo_epi64(before, a);
+                ek[$i + 1] = across(a, b);
+                step!($r2);
+                ek[$i + 2] = a;
+            )*};
+        }
+        pairs!(1: 0x01 0x02, 4: 0x04 0x08, 7: 0x10 0x20, 10: 0x40 0x80);
+    }
+
+    /// A block as the instructions take it.
+    #[inline]
+    pub(super) fn load(block: &[u8; 16]) -> __m128i {
+        // SAFETY: `block` is 16 readable bytes, and `loadu` takes any
+        // alignment; SSE2 is in every x86-64 CPU.
+        #[allow(unsafe_code)]
+        unsafe {
+            _mm_loadu_si128(block.as_ptr().cast())
+        }
+    }
+
+    #[inline]
+    pub(super) fn store(s: &__m128i, block: &mut [u8; 16]) {
+        // SAFETY: `block` is 16 writable bytes, and `storeu` takes any
+        // alignment; SSE2 is in every x86-64 CPU.
+        #[allow(unsafe_code)]
+        unsafe {
+            _mm_storeu_si128(block.as_mut_ptr().cast(), *s)
+        }
+    }
+}
+
+/// Whether this CPU has VAES on 256-bit registers, and AVX2 and AES-NI:
+/// CPUID leaf 7's ECX bit 9 beside `cpufeatures`' `aes` and `avx2` (which
+/// check that the OS keeps the YMM registers). Not `cpufeatures`' `vaes`,
+/// which asks for the AVX-512 (ZMM) state too and so says no where VAES
+/// runs on 256-bit registers only (AMD Zen 3). Asked once, then cached.
+fn vaes_available() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use core::sync::atomic::{AtomicU8, Ordering};
+        /// 0 or 1 once asked.
+        static VAES: AtomicU8 = AtomicU8::new(u8::MAX);
+        match VAES.load(Ordering::Relaxed) {
+            u8::MAX => {
+                // Leaf 7 exists where AVX2 does (its flag is in leaf 7).
+                let has = aes_avx2_cpuid::get()
+                    && core::arch::x86_64::__cpuid_count(7, 0).ecx & (1 << 9) != 0;
+                VAES.store(u8::from(has), Ordering::Relaxed);
+                has
+            }
+            known => known == 1,
+        }
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
@@ -493,13 +768,11 @@ pub mod aes {
     mod aesni {
         use super::Rounds;
         use super::super::aesni_available;
+        use super::super::ni::{Schedule, load, store};
         use core::arch::x86_64::{
             __m128i, _mm_aesdec_si128, _mm_aesdeclast_si128, _mm_aesenc_si128,
-            _mm_aesenclast_si128, _mm_aesimc_si128, _mm_aeskeygenassist_si128, _mm_castpd_si128,
-            _mm_castsi128_pd, _mm_loadu_si128, _mm_set_epi64x, _mm_setzero_si128, _mm_shuffle_epi32,
-            _mm_shuffle_pd, _mm_slli_si128, _mm_storeu_si128, _mm_unpacklo_epi64, _mm_xor_si128,
+            _mm_aesenclast_si128, _mm_xor_si128,
         };
-        use zeroize::Zeroize;
 
         /// One round: `aesenc`.
         #[round]
@@ -534,74 +807,14 @@ pub mod aes {
         /// only where the CPU has AES-NI. The key schedule is zeroized when
         /// the value is dropped.
         #[derive(Clone)]
-        pub struct Aes {
-            /// Encryption round keys, `Nr + 1` of them used.
-            ek: [__m128i; 15],
-            /// Decryption round keys of the equivalent inverse cipher.
-            dk: [__m128i; 15],
-            /// Nr: 10, 12 or 14.
-            rounds: Rounds,
-        }
+        pub struct Aes(Schedule);
 
         impl Aes {
-            /// FIPS-197 section 5.2, KeyExpansion, on AES-NI ([`expand128`],
-            /// [`expand192`], [`expand256`]), and, for decryption,
-            /// InvMixColumns (`aesimc`) of all but the first and last round
-            /// keys, in reverse order (section 5.3.5). `key` is
-            /// `rounds.key_len()` bytes long (a longer one is cut there, a
-            /// shorter one read as zeros).
-            ///
-            /// # Aborts
-            /// Where this CPU lacks AES-NI ([`available`] is false), with a
-            /// trap (`ud2`, SIGILL), as `core::intrinsics::abort` does,
-            /// before any AES-NI instruction: not a panic, whose message
-            /// would embed a source location in every artifact (`verify`
-            /// refuses those), and never undefined behaviour.
+            /// The key schedule ([`Schedule::new`]), where this CPU has
+            /// AES-NI; a trap where it does not.
+            #[inline]
             fn expand(key: &[u8], rounds: Rounds) -> Aes {
-                if !available() {
-                    // SAFETY: `ud2` raises an invalid-opcode trap and
-                    // returns nowhere; it reads and writes no memory.
-                    #[allow(unsafe_code)]
-                    unsafe {
-                        core::arch::asm!("ud2", options(noreturn, nomem, nostack));
-                    }
-                }
-                // SAFETY: `schedule` needs AES-NI, and this CPU has it
-                // (checked above).
-                #[allow(unsafe_code)]
-                unsafe {
-                    Aes::schedule(key, rounds)
-                }
-            }
-
-            /// The key's words straight from its bytes into registers: no
-            /// copy of the key left in memory to zeroize.
-            #[target_feature(enable = "aes")]
-            fn schedule(key: &[u8], rounds: Rounds) -> Aes {
-                let mut ek = [_mm_setzero_si128(); 15];
-                let lo = key.first_chunk::<16>().map_or(ek[0], load);
-                let rest = key.get(16..).unwrap_or_default();
-                let hi = match rest.first_chunk::<16>() {
-                    Some(hi) if rounds == Rounds::Fourteen => load(hi),
-                    _ => rest
-                        .first_chunk::<8>()
-                        .map_or(ek[0], |h| _mm_set_epi64x(0, i64::from_le_bytes(*h))),
-                };
-                match rounds {
-                    Rounds::Ten => expand128(lo, &mut ek),
-                    Rounds::Twelve => expand192(lo, hi, &mut ek),
-                    Rounds::Fourteen => expand256(lo, hi, &mut ek),
-                }
-                let mut dk = [_mm_setzero_si128(); 15];
-                let reversed = ek.iter().take(rounds.nr() + 1).rev();
-                for (r, (d, src)) in dk.iter_mut().zip(reversed).enumerate() {
-                    *d = if r == 0 || r == rounds.nr() {
-                        *src
-                    } else {
-                        _mm_aesimc_si128(*src)
-                    };
-                }
-                Aes { ek, dk, rounds }
+                Aes(Schedule::new(key, rounds, available()))
             }
 
             /// FIPS-197 section 5.1, Cipher(): AddRoundKey, `Nr - 1`
@@ -610,28 +823,30 @@ pub mod aes {
             #[lanes]
             #[target_feature(enable = "aes")]
             fn encrypt_aesni(&self, #[lane] s: &mut __m128i) {
-                *s = _mm_xor_si128(*s, self.ek[0]);
+                let k = &self.0;
+                *s = _mm_xor_si128(*s, k.ek[0]);
                 for r in 1..10 {
-                    *s = round(*s, self.ek[r]);
+                    *s = round(*s, k.ek[r]);
                 }
-                for rk in &self.ek[10..self.rounds.nr()] {
+                for rk in &k.ek[10..k.rounds.nr()] {
                     *s = round(*s, *rk);
                 }
-                *s = last_round(*s, self.ek[self.rounds.nr()]);
+                *s = last_round(*s, k.ek[k.rounds.nr()]);
             }
 
             /// FIPS-197 section 5.3.5, EqInvCipher(), with the decryption keys.
             #[lanes]
             #[target_feature(enable = "aes")]
             fn decrypt_aesni(&self, #[lane] s: &mut __m128i) {
-                *s = _mm_xor_si128(*s, self.dk[0]);
+                let k = &self.0;
+                *s = _mm_xor_si128(*s, k.dk[0]);
                 for r in 1..10 {
-                    *s = inv_round(*s, self.dk[r]);
+                    *s = inv_round(*s, k.dk[r]);
                 }
-                for dk in &self.dk[10..self.rounds.nr()] {
+                for dk in &k.dk[10..k.rounds.nr()] {
                     *s = inv_round(*s, *dk);
                 }
-                *s = inv_last_round(*s, self.dk[self.rounds.nr()]);
+                *s = inv_last_round(*s, k.dk[k.rounds.nr()]);
             }
 
             // The names `aes_traits!` calls. Each runs only inside a block
@@ -663,129 +878,7 @@ pub mod aes {
 
             /// The key schedule, zeroized (on drop).
             fn wipe(&mut self) {
-                self.ek.zeroize();
-                self.dk.zeroize();
-            }
-        }
-
-        /// `x`'s words each XORed with every word below it,
-        /// `[x0, x0^x1, x0^x1^x2, x0^x1^x2^x3]` (lowest first): the chain
-        /// `w[i] = w[i-Nk] ^ w[i-1]` run along four words at once.
-        #[target_feature(enable = "aes")]
-        fn prefix_xor(x: __m128i) -> __m128i {
-            let x = _mm_xor_si128(x, _mm_slli_si128::<4>(x));
-            _mm_xor_si128(x, _mm_slli_si128::<8>(x))
-        }
-
-        /// Four words of KeyExpansion (FIPS-197 section 5.2) from the four
-        /// `Nk` words before them, `prev`, and `temp` made from `last`:
-        /// `aeskeygenassist` holds `SubWord(RotWord(last_1)) ^ Rcon` in its
-        /// second word and `SubWord(last_2)`, `SubWord(RotWord(last_3)) ^
-        /// Rcon` in its third and fourth; `PICK` broadcasts one of them.
-        ///
-        /// ```text
-        /// next(prev, last) = prefix_xor(prev) ^ [temp, temp, temp, temp]
-        /// ```
-        #[target_feature(enable = "aes")]
-        fn next<const RCON: i32, const PICK: i32>(prev: __m128i, last: __m128i) -> __m128i {
-            let temp = _mm_shuffle_epi32::<PICK>(_mm_aeskeygenassist_si128::<RCON>(last));
-            _mm_xor_si128(prefix_xor(prev), temp)
-        }
-
-        /// AES-128 (Nk = 4): each round key is one step,
-        /// `SubWord(RotWord(w[i-1])) ^ Rcon` at its first word.
-        #[target_feature(enable = "aes")]
-        fn expand128(key: __m128i, ek: &mut [__m128i; 15]) {
-            let mut k = key;
-            ek[0] = k;
-            macro_rules! steps {
-                ($($i:literal: $rcon:literal),*) => {$(
-                    k = next::<$rcon, 0xff>(k, k);
-                    ek[$i] = k;
-                )*};
-            }
-            steps!(1: 0x01, 2: 0x02, 3: 0x04, 4: 0x08, 5: 0x10, 6: 0x20, 7: 0x40, 8: 0x80, 9: 0x1b, 10: 0x36);
-        }
-
-        /// AES-256 (Nk = 8): round keys in pairs, the first with
-        /// `SubWord(RotWord(.)) ^ Rcon`, the second with `SubWord(.)`
-        /// (`i mod Nk = 4`).
-        #[target_feature(enable = "aes")]
-        fn expand256(lo: __m128i, hi: __m128i, ek: &mut [__m128i; 15]) {
-            let (mut a, mut b) = (lo, hi);
-            ek[0] = a;
-            ek[1] = b;
-            macro_rules! steps {
-                ($($i:literal: $rcon:literal),*) => {$(
-                    a = next::<$rcon, 0xff>(a, b);
-                    ek[$i] = a;
-                    b = next::<0, 0xaa>(b, a);
-                    ek[$i + 1] = b;
-                )*};
-            }
-            steps!(2: 0x01, 4: 0x02, 6: 0x04, 8: 0x08, 10: 0x10, 12: 0x20);
-            ek[14] = next::<0x40, 0xff>(a, b);
-        }
-
-        /// AES-192 (Nk = 6): a step makes six words, four in `a` and two
-        /// in the low half of `b`; round keys are four words, so every
-        /// two steps give three of them.
-        ///
-        /// ```text
-        /// a' = prefix_xor(a) ^ [t, t, t, t], t = SubWord(RotWord(b_1)) ^ Rcon
-        /// b' = [b_0 ^ a'_3, b_0 ^ b_1 ^ a'_3]
-        /// round keys: a_0, [b_0 a_1.lo], [a_1.hi b_1], a_2, [b_2 a_3.lo], ...
-        /// ```
-        #[target_feature(enable = "aes")]
-        // The last step's `b` is past the 52nd word: made, never read.
-        #[allow(unused_assignments)]
-        fn expand192(lo: __m128i, hi: __m128i, ek: &mut [__m128i; 15]) {
-            let (mut a, mut b) = (lo, hi);
-            ek[0] = a;
-            macro_rules! step {
-                ($rcon:literal) => {
-                    a = next::<$rcon, 0x55>(a, b);
-                    b = _mm_xor_si128(
-                        _mm_xor_si128(b, _mm_slli_si128::<4>(b)),
-                        _mm_shuffle_epi32::<0xff>(a),
-                    );
-                };
-            }
-            // `[x.hi, y.lo]`, in 64-bit halves.
-            let across = |x: __m128i, y: __m128i| {
-                _mm_castpd_si128(_mm_shuffle_pd::<1>(_mm_castsi128_pd(x), _mm_castsi128_pd(y)))
-            };
-            macro_rules! pairs {
-                ($($i:literal: $r1:literal $r2:literal),*) => {$(
-                    let before = b;
-                    step!($r1);
-                    ek[$i] = _mm_unpacklo_epi64(before, a);
-                    ek[$i + 1] = across(a, b);
-                    step!($r2);
-                    ek[$i + 2] = a;
-                )*};
-            }
-            pairs!(1: 0x01 0x02, 4: 0x04 0x08, 7: 0x10 0x20, 10: 0x40 0x80);
-        }
-
-        /// A block as the instructions take it.
-        #[inline]
-        fn load(block: &[u8; 16]) -> __m128i {
-            // SAFETY: `block` is 16 readable bytes, and `loadu` takes any
-            // alignment; SSE2 is in every x86-64 CPU.
-            #[allow(unsafe_code)]
-            unsafe {
-                _mm_loadu_si128(block.as_ptr().cast())
-            }
-        }
-
-        #[inline]
-        fn store(s: &__m128i, block: &mut [u8; 16]) {
-            // SAFETY: `block` is 16 writable bytes, and `storeu` takes any
-            // alignment; SSE2 is in every x86-64 CPU.
-            #[allow(unsafe_code)]
-            unsafe {
-                _mm_storeu_si128(block.as_mut_ptr().cast(), *s)
+                self.0.wipe();
             }
         }
 
@@ -795,6 +888,188 @@ pub mod aes {
         }
 
         aes_traits!(target_feature: "aes",);
+    }
+
+    /// VAES: the AES-NI rounds on 256-bit registers, two blocks in each.
+    /// `vaesenc` runs `aesenc` on each 128-bit half with that half of the
+    /// round key, so every round key is broadcast to both halves as it is
+    /// used:
+    ///
+    /// ```text
+    /// vaesenc([a, b], [k, k]) = [aesenc(a, k), aesenc(b, k)]
+    /// ```
+    ///
+    /// Lanes count blocks, as in every form, two to a register
+    /// (`lane_blocks = 2`): `x8` keeps four registers in flight (`LANES`
+    /// is 4, its `ParBlocksSize` 8). A single block runs in the low half of
+    /// one register. The key schedule is `aesni`'s (`ni::Schedule`).
+    /// Where the CPU lacks VAES or AVX2 the type is unavailable and its key
+    /// setup traps, as `aesni`'s does where AES-NI is missing.
+    #[method(policy(never, hint, auto), lanes(2, 4, 8, 16), lane_blocks = 2)]
+    mod vaes {
+        use super::Rounds;
+        use super::super::ni::{Schedule, load, store};
+        use super::super::vaes_available;
+        use core::arch::x86_64::{
+            __m128i, __m256i, _mm256_aesdec_epi128, _mm256_aesdeclast_epi128, _mm256_aesenc_epi128,
+            _mm256_aesenclast_epi128, _mm256_broadcastsi128_si256, _mm256_castsi256_si128,
+            _mm256_extracti128_si256, _mm256_set_m128i, _mm256_setzero_si256, _mm256_xor_si256,
+            _mm256_zextsi128_si256,
+        };
+
+        /// One round on two blocks: `vaesenc`.
+        #[round]
+        #[target_feature(enable = "vaes")]
+        fn round(s: __m256i, rk: __m256i) -> __m256i {
+            _mm256_aesenc_epi128(s, rk)
+        }
+
+        /// The last round: `vaesenclast`.
+        #[round]
+        #[target_feature(enable = "vaes")]
+        fn last_round(s: __m256i, rk: __m256i) -> __m256i {
+            _mm256_aesenclast_epi128(s, rk)
+        }
+
+        /// One round of the equivalent inverse cipher: `vaesdec`.
+        #[round]
+        #[target_feature(enable = "vaes")]
+        fn inv_round(s: __m256i, dk: __m256i) -> __m256i {
+            _mm256_aesdec_epi128(s, dk)
+        }
+
+        /// Its last round: `vaesdeclast`.
+        #[round]
+        #[target_feature(enable = "vaes")]
+        fn inv_last_round(s: __m256i, dk: __m256i) -> __m256i {
+            _mm256_aesdeclast_epi128(s, dk)
+        }
+
+        /// A round key in both halves of a register.
+        #[target_feature(enable = "vaes")]
+        #[inline]
+        fn both(k: &__m128i) -> __m256i {
+            _mm256_broadcastsi128_si256(*k)
+        }
+
+        /// AES with the key size chosen at run time, on VAES: a key of 16, 24
+        /// or 32 bytes, its schedule as the instructions take it. Made only
+        /// where the CPU has VAES and AVX2. The key schedule is zeroized when
+        /// the value is dropped.
+        #[derive(Clone)]
+        pub struct Aes(Schedule);
+
+        impl Aes {
+            /// The key schedule ([`Schedule::new`]), where this CPU has VAES
+            /// and AVX2; a trap where it does not.
+            #[inline]
+            fn expand(key: &[u8], rounds: Rounds) -> Aes {
+                Aes(Schedule::new(key, rounds, available()))
+            }
+
+            /// FIPS-197 section 5.1, Cipher(), on the two blocks of `s`.
+            #[lanes]
+            #[target_feature(enable = "vaes")]
+            fn encrypt_vaes(&self, #[lane] s: &mut __m256i) {
+                let k = &self.0;
+                *s = _mm256_xor_si256(*s, both(&k.ek[0]));
+                for r in 1..10 {
+                    let rk = both(&k.ek[r]);
+                    *s = round(*s, rk);
+                }
+                for rk in &k.ek[10..k.rounds.nr()] {
+                    let rk = both(rk);
+                    *s = round(*s, rk);
+                }
+                let rk = both(&k.ek[k.rounds.nr()]);
+                *s = last_round(*s, rk);
+            }
+
+            /// FIPS-197 section 5.3.5, EqInvCipher(), on the two blocks of `s`.
+            #[lanes]
+            #[target_feature(enable = "vaes")]
+            fn decrypt_vaes(&self, #[lane] s: &mut __m256i) {
+                let k = &self.0;
+                *s = _mm256_xor_si256(*s, both(&k.dk[0]));
+                for r in 1..10 {
+                    let dk = both(&k.dk[r]);
+                    *s = inv_round(*s, dk);
+                }
+                for dk in &k.dk[10..k.rounds.nr()] {
+                    let dk = both(dk);
+                    *s = inv_round(*s, dk);
+                }
+                let dk = both(&k.dk[k.rounds.nr()]);
+                *s = inv_last_round(*s, dk);
+            }
+
+            // The names `aes_traits!` calls, each run only inside a block
+            // backend's `with_feature`, which has VAES enabled. One block
+            // runs in the low half of a register, `2 * LANES` in `LANES`.
+            #[target_feature(enable = "vaes")]
+            #[inline]
+            fn encrypt_state(&self, s: &mut __m128i) {
+                let mut r = _mm256_zextsi128_si256(*s);
+                self.encrypt_vaes(&mut r);
+                *s = _mm256_castsi256_si128(r);
+            }
+
+            #[target_feature(enable = "vaes")]
+            #[inline]
+            fn encrypt_state_lanes(&self, s: &mut [__m128i; 2 * LANES]) {
+                let mut r = pairs(s);
+                self.encrypt_vaes_lanes(&mut r);
+                unpair(&r, s);
+            }
+
+            #[target_feature(enable = "vaes")]
+            #[inline]
+            fn decrypt_state(&self, s: &mut __m128i) {
+                let mut r = _mm256_zextsi128_si256(*s);
+                self.decrypt_vaes(&mut r);
+                *s = _mm256_castsi256_si128(r);
+            }
+
+            #[target_feature(enable = "vaes")]
+            #[inline]
+            fn decrypt_state_lanes(&self, s: &mut [__m128i; 2 * LANES]) {
+                let mut r = pairs(s);
+                self.decrypt_vaes_lanes(&mut r);
+                unpair(&r, s);
+            }
+
+            /// The key schedule, zeroized (on drop).
+            fn wipe(&mut self) {
+                self.0.wipe();
+            }
+        }
+
+        /// Blocks `2l` and `2l + 1` in the low and high halves of register `l`.
+        #[target_feature(enable = "vaes")]
+        #[inline]
+        fn pairs(s: &[__m128i; 2 * LANES]) -> [__m256i; LANES] {
+            let mut r = [_mm256_setzero_si256(); LANES];
+            for (r, [lo, hi]) in r.iter_mut().zip(s.as_chunks::<2>().0) {
+                *r = _mm256_set_m128i(*hi, *lo);
+            }
+            r
+        }
+
+        /// [`pairs`] undone.
+        #[target_feature(enable = "vaes")]
+        #[inline]
+        fn unpair(r: &[__m256i; LANES], s: &mut [__m128i; 2 * LANES]) {
+            for (pair, r) in s.as_chunks_mut::<2>().0.iter_mut().zip(r) {
+                *pair = [_mm256_castsi256_si128(*r), _mm256_extracti128_si256::<1>(*r)];
+            }
+        }
+
+        /// Whether this CPU has VAES, AVX2 and AES-NI.
+        pub fn available() -> bool {
+            vaes_available()
+        }
+
+        aes_traits!(target_feature: "vaes",);
     }
 
     /// The `cipher` traits of a method's `Aes` and of `Aes128`, `Aes192`

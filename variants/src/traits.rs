@@ -53,10 +53,12 @@ pub(crate) fn put_bytes<const N: usize>(state: &[u8; N], block: &mut [u8; N]) {
 /// - `load(&[u8; BLOCK]) -> State` and `store(&State, &mut [u8; BLOCK])`
 ///   turn a block into what the rounds work on and back;
 ///   `encrypt: |cipher, state| expr` runs the rounds on `state: &mut State`,
-///   `encrypt_lanes: |cipher, states| expr` on `states: &mut [State; LANES]`
-///   (the `_lanes` copy), and `decrypt`, `decrypt_lanes` likewise.
+///   `encrypt_lanes: |cipher, states| expr` on the states of the
+///   `ParBlocksSize` (`Lanes`) blocks of a parallel call, `&mut [State; N]`
+///   (the `_lanes` copy, whose `LANES` is `N` unless a lane's state holds
+///   several blocks), and `decrypt`, `decrypt_lanes` likewise.
 /// - `target_feature: "aes"`: the rounds need that target feature, so each
-///   block backend function (one block, `LANES` blocks) runs its load,
+///   block backend function (one block, `Lanes` blocks) runs its load,
 ///   rounds and store inside a function with it enabled, called once: the
 ///   rounds inline there, in this crate, whatever their callers. A type
 ///   given it is made only where `available` holds.
@@ -215,7 +217,9 @@ macro_rules! cipher_traits {
                 cipher_traits!(@with [$($feature)?] (c: &$ty = self, blocks: ::cipher::InOut<'_, '_, ::cipher::ParBlocks<$ty>> = blocks) {
                     let mut blocks = blocks;
                     let $lc = c;
-                    let $ls = &mut ::core::array::from_fn::<_, LANES, _>(|l| {
+                    let $ls = &mut ::core::array::from_fn::<_, {
+                        <<$ty as ::cipher::ParBlocksSizeUser>::ParBlocksSize as ::cipher::typenum::Unsigned>::USIZE
+                    }, _>(|l| {
                         $load(blocks.get_in()[l].as_ref())
                     });
                     $run_lanes;

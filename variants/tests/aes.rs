@@ -156,14 +156,19 @@ fn invalid_key_lengths() {
 }
 
 /// Every variant's types say whether this CPU can run them: the table
-/// forms always, the AES-NI forms as CPUID says (and the tests above ran
-/// them only because it said yes here).
+/// forms always, the AES-NI and VAES forms as CPUID says (and the tests
+/// above ran them only because it said yes here).
 #[test]
 fn availability_is_the_cpus() {
     #[cfg(target_arch = "x86_64")]
-    let aesni = std::arch::is_x86_feature_detected!("aes");
+    let (aesni, vaes) = (
+        std::arch::is_x86_feature_detected!("aes"),
+        std::arch::is_x86_feature_detected!("aes")
+            && std::arch::is_x86_feature_detected!("avx2")
+            && std::arch::is_x86_feature_detected!("vaes"),
+    );
     #[cfg(not(target_arch = "x86_64"))]
-    let aesni = false;
+    let (aesni, vaes) = (false, false);
     macro_rules! each {
         (cipher: aes, kind: cipher(Aes), variants: [$($v:ident)*]) => {
             vec![$((
@@ -173,12 +178,20 @@ fn availability_is_the_cpus() {
         };
     }
     let all: Vec<(&str, [bool; 4])> = variants::aes_variants!(each);
-    assert!(
-        all.iter().any(|(v, _)| v.starts_with("aesni_")),
-        "no AES-NI form declared"
-    );
+    for form in ["tables_", "aesni_", "vaes_"] {
+        assert!(
+            all.iter().any(|(v, _)| v.starts_with(form)),
+            "no {form} form declared"
+        );
+    }
     for (v, answers) in all {
-        let expected = !v.starts_with("aesni_") || aesni;
+        let expected = if v.starts_with("aesni_") {
+            aesni
+        } else if v.starts_with("vaes_") {
+            vaes
+        } else {
+            true
+        };
         assert_eq!(answers, [expected; 4], "{v}");
     }
 }

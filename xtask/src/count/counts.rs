@@ -11,11 +11,27 @@ use bench_harness::registry::CipherEntry;
 use bench_harness::sampling::Case;
 use std::path::Path;
 
-/// Per contender, its instructions per operation in each case (`None` for a
-/// peer or a contender that was not sound); a variant whose count fails is
-/// marked failed (hung, when it ran past the counting deadline; unavailable,
-/// when its artifact says so).
-pub fn count(contenders: &mut [Contender], cases: &[Case], dir: &Path) -> Vec<Option<Vec<f64>>> {
+/// What counting gave one contender.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Tally {
+    /// Not counted: a peer, or a contender that was not sound (its entry
+    /// says why).
+    Skipped,
+    /// Instructions per operation in each case, in case order.
+    Counted(Vec<f64>),
+    /// Sized and, in a timed run, timed, but its artifact says the CPU
+    /// valgrind presents cannot run it (valgrind runs no VAES, no
+    /// AVX-512): why. Never counted; the wall clock is its speed.
+    Uncountable(String),
+}
+
+/// Per contender, what counting gave it; a variant whose count fails is
+/// marked failed (hung, when it ran past the counting deadline). One whose
+/// artifact answers "unavailable" under valgrind stays as it was: the CPU
+/// valgrind presents is not this one, and a run that timed it found it
+/// available here (one this CPU cannot run is marked unavailable when it is
+/// timed, before counting).
+pub fn count(contenders: &mut [Contender], cases: &[Case], dir: &Path) -> Vec<Tally> {
     let counted: Vec<usize> = (0..contenders.len())
         .filter(|&i| !contenders[i].is_peer() && contenders[i].live().is_some())
         .collect();
@@ -23,19 +39,27 @@ pub fn count(contenders: &mut [Contender], cases: &[Case], dir: &Path) -> Vec<Op
         .iter()
         .filter_map(|&i| Some((contenders[i].name.clone(), contenders[i].live()?.so.clone())))
         .collect();
-    let mut out = vec![None; contenders.len()];
+    let mut out = vec![Tally::Skipped; contenders.len()];
     if artifacts.is_empty() {
         return out;
     }
     for (&i, count) in counted.iter().zip(callgrind::count(&artifacts, cases, dir)) {
         match count {
-            Count::Counted(n) => out[i] = Some(n),
-            Count::Unavailable(why) => contenders[i].unavailable(why),
+            Count::Counted(n) => out[i] = Tally::Counted(n),
+            Count::Unavailable(why) => out[i] = Tally::Uncountable(uncountable(&why)),
             Count::Failed(why) => contenders[i].fail(format!("counting instructions: {why}")),
             Count::Hung(why) => contenders[i].hang(format!("counting instructions: {why}")),
         }
     }
     out
+}
+
+/// Why a variant was not counted, from its artifact's answer under
+/// valgrind (`PATH: the artifact says ...`), without the path: a report
+/// names no machine's files.
+pub fn uncountable(why: &str) -> String {
+    let answer = why.rsplit_once(": ").map_or(why, |(_, a)| a);
+    format!("under valgrind, {answer}")
 }
 
 /// Writes `counts` (as [`count`] returned them) into `report`'s variant
@@ -45,13 +69,18 @@ pub fn attach(
     report: &mut Report,
     entry: &CipherEntry,
     contenders: &[Contender],
-    counts: &[Option<Vec<f64>>],
+    counts: &[Tally],
     cases: &[Case],
 ) {
     for e in report.variants.iter_mut() {
         let position = contenders.iter().position(|c| c.name == e.name);
-        let Some(n) = position.and_then(|i| counts[i].as_ref()) else {
-            continue;
+        let n = match position.map(|i| &counts[i]) {
+            Some(Tally::Counted(n)) => n,
+            Some(Tally::Uncountable(why)) => {
+                e.uncounted = Some(why.clone());
+                continue;
+            }
+            Some(Tally::Skipped) | None => continue,
         };
         let mut timed = std::mem::take(&mut e.speed);
         for (c, &count) in cases.iter().zip(n) {

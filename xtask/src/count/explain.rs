@@ -62,7 +62,15 @@ pub fn count(
     for ((name, _), count) in artifacts.iter().zip(counts) {
         match count {
             Count::Counted(n) => attach(report, entry, name, &heads, &n),
-            Count::Unavailable(why) | Count::Failed(why) | Count::Hung(why) => {
+            // Timed here, refused under valgrind: its CPU lacks what the
+            // artifact needs (VAES). The report says so beside the table.
+            Count::Unavailable(why) => {
+                eprintln!("xtask: `{name}` not counted: {why}");
+                if let Some(e) = report.entries_mut().find(|e| &e.name == name) {
+                    e.uncounted = Some(crate::count::counts::uncountable(&why));
+                }
+            }
+            Count::Failed(why) | Count::Hung(why) => {
                 eprintln!("xtask: `{name}` not counted: {why}");
             }
         }

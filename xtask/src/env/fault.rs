@@ -1,7 +1,9 @@
 //! Faults injected for tests through `INLINELAB_FAULT=KIND:NAME`; this is
 //! the one place that reads it, and the stages ask it themselves. NAME is a
 //! contender's name (`never`, `rustcrypto`, or `never@base` for the base
-//! tree's `never` under `gate --against`).
+//! tree's `never` under `gate --against`). compare and gate refuse (exit 2)
+//! a fault of another kind, or one naming none of their contenders, before
+//! they build: a fault that injects nothing would test nothing.
 //!
 //! - `build:NAME`: contender NAME's build fails (it asks for an artifact
 //!   feature that does not exist);
@@ -60,6 +62,40 @@ fn injected() -> Option<&'static Fault> {
             Some(Fault::Built(features, name.into()))
         })
         .as_ref()
+}
+
+/// Checks the fault asked for, if any, before anything is built: a kind
+/// this file knows, naming one of `names` (the run's contenders). A fault
+/// that would inject nothing is a usage error, not a run that silently
+/// tests nothing.
+pub fn check(names: &[&str]) -> crate::error::Result<()> {
+    let Ok(v) = std::env::var("INLINELAB_FAULT") else {
+        return Ok(());
+    };
+    let kinds: Vec<&str> = std::iter::once("crash")
+        .chain(BUILT.iter().map(|(k, _)| *k))
+        .collect();
+    let hint = format!(
+        "INLINELAB_FAULT=KIND:NAME, KIND one of {}, NAME a contender of this run",
+        kinds.join(", ")
+    );
+    let usage = |cause: String| crate::error::Error::usage(cause, hint.clone());
+    let Some((kind, name)) = v.split_once(':') else {
+        return Err(usage(format!("INLINELAB_FAULT={v:?} is not KIND:NAME")));
+    };
+    if !kinds.contains(&kind) {
+        return Err(usage(format!(
+            "INLINELAB_FAULT has an unknown kind {kind:?}"
+        )));
+    }
+    if !names.contains(&name) {
+        return Err(usage(format!(
+            "INLINELAB_FAULT names {name:?}, which is none of this run's {} contenders ({}): it would inject nothing",
+            names.len(),
+            names.join(", ")
+        )));
+    }
+    Ok(())
 }
 
 /// Artifact features to add to contender `name`'s build.

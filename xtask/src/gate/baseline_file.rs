@@ -5,7 +5,8 @@
 //! foreign, other-schema or other-toolchain file is a setup error (exit 2)
 //! that gives no verdict, and so is one that cannot be trusted: a variant
 //! `failed` or unavailable in it, without sizes or speed entries, lacking a
-//! counted case, or with a count or size of 0 (or below).
+//! counted case, or with a count or size of 0 (or below). A variant
+//! valgrind cannot run (`uncounted`: VAES) is held to its sizes alone.
 
 use crate::env::workspace;
 use crate::error::{Error, Result};
@@ -128,6 +129,11 @@ pub fn check(report: &Report, entry: &CipherEntry, what: &str) -> Result<()> {
                 a.text_bytes, a.so_bytes
             )));
         }
+        // Sized, and not countable under valgrind (VAES): its sizes are
+        // what the gate holds it to, and the wall clock when timed.
+        if e.uncounted.is_some() {
+            continue;
+        }
         if e.speed.is_empty() {
             return Err(untrusted(format!("variant `{name}` has no speed entries")));
         }
@@ -247,5 +253,25 @@ mod tests {
         let other = serde_json::to_vec(&old).unwrap();
         assert!(!super::same_values(Some(&other), Some(&new), "tiny"));
         assert!(!super::same_values(None, Some(&new), "tiny"));
+    }
+    /// A variant valgrind could not count (`uncounted`, VAES) is trusted on
+    /// its sizes alone; the same variant without the reason, lacking its
+    /// counts, is not.
+    #[test]
+    fn a_variant_valgrind_cannot_run_needs_only_its_sizes() {
+        let entry = bench_harness::registry::cipher("crc32c").unwrap();
+        let path = crate::env::workspace::root().join(super::relative("crc32c"));
+        let bytes = std::fs::read(&path).unwrap();
+        let mut report = super::parse(&bytes, "b.json", "crc32c").unwrap();
+        report.variants[0].speed.clear();
+        let lacking = super::check(&report, entry, "b.json");
+        assert!(
+            matches!(&lacking, Err(crate::error::Error::Usage { cause, .. }) if cause.contains("no speed entries")),
+            "{lacking:?}"
+        );
+        report.variants[0].uncounted = Some("under valgrind, no VAES".into());
+        super::check(&report, entry, "b.json").unwrap();
+        report.variants[0].artifact = None;
+        assert!(super::check(&report, entry, "b.json").is_err());
     }
 }

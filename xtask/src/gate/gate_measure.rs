@@ -53,12 +53,12 @@ fn count_each_alone(
     contenders: &mut [Contender],
     cases: &[bench_harness::sampling::Case],
     dir: &Path,
-) -> Vec<Option<Vec<f64>>> {
+) -> Vec<counts::Tally> {
     (0..contenders.len())
         .map(|i| {
             counts::count(&mut contenders[i..=i], cases, dir)
                 .pop()
-                .flatten()
+                .unwrap_or(counts::Tally::Skipped)
         })
         .collect()
 }
@@ -82,6 +82,8 @@ pub fn measure(
     reuse: Reuse,
     generated_by: &str,
 ) -> Result<(Report, Timings)> {
+    let names: Vec<&str> = contenders.iter().map(|c| c.name.as_str()).collect();
+    crate::env::fault::check(&names)?;
     let steps = contenders.len() + 2;
     build::build_and_size_reusing(entry, contenders, dir, steps, reuse);
     measure_built(entry, contenders, dir, no_time, generated_by)

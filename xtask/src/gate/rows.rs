@@ -20,6 +20,10 @@ pub const SPEED_THRESHOLD: &str = "2";
 /// Wall-clock slowdown, in percent, that is flagged.
 pub const TIME_THRESHOLD: &str = "5";
 
+/// The baseline figure of a variant valgrind could not count (VAES), as
+/// its instructions row shows it and the summary recognises it.
+pub const NOT_COUNTED: &str = "not counted";
+
 /// How much worse is a regression (each a fraction; flags in percent).
 #[derive(clap::Args, Clone, Debug)]
 pub struct Thresholds {
@@ -171,6 +175,29 @@ pub fn rows(
         e.speed_at(&key.alg, &key.dir, key.key_bits, key.block_bytes)
             .and_then(|s| s.instructions)
     };
+    // Not countable under valgrind (VAES) in the baseline: sizes above, and
+    // the wall clock, are all it can be held to; said in one row.
+    if let Some(why) = &baseline.uncounted {
+        let metric = format!("{} instructions/op", crate::env::escape::md_code(name));
+        let counted_now = cases.iter().any(|key| counted(now, key).is_some());
+        let mut row = broken(name, metric, NOT_COUNTED, String::new());
+        row.now = match &now.uncounted {
+            Some(why_now) => format!("not counted ({why_now})"),
+            None if counted_now => "counted".into(),
+            None => "not counted".into(),
+        };
+        row.change =
+            format!("the baseline could not count it ({why}): judged by size and wall clock");
+        row.verdict = Severity::Advisory;
+        if now.uncounted.is_some() {
+            row.verdict = Severity::Ok;
+        }
+        rows.push(row);
+        if let Some(w) = wall {
+            rows.push(wall_row(name, &w, th));
+        }
+        return rows;
+    }
     // Counted in no case (it failed, and said why above): one row, not one
     // per case.
     if cases.iter().all(|key| counted(now, key).is_none()) {
@@ -178,7 +205,10 @@ pub fn rows(
             name,
             format!("{} instructions/op", crate::env::escape::md_code(name)),
             "counted",
-            format!("not counted in any of the {} cases", cases.len()),
+            match &now.uncounted {
+                Some(why) => format!("not counted in any of the {} cases ({why})", cases.len()),
+                None => format!("not counted in any of the {} cases", cases.len()),
+            },
         );
         row.base = base.map(|_| "counted".into());
         rows.push(row);
@@ -464,5 +494,61 @@ mod tests {
         // Not counted now is a regression, whatever the figures before.
         let lost = compare("v", "m".into(), 100.0, None, None, 0.02);
         assert_eq!(lost.verdict, Severity::Regression);
+    }
+    /// A variant valgrind cannot run (VAES): in the baseline and now, one
+    /// row says so and passes, its sizes still judged; counted before and
+    /// not now, it regresses and says why; counted now and not in the
+    /// baseline, there is nothing to compare: advisory.
+    #[test]
+    fn a_variant_valgrind_cannot_run_is_judged_by_its_sizes() {
+        use crate::report::fixture::entry;
+        let th = Thresholds {
+            size: 0.01,
+            speed: 0.02,
+            time: 0.05,
+            strict_time: false,
+        };
+        let mut counted = entry("v", 1000, [10.0, 20.0], None);
+        for s in &mut counted.speed {
+            s.instructions = Some(100.0);
+        }
+        let cases = counted.speed.clone();
+        let mut uncounted = entry("v", 1000, [10.0, 20.0], None);
+        uncounted.uncounted = Some("under valgrind, no VAES".into());
+        for s in &mut uncounted.speed {
+            s.instructions = None;
+        }
+        let instructions = |rows: &[Row]| -> Vec<Row> {
+            rows.iter()
+                .filter(|r| r.metric.contains("instructions"))
+                .cloned()
+                .collect()
+        };
+
+        let both = rows(&uncounted, None, &uncounted, &cases, None, &th);
+        let one = instructions(&both);
+        assert_eq!(one.len(), 1, "{both:?}");
+        assert_eq!(one[0].verdict, Severity::Ok);
+        assert!(one[0].now.contains("no VAES"), "{:?}", one[0]);
+        assert!(both.iter().all(|r| r.verdict == Severity::Ok), "{both:?}");
+        // Its sizes are still held to the baseline's.
+        let mut grown = uncounted.clone();
+        grown.artifact.as_mut().unwrap().text_bytes = 2000;
+        let big = rows(&uncounted, None, &grown, &cases, None, &th);
+        assert!(
+            big.iter()
+                .any(|r| r.verdict == Severity::Regression && r.metric.contains(".text")),
+            "{big:?}"
+        );
+
+        let lost = rows(&counted, None, &uncounted, &cases, None, &th);
+        let lost = instructions(&lost);
+        assert_eq!(lost.len(), 1, "{lost:?}");
+        assert_eq!(lost[0].verdict, Severity::Regression);
+        assert!(lost[0].now.contains("no VAES"), "{:?}", lost[0]);
+
+        let gained = instructions(&rows(&uncounted, None, &counted, &cases, None, &th));
+        assert_eq!(gained.len(), 1, "{gained:?}");
+        assert_eq!(gained[0].verdict, Severity::Advisory);
     }
 }

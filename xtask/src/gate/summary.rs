@@ -177,7 +177,18 @@ fn within(md: &mut String, rows: &[Row]) {
                     md_cell_fragment(&r.metric)
                 )
             });
-        let _ = writeln!(md, "| {} | {} | {largest} |", md_code_cell(v), rows.len());
+        // A variant valgrind cannot run (VAES) has no instruction rows.
+        let uncounted = if rows.iter().any(|r| r.baseline == super::rows::NOT_COUNTED) {
+            "; instructions not counted (valgrind cannot run it)"
+        } else {
+            ""
+        };
+        let _ = writeln!(
+            md,
+            "| {} | {} | {largest}{uncounted} |",
+            md_code_cell(v),
+            rows.len()
+        );
     }
     md.push('\n');
 }

@@ -123,6 +123,7 @@ pub fn entry(name: &str, text: u64, mb_s: [f64; 2], gain: Option<f64>) -> Entry 
         measured_fingerprint: Some("1000:0123456789abcdef".into()),
         speed: speeds(mb_s, gain),
         overall: gain.map(ratio),
+        uncounted: None,
     }
 }
 

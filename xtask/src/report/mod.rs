@@ -257,6 +257,12 @@ pub struct Entry {
     /// estimator of [`paired`], at the run's last look.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub overall: Option<Ratio>,
+    /// Why callgrind counted none of its cases although the run sized (and
+    /// timed) it: its artifact says the CPU valgrind presents cannot run
+    /// it (valgrind runs no VAES, no AVX-512). Its speed entries then carry
+    /// no `instructions`, and the gate judges its sizes and wall clock.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub uncounted: Option<String>,
 }
 
 /// What became of a variant or peer; `ok`, `failed`, `hung`,

@@ -53,6 +53,30 @@ fn slower_than_the_peer_is_said() {
     assert!(!crate::render::markdown::render(&fixture::report()).contains("Slower than the peer"));
 }
 
+/// A variant valgrind could not count (VAES) is named under the
+/// instructions table with why, escaped; a report without one says
+/// nothing of it.
+#[test]
+fn a_variant_not_counted_is_said_with_why() {
+    let mut r = fixture::report();
+    let name = r.variants[0].name.clone();
+    r.variants[0].uncounted = Some("under valgrind, *no* VAES".into());
+    let md = crate::render::markdown::render(&r);
+    let said: Vec<&str> = md
+        .lines()
+        .filter(|l| l.starts_with("Not counted, timed only:"))
+        .collect();
+    assert_eq!(said.len(), 1, "{md:.3000}");
+    assert!(
+        said[0].contains(&format!("`{name}` (under valgrind, \\*no\\* VAES)")),
+        "{}",
+        said[0]
+    );
+    assert!(
+        !crate::render::markdown::render(&fixture::report()).contains("Not counted, timed only")
+    );
+}
+
 /// Two panels, one numbered point per identical-code group and peer, each
 /// with an error bar, and a legend that names every member; the pick (here
 /// also the reference) labelled, the peer a triangle, the Pareto front a

@@ -171,6 +171,7 @@ fn entry_of(
             None => Vec::new(),
         },
         overall: k.and_then(|k| against(k).and_then(|r| t.overall(k, r))),
+        uncounted: None,
     }
 }
 

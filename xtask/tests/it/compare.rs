@@ -537,6 +537,35 @@ fn faults_are_reported() {
     }
 }
 
+/// A fault that would inject nothing (a name no contender has, a kind
+/// nobody knows, no `:`) is a usage error before anything is built: exit
+/// 2, one line, nothing written.
+#[test]
+fn a_fault_that_injects_nothing_is_refused() {
+    for fault in ["slow-key24:never", "slow-key24", "slower:tables_auto"] {
+        let out_dir_tmp = scratch("fault-nothing");
+        let out_dir = out_dir_tmp.path();
+        let out = xtask(
+            &[
+                "compare",
+                "aes",
+                "--quick",
+                "--variants",
+                "tables_auto",
+                "--no-peer",
+                "--out",
+                out_dir.to_str().unwrap(),
+            ],
+            &[("INLINELAB_FAULT", fault)],
+        );
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{fault}: {stderr}");
+        assert!(stderr.contains("INLINELAB_FAULT"), "{fault}: {stderr}");
+        assert!(!stderr.contains("building"), "{fault}: built: {stderr}");
+        assert_eq!(std::fs::read_dir(out_dir).unwrap().count(), 0, "{fault}");
+    }
+}
+
 /// An artifact that says this CPU cannot run it (the loader asks first) is
 /// reported as unavailable, with its size, and is not a failure (exit 0):
 /// a block cipher's AES-NI form, as on a CPU without AES-NI (the fault

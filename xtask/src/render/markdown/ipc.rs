@@ -108,6 +108,22 @@ pub fn render(w: &mut String, r: &Report) {
                 let _ = writeln!(w, "| {} | {} |", md_cell(&e.label), cells.join(" | "));
             }
             let _ = writeln!(w);
+            let uncounted: Vec<String> = (measured(r))
+                .filter_map(|e| {
+                    Some(format!(
+                        "{} ({})",
+                        md_code(&e.name),
+                        md_text(e.uncounted.as_ref()?)
+                    ))
+                })
+                .collect();
+            if !uncounted.is_empty() {
+                let _ = writeln!(
+                    w,
+                    "Not counted, timed only: {}. valgrind runs its own model of an x86-64 CPU, without VAES or AVX-512, and an artifact that needs them says it cannot run there.\n",
+                    uncounted.join("; ")
+                );
+            }
         },
     );
 }
