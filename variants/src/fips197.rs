@@ -901,8 +901,10 @@ pub mod aes {
     ///
     /// Lanes count blocks, as in every form, two to a register
     /// (`lane_blocks = 2`): `x8` keeps four registers in flight (`LANES`
-    /// is 4, its `ParBlocksSize` 8). A single block runs in the low half of
-    /// one register. The key schedule is `aesni`'s (`ni::Schedule`).
+    /// is 4, its `ParBlocksSize` 8). A single block (a buffer's tail, CBC
+    /// encryption) runs on the 128-bit form of the same instructions: a
+    /// 256-bit register would carry nothing in its high half, and measured
+    /// slower at 16 bytes than `aesni_auto`. The key schedule is `aesni`'s (`ni::Schedule`).
     /// Where the CPU lacks VAES or AVX2 the type is unavailable and its key
     /// setup traps, as `aesni`'s does where AES-NI is missing.
     #[method(policy(never, hint, auto), lanes(2, 4, 8, 16), lane_blocks = 2)]
@@ -914,7 +916,8 @@ pub mod aes {
             __m128i, __m256i, _mm256_aesdec_epi128, _mm256_aesdeclast_epi128, _mm256_aesenc_epi128,
             _mm256_aesenclast_epi128, _mm256_broadcastsi128_si256, _mm256_castsi256_si128,
             _mm256_extracti128_si256, _mm256_set_m128i, _mm256_setzero_si256, _mm256_xor_si256,
-            _mm256_zextsi128_si256,
+            _mm_aesdec_si128, _mm_aesdeclast_si128, _mm_aesenc_si128, _mm_aesenclast_si128,
+            _mm_xor_si128,
         };
 
         /// One round on two blocks: `vaesenc`.
@@ -945,6 +948,36 @@ pub mod aes {
             _mm256_aesdeclast_epi128(s, dk)
         }
 
+        /// One round on one block: `vaesenc` on 128 bits, for a single
+        /// block (the tail of a buffer, CBC encryption), where a 256-bit
+        /// register would carry nothing in its high half.
+        #[round]
+        #[target_feature(enable = "vaes")]
+        fn block_round(s: __m128i, rk: __m128i) -> __m128i {
+            _mm_aesenc_si128(s, rk)
+        }
+
+        /// Its last round: `vaesenclast` on 128 bits.
+        #[round]
+        #[target_feature(enable = "vaes")]
+        fn block_last_round(s: __m128i, rk: __m128i) -> __m128i {
+            _mm_aesenclast_si128(s, rk)
+        }
+
+        /// One round of the equivalent inverse cipher on one block.
+        #[round]
+        #[target_feature(enable = "vaes")]
+        fn block_inv_round(s: __m128i, dk: __m128i) -> __m128i {
+            _mm_aesdec_si128(s, dk)
+        }
+
+        /// Its last round on one block.
+        #[round]
+        #[target_feature(enable = "vaes")]
+        fn block_inv_last_round(s: __m128i, dk: __m128i) -> __m128i {
+            _mm_aesdeclast_si128(s, dk)
+        }
+
         /// A round key in both halves of a register.
         #[target_feature(enable = "vaes")]
         #[inline]
@@ -967,7 +1000,11 @@ pub mod aes {
                 Aes(Schedule::new(key, rounds, available()))
             }
 
-            /// FIPS-197 section 5.1, Cipher(), on the two blocks of `s`.
+            /// FIPS-197 section 5.1, Cipher(), on the two blocks of `s`,
+            /// each round key in both halves. Written for one register, run
+            /// as its `_lanes` copy only: one block takes
+            /// [`Aes::encrypt_one`].
+            #[allow(dead_code)]
             #[lanes]
             #[target_feature(enable = "vaes")]
             fn encrypt_vaes(&self, #[lane] s: &mut __m256i) {
@@ -985,7 +1022,9 @@ pub mod aes {
                 *s = last_round(*s, rk);
             }
 
-            /// FIPS-197 section 5.3.5, EqInvCipher(), on the two blocks of `s`.
+            /// FIPS-197 section 5.3.5, EqInvCipher(), on the two blocks of
+            /// `s`, run as its `_lanes` copy only (one block: [`Aes::decrypt_one`]).
+            #[allow(dead_code)]
             #[lanes]
             #[target_feature(enable = "vaes")]
             fn decrypt_vaes(&self, #[lane] s: &mut __m256i) {
@@ -1003,15 +1042,46 @@ pub mod aes {
                 *s = inv_last_round(*s, dk);
             }
 
+            /// FIPS-197 section 5.1, Cipher(), on one block: the 128-bit
+            /// rounds, each key as it is stored (no broadcast, no upper
+            /// half to clear).
+            #[target_feature(enable = "vaes")]
+            #[inline]
+            fn encrypt_one(&self, s: &mut __m128i) {
+                let k = &self.0;
+                *s = _mm_xor_si128(*s, k.ek[0]);
+                for r in 1..10 {
+                    *s = block_round(*s, k.ek[r]);
+                }
+                for rk in &k.ek[10..k.rounds.nr()] {
+                    *s = block_round(*s, *rk);
+                }
+                *s = block_last_round(*s, k.ek[k.rounds.nr()]);
+            }
+
+            /// FIPS-197 section 5.3.5, EqInvCipher(), on one block, as
+            /// [`Aes::encrypt_one`].
+            #[target_feature(enable = "vaes")]
+            #[inline]
+            fn decrypt_one(&self, s: &mut __m128i) {
+                let k = &self.0;
+                *s = _mm_xor_si128(*s, k.dk[0]);
+                for r in 1..10 {
+                    *s = block_inv_round(*s, k.dk[r]);
+                }
+                for dk in &k.dk[10..k.rounds.nr()] {
+                    *s = block_inv_round(*s, *dk);
+                }
+                *s = block_inv_last_round(*s, k.dk[k.rounds.nr()]);
+            }
+
             // The names `aes_traits!` calls, each run only inside a block
             // backend's `with_feature`, which has VAES enabled. One block
-            // runs in the low half of a register, `2 * LANES` in `LANES`.
+            // runs on the 128-bit rounds, `2 * LANES` in `LANES` registers.
             #[target_feature(enable = "vaes")]
             #[inline]
             fn encrypt_state(&self, s: &mut __m128i) {
-                let mut r = _mm256_zextsi128_si256(*s);
-                self.encrypt_vaes(&mut r);
-                *s = _mm256_castsi256_si128(r);
+                self.encrypt_one(s)
             }
 
             #[target_feature(enable = "vaes")]
@@ -1025,9 +1095,7 @@ pub mod aes {
             #[target_feature(enable = "vaes")]
             #[inline]
             fn decrypt_state(&self, s: &mut __m128i) {
-                let mut r = _mm256_zextsi128_si256(*s);
-                self.decrypt_vaes(&mut r);
-                *s = _mm256_castsi256_si128(r);
+                self.decrypt_one(s)
             }
 
             #[target_feature(enable = "vaes")]
