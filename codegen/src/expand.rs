@@ -235,9 +235,11 @@ fn child<'a>(
         doc.push_str(&format!("; `#[shape]` functions have {}", f.describe()));
     }
     if variant.lane_blocks != 1 {
+        let states = variant.states();
         doc.push_str(&format!(
-            "; the `_lanes` copies of `#[lanes]` functions take {} states of {} blocks at once",
-            variant.lanes / variant.lane_blocks,
+            "; the `_lanes` copies of `#[lanes]` functions take {} blocks at once, {states} state{} of {}",
+            variant.lanes,
+            if states == 1 { "" } else { "s" },
             variant.lane_blocks
         ));
     } else if variant.lanes != 1 {
@@ -278,7 +280,8 @@ fn child<'a>(
         out.extend(copy);
     }
     let lane_items = lanes.then(|| {
-        let n = proc_macro2::Literal::usize_unsuffixed(variant.lanes / variant.lane_blocks);
+        let n = proc_macro2::Literal::usize_unsuffixed(variant.states());
+        let per = proc_macro2::Literal::usize_unsuffixed(variant.lane_blocks);
         let typenum = format_ident!("U{}", variant.lanes);
         let ty = matches!(kind, Some(Kind::Cipher(_))).then(|| {
             quote! {
@@ -288,9 +291,10 @@ fn child<'a>(
             }
         });
         quote! {
-            /// How many lane states (each of `lane_blocks` blocks, 1 unless the
-            /// method says) the `_lanes` copies of `#[lanes]` functions take at once.
+            /// How many lane states the `_lanes` copies of `#[lanes]` functions take at once.
             pub const LANES: usize = #n;
+            /// How many blocks one lane's state holds: the copies take `LANES * LANE_BLOCKS` blocks.
+            pub const LANE_BLOCKS: usize = #per;
             #ty
         }
     });

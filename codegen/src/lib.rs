@@ -35,7 +35,7 @@
 //!   function computes.
 //! - Lanes, `never_x4` (one lane by default): beside each function marked
 //!   `#[lanes]`, whose parameters marked `#[lane]` hold one block's value, a
-//!   copy `<name>_lanes` takes `LANES` blocks at once, rewritten statement
+//!   copy `<name>_lanes` takes `LANES` lanes at once, rewritten statement
 //!   by statement so that each step runs for every lane before the next
 //!   (see `lanes/mod.rs`). A module with `#[lanes]` functions gives every
 //!   variant `pub const LANES` and, with `cipher = Type`, `pub type Lanes`

@@ -15,7 +15,7 @@ pub(crate) enum Marker {
     Round,
     /// `#[shape]`: a function whose `if`/`else` branch forms rewrite.
     Shape,
-    /// `#[lanes]`: a function that gets a `_lanes` copy on `LANES` blocks.
+    /// `#[lanes]`: a function that gets a `_lanes` copy on `LANES` lanes.
     Lanes,
     /// `#[lane]`: a parameter of a `#[lanes]` function that holds one
     /// block's value.

@@ -88,6 +88,11 @@ pub(crate) struct Variant {
 }
 
 impl Variant {
+    /// How many lane states its `_lanes` copies take: `LANES`.
+    pub(crate) fn states(&self) -> usize {
+        self.lanes / self.lane_blocks
+    }
+
     /// The name of a variant of these axes, `[method_]policy[_form][_xN][_unrolled]`.
     pub(crate) fn name_of(
         method: Option<&Ident>,

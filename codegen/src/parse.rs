@@ -660,11 +660,12 @@ fn method(
     let seen: Vec<&Variant> = earlier.iter().flat_map(|m| &m.variants).collect();
     let empty = metas.is_empty();
     let mut list = VariantList::new(Some((index, &m.ident)));
-    let mut lane_blocks = None;
+    let (mut lane_blocks, mut lane_blocks_seen) = (None, false);
     for meta in metas {
         let meta = match meta {
             Meta::NameValue(nv) if nv.path.is_ident(LANE_BLOCKS) => {
-                lane_blocks = lane_blocks_of(&nv, lane_blocks.is_some(), errors).or(lane_blocks);
+                lane_blocks = lane_blocks_of(&nv, lane_blocks_seen, errors).or(lane_blocks);
+                lane_blocks_seen = true;
                 continue;
             }
             other => other,

@@ -88,16 +88,25 @@ fn always_on_target_feature(args: &Args, m: &Module, errors: &mut Errors) {
 /// takes lane counts that are multiples of it: each variant's `LANES` is a
 /// whole number of states.
 fn lane_blocks(m: &Module, errors: &mut Errors) {
-    for v in m.methods.iter().flat_map(|meth| &meth.variants) {
-        if v.lanes % v.lane_blocks != 0 {
-            let name = &v.name;
-            errors.push(syn::Error::new_spanned(
-                name,
-                format!(
-                    "variant `{name}` asks for {} blocks, but each lane's state holds {} (`lane_blocks`): list multiples of it in `lanes(...)`",
-                    v.lanes, v.lane_blocks
-                ),
-            ));
+    for meth in &m.methods {
+        let mut said: Vec<usize> = Vec::new();
+        for v in meth
+            .variants
+            .iter()
+            .filter(|v| v.lanes % v.lane_blocks != 0)
+        {
+            if said.contains(&v.lanes) {
+                continue;
+            }
+            said.push(v.lanes);
+            let cause = format!(
+                "variant `{}` asks for {} blocks, but each lane's state holds {} (`lane_blocks`): list multiples of it in `lanes(...)`",
+                v.name, v.lanes, v.lane_blocks
+            );
+            errors.push(match meth.axes.as_ref().and_then(|a| a.lanes.as_ref()) {
+                Some(list) => syn::Error::new_spanned(list, cause),
+                None => syn::Error::new_spanned(&v.name, cause),
+            });
         }
     }
 }

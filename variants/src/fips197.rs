@@ -1,7 +1,8 @@
-//! AES, [FIPS-197], two ways: with "T-tables", the classic software design
-//! the kernel's `aes_generic` uses, and on the AES-NI instructions, a round
-//! each (the loop-AES question of the seeds, today: the hardware against
-//! the tables). Every table is computed at
+//! AES, [FIPS-197], three ways: with "T-tables", the classic software
+//! design the kernel's `aes_generic` uses, on the AES-NI instructions, a
+//! round each, and on VAES, the same rounds on two blocks a register (the
+//! loop-AES question of the seeds, today: the hardware against the
+//! tables). Every table is computed at
 //! compile time from the standard's definitions (section 5.1.1 for the
 //! S-box, 4.2 for multiplication in GF(2^8)), so none is typed in by hand.
 //!
@@ -228,7 +229,8 @@ mod ni {
 
     /// A key of 16, 24 or 32 bytes expanded for `Nr` rounds: 15
     /// encryption and 15 decryption round keys whatever the key size,
-    /// `Nr + 1` of each used. Zeroized when dropped.
+    /// `Nr + 1` of each used. Its owner zeroizes it when dropped
+    /// ([`Schedule::wipe`], through `cipher_traits!`'s `zeroize`).
     #[derive(Clone)]
     pub(super) struct Schedule {
         /// Encryption round keys.
@@ -485,7 +487,7 @@ fn vaes_available() -> bool {
 }
 
 /// AES in every variant: `aes::tables_never::{Aes, Aes128, Aes192, Aes256}`,
-/// `aes::aesni_auto_x8::Aes` and so on. Two ways to compute it, each a
+/// `aes::aesni_auto_x8::Aes` and so on. Three ways to compute it, each a
 /// `#[method]`, each crossed with the axes it can take:
 ///
 /// - `tables`: the T-table rounds (FIPS-197 section 5.1.3's lookup form),
@@ -493,14 +495,16 @@ fn vaes_available() -> bool {
 /// - `aesni`: the AES-NI instructions, one per round (`aesenc`,
 ///   `aesenclast`, `aesdec`, `aesdeclast`, `aesimc` for the decryption
 ///   keys), where the CPU has them: key setup checks, and `available()`
-///   says whether it would pass.
+///   says whether it would pass;
+/// - `vaes`: the same instructions on 256-bit registers, two blocks in
+///   each, where the CPU has VAES and AVX2, checked the same way.
 ///
 /// The axes:
 /// - the inline policy of the round functions (a full round and the last
-///   round, each way): `never` and `auto`. `always` and `hint` are left
-///   out: in `tables` they built to the same code as `auto`, which inlines
-///   all four; on `aesni`'s `#[target_feature]` rounds Rust refuses
-///   `always`;
+///   round, each way): `never` and `auto` for `tables` (`always` and
+///   `hint` built to the same code as `auto`, which inlines all four);
+///   `never`, `hint` and `auto` for the hardware forms, whose
+///   `#[target_feature]` rounds Rust refuses `always`;
 /// - lanes, blocks encrypted together round by round (`x2`...), through
 ///   `cipher`'s parallel blocks (`ParBlocksSize`);
 /// - the loop over the nine rounds every key size has as written or
@@ -1077,7 +1081,7 @@ pub mod aes {
 
             // The names `aes_traits!` calls, each run only inside a block
             // backend's `with_feature`, which has VAES enabled. One block
-            // runs on the 128-bit rounds, `2 * LANES` in `LANES` registers.
+            // runs on the 128-bit rounds, `LANE_BLOCKS * LANES` in `LANES` registers.
             #[target_feature(enable = "vaes")]
             #[inline]
             fn encrypt_state(&self, s: &mut __m128i) {
@@ -1086,7 +1090,7 @@ pub mod aes {
 
             #[target_feature(enable = "vaes")]
             #[inline]
-            fn encrypt_state_lanes(&self, s: &mut [__m128i; 2 * LANES]) {
+            fn encrypt_state_lanes(&self, s: &mut [__m128i; LANE_BLOCKS * LANES]) {
                 let mut r = pairs(s);
                 self.encrypt_vaes_lanes(&mut r);
                 unpair(&r, s);
@@ -1100,7 +1104,7 @@ pub mod aes {
 
             #[target_feature(enable = "vaes")]
             #[inline]
-            fn decrypt_state_lanes(&self, s: &mut [__m128i; 2 * LANES]) {
+            fn decrypt_state_lanes(&self, s: &mut [__m128i; LANE_BLOCKS * LANES]) {
                 let mut r = pairs(s);
                 self.decrypt_vaes_lanes(&mut r);
                 unpair(&r, s);
@@ -1115,7 +1119,7 @@ pub mod aes {
         /// Blocks `2l` and `2l + 1` in the low and high halves of register `l`.
         #[target_feature(enable = "vaes")]
         #[inline]
-        fn pairs(s: &[__m128i; 2 * LANES]) -> [__m256i; LANES] {
+        fn pairs(s: &[__m128i; LANE_BLOCKS * LANES]) -> [__m256i; LANES] {
             let mut r = [_mm256_setzero_si256(); LANES];
             for (r, [lo, hi]) in r.iter_mut().zip(s.as_chunks::<2>().0) {
                 *r = _mm256_set_m128i(*hi, *lo);
@@ -1126,7 +1130,7 @@ pub mod aes {
         /// [`pairs`] undone.
         #[target_feature(enable = "vaes")]
         #[inline]
-        fn unpair(r: &[__m256i; LANES], s: &mut [__m128i; 2 * LANES]) {
+        fn unpair(r: &[__m256i; LANES], s: &mut [__m128i; LANE_BLOCKS * LANES]) {
             for (pair, r) in s.as_chunks_mut::<2>().0.iter_mut().zip(r) {
                 *pair = [_mm256_castsi256_si128(*r), _mm256_extracti128_si256::<1>(*r)];
             }

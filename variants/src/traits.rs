@@ -67,11 +67,11 @@ pub(crate) fn put_bytes<const N: usize>(state: &[u8; N], block: &mut [u8; N]) {
 ///   whose rounds need an instruction the CPU may lack checks in its key
 ///   setup too, so that no use of it reaches code this CPU cannot run.
 ///
-/// The tail of a buffer (fewer blocks than `LANES`) goes block by block
+/// The tail of a buffer (fewer blocks than `Lanes`) goes block by block
 /// through `encrypt_block` (`decrypt_block`), as `cipher`'s default does,
 /// without its `assert!` on the tail's length, which embeds a source
 /// location in every artifact whose lane count is not a power of two (the
-/// callers in `cipher` and `modes` hand it fewer than `LANES` blocks).
+/// callers in `cipher` and `modes` hand it fewer than `Lanes` blocks).
 macro_rules! cipher_traits {
     (
         $ty:ident {
@@ -211,7 +211,7 @@ macro_rules! cipher_traits {
                 })
             }
 
-            /// `LANES` blocks at once, round by round (with one lane,
+            /// `Lanes` blocks at once, round by round (with one block,
             /// `cipher` takes them one by one instead).
             fn $par(&self, blocks: ::cipher::InOut<'_, '_, ::cipher::ParBlocks<Self>>) {
                 cipher_traits!(@with [$($feature)?] (c: &$ty = self, blocks: ::cipher::InOut<'_, '_, ::cipher::ParBlocks<$ty>> = blocks) {

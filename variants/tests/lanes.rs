@@ -8,12 +8,14 @@
 use cipher::ParBlocksSizeUser;
 use cipher::typenum::Unsigned;
 
-/// `(cipher::variant, LANES, ParBlocksSize)` of every variant of a cipher.
+/// `(cipher::variant, LANES, LANE_BLOCKS, ParBlocksSize)` of every variant
+/// of a cipher.
 macro_rules! lanes {
     (cipher: $c:ident, kind: cipher($ty:ident), variants: [$($v:ident)*]) => {
         vec![$((
             concat!(stringify!($c), "::", stringify!($v)),
             variants::$c::$v::LANES,
+            variants::$c::$v::LANE_BLOCKS,
             <variants::$c::$v::$ty as ParBlocksSizeUser>::ParBlocksSize::USIZE,
         )),*]
     };
@@ -23,7 +25,7 @@ macro_rules! lanes {
 /// declaration order.
 macro_rules! ciphers {
     ($($role:ident { cipher: $c:ident, kind: $kind:ident $(($ty:ident))?, variants: $v:tt, $($facts:tt)* })*) => {{
-        let mut all: Vec<(&str, usize, usize)> = Vec::new();
+        let mut all: Vec<(&str, usize, usize, usize)> = Vec::new();
         $(all.extend(ciphers!(@$role $c [$kind $(($ty))?] $v));)*
         all
     }};
@@ -31,7 +33,7 @@ macro_rules! ciphers {
         lanes!(cipher: $c, kind: cipher($ty), variants: [$($v)*])
     };
     (@$role:ident $c:ident $kind:tt $v:tt) => {
-        Vec::<(&str, usize, usize)>::new()
+        Vec::<(&str, usize, usize, usize)>::new()
     };
 }
 
@@ -46,13 +48,15 @@ fn named(name: &str) -> usize {
 fn names_lanes_and_par_blocks_agree() {
     let all = variants::all_algorithms!(ciphers);
     let mut counts = std::collections::BTreeSet::new();
-    for (name, lanes, par) in all {
+    let mut wide = 0;
+    for (name, lanes, per_state, par) in all {
         assert_eq!(par, named(name), "{name}: ParBlocksSize");
-        // VAES holds two blocks in each lane's register.
-        let per_state = if name.starts_with("aes::vaes_") { 2 } else { 1 };
-        assert_eq!(lanes * per_state, par, "{name}: LANES");
+        assert_eq!(lanes * per_state, par, "{name}: LANES x LANE_BLOCKS");
+        wide += usize::from(per_state > 1);
         counts.insert(par);
     }
+    // VAES holds two blocks a register.
+    assert!(wide > 0, "no variant whose lane state holds several blocks");
     // The counts every cipher is searched over; CAST6 adds 6.
     for n in [1, 2, 3, 4, 8] {
         assert!(counts.contains(&n), "no variant with {n} lanes: {counts:?}");

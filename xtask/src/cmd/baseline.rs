@@ -27,6 +27,7 @@ pub fn run(args: Args) -> Result<()> {
     let meta = workspace::metadata()?;
     let ciphers = ciphers::named(&args.cipher, true, "baseline")?;
     callgrind::check()?;
+    crate::env::fault::check(&contenders::possible_names(&ciphers))?;
     let mut files = Outputs::in_dir("baseline", &baseline_file::dir());
     for entry in &ciphers {
         files.add(baseline_file::path(entry.name), Kind::Baseline);

@@ -27,10 +27,11 @@ pub enum Tally {
 
 /// Per contender, what counting gave it; a variant whose count fails is
 /// marked failed (hung, when it ran past the counting deadline). One whose
-/// artifact answers "unavailable" under valgrind stays as it was: the CPU
-/// valgrind presents is not this one, and a run that timed it found it
-/// available here (one this CPU cannot run is marked unavailable when it is
-/// timed, before counting).
+/// artifact answers "unavailable" under valgrind stays as it was, and is
+/// `Uncountable`: the CPU valgrind presents is not this one. A timed run
+/// has already marked unavailable what this CPU cannot run; an untimed one
+/// (`gate --no-time`) cannot tell the two apart, and the reason says only
+/// what valgrind saw.
 pub fn count(contenders: &mut [Contender], cases: &[Case], dir: &Path) -> Vec<Tally> {
     let counted: Vec<usize> = (0..contenders.len())
         .filter(|&i| !contenders[i].is_peer() && contenders[i].live().is_some())

@@ -48,27 +48,42 @@ enum Fault {
     Crash(String),
 }
 
+/// `KIND:NAME` read: the fault, or why it is none this file knows.
+fn parse(v: &str) -> Result<Fault, String> {
+    let Some((kind, name)) = v.split_once(':') else {
+        return Err(format!("INLINELAB_FAULT={v:?} is not KIND:NAME"));
+    };
+    if kind == "crash" {
+        return Ok(Fault::Crash(name.into()));
+    }
+    match BUILT.iter().find(|(k, _)| *k == kind) {
+        Some((_, features)) => Ok(Fault::Built(features, name.into())),
+        None => Err(format!("INLINELAB_FAULT has an unknown kind {kind:?}")),
+    }
+}
+
+impl Fault {
+    fn name(&self) -> &str {
+        match self {
+            Fault::Built(_, n) | Fault::Crash(n) => n,
+        }
+    }
+}
+
 /// The fault asked for, read once.
 fn injected() -> Option<&'static Fault> {
     static FAULT: OnceLock<Option<Fault>> = OnceLock::new();
     FAULT
-        .get_or_init(|| {
-            let v = std::env::var("INLINELAB_FAULT").ok()?;
-            let (kind, name) = v.split_once(':')?;
-            if kind == "crash" {
-                return Some(Fault::Crash(name.into()));
-            }
-            let (_, features) = BUILT.iter().find(|(k, _)| *k == kind)?;
-            Some(Fault::Built(features, name.into()))
-        })
+        .get_or_init(|| parse(&std::env::var("INLINELAB_FAULT").ok()?).ok())
         .as_ref()
 }
 
-/// Checks the fault asked for, if any, before anything is built: a kind
-/// this file knows, naming one of `names` (the run's contenders). A fault
+/// Checks the fault asked for, if any, once per command before anything is
+/// built: a kind this file knows, naming one of `names` (every contender
+/// the command's ciphers can have, or a crate run's contenders). A fault
 /// that would inject nothing is a usage error, not a run that silently
 /// tests nothing.
-pub fn check(names: &[&str]) -> crate::error::Result<()> {
+pub fn check(names: &[String]) -> crate::error::Result<()> {
     let Ok(v) = std::env::var("INLINELAB_FAULT") else {
         return Ok(());
     };
@@ -80,19 +95,12 @@ pub fn check(names: &[&str]) -> crate::error::Result<()> {
         kinds.join(", ")
     );
     let usage = |cause: String| crate::error::Error::usage(cause, hint.clone());
-    let Some((kind, name)) = v.split_once(':') else {
-        return Err(usage(format!("INLINELAB_FAULT={v:?} is not KIND:NAME")));
-    };
-    if !kinds.contains(&kind) {
+    let fault = parse(&v).map_err(usage)?;
+    let name = fault.name();
+    if !names.iter().any(|n| n == name) {
         return Err(usage(format!(
-            "INLINELAB_FAULT has an unknown kind {kind:?}"
-        )));
-    }
-    if !names.contains(&name) {
-        return Err(usage(format!(
-            "INLINELAB_FAULT names {name:?}, which is none of this run's {} contenders ({}): it would inject nothing",
-            names.len(),
-            names.join(", ")
+            "INLINELAB_FAULT names {name:?}, which is none of this run's {} possible contenders: it would inject nothing",
+            names.len()
         )));
     }
     Ok(())

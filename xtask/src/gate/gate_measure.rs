@@ -82,8 +82,6 @@ pub fn measure(
     reuse: Reuse,
     generated_by: &str,
 ) -> Result<(Report, Timings)> {
-    let names: Vec<&str> = contenders.iter().map(|c| c.name.as_str()).collect();
-    crate::env::fault::check(&names)?;
     let steps = contenders.len() + 2;
     build::build_and_size_reusing(entry, contenders, dir, steps, reuse);
     measure_built(entry, contenders, dir, no_time, generated_by)

@@ -20,10 +20,6 @@ pub const SPEED_THRESHOLD: &str = "2";
 /// Wall-clock slowdown, in percent, that is flagged.
 pub const TIME_THRESHOLD: &str = "5";
 
-/// The baseline figure of a variant valgrind could not count (VAES), as
-/// its instructions row shows it and the summary recognises it.
-pub const NOT_COUNTED: &str = "not counted";
-
 /// How much worse is a regression (each a fraction; flags in percent).
 #[derive(clap::Args, Clone, Debug)]
 pub struct Thresholds {
@@ -69,6 +65,9 @@ pub struct Row {
     /// The larger growth of the two, as a fraction (0 where there is none).
     pub growth: f64,
     pub verdict: Severity,
+    /// The row of a variant valgrind cannot run (VAES): its instructions
+    /// are not counted, its speed is the wall clock's.
+    pub uncounted: bool,
 }
 
 #[derive(Debug, PartialEq, Eq, PartialOrd, Ord, Clone, Copy)]
@@ -90,6 +89,7 @@ fn broken(variant: &str, metric: String, baseline: &str, now: String) -> Row {
         change_base: None,
         growth: 0.0,
         verdict: Severity::Regression,
+        uncounted: false,
     }
 }
 
@@ -160,7 +160,10 @@ pub fn rows(
         )];
     };
     let mut rows = Vec::new();
-    if now.status != Status::Measured {
+    // A variant valgrind cannot run may also be one this CPU cannot (no
+    // VAES): its sizes are judged, and nothing else can be.
+    let unavailable_here = now.status == Status::Unavailable && baseline.uncounted.is_some();
+    if now.status != Status::Measured && !unavailable_here {
         let why = now.reason.clone().unwrap_or_else(|| "failed".into());
         rows.push(broken(name, crate::env::escape::md_code(name), "ok", why));
     }
@@ -175,26 +178,36 @@ pub fn rows(
         e.speed_at(&key.alg, &key.dir, key.key_bits, key.block_bytes)
             .and_then(|s| s.instructions)
     };
-    // Not countable under valgrind (VAES) in the baseline: sizes above, and
-    // the wall clock, are all it can be held to; said in one row.
+    // Not countable under valgrind (VAES) in the baseline: its sizes, and
+    // its wall clock (a regression past the threshold, with or without
+    // --strict-time: it is all that holds its speed), said in one row.
     if let Some(why) = &baseline.uncounted {
         let metric = format!("{} instructions/op", crate::env::escape::md_code(name));
         let counted_now = cases.iter().any(|key| counted(now, key).is_some());
-        let mut row = broken(name, metric, NOT_COUNTED, String::new());
-        row.now = match &now.uncounted {
-            Some(why_now) => format!("not counted ({why_now})"),
-            None if counted_now => "counted".into(),
-            None => "not counted".into(),
+        let mut row = broken(name, metric, "not counted", String::new());
+        row.now = match (&now.uncounted, unavailable_here) {
+            (_, true) => format!(
+                "not run here ({})",
+                now.reason.as_deref().unwrap_or("unavailable")
+            ),
+            (Some(why_now), false) => format!("not counted ({why_now})"),
+            (None, false) if counted_now => "counted: nothing in the baseline to compare".into(),
+            (None, false) => "not counted".into(),
         };
-        row.change =
-            format!("the baseline could not count it ({why}): judged by size and wall clock");
-        row.verdict = Severity::Advisory;
-        if now.uncounted.is_some() {
-            row.verdict = Severity::Ok;
-        }
+        row.base = base.map(|b| match &b.uncounted {
+            Some(_) => "not counted".into(),
+            None => "counted".into(),
+        });
+        row.change = format!("the baseline could not count it ({why})");
+        row.verdict = Severity::Ok;
+        row.uncounted = true;
         rows.push(row);
         if let Some(w) = wall {
-            rows.push(wall_row(name, &w, th));
+            let strict = Thresholds {
+                strict_time: true,
+                ..th.clone()
+            };
+            rows.push(wall_row(name, &w, &strict));
         }
         return rows;
     }
@@ -324,6 +337,7 @@ fn compare(
         } else {
             Severity::Ok
         },
+        uncounted: false,
     }
 }
 
@@ -348,6 +362,7 @@ fn wall_row(name: &str, w: &Ratio, th: &Thresholds) -> Row {
             (true, false) => Severity::Advisory,
             _ => Severity::Ok,
         },
+        uncounted: false,
     }
 }
 
@@ -498,7 +513,8 @@ mod tests {
     /// A variant valgrind cannot run (VAES): in the baseline and now, one
     /// row says so and passes, its sizes still judged; counted before and
     /// not now, it regresses and says why; counted now and not in the
-    /// baseline, there is nothing to compare: advisory.
+    /// baseline, there is nothing to compare; on a CPU that cannot run it,
+    /// its sizes alone; its wall clock regresses without --strict-time.
     #[test]
     fn a_variant_valgrind_cannot_run_is_judged_by_its_sizes() {
         use crate::report::fixture::entry;
@@ -529,6 +545,7 @@ mod tests {
         let one = instructions(&both);
         assert_eq!(one.len(), 1, "{both:?}");
         assert_eq!(one[0].verdict, Severity::Ok);
+        assert!(one[0].uncounted);
         assert!(one[0].now.contains("no VAES"), "{:?}", one[0]);
         assert!(both.iter().all(|r| r.verdict == Severity::Ok), "{both:?}");
         // Its sizes are still held to the baseline's.
@@ -549,6 +566,31 @@ mod tests {
 
         let gained = instructions(&rows(&uncounted, None, &counted, &cases, None, &th));
         assert_eq!(gained.len(), 1, "{gained:?}");
-        assert_eq!(gained[0].verdict, Severity::Advisory);
+        assert_eq!(gained[0].verdict, Severity::Ok);
+        assert!(gained[0].uncounted);
+
+        // On a CPU without its instructions: sizes judged, nothing broken.
+        let mut absent = uncounted.clone();
+        absent.status = Status::Unavailable;
+        absent.reason = Some("needs VAES".into());
+        let here = rows(&uncounted, None, &absent, &cases, None, &th);
+        assert!(here.iter().all(|r| r.verdict == Severity::Ok), "{here:?}");
+        assert!(
+            instructions(&here)[0].now.contains("needs VAES"),
+            "{here:?}"
+        );
+        // Its wall clock holds its speed even without --strict-time.
+        let slow = Ratio {
+            ratio: 0.8,
+            low: 0.75,
+            high: 0.85,
+        };
+        let walled = rows(&uncounted, None, &uncounted, &cases, Some(slow), &th);
+        assert!(
+            walled
+                .iter()
+                .any(|r| r.verdict == Severity::Regression && r.metric.contains("wall-clock")),
+            "{walled:?}"
+        );
     }
 }

@@ -178,7 +178,7 @@ fn within(md: &mut String, rows: &[Row]) {
                 )
             });
         // A variant valgrind cannot run (VAES) has no instruction rows.
-        let uncounted = if rows.iter().any(|r| r.baseline == super::rows::NOT_COUNTED) {
+        let uncounted = if rows.iter().any(|r| r.uncounted) {
             "; instructions not counted (valgrind cannot run it)"
         } else {
             ""

@@ -16,6 +16,8 @@
 use crate::decide::verdict::Annotation;
 use crate::env::escape::{plotters_text, xml_attr, xml_comment, xml_text};
 use crate::report::{Entry, Headline, Report, Status};
+mod labels;
+
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use std::collections::HashSet;
@@ -253,12 +255,18 @@ fn panel(
     let ringed = points
         .iter()
         .position(|p| p.role.is_some_and(|r| r.starts_with("pick")));
-    let marks = marks(&pixels, ringed);
-    let role_at = role_offsets(points, &figures, &pixels, &marks, ymax);
-    let roles: Vec<Box> = (points.iter().zip(&pixels).zip(&role_at))
-        .filter_map(|((p, px), o)| Some(text_box((*px)?, (*o)?, p.role?.len())))
+    let marks = labels::marks(&pixels, ringed);
+    let role_names: Vec<Option<&str>> = points.iter().map(|p| p.role).collect();
+    // Near the bottom of the panel, where a label under a point would run
+    // into the axis's tick labels.
+    let low: Vec<bool> = (figures.iter())
+        .map(|f| f.is_some_and(|(_, y, _, _)| y < 0.08 * ymax))
         .collect();
-    let offsets = label_offsets(&pixels, &marks, &roles, ringed);
+    let role_at = labels::role_offsets(&role_names, &low, &pixels, &marks);
+    let roles: Vec<labels::Rect> = (role_names.iter().zip(&pixels).zip(&role_at))
+        .filter_map(|((r, px), o)| Some(labels::text_rect((*px)?, (*o)?, (*r)?.len())))
+        .collect();
+    let offsets = labels::label_offsets(&pixels, &marks, &roles, ringed);
     for (i, (p, f)) in points.iter().zip(&figures).enumerate() {
         let Some((x, y, lo, hi)) = *f else { continue };
         let color = if p.peer { RED } else { BLUE };
@@ -364,129 +372,9 @@ fn log_tick(x: f64) -> String {
     }
 }
 
-/// A box in pixels, `(left, top, right, bottom)`.
-type Box = (i32, i32, i32, i32);
-
-fn overlaps(a: Box, b: Box) -> bool {
-    a.0 < b.2 && b.0 < a.2 && a.1 < b.3 && b.1 < a.3
-}
-
-/// Pixels a label of `chars` characters takes (13-pixel sans-serif).
-fn text_box(at: (i32, i32), offset: (i32, i32), chars: usize) -> Box {
-    let (x, y) = (at.0 + offset.0, at.1 + offset.1);
-    (x, y, x + 8 * chars as i32, y + 13)
-}
-
-/// Each point's mark as a box: its circle or triangle, the pick's ring.
-fn marks(at: &[Option<(i32, i32)>], ringed: Option<usize>) -> Vec<Box> {
-    (at.iter().enumerate())
-        .filter_map(|(i, p)| {
-            let (x, y) = (*p)?;
-            let r = if ringed == Some(i) { 12 } else { 7 };
-            Some((x - r, y - r, x + r, y + r))
-        })
-        .collect()
-}
-
-/// The first of `spots` (offsets from `at`) where a label of `chars`
-/// characters covers none of `taken`; where all are taken, the first.
-fn place(at: (i32, i32), chars: usize, spots: &[(i32, i32)], taken: &[Box]) -> (i32, i32) {
-    (spots.iter().copied())
-        .find(|o| {
-            let b = text_box(at, *o, chars);
-            !taken.iter().any(|&m| overlaps(b, m))
-        })
-        .unwrap_or(spots[0])
-}
-
-/// Where each point's role (`pick`, `reference`) is written: under it, or
-/// above, right or left of it where that would cover a point or another
-/// role (or, near the bottom of its panel, run into the axis's labels).
-fn role_offsets(
-    points: &[Point],
-    figures: &[Option<(f64, f64, f64, f64)>],
-    at: &[Option<(i32, i32)>],
-    marks: &[Box],
-    ymax: f64,
-) -> Vec<Option<(i32, i32)>> {
-    let mut taken: Vec<Box> = marks.to_vec();
-    (points.iter().zip(figures).zip(at))
-        .map(|((p, f), px)| {
-            let (role, (_, y, _, _), px) = (p.role?, (*f)?, (*px)?);
-            let w = 8 * role.len() as i32;
-            let below = (-12, 14);
-            let above = (-12, -32);
-            let mut spots = vec![below, above, (16, -6), (-16 - w, -6), (-12, 28), (-12, -46)];
-            if y < 0.08 * ymax {
-                spots.swap(0, 1);
-            }
-            let o = place(px, role.len(), &spots, &taken);
-            taken.push(text_box(px, o, role.len()));
-            Some(o)
-        })
-        .collect()
-}
-
-/// Each number's offset from its point, placed in pixels: the first of a
-/// few spots around the point (right and left above it, then below, then
-/// further out) that covers no point, no role label and no number placed
-/// before it; where all are taken, the first. `at` is each point's pixel
-/// (`None`: not drawn), `marks` the points' boxes, `roles` the role
-/// labels', `ringed` the pick's point (a larger ring).
-fn label_offsets(
-    at: &[Option<(i32, i32)>],
-    marks: &[Box],
-    roles: &[Box],
-    ringed: Option<usize>,
-) -> Vec<(i32, i32)> {
-    let mut taken: Vec<Box> = marks.iter().chain(roles).copied().collect();
-    (at.iter().enumerate())
-        .map(|(i, p)| {
-            let Some(p) = *p else { return (0, 0) };
-            let chars = (i + 1).to_string().len();
-            let w = 8 * chars as i32;
-            let clear = if ringed == Some(i) { 13 } else { 8 };
-            let spots = [
-                (clear, -20),
-                (-clear - w, -20),
-                (clear, 4),
-                (-clear - w, 4),
-                (-w / 2, -34),
-                (-w / 2, 18),
-                (clear + 10, -30),
-                (-clear - w - 10, -30),
-                (clear + 10, 16),
-                (-clear - w - 10, 16),
-            ];
-            let o = place(p, chars, &spots, &taken);
-            taken.push(text_box(p, o, chars));
-            o
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
-    use super::{label_offsets, log_tick, marks, overlaps, text_box};
-
-    /// Six points in a row a few pixels apart (CBC's panel, where every
-    /// variant runs at one speed): no number covers another or a point.
-    #[test]
-    fn numbers_of_crowded_points_do_not_overlap() {
-        let at: Vec<Option<(i32, i32)>> = (0..6).map(|i| Some((100 + 9 * i, 50))).collect();
-        let ringed = Some(3);
-        let marks = marks(&at, ringed);
-        let offsets = label_offsets(&at, &marks, &[], ringed);
-        let boxes: Vec<_> = (at.iter().zip(&offsets).enumerate())
-            .map(|(i, (p, o))| text_box(p.unwrap(), *o, (i + 1).to_string().len()))
-            .collect();
-        for (i, a) in boxes.iter().enumerate() {
-            for b in &boxes[i + 1..] {
-                assert!(!overlaps(*a, *b), "{boxes:?}");
-            }
-            assert!(marks.iter().all(|m| !overlaps(*a, *m)), "{i}: {boxes:?}");
-        }
-    }
+    use super::log_tick;
 
     /// Across two decades only 1, 2 and 5 times a power of ten are named.
     #[test]

@@ -238,6 +238,23 @@ pub fn contenders(
     out
 }
 
+/// Every name a contender of `entries` can have, in any command: each
+/// variant and peer as itself, from the base tree (`@base`) and as the A/A
+/// control (`@control`). What a fault (`INLINELAB_FAULT`) may name.
+pub fn possible_names(entries: &[&'static CipherEntry]) -> Vec<String> {
+    let plain = entries.iter().flat_map(|entry| {
+        (entry.variants.iter().map(|(v, _)| *v)).chain(entry.peers.iter().map(|p| p.name))
+    });
+    plain
+        .flat_map(|n| [n.to_string(), format!("{n}@base"), format!("{n}@control")])
+        .collect()
+}
+
+/// The names of `contenders`, as a fault may name them.
+pub fn names(contenders: &[Contender]) -> Vec<String> {
+    contenders.iter().map(|c| c.name.clone()).collect()
+}
+
 /// The A/A control of the variant named `reference` among `contenders`: its
 /// built `.so` copied into `dir` under another name (the dynamic loader
 /// hands back the same library for the same file, and for a hard link), as

@@ -59,16 +59,16 @@ fn slower_than_the_peer_is_said() {
 #[test]
 fn a_variant_not_counted_is_said_with_why() {
     let mut r = fixture::report();
-    let name = r.variants[0].name.clone();
+    let label = r.variants[0].label.clone();
     r.variants[0].uncounted = Some("under valgrind, *no* VAES".into());
     let md = crate::render::markdown::render(&r);
     let said: Vec<&str> = md
         .lines()
-        .filter(|l| l.starts_with("Not counted, timed only:"))
+        .filter(|l| l.starts_with("Not counted, timed only"))
         .collect();
     assert_eq!(said.len(), 1, "{md:.3000}");
     assert!(
-        said[0].contains(&format!("`{name}` (under valgrind, \\*no\\* VAES)")),
+        said[0] == format!("Not counted, timed only (under valgrind, \\*no\\* VAES): {label}."),
         "{}",
         said[0]
     );
@@ -301,6 +301,7 @@ fn golden_gate_summary() {
         change_base: Some("+9.89%".into()),
         growth,
         verdict,
+        uncounted: false,
     };
     let rows = [
         row(

@@ -38,6 +38,7 @@ pub fn run(args: &Args, cipher: &str, target: &Path) -> Result<()> {
         .map(|entry| select(args, entry))
         .collect::<Result<Vec<_>>>()?;
     check_out(&out, &ciphers, all)?;
+    crate::env::fault::check(&contenders::possible_names(&ciphers))?;
     if all {
         return run_all(args, &selections, target, &out);
     }

@@ -69,6 +69,7 @@ pub fn run(args: &Args, target: &Path) -> Result<()> {
             .map_or(String::new(), |f| format!(" --features {}", f.join(",")))
     );
     let settings = pipeline::settings(args, PUBLISHED, command);
+    crate::env::fault::check(&crate::select::contenders::names(&contenders))?;
     let mut report = pipeline::compare(args, &settings, entry, contenders, &t.work.path)?;
     report.run.notes.extend(made.notes);
     // The table is the default set's: its attributes, its variants.

@@ -70,8 +70,6 @@ pub fn compare(
     mut contenders: Vec<contenders::Contender>,
     work: &Path,
 ) -> Result<Report> {
-    let names: Vec<&str> = contenders.iter().map(|c| c.name.as_str()).collect();
-    crate::env::fault::check(&names)?;
     let steps = contenders.len() + 2;
     let reuse = if args.rebuild {
         build::Reuse::Never

@@ -57,6 +57,7 @@ pub fn run(args: &Args, path: &Path) -> Result<()> {
     )?;
     let entry = CipherEntry::of_crate(&sides.cipher);
     let mut contenders = sides.contenders(entry);
+    crate::env::fault::check(&crate::select::contenders::names(&contenders))?;
     let command = command(args, path);
     sides.build(entry, &mut contenders)?;
     let (report, _) = gate_measure::measure_built(

@@ -108,20 +108,23 @@ pub fn render(w: &mut String, r: &Report) {
                 let _ = writeln!(w, "| {} | {} |", md_cell(&e.label), cells.join(" | "));
             }
             let _ = writeln!(w);
-            let uncounted: Vec<String> = (measured(r))
-                .filter_map(|e| {
-                    Some(format!(
-                        "{} ({})",
-                        md_code(&e.name),
-                        md_text(e.uncounted.as_ref()?)
-                    ))
-                })
-                .collect();
-            if !uncounted.is_empty() {
+            // Grouped by reason: each reason once, with whom it holds for.
+            let mut reasons: Vec<(&str, Vec<String>)> = Vec::new();
+            for e in measured(r) {
+                let Some(why) = e.uncounted.as_deref() else {
+                    continue;
+                };
+                match reasons.iter_mut().find(|(w, _)| *w == why) {
+                    Some((_, who)) => who.push(md_text(&e.label)),
+                    None => reasons.push((why, vec![md_text(&e.label)])),
+                }
+            }
+            for (why, who) in reasons {
                 let _ = writeln!(
                     w,
-                    "Not counted, timed only: {}. valgrind runs its own model of an x86-64 CPU, without VAES or AVX-512, and an artifact that needs them says it cannot run there.\n",
-                    uncounted.join("; ")
+                    "Not counted, timed only ({}): {}.\n",
+                    md_text(why),
+                    who.join(", ")
                 );
             }
         },
