@@ -105,9 +105,10 @@ pub fn build(
     if let Some(dir) = &tree.target_dir {
         cmd.arg("--target-dir").arg(dir);
     }
-    if let Some(flags) = &tree.rustflags {
+    if let Some(flags) = tree.all_rustflags() {
         cmd.env("RUSTFLAGS", flags);
     }
+    cmd.envs(tree.flags.profile_env());
     let out = run_with_deadline(cmd)?;
     let (so, rlib) = outputs(&String::from_utf8_lossy(&out.stdout), rlib_crate);
     if !out.status.success() {

@@ -174,14 +174,15 @@ fn plan(contenders: &[Contender], dir: &Path, reuse: Reuse) -> Plan {
         let manifest_path = dir.join(format!("{}.build.json", c.name));
         let extra = fault::extra_features(&c.name);
         let inputs = format!(
-            "{}|{}|{:?}|{:?}|{:?}|{}",
+            "{}|{}|{:?}|{:?}|{:?}|{:?}|{}",
             sources
                 .entry(c.tree.root.clone())
                 .or_insert_with(|| tree_inputs(&c.tree)),
             c.selection().variant_env(),
             selection_features(c),
             extra,
-            c.tree.rustflags,
+            c.tree.all_rustflags(),
+            c.tree.flags.profile_env(),
             rustc,
         );
         let previous = (reuse == Reuse::Previous)

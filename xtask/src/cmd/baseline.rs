@@ -27,7 +27,10 @@ pub fn run(args: Args) -> Result<()> {
     let meta = workspace::metadata()?;
     let ciphers = ciphers::named(&args.cipher, true, "baseline")?;
     callgrind::check()?;
-    crate::env::fault::check(&contenders::possible_names(&ciphers))?;
+    crate::env::fault::check(&contenders::possible_names(
+        &ciphers,
+        &[crate::env::flags::FlagSet::profile()],
+    ))?;
     let mut files = Outputs::in_dir("baseline", &baseline_file::dir());
     for entry in &ciphers {
         files.add(baseline_file::path(entry.name), Kind::Baseline);

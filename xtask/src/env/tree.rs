@@ -2,6 +2,7 @@
 //! `gate --against REV` compares with (REV checked out in a temporary git
 //! worktree, removed when dropped).
 
+use crate::env::flags::FlagSet;
 use crate::env::workspace;
 use crate::error::{Error, Result};
 use std::path::{Path, PathBuf};
@@ -13,8 +14,11 @@ pub struct Tree {
     pub root: PathBuf,
     /// `None`: the workspace's own.
     pub target_dir: Option<PathBuf>,
-    /// `RUSTFLAGS` for the build, if any.
+    /// `RUSTFLAGS` for the build, if any, besides the flag set's.
     pub rustflags: Option<String>,
+    /// The compiler flags asked for (`compare --opt-level` and the like):
+    /// the profile's own unless a run asked for a grid.
+    pub flags: FlagSet,
     pub source: Source,
 }
 
@@ -36,8 +40,36 @@ impl Tree {
             root: workspace::root(),
             target_dir: None,
             rustflags: None,
+            flags: FlagSet::profile(),
             source: Source::Workspace,
         }
+    }
+
+    /// This tree built with the flag set `flags`, in a target directory of
+    /// its own under the tree's (`flags~Os.znver3`); the tree itself for
+    /// the profile's.
+    pub fn with_flags(&self, flags: &FlagSet) -> Tree {
+        if flags.is_profile() {
+            return self.clone();
+        }
+        let base = self
+            .target_dir
+            .clone()
+            .unwrap_or_else(workspace::target_dir_default);
+        Tree {
+            target_dir: Some(base.join(format!("flags~{}", flags.name()))),
+            flags: flags.clone(),
+            ..self.clone()
+        }
+    }
+
+    /// `RUSTFLAGS` for its build: its own, then its flag set's; `None`
+    /// when neither adds any.
+    pub fn all_rustflags(&self) -> Option<String> {
+        let all: Vec<String> = (self.rustflags.iter().cloned())
+            .chain(self.flags.rustflags())
+            .collect();
+        (!all.is_empty()).then(|| all.join(" "))
     }
 
     /// This tree built with `rustflags`, in a target directory of its own:
@@ -51,6 +83,7 @@ impl Tree {
             root: self.root.clone(),
             target_dir: Some(base.join(format!("flags-{name}"))),
             rustflags: Some(rustflags.to_string()),
+            flags: self.flags.clone(),
             source: self.source.clone(),
         }
     }
@@ -99,6 +132,7 @@ impl BaseTree {
             root: self.path.clone(),
             target_dir: Some(target.join("against")),
             rustflags: None,
+            flags: FlagSet::profile(),
             source: Source::Workspace,
         }
     }

@@ -69,7 +69,10 @@ pub fn run(args: Args) -> Result<()> {
     let ciphers = ciphers::named(&args.cipher, true, "gate")?;
     let base_rev = check_args(&args, ciphers.len())?;
     callgrind::check()?;
-    crate::env::fault::check(&contenders::possible_names(&ciphers))?;
+    crate::env::fault::check(&contenders::possible_names(
+        &ciphers,
+        &[crate::env::flags::FlagSet::profile()],
+    ))?;
     // Every baseline is read before anything is measured: a cipher that
     // cannot be gated (no baseline, or one that cannot be trusted) stops
     // the run (exit 2) in its first second rather than being skipped.

@@ -25,6 +25,8 @@ use std::collections::HashSet;
 const WIDTH: u32 = 960;
 const PANELS: u32 = 420;
 const LEGEND_LINE: u32 = 18;
+/// Flag sets named on one line of the legend.
+const SETS_PER_LINE: usize = 4;
 
 /// What a point stands for: its number, legend text, the entry whose
 /// figures it shows, footprint, whether it is a peer, whether Pareto.
@@ -94,7 +96,8 @@ pub fn render(r: &Report) -> Option<String> {
     if heads.is_empty() || points.is_empty() {
         return None;
     }
-    let legend_lines = points.len().div_ceil(2) as u32 + 3;
+    let legend_lines =
+        points.len().div_ceil(2) as u32 + 3 + r.flag_sets.len().div_ceil(SETS_PER_LINE) as u32;
     // A crate's report (`compare --crate`) has its attributes' panel too.
     let worth = if r.annotations.is_some() {
         crate::render::worth_chart::HEIGHT
@@ -122,7 +125,7 @@ pub fn render(r: &Report) -> Option<String> {
         if worth > 0 {
             crate::render::worth_chart::panel(&attributes, r)?;
         }
-        legend(&lower, &points)?;
+        legend(r, &lower, &points)?;
         root.present().ok()?;
     }
     // A title and a label for readers that do not see the picture.
@@ -269,7 +272,7 @@ fn panel(
     let offsets = labels::label_offsets(&pixels, &marks, &roles, ringed);
     for (i, (p, f)) in points.iter().zip(&figures).enumerate() {
         let Some((x, y, lo, hi)) = *f else { continue };
-        let color = if p.peer { RED } else { BLUE };
+        let color = colour(r, p);
         let style = if p.pareto {
             color.filled()
         } else {
@@ -325,8 +328,43 @@ fn panel(
     Some(())
 }
 
-/// The legend: each point's number and what it stands for, two columns.
-fn legend(area: &DrawingArea<SVGBackend<'_>, Shift>, points: &[Point]) -> Option<()> {
+/// Each flag set's colour under a flag grid, in the grid's order (the
+/// Tableau 10 palette, then two more; a grid has at most
+/// [`crate::env::flags::MAX_SETS`] sets, and colours repeat past these).
+const SET_COLOURS: [RGBColor; 12] = [
+    RGBColor(31, 119, 180),
+    RGBColor(255, 127, 14),
+    RGBColor(44, 160, 44),
+    RGBColor(214, 39, 40),
+    RGBColor(148, 103, 189),
+    RGBColor(140, 86, 75),
+    RGBColor(227, 119, 194),
+    RGBColor(127, 127, 127),
+    RGBColor(188, 189, 34),
+    RGBColor(23, 190, 207),
+    RGBColor(0, 0, 128),
+    RGBColor(128, 0, 0),
+];
+
+/// The colour of flag set `name` in `r`'s grid.
+fn set_colour(r: &Report, name: Option<&str>) -> Option<RGBColor> {
+    let i = (r.flag_sets.iter()).position(|s| Some(s.name().as_str()) == name)?;
+    Some(SET_COLOURS[i % SET_COLOURS.len()])
+}
+
+/// A point's colour: its flag set's under a flag grid; else blue for a
+/// variant, red for a peer.
+fn colour(r: &Report, p: &Point) -> RGBColor {
+    match set_colour(r, p.entry.flags.as_deref()) {
+        Some(c) => c,
+        None if p.peer => RED,
+        None => BLUE,
+    }
+}
+
+/// The legend: each point's number and what it stands for, two columns;
+/// under a flag grid, each flag set's name in its colour.
+fn legend(r: &Report, area: &DrawingArea<SVGBackend<'_>, Shift>, points: &[Point]) -> Option<()> {
     let style = ("sans-serif", 13).into_font();
     let rows = points.len().div_ceil(2);
     for (i, p) in points.iter().enumerate() {
@@ -342,8 +380,13 @@ fn legend(area: &DrawingArea<SVGBackend<'_>, Shift>, points: &[Point]) -> Option
         ))
         .ok()?;
     }
+    let shapes = if r.flag_sets.is_empty() {
+        "Blue circles: variants (one per group of identical hot-path code); red triangles: peers; green ring: the verdict's pick."
+    } else {
+        "Circles: variants (one per group of identical hot-path code); triangles: peers; a colour per flag set, below; green ring: the verdict's pick."
+    };
     let key = [
-        "Blue circles: variants (one per group of identical hot-path code); red triangles: peers; green ring: the verdict's pick.",
+        shapes,
         "Filled: Pareto-optimal in the verdict (over every crypt case), joined by the gray step line; hollow: dominated.",
     ];
     for (i, line) in key.into_iter().enumerate() {
@@ -351,6 +394,21 @@ fn legend(area: &DrawingArea<SVGBackend<'_>, Shift>, points: &[Point]) -> Option
             line,
             (24, ((rows + i) as u32 * LEGEND_LINE) as i32 + 10),
             style.clone(),
+        ))
+        .ok()?;
+    }
+    // The flag sets, four to a line, each in its colour.
+    for (i, set) in r.flag_sets.iter().enumerate() {
+        let (line, col) = (i / SETS_PER_LINE, i % SETS_PER_LINE);
+        let name = set.name();
+        let colour = set_colour(r, Some(&name)).unwrap_or(BLUE);
+        area.draw(&Text::new(
+            plotters_text(&format!("■ {name}")),
+            (
+                24 + (col as u32 * (WIDTH - 48) / SETS_PER_LINE as u32) as i32,
+                ((rows + 2 + line) as u32 * LEGEND_LINE) as i32 + 10,
+            ),
+            style.clone().color(&colour),
         ))
         .ok()?;
     }

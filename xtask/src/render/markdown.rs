@@ -17,6 +17,7 @@ mod annotations;
 mod cells;
 mod facts;
 mod glance;
+mod grid;
 mod ipc;
 mod speed;
 
@@ -55,6 +56,7 @@ pub fn render(r: &Report) -> String {
     let (steps, reasons) = r.prose();
     annotations::render_headline(w, r);
     glance::render(w, r);
+    grid::render(w, r);
     render_inconclusive(w, r, &reasons);
     glance::render_chain(w, r);
     render_rule(w, r);

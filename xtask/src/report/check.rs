@@ -84,7 +84,29 @@ pub fn check(r: &Report) -> Checked {
         }
     }
     check_names(r)?;
+    check_flags(r)?;
     check_verdict(&r.verdict)
+}
+
+/// A flag grid's sets are distinct, and each entry's flag set is one of
+/// them (none without a grid).
+fn check_flags(r: &Report) -> Checked {
+    let names: Vec<String> = r.flag_sets.iter().map(|s| s.name()).collect();
+    if let Some(i) = (1..names.len()).find(|&i| names[..i].contains(&names[i])) {
+        return Err(format!("flag_sets[{i}] is `{}` again", shown(&names[i])));
+    }
+    for e in r.entries() {
+        if let Some(f) = &e.flags
+            && !names.contains(f)
+        {
+            return Err(format!(
+                "`{}`: flags is `{}`, not one of the report's flag sets",
+                shown(&e.name),
+                shown(f)
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Every name the report refers to an entry by is an entry of it: the

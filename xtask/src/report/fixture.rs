@@ -124,6 +124,7 @@ pub fn entry(name: &str, text: u64, mb_s: [f64; 2], gain: Option<f64>) -> Entry 
         speed: speeds(mb_s, gain),
         overall: gain.map(ratio),
         uncounted: None,
+        flags: None,
     }
 }
 
@@ -259,6 +260,7 @@ pub fn report() -> Report {
             ],
         },
         annotations: None,
+        flag_sets: Vec::new(),
         raw: "testing speed of ecb(tiny) (tiny-never) encryption\ntest 0 (128 bit key, 16 byte blocks): 1 operation in 800 cycles (16 bytes)\n".into(),
     }
 }

@@ -11,6 +11,7 @@ mod columns;
 mod family;
 #[cfg(test)]
 pub(crate) mod fixture;
+pub mod grid;
 pub mod json;
 pub mod raw;
 pub mod reader;
@@ -20,6 +21,7 @@ mod shared_lists;
 use crate::decide::paired;
 pub use crate::decide::paired::Sample;
 use crate::decide::verdict::{self, Verdict};
+use crate::env::flags::FlagSet;
 use crate::env::workspace::{Inputs, Toolchain};
 use crate::select::artifact::Artifact;
 use bench_harness::machine::Machine;
@@ -102,6 +104,12 @@ pub struct Report {
     /// (`compare --crate`); absent for this workspace's ciphers.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub annotations: Option<annotations::Annotations>,
+    /// The compiler flag sets the run built every contender under, in the
+    /// order asked (`compare --opt-level s,z` and the like): each entry
+    /// names its own (`Entry::flags`). Empty when the run built under the
+    /// profile alone.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub flag_sets: Vec<FlagSet>,
     /// The medians as tcrypt would print them (cycles mode lines).
     pub raw: String,
 }
@@ -263,6 +271,10 @@ pub struct Entry {
     /// no `instructions`, and the gate judges its sizes and wall clock.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub uncounted: Option<String>,
+    /// The name of the flag set it was built under (`Os.znver3`, one of
+    /// `Report::flag_sets`); `null` under the profile alone.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub flags: Option<String>,
 }
 
 /// What became of a variant or peer; `ok`, `failed`, `hung`,

@@ -237,12 +237,12 @@ impl Report {
     }
 
     /// The command that measures this report's cipher again: `cargo xtask
-    /// compare CIPHER`, or, for a crate (`compare --crate`), the command
-    /// that made it, without `--quick`.
+    /// compare CIPHER`, or, for a crate (`compare --crate`) or a flag
+    /// grid, the command that made it, without `--quick`.
     fn command(&self) -> String {
-        match &self.annotations {
-            Some(_) => (self.generated_by.trim_end_matches(" --quick")).to_string(),
-            None => format!("cargo xtask compare {}", self.cipher),
+        match (&self.annotations, self.flag_sets.is_empty()) {
+            (None, true) => format!("cargo xtask compare {}", self.cipher),
+            _ => (self.generated_by.trim_end_matches(" --quick")).to_string(),
         }
     }
 

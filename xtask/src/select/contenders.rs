@@ -1,6 +1,7 @@
 //! Who is built, sized and timed: a variant or a peer, from this tree or
 //! from the base tree (`gate --against`), and how far it got.
 
+use crate::env::flags::{FlagSet, SEPARATOR};
 use crate::env::tree::{Source, Tree};
 use crate::select::artifact::Artifact;
 use bench_harness::registry::{CipherEntry, Peer};
@@ -238,15 +239,34 @@ pub fn contenders(
     out
 }
 
-/// Every name a contender of `entries` can have, in any command: each
-/// variant and peer as itself, from the base tree (`@base`) and as the A/A
-/// control (`@control`). What a fault (`INLINELAB_FAULT`) may name.
-pub fn possible_names(entries: &[&'static CipherEntry]) -> Vec<String> {
+/// `contenders` built under the flag set `set`: each in the tree with
+/// those flags (a target directory of its own), named `NAME~SET` and
+/// labelled likewise; unchanged under the profile's.
+pub fn under(set: &FlagSet, contenders: Vec<Contender>) -> Vec<Contender> {
+    if set.is_profile() {
+        return contenders;
+    }
+    (contenders.into_iter())
+        .map(|c| Contender {
+            name: set.contender(&c.name),
+            label: format!("{}{SEPARATOR}{}", c.label, set.name()),
+            tree: c.tree.with_flags(set),
+            ..c
+        })
+        .collect()
+}
+
+/// Every name a contender of `entries` can have under the flag sets
+/// `sets`, in any command: each variant and peer as itself, from the base
+/// tree (`@base`) and as the A/A control (`@control`). What a fault
+/// (`INLINELAB_FAULT`) may name.
+pub fn possible_names(entries: &[&'static CipherEntry], sets: &[FlagSet]) -> Vec<String> {
     let plain = entries.iter().flat_map(|entry| {
         (entry.variants.iter().map(|(v, _)| *v)).chain(entry.peers.iter().map(|p| p.name))
     });
     plain
-        .flat_map(|n| [n.to_string(), format!("{n}@base"), format!("{n}@control")])
+        .flat_map(|n| sets.iter().map(move |s| s.contender(n)))
+        .flat_map(|n| [format!("{n}@base"), format!("{n}@control"), n])
         .collect()
 }
 
@@ -263,11 +283,11 @@ pub fn names(contenders: &[Contender]) -> Vec<String> {
 pub fn control(contenders: &[Contender], reference: &str, dir: &Path) -> Option<Contender> {
     let c = contenders
         .iter()
-        .find(|c| c.variant() == Some(reference) && c.origin == Origin::Current)?;
+        .find(|c| c.name == reference && c.origin == Origin::Current)?;
     let (Kind::Variant(variant), Some(built)) = (c.kind, c.live()) else {
         return None;
     };
-    let so = dir.join(format!("{variant}@control.so"));
+    let so = dir.join(format!("{reference}@control.so"));
     if let Err(e) = std::fs::copy(&built.so, &so) {
         eprintln!("    no A/A control: copying {}: {e}", built.so.display());
         return None;
@@ -282,7 +302,7 @@ pub fn control(contenders: &[Contender], reference: &str, dir: &Path) -> Option<
         module: c.module,
         kind: Kind::Control(variant),
         origin: c.origin,
-        name: format!("{variant}@control"),
+        name: format!("{reference}@control"),
         label: format!("{} (A/A control)", c.label),
         tree: c.tree.clone(),
         state: State::Built(Built {

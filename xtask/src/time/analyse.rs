@@ -107,8 +107,24 @@ pub fn analyse(
         peers,
         verdict,
         annotations: None,
+        flag_sets: flag_sets(contenders),
         raw,
     }
+}
+
+/// The flag sets `contenders` were built under, in their order; none when
+/// the profile's alone.
+fn flag_sets(contenders: &[Contender]) -> Vec<crate::env::flags::FlagSet> {
+    let mut sets: Vec<crate::env::flags::FlagSet> = Vec::new();
+    for c in contenders {
+        if !sets.contains(&c.tree.flags) {
+            sets.push(c.tree.flags.clone());
+        }
+    }
+    if sets.iter().all(|s| s.is_profile()) {
+        sets.clear();
+    }
+    sets
 }
 
 fn run(settings: &Settings, plan: Plan, t: &Timings) -> Run {
@@ -172,6 +188,7 @@ fn entry_of(
         },
         overall: k.and_then(|k| against(k).and_then(|r| t.overall(k, r))),
         uncounted: None,
+        flags: (!c.tree.flags.is_profile()).then(|| c.tree.flags.name()),
     }
 }
 
@@ -184,11 +201,11 @@ fn control_of(
     t: &Timings,
 ) -> Option<Control> {
     let r = t.overall(k?, reference?)?;
-    let crate::select::contenders::Kind::Control(of) = c.kind else {
+    let crate::select::contenders::Kind::Control(_) = c.kind else {
         return None;
     };
     Some(Control {
-        of: of.to_string(),
+        of: c.name.trim_end_matches("@control").to_string(),
         ratio: r.ratio,
         ci_low: r.low,
         ci_high: r.high,

@@ -96,6 +96,9 @@ pub fn screen(
         };
         let dominated_by = (0..contenders.len())
             .filter(|&w| w != v && matches!(contenders[w].kind, Kind::Variant(_)))
+            // Under a flag grid, within its own flag set: each set keeps
+            // its own front, for its own pick (`report/flags.rs`).
+            .filter(|&w| contenders[w].tree.flags == cv.tree.flags)
             .filter_map(|w| {
                 let fw = footprint(&contenders[w])?;
                 let ratio = t.ratio(t.index(w)?, kv, 0)?;

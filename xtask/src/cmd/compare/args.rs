@@ -2,6 +2,7 @@
 
 use crate::cli;
 use crate::decide::verdict;
+use crate::env::flags;
 use crate::select::ciphers;
 use crate::time::plan::{self, Amount};
 use std::path::PathBuf;
@@ -41,6 +42,33 @@ pub struct Args {
     /// With --crate: cargo uses only what it has cached (no network).
     #[arg(long)]
     pub offline: bool,
+
+    /// Compiler flags as axes: cargo's opt-levels to build every contender
+    /// with, comma-separated (0, 1, 2, 3, s, z). With any flag option, each
+    /// combination of the lists asked is a flag set: every variant and
+    /// peer is built under each, in a target directory of its own, named
+    /// `VARIANT~SET` (`auto~Os.znver3`), and the rule picks among them all;
+    /// the report goes to reports/flags/ [default: the profile's, 3].
+    #[arg(long, value_name = "LEVEL,...", value_delimiter = ',', action = clap::ArgAction::Set)]
+    pub opt_level: Option<Vec<String>>,
+
+    /// Target CPUs, comma-separated, as rustc names them (`rustc --print
+    /// target-cpus`); `native` is this machine's, resolved and recorded.
+    /// Each must be one this CPU can run [default: rustc's, x86-64].
+    #[arg(long, value_name = "CPU,...", value_delimiter = ',', action = clap::ArgAction::Set)]
+    pub target_cpu: Option<Vec<String>>,
+
+    /// Target feature sets, comma-separated, each features after `+` or
+    /// `-` (`+aes,+aes+avx2`), or `none` for no feature flag [default:
+    /// none].
+    #[arg(long, value_name = "FEATURES,...", value_delimiter = ',',
+          action = clap::ArgAction::Set, allow_hyphen_values = true)]
+    pub target_feature: Option<Vec<String>>,
+
+    /// LTO settings, comma-separated, as cargo takes them: false, off,
+    /// thin, fat (true is fat) [default: the profile's, false].
+    #[arg(long, value_name = "LTO,...", value_delimiter = ',', action = clap::ArgAction::Set)]
+    pub lto: Option<Vec<String>>,
 
     /// Only these variants, comma-separated; `*` in a name stands for any
     /// run of characters (`*_x4*`, `never*`) [default: every one]. With
@@ -90,6 +118,32 @@ pub struct Args {
     /// same inputs (by default such an artifact is taken as it is).
     #[arg(long)]
     pub rebuild: bool,
+}
+
+impl Args {
+    /// The flag options as given, for the command a report records
+    /// (` --opt-level 3,s`); empty when none was.
+    pub fn flag_options(&self) -> String {
+        [
+            ("--opt-level", &self.opt_level),
+            ("--target-cpu", &self.target_cpu),
+            ("--target-feature", &self.target_feature),
+            ("--lto", &self.lto),
+        ]
+        .into_iter()
+        .filter_map(|(o, v)| Some(format!(" {o} {}", v.as_ref()?.join(","))))
+        .collect()
+    }
+
+    /// The flag axes asked for.
+    pub fn flags(&self) -> flags::Asked<'_> {
+        flags::Asked {
+            opt_level: self.opt_level.as_deref(),
+            target_cpu: self.target_cpu.as_deref(),
+            target_feature: self.target_feature.as_deref(),
+            lto: self.lto.as_deref(),
+        }
+    }
 }
 
 fn after_help() -> String {

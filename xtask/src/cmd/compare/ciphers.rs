@@ -3,6 +3,7 @@
 
 use super::args::Args;
 use super::pipeline::{compare, failures, print_verdict, settings};
+use crate::env::flags::{self, FlagSet};
 use crate::env::outputs::Outputs;
 use crate::env::tree::Tree;
 use crate::env::workdir::WorkDir;
@@ -12,7 +13,7 @@ use crate::render::output;
 use crate::select::ciphers;
 use crate::select::contenders::{self, Origin};
 use bench_harness::registry::CipherEntry;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Compares `cipher` (or `all`), building in `target`.
 pub fn run(args: &Args, cipher: &str, target: &Path) -> Result<()> {
@@ -22,11 +23,9 @@ pub fn run(args: &Args, cipher: &str, target: &Path) -> Result<()> {
             "e.g. cargo xtask compare --crate aes@0.9.4 --type Aes128",
         ));
     }
-    let out = args
-        .out
-        .clone()
-        .unwrap_or_else(|| workspace::root().join("reports"));
     let ciphers = ciphers::named(cipher, true, "compare")?;
+    let sets = flags::grid(&args.flags())?;
+    let out = out_dir(args, &sets)?;
     let all = cipher == "all";
     if all && (args.variants.is_some() || args.reference.is_some()) {
         return Err(Error::usage(
@@ -35,10 +34,10 @@ pub fn run(args: &Args, cipher: &str, target: &Path) -> Result<()> {
         ));
     }
     let selections = (ciphers.iter())
-        .map(|entry| select(args, entry))
+        .map(|entry| select(args, entry, &sets))
         .collect::<Result<Vec<_>>>()?;
     check_out(&out, &ciphers, all)?;
-    crate::env::fault::check(&contenders::possible_names(&ciphers))?;
+    crate::env::fault::check(&contenders::possible_names(&ciphers, &sets))?;
     if all {
         return run_all(args, &selections, target, &out);
     }
@@ -47,16 +46,47 @@ pub fn run(args: &Args, cipher: &str, target: &Path) -> Result<()> {
     result
 }
 
+/// Where the reports go: `--out`, else `reports/`, or `reports/flags/`
+/// for a flag grid, which never writes over a report of the profile alone.
+fn out_dir(args: &Args, sets: &[FlagSet]) -> Result<PathBuf> {
+    let reports = workspace::root().join("reports");
+    let grid = sets.iter().any(|s| !s.is_profile());
+    let Some(out) = args.out.clone() else {
+        return Ok(if grid {
+            reports.join(FLAGS_DIR)
+        } else {
+            reports
+        });
+    };
+    let same = |a: &Path, b: &Path| match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    };
+    if grid && same(&out, &reports) {
+        return Err(Error::usage(
+            "a flag grid's report does not go over the profile's reports in reports/",
+            format!("leave out --out (it goes to reports/{FLAGS_DIR}/) or name another directory"),
+        ));
+    }
+    Ok(out)
+}
+
+/// Where a flag grid's reports go under `reports/`.
+pub const FLAGS_DIR: &str = "flags";
+
 /// What one cipher's run measures, checked before anything is built.
 struct Selection {
     entry: &'static CipherEntry,
     chosen: Vec<&'static str>,
+    /// The reference's contender name: the reference variant under the
+    /// first flag set.
     reference: String,
+    sets: Vec<FlagSet>,
 }
 
 /// The variants `--variants` chooses of `entry`, and the reference among
 /// them.
-fn select(args: &Args, entry: &'static CipherEntry) -> Result<Selection> {
+fn select(args: &Args, entry: &'static CipherEntry, sets: &[FlagSet]) -> Result<Selection> {
     let chosen = ciphers::choose(
         entry,
         args.variants.as_deref(),
@@ -81,7 +111,8 @@ fn select(args: &Args, entry: &'static CipherEntry) -> Result<Selection> {
     Ok(Selection {
         entry,
         chosen,
-        reference,
+        reference: sets[0].contender(&reference),
+        sets: sets.to_vec(),
     })
 }
 
@@ -126,14 +157,25 @@ fn run_one(args: &Args, selection: &Selection, target: &Path, out: &Path) -> Res
         entry,
         chosen,
         reference,
+        sets,
     } = selection;
     let settings = settings(
         args,
         reference,
-        format!("cargo xtask compare {}", entry.name),
+        format!("cargo xtask compare {}{}", entry.name, args.flag_options()),
     );
-    let contenders =
-        contenders::contenders(entry, chosen, !args.no_peer, &Tree::here(), Origin::Current);
+    let contenders = (sets.iter())
+        .flat_map(|set| {
+            let plain = contenders::contenders(
+                entry,
+                chosen,
+                !args.no_peer,
+                &Tree::here(),
+                Origin::Current,
+            );
+            contenders::under(set, plain)
+        })
+        .collect();
     let work = WorkDir::lock(target, entry.name)?;
     let report = compare(args, &settings, entry, contenders, &work.path)?;
     output::write(&report, out)?;

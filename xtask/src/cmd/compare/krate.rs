@@ -11,6 +11,7 @@ use super::pipeline;
 use crate::child::backends_ran;
 use crate::count::explain;
 use crate::env::escape::terminal;
+use crate::env::flags::FlagSet;
 use crate::env::outputs::Outputs;
 use crate::env::tree::{Source, Tree};
 use crate::env::workdir::WorkDir;
@@ -449,6 +450,7 @@ fn contenders(entry: &'static CipherEntry, t: &Taken, made: &Made) -> Vec<Conten
         root,
         target_dir: Some(t.crates.join("_build").join(&t.key)),
         rustflags: Some(made.remaps.join(" ")),
+        flags: FlagSet::profile(),
         source: Source::Shim { lib: t.lib },
     };
     let contender = |kind, name: &str, label: String, shim: PathBuf| Contender {
@@ -486,6 +488,7 @@ fn hot_path(shim: &Path, target: &Path, lib: &'static str, work: &Path) -> Resul
         root: shim.to_path_buf(),
         target_dir: Some(target.to_path_buf()),
         rustflags: None,
+        flags: FlagSet::profile(),
         source: Source::Shim { lib },
     };
     let dest = work.join("hot-path-probe.so");

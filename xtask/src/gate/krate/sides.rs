@@ -197,6 +197,7 @@ impl Sides {
                 root: self.work.path.join("shim"),
                 target_dir: Some(self.target.clone()),
                 rustflags: self.rustflags.clone(),
+                flags: crate::env::flags::FlagSet::profile(),
                 source: Source::Shim { lib },
             },
             state: State::Pending,

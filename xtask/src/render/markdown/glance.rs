@@ -80,8 +80,13 @@ fn rows(r: &Report) -> Vec<(Vec<&'static str>, &Entry)> {
 /// the time.
 pub fn render(w: &mut String, r: &Report) {
     let v = &r.verdict;
-    let peer = r.peers.iter().find(|e| e.status == Status::Measured);
     let pick = (v.pick.as_deref()).and_then(|p| r.variants.iter().find(|e| e.name == p));
+    // The peer built with the pick's flags (under a flag grid), else the
+    // first measured.
+    let peer = (r.peers.iter())
+        .filter(|e| e.status == Status::Measured)
+        .find(|e| pick.is_none_or(|p| p.flags == e.flags))
+        .or_else(|| r.peers.iter().find(|e| e.status == Status::Measured));
     let families = Family::measured(r);
     match (v.status, pick) {
         (Conclusion::Inconclusive, _) => {
