@@ -163,7 +163,9 @@ struct Plan {
 /// still there, `reuse` allowing it) and which must be built.
 fn plan(contenders: &[Contender], dir: &Path, reuse: Reuse) -> Plan {
     let mut sources = HashMap::new();
-    let rustc = workspace::toolchain().rustc;
+    // The toolchain and the profile as the environment leaves it.
+    let toolchain = crate::env::profile::toolchain();
+    let rustc = format!("{} {}", toolchain.rustc, toolchain.profile);
     let mut plan = Plan {
         jobs: Vec::new(),
         reused: Vec::new(),

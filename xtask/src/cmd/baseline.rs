@@ -31,6 +31,15 @@ pub fn run(args: Args) -> Result<()> {
         &ciphers,
         &[crate::env::flags::FlagSet::profile()],
     ))?;
+    let profile = crate::env::profile::toolchain().profile;
+    if crate::env::profile::names_this_cpu(&profile) {
+        return Err(Error::usage(
+            format!(
+                "the artifacts would be built for this machine's CPU ({profile}): a committed baseline must build the same on another machine"
+            ),
+            "unset the -Ctarget-cpu=native in RUSTFLAGS (or CARGO_ENCODED_RUSTFLAGS) and run again",
+        ));
+    }
     let mut files = Outputs::in_dir("baseline", &baseline_file::dir());
     for entry in &ciphers {
         files.add(baseline_file::path(entry.name), Kind::Baseline);

@@ -2,7 +2,8 @@
 //! from several machines become one cross-machine report,
 //! `DIR/CIPHER.{md,json,svg}` (by default `reports/machines/`), by the rule
 //! of [`crate::render::merge`]. Each file is read as `render` reads one
-//! (checked, an older schema upgraded); nothing is measured.
+//! (checked, an older schema upgraded); nothing is measured. A flag grid's
+//! report (`reports/flags/`) is refused: it is several profiles' runs.
 
 use crate::env::escape::terminal;
 use crate::env::outputs::{self, Kind, Outputs};
@@ -49,6 +50,18 @@ pub fn run(args: Args) -> Result<()> {
                 "give the JSON of a compare report (reports/CIPHER.json)",
             )
         })?;
+        // A flag grid's report (reports/flags/) measures several
+        // profiles; the cross-machine rule compares one profile's runs.
+        if !report.flag_sets.is_empty() {
+            return Err(Error::usage(
+                format!(
+                    "{}: a flag grid's report ({} flag sets): merge joins runs of one profile from several machines",
+                    path.display(),
+                    report.flag_sets.len()
+                ),
+                "give reports of the profile alone (reports/CIPHER.json, reports/machines/LABEL/CIPHER.json)",
+            ));
+        }
         reports.push((report, path.display().to_string()));
     }
     let generated_by = format!(

@@ -118,7 +118,47 @@ fn verify_one(entry: &'static CipherEntry, target: &Path, reuse: Reuse) -> Resul
     for line in other_machines(entry.name, &facts) {
         eprintln!("    {line}");
     }
+    if let Some(line) = flag_grid(entry.name) {
+        eprintln!("    {line}");
+    }
     Ok(problems)
+}
+
+/// The flag grid's report of `cipher` (`reports/flags/CIPHER.json`), if
+/// there is one: its artifacts are built under flags this command does not
+/// build with, so they are not rebuilt here; a line says whether it was
+/// measured from the inputs this tree has (the same sources, lock file,
+/// toolchain and profile make the same artifacts under the same flags) or
+/// from others, with the command that measures it again. Never a
+/// problem, never skipped in silence.
+fn flag_grid(cipher: &str) -> Option<String> {
+    let file = workspace::root().join(format!("reports/flags/{cipher}.json"));
+    let bytes = std::fs::read(&file).ok()?;
+    let shown = format!("reports/flags/{cipher}.json");
+    let report = match crate::report::reader::parse_report(&bytes, cipher) {
+        Ok(r) => r,
+        Err(
+            crate::report::reader::NotRead::Foreign(why)
+            | crate::report::reader::NotRead::Refused(why),
+        ) => {
+            return Some(format!("{shown} (a flag grid): not read: {why}"));
+        }
+    };
+    let here = workspace::inputs().hash;
+    Some(if report.inputs.hash == here {
+        format!(
+            "{shown} (a flag grid, {} flag sets, not rebuilt by verify): measured from the inputs this tree has (commit {})",
+            report.flag_sets.len(),
+            report.commit
+        )
+    } else {
+        format!(
+            "{shown} (a flag grid, {} flag sets, not rebuilt by verify): measured from other inputs (commit {}); `{}` measures it again",
+            report.flag_sets.len(),
+            report.commit,
+            report.generated_by
+        )
+    })
 }
 
 /// Each other machine's report of `cipher` (`reports/machines/LABEL/`),

@@ -1,13 +1,15 @@
 //! The environment of a run: the workspace and its inputs, the tree an
 //! artifact is built from, a revision of another repository exported
 //! (`revision.rs`), the locked work directory, the files a command may
-//! write, the compiler flags of a flag set (`flags.rs`), the contexts a string lands in (escaping), fault injection.
+//! write, the compiler flags of a flag set (`flags.rs`) and of the profile
+//! (`profile.rs`), the contexts a string lands in (escaping), fault injection.
 
 pub mod deadline;
 pub mod escape;
 pub mod fault;
 pub mod flags;
 pub mod outputs;
+pub mod profile;
 pub mod revision;
 pub mod tree;
 pub mod workdir;

@@ -61,36 +61,16 @@ pub fn target_dir_default() -> PathBuf {
         .unwrap_or_else(|| root().join("target"))
 }
 
-/// The toolchain that builds the artifacts.
+/// The toolchain that builds the artifacts ([`super::profile::toolchain`]).
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize, PartialEq)]
 pub struct Toolchain {
     /// `rustc --version`.
     pub rustc: String,
     /// The host target triple, which the artifacts are built for.
     pub target: String,
-    /// The cargo profile and what it sets.
+    /// The cargo profile and what it sets, with what the environment adds
+    /// ([`super::profile`]).
     pub profile: String,
-}
-
-pub fn toolchain() -> Toolchain {
-    let rustc = std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
-    let out = Command::new(rustc).arg("-vV").output().ok();
-    let text = out
-        .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
-        .unwrap_or_default();
-    let field = |name: &str| {
-        text.lines()
-            .find_map(|l| l.strip_prefix(name))
-            .unwrap_or("unknown")
-            .trim()
-            .to_string()
-    };
-    Toolchain {
-        rustc: text.lines().next().unwrap_or("rustc (unknown)").to_string(),
-        target: field("host:"),
-        profile: "artifact (release + panic=abort, codegen-units=1, no LTO, no_std cdylib)"
-            .to_string(),
-    }
 }
 
 /// The commit checked out.

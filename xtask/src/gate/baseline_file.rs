@@ -170,7 +170,7 @@ pub fn check(report: &Report, entry: &CipherEntry, what: &str) -> Result<()> {
 /// Sizes and instruction counts differ with the toolchain alone: a baseline
 /// file from another gives no verdict.
 fn check_toolchain(base: &Report, cipher: &str) -> Result<()> {
-    let here = workspace::toolchain();
+    let here = crate::env::profile::toolchain();
     if base.toolchain == here {
         return Ok(());
     }

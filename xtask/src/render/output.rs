@@ -24,6 +24,10 @@ use crate::report::reader::read_reports;
 use bench_harness::outfile;
 use std::path::Path;
 
+/// Where a flag grid's reports go, under `reports/` (or a crate's folder
+/// of it): never over the profile's own.
+pub const FLAGS_DIR: &str = "flags";
+
 /// Writes `DIR/CIPHER.json` ([`to_json`]), `.svg` (when something was measured; a chart
 /// of an earlier run is removed otherwise) and `.md`, after removing the
 /// temporaries an interrupted run left in `DIR`.

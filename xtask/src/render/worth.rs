@@ -96,7 +96,12 @@ fn judge_one<'a, R>(
 ) -> Judged<'a, R> {
     let find = |n: &str| r.entries().find(|e| e.name == n);
     let reference = find(&r.run.reference);
-    let e = find(variant);
+    // Under a flag grid, the attributes are judged under its first flag
+    // set, the reference's.
+    let e = match r.flag_sets.first() {
+        Some(set) => find(&set.contender(variant)),
+        None => find(variant),
+    };
     let size_change = e.zip(reference).and_then(|(e, p)| {
         let (a, b) = (footprint(e)?, footprint(p)?);
         Some(a as f64 / b.max(1) as f64 - 1.0)

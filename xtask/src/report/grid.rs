@@ -19,8 +19,9 @@ use bench_harness::stats::Ratio;
 #[derive(Clone, Debug, PartialEq)]
 pub struct SetPick {
     pub set: FlagSet,
-    /// The rule's pick among this set's variants; `None` when it cannot
-    /// decide.
+    /// The rule's pick among this set's variants (one timed once as the
+    /// same code under another flag set stands for itself by that one's
+    /// name); `None` when it cannot decide.
     pub pick: Option<String>,
     /// The pick's footprint, bytes.
     pub footprint: Option<u64>,
@@ -62,9 +63,10 @@ fn of_set<'a>(entries: &'a [Entry], name: &'a str) -> impl Iterator<Item = &'a E
     (entries.iter()).filter(move |e| e.flags.as_deref() == Some(name))
 }
 
-/// The rule's pick under each flag set of `r` on its own, in the grid's
-/// order; empty for a report of the profile alone.
-pub fn picks(r: &Report) -> Vec<SetPick> {
+/// The rule over each flag set of `r` on its own, in the grid's order,
+/// with the candidates it walked; empty for a report of the profile
+/// alone.
+fn walks(r: &Report) -> Vec<(&FlagSet, Vec<Candidate>, verdict::Verdict)> {
     let index = Index::of(r);
     let faster = |a: &str, b: &str| index.faster(a, b);
     let noise = r.noise();
@@ -72,17 +74,36 @@ pub fn picks(r: &Report) -> Vec<SetPick> {
         .map(|set| {
             let name = set.name();
             let candidates: Vec<Candidate> = of_set(&r.variants, &name)
-                .filter_map(|e| e.candidate(&r.run.reference))
+                .filter_map(|e| candidate(r, e))
                 .collect();
             // The set's own reference: the smallest of its candidates
             // starts its chain; the name only says whose A/A noise it is.
             let reference = candidates.first().map_or("", |c| c.name.as_str());
             let v = verdict::walk(&candidates, &faster, &noise, reference, "");
+            (set, candidates, v)
+        })
+        .collect()
+}
+
+/// The rule's verdict under each flag set of `r` on its own: what racing
+/// serves once the whole grid's verdict is settled.
+pub fn verdicts(r: &Report) -> Vec<(FlagSet, verdict::Verdict)> {
+    (walks(r).into_iter())
+        .map(|(set, _, v)| (set.clone(), v))
+        .collect()
+}
+
+/// The rule's pick under each flag set of `r` on its own, in the grid's
+/// order; empty for a report of the profile alone.
+pub fn picks(r: &Report) -> Vec<SetPick> {
+    let index = Index::of(r);
+    (walks(r).into_iter())
+        .map(|(set, candidates, v)| {
             let footprint = (v.pick.as_ref())
                 .and_then(|p| candidates.iter().find(|c| &c.name == p))
                 .map(|c| c.size);
-            let peer = of_set(&r.peers, &name).next().map(|p| {
-                let speed = v.pick.as_deref().and_then(|pick| faster(pick, &p.name));
+            let peer = of_set(&r.peers, &set.name()).next().map(|p| {
+                let speed = (v.pick.as_deref()).and_then(|pick| index.faster(pick, &p.name));
                 (p.label.clone(), speed)
             });
             SetPick {
@@ -93,6 +114,20 @@ pub fn picks(r: &Report) -> Vec<SetPick> {
             }
         })
         .collect()
+}
+
+/// `e` as its flag set's rule sees it: itself when measured; when it was
+/// timed once as identical code under another flag set, that entry (the
+/// one result of their machine code), at `e`'s footprint.
+fn candidate(r: &Report, e: &Entry) -> Option<Candidate> {
+    if let Some(c) = e.candidate(&r.run.reference) {
+        return Some(c);
+    }
+    let twin = (r.variants.iter())
+        .find(|t| Some(&t.name) == e.same_code_as.as_ref() && t.flags != e.flags)?;
+    let mut c = twin.candidate(&r.run.reference)?;
+    c.size = e.artifact.as_ref()?.footprint_bytes;
+    Some(c)
 }
 
 /// Every inversion among `picks`: for each ordered pair of flag sets with

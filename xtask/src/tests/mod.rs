@@ -4,6 +4,7 @@
 
 mod committed;
 mod escaping;
+mod grid;
 mod hostile_input;
 mod markers;
 mod reader;

@@ -97,7 +97,7 @@ pub fn analyse(
                 None => cpu,
             }
         }),
-        toolchain: workspace::toolchain(),
+        toolchain: crate::env::profile::toolchain(),
         date: workspace::today(),
         commit: workspace::commit(),
         inputs: workspace::inputs(),

@@ -12,11 +12,14 @@
 //! ([`crate::decide::paired::confidence`]), so there are at most
 //! [`MAX_LOOKS`]. It stops when no step the verdict hinges on straddles its
 //! bar, or when the next process would not fit in what is left of the
-//! budget (the first pass always runs).
+//! budget (the first pass always runs). Under a flag grid, once the whole
+//! grid's verdict is settled, the leaning steps of a flag set whose own
+//! pick is not are raced likewise ([`crate::report::grid`]).
 
 use crate::decide::looks::{MAX_LOOKS, PER_LOOK};
 use crate::decide::verdict::{self, Link};
 use crate::error::Result;
+use crate::report::grid;
 use crate::report::{Report, Spent};
 use crate::select::contenders::Contender;
 use crate::time::analyse::{self, Settings};
@@ -59,7 +62,17 @@ pub fn next(report: &Report, control: Option<&str>) -> Option<Next> {
             .filter(|l| hinges(report, &faster, l))
             .collect()
     };
-    choose(report, links, control)
+    if !links.is_empty() {
+        return choose(report, links, control);
+    }
+    // The whole grid's verdict settled: a flag set whose own pick is not
+    // settled yet has its leaning steps raced.
+    let sets = grid::verdicts(report);
+    let open: Vec<&Link> = (sets.iter())
+        .filter(|(_, v)| v.status == verdict::Conclusion::Inconclusive)
+        .flat_map(|(_, v)| v.chain.iter().filter(|l| l.straddles()))
+        .collect();
+    choose(report, open, control)
 }
 
 /// The racing process for the steps `links` (nearest their bar first, at

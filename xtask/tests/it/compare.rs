@@ -624,3 +624,120 @@ fn json_strs(v: &serde_json::Value) -> Vec<&str> {
         .map(|s| s.as_str().unwrap())
         .collect()
 }
+
+/// A flag value rustc or cargo does not take, an empty list, a CPU or
+/// feature this CPU cannot run, more flag sets than a run builds, a grid
+/// over the profile's reports: exit 2, one line and a hint, before
+/// anything is built.
+#[test]
+fn flag_values_that_do_not_build_are_refused() {
+    let reports = root().join("reports");
+    let cases: [(&[&str], &str); 8] = [
+        (&["--opt-level", "4"], "not an opt-level cargo takes"),
+        (&["--lto", "maybe"], "not an lto value cargo takes"),
+        (
+            &["--target-cpu", "pentium9"],
+            "not a target CPU rustc knows",
+        ),
+        (
+            &["--target-feature", "+nosuchfeature"],
+            "not a list of target features",
+        ),
+        (&["--opt-level="], "--opt-level has no value"),
+        (
+            &["--target-feature", "+avx512f+amx-tile+apxf"],
+            "this CPU lacks",
+        ),
+        (
+            &[
+                "--opt-level",
+                "0,1,2,3,s,z",
+                "--lto",
+                "false,off,thin,fat",
+                "--target-cpu",
+                "x86-64,x86-64-v2,native",
+            ],
+            "more than the 48 one run builds",
+        ),
+        (
+            &["--opt-level", "3,s", "--out", reports.to_str().unwrap()],
+            "a flag grid's report does not go over",
+        ),
+    ];
+    for (flags, cause) in cases {
+        let mut args = vec!["compare", "cast6", "--variants", "auto"];
+        args.extend_from_slice(flags);
+        check_usage(&args, cause);
+    }
+}
+
+/// A flag grid, end to end on two variants and two opt-levels: every
+/// contender built under each flag set (its name `VARIANT~SET`, its own
+/// target directory and fingerprint), one verdict over them all, the pick
+/// under each set and the inversions on the first screen; `merge` refuses
+/// the grid's report (several profiles), `render` renders it again as it
+/// is.
+#[test]
+fn a_flag_grid_is_built_and_decided_per_set() {
+    let out_dir_tmp = scratch("flags");
+    let out_dir = out_dir_tmp.path();
+    let out = xtask(
+        &[
+            "compare",
+            "cast6",
+            "--quick",
+            "--variants",
+            "never,auto",
+            "--opt-level",
+            "3,z",
+            "--sizes",
+            "16",
+            "--budget",
+            "0.001",
+            "--out",
+            out_dir.to_str().unwrap(),
+        ],
+        &[],
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let json = read_json(out_dir);
+    let sets: Vec<&str> = (json["flag_sets"].as_array().unwrap().iter())
+        .map(|s| s["opt_level"].as_str().unwrap())
+        .collect();
+    assert_eq!(sets, ["3", "z"]);
+    for name in ["never~O3", "auto~O3", "never~Oz", "auto~Oz"] {
+        let e = entry(&json, name);
+        assert_eq!(e["flags"], name.split('~').nth(1).unwrap(), "{name}");
+    }
+    let peer = (json["peers"].as_array().unwrap().iter())
+        .find(|e| e["name"] == "rustcrypto~Oz")
+        .expect("the peer under each flag set");
+    assert_eq!(peer["flags"], "Oz");
+    // Each flag set's artifacts are their own files, built apart.
+    let fingerprint = |n: &str| entry(&json, n)["artifact"]["fingerprint"].clone();
+    assert_ne!(fingerprint("auto~O3"), fingerprint("auto~Oz"));
+    assert_eq!(json["run"]["reference_variant"], "auto~O3");
+    let md = std::fs::read_to_string(out_dir.join("cast6.md")).unwrap();
+    assert!(md.contains("**Which flags and which variant.**"), "{md}");
+    assert!(md.contains("| `O3` | opt-level=3 |") && md.contains("| `Oz` | opt-level=z |"));
+    let report = out_dir.join("cast6.json");
+    let merged = xtask(
+        &["merge", report.to_str().unwrap(), report.to_str().unwrap()],
+        &[],
+    );
+    let stderr = String::from_utf8_lossy(&merged.stderr);
+    assert_eq!(merged.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("a flag grid's report"), "{stderr}");
+    std::fs::remove_file(out_dir.join("cast6.md")).unwrap();
+    let rendered = xtask(&["render", out_dir.to_str().unwrap()], &[]);
+    assert!(
+        rendered.status.success(),
+        "{}",
+        String::from_utf8_lossy(&rendered.stderr)
+    );
+    assert_eq!(
+        std::fs::read_to_string(out_dir.join("cast6.md")).unwrap(),
+        md
+    );
+}

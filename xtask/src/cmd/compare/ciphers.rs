@@ -9,7 +9,7 @@ use crate::env::tree::Tree;
 use crate::env::workdir::WorkDir;
 use crate::env::workspace;
 use crate::error::{Error, Result};
-use crate::render::output;
+use crate::render::output::{self, FLAGS_DIR};
 use crate::select::ciphers;
 use crate::select::contenders::{self, Origin};
 use bench_harness::registry::CipherEntry;
@@ -70,9 +70,6 @@ fn out_dir(args: &Args, sets: &[FlagSet]) -> Result<PathBuf> {
     }
     Ok(out)
 }
-
-/// Where a flag grid's reports go under `reports/`.
-pub const FLAGS_DIR: &str = "flags";
 
 /// What one cipher's run measures, checked before anything is built.
 struct Selection {

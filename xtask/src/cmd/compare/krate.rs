@@ -11,7 +11,7 @@ use super::pipeline;
 use crate::child::backends_ran;
 use crate::count::explain;
 use crate::env::escape::terminal;
-use crate::env::flags::FlagSet;
+use crate::env::flags::{self, FlagSet};
 use crate::env::outputs::Outputs;
 use crate::env::tree::{Source, Tree};
 use crate::env::workdir::WorkDir;
@@ -26,6 +26,7 @@ use crate::intake::probe::{Learned, Probe, TypeKind};
 use crate::intake::shim::{self, Dependency, Shim};
 use crate::intake::spec::Spec;
 use crate::intake::{copy, table};
+use crate::render::output::FLAGS_DIR;
 use crate::render::{output, worth};
 use crate::report::backends::Ran;
 use crate::select::contenders::{Contender, Kind, Origin, State};
@@ -36,7 +37,8 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
 pub fn run(args: &Args, target: &Path) -> Result<()> {
-    let taken = take_in(args, target)?;
+    let sets = flags::grid(&args.flags())?;
+    let taken = take_in(args, target, &sets)?;
     let made = make_variants(args, &taken)?;
     let t = &taken;
     let cipher = CrateCipher {
@@ -55,10 +57,17 @@ pub fn run(args: &Args, target: &Path) -> Result<()> {
                 t.package.name, t.package.version
             )
         }),
-        oracle: t.work.path.join(format!("{PUBLISHED}.so")),
+        // The crate as published under the first flag set: every flag set
+        // computes the same function.
+        oracle: t
+            .work
+            .path
+            .join(format!("{}.so", sets[0].contender(PUBLISHED))),
     };
     let entry = CipherEntry::of_crate(&cipher);
-    let contenders = contenders(entry, t, &made);
+    let contenders: Vec<Contender> = (sets.iter())
+        .flat_map(|set| crate::select::contenders::under(set, contenders(entry, t, &made)))
+        .collect();
     let command = format!(
         "cargo xtask compare --crate {}{}{}",
         t.text,
@@ -67,9 +76,9 @@ pub fn run(args: &Args, target: &Path) -> Result<()> {
             .map_or(String::new(), |ty| format!(" --type {ty}")),
         args.features
             .as_ref()
-            .map_or(String::new(), |f| format!(" --features {}", f.join(",")))
-    );
-    let settings = pipeline::settings(args, PUBLISHED, command);
+            .map_or(String::new(), |f| format!(" --features {}", f.join(","))),
+    ) + &args.flag_options();
+    let settings = pipeline::settings(args, &sets[0].contender(PUBLISHED), command);
     crate::env::fault::check(&crate::select::contenders::names(&contenders))?;
     let mut report = pipeline::compare(args, &settings, entry, contenders, &t.work.path)?;
     report.run.notes.extend(made.notes);
@@ -203,7 +212,7 @@ struct Scanned {
 /// Finds the crate, locks its work directory, copies it as published,
 /// asks the compiler which type to measure and what it takes, checks
 /// every file the run will write, and scans the attributes.
-fn take_in(args: &Args, target: &Path) -> Result<Taken> {
+fn take_in(args: &Args, target: &Path, sets: &[FlagSet]) -> Result<Taken> {
     let text = args.krate.clone().unwrap_or_default();
     let spec = Spec::parse(&text)?;
     let crates = target.join("inlinelab").join("crates");
@@ -222,8 +231,12 @@ fn take_in(args: &Args, target: &Path) -> Result<Taken> {
     eprintln!("[intake] finding {text} ...");
     let package = fetch::fetch(&spec, &scratch, args.offline)?;
     let key = format!("{}-{}", package.name, package.version);
-    let out = (args.out.clone())
-        .unwrap_or_else(|| workspace::root().join("reports").join("crates").join(&key));
+    // A flag grid's report beside the crate's, never over it.
+    let grid = sets.iter().any(|s| !s.is_profile());
+    let out = (args.out.clone()).unwrap_or_else(|| {
+        let dir = workspace::root().join("reports").join("crates").join(&key);
+        if grid { dir.join(FLAGS_DIR) } else { dir }
+    });
     let work = WorkDir::lock(target, &format!("crates/{key}"))?;
     let dir_name =
         (package.dir.file_name()).map_or_else(|| key.clone().into(), |n| n.to_os_string());

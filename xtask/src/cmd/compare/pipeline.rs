@@ -77,7 +77,11 @@ pub fn compare(
         build::Reuse::Previous
     };
     build::build_and_size_reusing(entry, &mut contenders, work, steps, reuse);
-    if entry.from_crate.is_some() {
+    // A crate's variants (most edits change no machine code), and a flag
+    // grid's (many flag sets build the same code): identical code is timed
+    // once.
+    let grid = contenders.iter().any(|c| !c.tree.flags.is_profile());
+    if entry.from_crate.is_some() || grid {
         one_result_per_code(&mut contenders, &settings.reference);
     }
     let mut cases = args.amount.cases(entry);
@@ -114,15 +118,16 @@ pub fn compare(
 /// The verdict on stdout, every text from the report as a terminal shows
 /// it ([`terminal`]).
 /// A crate's variants (`compare --crate`, where most edits change no
-/// machine code): a variant whose hot path and key schedule are the same
-/// code (addresses normalized) as an earlier one's, the reference first,
-/// is left out of the timing with that said: identical machine code is one
-/// result, timed once. The peer is timed as it is.
+/// machine code) and a flag grid's: a variant whose hot path and key
+/// schedule are the same code (addresses normalized) as an earlier one's,
+/// the reference first, is left out of the timing with that said:
+/// identical machine code is one result, timed once. The peers are timed
+/// as they are.
 fn one_result_per_code(contenders: &mut [contenders::Contender], reference: &str) {
     let mut kept: Vec<(String, Vec<u8>, Vec<u8>)> = Vec::new();
     let mut order: Vec<usize> = (0..contenders.len()).collect();
     // The reference is its group's representative.
-    order.sort_by_key(|&i| contenders[i].variant() != Some(reference));
+    order.sort_by_key(|&i| contenders[i].name != reference);
     for i in order {
         let c = &contenders[i];
         if c.is_peer() || c.is_control() {
