@@ -23,6 +23,7 @@
 //! no reason: the estimator needs none.
 
 use crate::env::escape::md_code as code;
+use crate::env::flags::SEPARATOR;
 use bench_harness::stats::Ratio;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -357,9 +358,17 @@ pub fn walk(
             "the steps leave {} possible when the run stopped (its looks or its budget spent): a larger one's gain leaned past its bar without its whole interval clearing it (see the steps)",
             names.join(", "),
         ));
-        let mut only: Vec<&str> = open.iter().map(|c| c.name.as_str()).collect();
-        if !only.contains(&reference) {
-            only.insert(0, reference);
+        // `--variants` names variants, not a flag grid's (variant, flag
+        // set) pairs: each once, whatever its flag sets.
+        let plain = |n: &'_ str| n.split(SEPARATOR).next().unwrap_or(n).to_string();
+        let mut only: Vec<String> = Vec::new();
+        for c in &open {
+            if !only.contains(&plain(&c.name)) {
+                only.push(plain(&c.name));
+            }
+        }
+        if !only.contains(&plain(reference)) {
+            only.insert(0, plain(reference));
         }
         rerun = format!("{rerun} --variants {}", only.join(","));
     }

@@ -28,6 +28,8 @@ pub struct SetPick {
     /// The first peer built with the same flags, and the pick's speed over
     /// it (crypt cases).
     pub peer: Option<(String, Option<Ratio>)>,
+    /// Why the rule cannot decide under this set, when it cannot.
+    pub reasons: Vec<String>,
 }
 
 /// What an inversion is.
@@ -111,6 +113,7 @@ pub fn picks(r: &Report) -> Vec<SetPick> {
                 pick: v.pick,
                 footprint,
                 peer,
+                reasons: v.reasons,
             }
         })
         .collect()

@@ -6,7 +6,7 @@
 
 use super::cells::bytes;
 use crate::decide::verdict::pct;
-use crate::env::escape::{md_cell, md_code, md_code_cell, md_text};
+use crate::env::escape::{md_cell, md_cell_fragment, md_code, md_code_cell, md_text};
 use crate::report::Report;
 use crate::report::grid::{inversions, picks};
 use std::fmt::Write;
@@ -37,9 +37,10 @@ pub fn render(w: &mut String, r: &Report) {
             "| {} | {} | {} | {} | {} |",
             md_code_cell(&p.set.name()),
             md_cell(&p.set.describe()),
-            p.pick
-                .as_deref()
-                .map_or("inconclusive".to_string(), md_code_cell),
+            p.pick.as_deref().map_or_else(
+                || format!("inconclusive: {}", md_cell_fragment(&p.reasons.join("; "))),
+                md_code_cell
+            ),
             p.footprint.map_or("n/a".to_string(), bytes),
             against
         );
