@@ -225,6 +225,11 @@ impl FlagSet {
     }
 }
 
+/// Whether `sets` make a flag grid: any set but the profile's.
+pub fn is_grid(sets: &[FlagSet]) -> bool {
+    sets.iter().any(|s| !s.is_profile())
+}
+
 /// The flag axes a command line asked for, each list as given (`None`: not
 /// asked).
 #[derive(Clone, Debug, Default)]

@@ -96,7 +96,8 @@ fn git_output_in(dir: &Path, args: &[&str]) -> Option<String> {
 /// The files whose contents decide what an artifact holds: the
 /// workspace manifest (the `artifact` profile) and lock file, the toolchain
 /// file, the ABI, the macro, the ciphers and the artifact crate, the
-/// registry (a peer's `RUSTFLAGS`) and the build command. Tests, benches
+/// registry (a peer's `RUSTFLAGS`), the build command and what a flag set
+/// passes to it. Tests, benches
 /// and markdown under them are left out: they change no artifact.
 pub const INPUT_PATHS: &[&str] = &[
     "Cargo.toml",
@@ -108,6 +109,8 @@ pub const INPUT_PATHS: &[&str] = &[
     "variants",
     "bench-harness/src/registry.rs",
     "xtask/src/build/artifacts.rs",
+    // A flag set's RUSTFLAGS and profile keys (`compare --opt-level`...).
+    "xtask/src/env/flags.rs",
 ];
 
 /// What decided the artifacts of a report.

@@ -121,7 +121,7 @@ fn flag_sets(contenders: &[Contender]) -> Vec<crate::env::flags::FlagSet> {
             sets.push(c.tree.flags.clone());
         }
     }
-    if sets.iter().all(|s| s.is_profile()) {
+    if !crate::env::flags::is_grid(&sets) {
         sets.clear();
     }
     sets

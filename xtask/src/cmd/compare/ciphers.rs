@@ -50,7 +50,7 @@ pub fn run(args: &Args, cipher: &str, target: &Path) -> Result<()> {
 /// for a flag grid, which never writes over a report of the profile alone.
 fn out_dir(args: &Args, sets: &[FlagSet]) -> Result<PathBuf> {
     let reports = workspace::root().join("reports");
-    let grid = sets.iter().any(|s| !s.is_profile());
+    let grid = flags::is_grid(sets);
     let Some(out) = args.out.clone() else {
         return Ok(if grid {
             reports.join(FLAGS_DIR)

@@ -232,7 +232,7 @@ fn take_in(args: &Args, target: &Path, sets: &[FlagSet]) -> Result<Taken> {
     let package = fetch::fetch(&spec, &scratch, args.offline)?;
     let key = format!("{}-{}", package.name, package.version);
     // A flag grid's report beside the crate's, never over it.
-    let grid = sets.iter().any(|s| !s.is_profile());
+    let grid = flags::is_grid(sets);
     let out = (args.out.clone()).unwrap_or_else(|| {
         let dir = workspace::root().join("reports").join("crates").join(&key);
         if grid { dir.join(FLAGS_DIR) } else { dir }
