@@ -272,11 +272,8 @@ pub fn grid(asked: &Asked) -> Result<Vec<FlagSet>> {
             format!("`{s}` is not an lto value cargo takes (false, off, thin, fat or true)")
         })
     })?;
-    let rustc = asked
-        .target_cpu
-        .is_some()
+    let rustc = (asked.target_cpu.is_some() || asked.target_feature.is_some())
         .then(Rustc::ask)
-        .or_else(|| asked.target_feature.is_some().then(Rustc::ask))
         .transpose()?;
     let cpu = match (asked.target_cpu, &rustc) {
         (Some(list), Some(r)) => {

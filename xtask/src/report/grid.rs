@@ -68,8 +68,7 @@ fn of_set<'a>(entries: &'a [Entry], name: &'a str) -> impl Iterator<Item = &'a E
 /// The rule over each flag set of `r` on its own, in the grid's order,
 /// with the candidates it walked; empty for a report of the profile
 /// alone.
-fn walks(r: &Report) -> Vec<(&FlagSet, Vec<Candidate>, verdict::Verdict)> {
-    let index = Index::of(r);
+fn walks<'a>(r: &'a Report, index: &Index) -> Vec<(&'a FlagSet, Vec<Candidate>, verdict::Verdict)> {
     let faster = |a: &str, b: &str| index.faster(a, b);
     let noise = r.noise();
     (r.flag_sets.iter())
@@ -90,16 +89,24 @@ fn walks(r: &Report) -> Vec<(&FlagSet, Vec<Candidate>, verdict::Verdict)> {
 /// The rule's verdict under each flag set of `r` on its own: what racing
 /// serves once the whole grid's verdict is settled.
 pub fn verdicts(r: &Report) -> Vec<(FlagSet, verdict::Verdict)> {
-    (walks(r).into_iter())
+    (walks(r, &Index::of(r)).into_iter())
         .map(|(set, _, v)| (set.clone(), v))
         .collect()
 }
 
+/// The picks and the inversions among them, the samples indexed once:
+/// what the report's table shows.
+pub fn answers(r: &Report) -> (Vec<SetPick>, Vec<Inverted>) {
+    let index = Index::of(r);
+    let picks = picks_by(r, &index);
+    let inverted = inversions_by(&index, &picks);
+    (picks, inverted)
+}
+
 /// The rule's pick under each flag set of `r` on its own, in the grid's
 /// order; empty for a report of the profile alone.
-pub fn picks(r: &Report) -> Vec<SetPick> {
-    let index = Index::of(r);
-    (walks(r).into_iter())
+fn picks_by(r: &Report, index: &Index) -> Vec<SetPick> {
+    (walks(r, index).into_iter())
         .map(|(set, candidates, v)| {
             let footprint = (v.pick.as_ref())
                 .and_then(|p| candidates.iter().find(|c| &c.name == p))
@@ -136,8 +143,7 @@ fn candidate(r: &Report, e: &Entry) -> Option<Candidate> {
 /// Every inversion among `picks`: for each ordered pair of flag sets with
 /// a pick each, the first kind that holds ([`Inversion`]), judged by the
 /// speed of one pick over the other and their footprints.
-pub fn inversions(r: &Report, picks: &[SetPick]) -> Vec<Inverted> {
-    let index = Index::of(r);
+fn inversions_by(index: &Index, picks: &[SetPick]) -> Vec<Inverted> {
     let mut out = Vec::new();
     for a in picks {
         for b in picks.iter().filter(|b| b.set != a.set) {

@@ -5,7 +5,7 @@
 
 use super::synthetic::committed;
 use crate::env::flags::{FlagSet, Lto, OptLevel, TargetCpu};
-use crate::report::grid::{Inversion, inversions, picks};
+use crate::report::grid::{Inversion, answers};
 use crate::report::{Entry, Report, round_ticks};
 
 /// One flag set of a synthetic grid: its flags, the factor every sample's
@@ -94,7 +94,7 @@ fn each_flag_set_has_its_own_pick() {
         },
     ];
     let r = grid(&base, &sets);
-    let p = picks(&r);
+    let (p, _) = answers(&r);
     assert_eq!(p.len(), 2);
     for (p, s) in p.iter().zip(&sets) {
         assert_eq!(p.pick, Some(s.flags.contender(&want)), "{}", s.flags.name());
@@ -123,7 +123,7 @@ fn a_set_larger_and_slower_is_an_inversion() {
             },
         ],
     );
-    let inv = inversions(&r, &picks(&r));
+    let inv = answers(&r).1;
     assert_eq!(inv.len(), 1, "{inv:?}");
     assert_eq!(
         (inv[0].kind, inv[0].set.as_str()),
@@ -153,7 +153,7 @@ fn what_the_flags_ask_for_decides_an_inversion() {
             },
         ],
     );
-    let inv = inversions(&r, &picks(&r));
+    let inv = answers(&r).1;
     assert_eq!(inv.len(), 1, "{inv:?}");
     assert_eq!(
         (inv[0].kind, inv[0].set.as_str()),
@@ -176,7 +176,7 @@ fn what_the_flags_ask_for_decides_an_inversion() {
             },
         ],
     );
-    assert!(inversions(&r, &picks(&r)).is_empty());
+    assert!(answers(&r).1.is_empty());
 
     let r = grid(
         &base,
@@ -193,7 +193,7 @@ fn what_the_flags_ask_for_decides_an_inversion() {
             },
         ],
     );
-    let inv = inversions(&r, &picks(&r));
+    let inv = answers(&r).1;
     assert_eq!(inv.len(), 1, "{inv:?}");
     assert_eq!(
         (inv[0].kind, inv[0].set.as_str()),

@@ -8,14 +8,14 @@ use super::cells::bytes;
 use crate::decide::verdict::pct;
 use crate::env::escape::{md_cell, md_cell_fragment, md_code, md_code_cell, md_text};
 use crate::report::Report;
-use crate::report::grid::{inversions, picks};
+use crate::report::grid::answers;
 use std::fmt::Write;
 
 pub fn render(w: &mut String, r: &Report) {
     if r.flag_sets.is_empty() {
         return;
     }
-    let picks = picks(r);
+    let (picks, inverted) = answers(r);
     let _ = writeln!(
         w,
         "**Which flags and which variant.** The rule above picked among every variant under every flag set ({} sets); below, its pick under each flag set on its own, and that pick against the peer built with the same flags (crypt cases, with the interval).\n",
@@ -46,7 +46,6 @@ pub fn render(w: &mut String, r: &Report) {
         );
     }
     let _ = writeln!(w);
-    let inverted = inversions(r, &picks);
     if inverted.is_empty() {
         let _ = writeln!(
             w,
