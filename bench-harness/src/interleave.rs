@@ -6,8 +6,10 @@
 //!
 //! [`interleave`] times a grid of engines × cases (precise mode: one engine,
 //! its block sizes or key sizes; compare: every built artifact, every case).
-//! Each cell is first warmed up and sized: its batch is the number of whole
-//! operations that lasts at least [`Schedule::batch`] ticks. Then round after
+//! Each cell is first warmed up and sized: the number of operations is
+//! doubled until a run of them lasts 1/[`SIZING_SHARE`] of
+//! [`Schedule::batch`] ticks, and its batch is that run scaled to a whole
+//! batch (whole operations, at least one run's worth). Then round after
 //! round, for every case, every engine runs one batch, one after the other;
 //! the order of the cases and of the engines is rotated each round, so that
 //! drift and order effects hit all of them alike. Rounds go on until there
@@ -151,7 +153,8 @@ pub struct Batch {
 pub struct Schedule {
     /// Quiet rounds wanted in every case.
     pub rounds: usize,
-    /// Ticks of timed work one batch lasts at least.
+    /// Ticks of timed work one batch lasts, about: it is sized from a run
+    /// of 1/[`SIZING_SHARE`] of it.
     pub batch: u64,
     /// Ticks of timed work one chunk lasts at most, unless one operation
     /// takes longer: [`WORK_PER_PROBE`] reference bursts.
@@ -182,6 +185,17 @@ impl Schedule {
         }
     }
 }
+
+/// A cell is sized from a run of operations lasting this fraction of a
+/// batch, scaled up: a longer sizing run (it used to double until a whole
+/// batch, 1.5 to 3 batches of work in all) costs a run of short batches
+/// nearly as much wall time as the timed batches themselves, and tells
+/// the count no better than to a few percent, which the batch does not
+/// need.
+pub const SIZING_SHARE: u64 = 8;
+
+/// The most operations one batch runs.
+const MAX_COUNT: u64 = 1 << 30;
 
 /// How many quiet batches the run has, where it has fewest: the least over
 /// engines and cases of quiet batches.
@@ -274,13 +288,15 @@ pub fn interleave<W: Workload + ?Sized>(
                 let t0 = clock::read();
                 w.run(e, c, count)?;
                 let ticks = (clock::read() - t0).saturating_sub(s.overhead);
-                if ticks >= s.batch || count >= 1 << 30 {
+                if ticks >= s.batch / SIZING_SHARE || count >= MAX_COUNT {
                     break ticks;
                 }
                 count *= 2;
             };
-            let per_chunk = (count as f64 * s.chunk as f64 / ticks.max(1) as f64) as u64;
-            *size = (count, per_chunk.clamp(1, count));
+            let per_tick = count as f64 / ticks.max(1) as f64;
+            let batch = ((per_tick * s.batch as f64).ceil() as u64).clamp(count, MAX_COUNT);
+            let per_chunk = (per_tick * s.chunk as f64) as u64;
+            *size = (batch, per_chunk.clamp(1, batch));
         }
     }
     let mut deadline = None;

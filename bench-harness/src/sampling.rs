@@ -251,7 +251,8 @@ fn stream(engine: &mut dyn HashEngine, chunks: &[&[u8]]) -> Result<Digest, Engin
 pub struct Plan {
     /// Rounds run: every engine times every case this many times.
     pub rounds: usize,
-    /// Seconds of timed work one batch lasts at least.
+    /// Seconds of timed work one batch lasts, about (each cell is sized
+    /// from a brief run: [`crate::interleave::SIZING_SHARE`]).
     pub batch_seconds: f64,
 }
 

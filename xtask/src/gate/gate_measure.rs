@@ -150,6 +150,7 @@ pub fn measure_built(
         budget_seconds: None,
         machine_name: None,
         quick: amount.quick,
+        keys: amount.keys(),
         generated_by: generated_by.to_string(),
         command: format!("cargo xtask compare {}", entry.name),
     };

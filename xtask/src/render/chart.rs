@@ -96,8 +96,10 @@ pub fn render(r: &Report) -> Option<String> {
     if heads.is_empty() || points.is_empty() {
         return None;
     }
-    let legend_lines =
-        points.len().div_ceil(2) as u32 + 3 + r.flag_sets.len().div_ceil(SETS_PER_LINE) as u32;
+    // The numbers, two columns; the key, two lines (three under a flag
+    // grid) and one to spare; the flag sets.
+    let sets = r.flag_sets.len().div_ceil(SETS_PER_LINE) as u32;
+    let legend_lines = points.len().div_ceil(2) as u32 + 3 + u32::from(sets > 0) + sets;
     // A crate's report (`compare --crate`) has its attributes' panel too.
     let worth = if r.annotations.is_some() {
         crate::render::worth_chart::HEIGHT
@@ -269,7 +271,10 @@ fn panel(
     let roles: Vec<labels::Rect> = (role_names.iter().zip(&pixels).zip(&role_at))
         .filter_map(|((r, px), o)| Some(labels::text_rect((*px)?, (*o)?, (*r)?.len())))
         .collect();
-    let offsets = labels::label_offsets(&pixels, &marks, &roles, ringed);
+    let first: Vec<bool> = (points.iter())
+        .map(|p| p.pareto || p.peer || p.role.is_some())
+        .collect();
+    let offsets = labels::label_offsets(&pixels, &marks, &roles, ringed, &first);
     for (i, (p, f)) in points.iter().zip(&figures).enumerate() {
         let Some((x, y, lo, hi)) = *f else { continue };
         let color = colour(r, p);
@@ -291,18 +296,25 @@ fn panel(
                 }),
             )
             .ok()?;
-        let label = Text::new((i + 1).to_string(), offsets[i], ("sans-serif", 13));
         if p.peer {
             chart
                 .draw_series(std::iter::once(
-                    EmptyElement::at((x, y)) + TriangleMarker::new((0, 0), 7, style) + label,
+                    EmptyElement::at((x, y)) + TriangleMarker::new((0, 0), 7, style),
                 ))
                 .ok()?;
         } else {
             chart
                 .draw_series(std::iter::once(
-                    EmptyElement::at((x, y)) + Circle::new((0, 0), 5, style) + label,
+                    EmptyElement::at((x, y)) + Circle::new((0, 0), 5, style),
                 ))
+                .ok()?;
+        }
+        // No room left for its number (a flag grid's crowd): the point
+        // alone, in its colour.
+        if let Some(o) = offsets[i] {
+            let label = Text::new((i + 1).to_string(), o, ("sans-serif", 13));
+            chart
+                .draw_series(std::iter::once(EmptyElement::at((x, y)) + label))
                 .ok()?;
         }
         if let Some(role) = p.role {
@@ -385,10 +397,14 @@ fn legend(r: &Report, area: &DrawingArea<SVGBackend<'_>, Shift>, points: &[Point
     } else {
         "Circles: variants (one per group of identical hot-path code); triangles: peers; a colour per flag set, below; green ring: the verdict's pick."
     };
-    let key = [
+    let mut key = vec![
         shapes,
         "Filled: Pareto-optimal in the verdict (over every crypt case), joined by the gray step line; hollow: dominated.",
     ];
+    if !r.flag_sets.is_empty() {
+        key.push("Where points crowd, a number with no room beside its point is left out (the front's, the pick's and the peers' go first).");
+    }
+    let sets_from = rows + key.len();
     for (i, line) in key.into_iter().enumerate() {
         area.draw(&Text::new(
             line,
@@ -406,7 +422,7 @@ fn legend(r: &Report, area: &DrawingArea<SVGBackend<'_>, Shift>, points: &[Point
             plotters_text(&format!("■ {name}")),
             (
                 24 + (col as u32 * (WIDTH - 48) / SETS_PER_LINE as u32) as i32,
-                ((rows + 2 + line) as u32 * LEGEND_LINE) as i32 + 10,
+                ((sets_from + line) as u32 * LEGEND_LINE) as i32 + 10,
             ),
             style.clone().color(&colour),
         ))

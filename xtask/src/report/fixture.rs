@@ -164,6 +164,7 @@ pub fn machine() -> Machine {
 fn run() -> Run {
     Run {
         quick: false,
+        keys: crate::select::cases::Keys::All,
         rounds: 5,
         batch_seconds: 0.004,
         reference: "auto".into(),

@@ -24,6 +24,7 @@ use crate::decide::verdict::{self, Verdict};
 use crate::env::flags::FlagSet;
 use crate::env::workspace::{Inputs, Toolchain};
 use crate::select::artifact::Artifact;
+use crate::select::cases::Keys;
 use bench_harness::machine::Machine;
 use bench_harness::stats::Ratio;
 pub use family::{Family, Operation};
@@ -118,6 +119,11 @@ pub struct Report {
 pub struct Run {
     /// `--quick`: fewer cases and rounds.
     pub quick: bool,
+    /// The key sizes timed: each mode's first (`--keys first`, a flag
+    /// grid's default) or all; left out when all, and in a `--quick` report
+    /// written before it was said (which timed the first).
+    #[serde(default, skip_serializing_if = "Keys::is_all")]
+    pub keys: Keys,
     /// Rounds each first-pass process ran in every case.
     pub rounds: usize,
     pub batch_seconds: f64,
@@ -159,6 +165,20 @@ pub struct Run {
     pub counting: Counting,
     /// Doubts about the measurement, said in the report.
     pub notes: Vec<String>,
+}
+
+impl Run {
+    /// What was measured, in words: `--quick`'s fewer cases and rounds,
+    /// each mode's first key size, or the full default set.
+    pub fn amount_words(&self) -> &'static str {
+        match (self.quick, self.keys) {
+            (true, _) => "`--quick`: fewer cases and rounds, for a first look",
+            (false, Keys::First) => {
+                "each mode's first key size only (`--keys first`, a flag grid's default)"
+            }
+            (false, Keys::All) => "full default set",
+        }
+    }
 }
 
 /// One measuring process of a run, as the report tells how the rounds were

@@ -5,19 +5,47 @@
 use bench_harness::engine::{Dir, Mode};
 use bench_harness::registry::CipherEntry;
 use bench_harness::sampling::Case;
+use serde::{Deserialize, Serialize};
+
+/// Which of the kernel template's key sizes are timed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum Keys {
+    /// Every key size of each mode's template.
+    #[default]
+    All,
+    /// Each mode's first key size only: most ciphers run the same code at
+    /// every key size, but for the key schedule and the round count.
+    First,
+}
+
+impl Keys {
+    pub fn is_all(&self) -> bool {
+        *self == Keys::All
+    }
+
+    /// The key sizes of a template's `keys` to time.
+    fn of(self, keys: &[usize]) -> &[usize] {
+        match self {
+            Keys::All => keys,
+            Keys::First => &keys[..keys.len().min(1)],
+        }
+    }
+}
 
 /// The cases of `entry` at `sizes` (each rounded up to whole cipher
-/// blocks); only each mode's first key size when `first_key_only`.
-pub fn cases(entry: &CipherEntry, first_key_only: bool, sizes: &[usize]) -> Vec<Case> {
+/// blocks), at the key sizes `keys` says.
+pub fn cases(entry: &CipherEntry, keys: Keys, sizes: &[usize]) -> Vec<Case> {
     let bs = entry.block_size;
     let sizes: Vec<usize> = sizes.iter().map(|s| s.div_ceil(bs) * bs).collect();
     let mut out = Vec::new();
+    let which = keys;
     for &(mode, keys) in entry
         .modes
         .iter()
         .filter(|(m, _)| matches!(m, Mode::Ecb | Mode::Cbc | Mode::Digest))
     {
-        let keys = if first_key_only { &keys[..1] } else { keys };
+        let keys = which.of(keys);
         let dirs: &[Dir] = if mode == Mode::Digest {
             &[Dir::Encrypt]
         } else {
@@ -35,9 +63,9 @@ pub fn cases(entry: &CipherEntry, first_key_only: bool, sizes: &[usize]) -> Vec<
 }
 
 /// Key setup of `entry`: one case per key size of its first block-cipher
-/// mode's template (only the first when `first_key_only`); none for a
-/// checksum, which has no key.
-pub fn setkey(entry: &CipherEntry, first_key_only: bool) -> Vec<Case> {
+/// mode's template that `which` says; none for a checksum, which has no
+/// key.
+pub fn setkey(entry: &CipherEntry, which: Keys) -> Vec<Case> {
     let Some(&(mode, keys)) = entry
         .modes
         .iter()
@@ -45,8 +73,11 @@ pub fn setkey(entry: &CipherEntry, first_key_only: bool) -> Vec<Case> {
     else {
         return Vec::new();
     };
-    let keys = if first_key_only { &keys[..1] } else { keys };
-    keys.iter().map(|&k| Case::set_key(mode, k)).collect()
+    which
+        .of(keys)
+        .iter()
+        .map(|&k| Case::set_key(mode, k))
+        .collect()
 }
 
 /// The block sizes the gate counts a cipher at: one 16-byte block, tcrypt's

@@ -9,6 +9,7 @@ use crate::decide::verdict::{self, Candidate, Noise, Verdict};
 use crate::env::workspace;
 use crate::report::raw;
 use crate::report::{self, Control, Counting, Entry, Operation, Quiet, Report, Run, Speed, Status};
+use crate::select::cases::Keys;
 use crate::select::contenders::{Contender, State};
 use crate::time::timings::Timings;
 use bench_harness::interleave;
@@ -30,6 +31,8 @@ pub struct Settings {
     /// The name `--machine-label` adds to the CPU's label.
     pub machine_name: Option<String>,
     pub quick: bool,
+    /// The key sizes timed.
+    pub keys: Keys,
     /// The command, for the report's first line.
     pub generated_by: String,
     /// The command that measures the same again (`cargo xtask compare
@@ -130,6 +133,7 @@ fn flag_sets(contenders: &[Contender]) -> Vec<crate::env::flags::FlagSet> {
 fn run(settings: &Settings, plan: Plan, t: &Timings) -> Run {
     Run {
         quick: settings.quick,
+        keys: settings.keys,
         rounds: plan.rounds,
         batch_seconds: plan.batch_seconds,
         reference: settings.reference.clone(),

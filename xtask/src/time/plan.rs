@@ -5,7 +5,7 @@
 //! ([`Amount::quick`]).
 
 use crate::cli::{self, Sizes};
-use crate::select::cases;
+use crate::select::cases::{self, Keys};
 use bench_harness::registry::CipherEntry;
 use bench_harness::sampling::{Case, Plan};
 use clap::Parser;
@@ -90,6 +90,17 @@ pub struct Amount {
     #[arg(long, value_name = "N", value_parser = cli::processes,
           default_value = FULL.processes, default_value_if("quick", "true", QUICK.processes))]
     pub processes: usize,
+
+    /// Which key sizes of the kernel template to time: `all`, or each
+    /// mode's `first` [default: all; first with --quick or a flag grid,
+    /// whose flag sets multiply the variants].
+    #[arg(long, value_name = "KEYS", value_enum)]
+    pub keys: Option<Keys>,
+
+    /// Whether the run is a flag grid (`compare --opt-level`...): set by
+    /// the command, not parsed.
+    #[arg(skip)]
+    pub grid: bool,
 }
 
 impl Amount {
@@ -119,9 +130,24 @@ impl Amount {
         }
     }
 
-    /// The cases of `entry`.
+    /// The key sizes timed: `--keys`, else each mode's first with
+    /// `--quick` or under a flag grid, else all.
+    pub fn keys(&self) -> Keys {
+        self.keys.unwrap_or(if self.quick || self.grid {
+            Keys::First
+        } else {
+            Keys::All
+        })
+    }
+
+    /// The crypt cases of `entry`.
     pub fn cases(&self, entry: &CipherEntry) -> Vec<Case> {
-        cases::cases(entry, self.quick, &self.sizes.0)
+        cases::cases(entry, self.keys(), &self.sizes.0)
+    }
+
+    /// The key setup cases of `entry`.
+    pub fn setkey(&self, entry: &CipherEntry) -> Vec<Case> {
+        cases::setkey(entry, self.keys())
     }
 }
 
@@ -136,6 +162,29 @@ pub fn quick_help() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A flag grid, like `--quick`, times each mode's first key size
+    /// unless `--keys` says otherwise; a run of the profile alone, all.
+    #[test]
+    fn a_grid_times_the_first_key_size_unless_asked() {
+        let aes = bench_harness::registry::cipher("aes").unwrap();
+        let full = Amount::with(&[]).unwrap();
+        let grid = |a: Amount| Amount { grid: true, ..a };
+        assert_eq!(full.keys(), Keys::All);
+        assert_eq!(grid(full.clone()).keys(), Keys::First);
+        assert_eq!(Amount::quick().keys(), Keys::First);
+        let asked = grid(Amount::with(&["--keys", "all"]).unwrap());
+        assert_eq!(asked.keys(), Keys::All);
+        assert_eq!(
+            Amount::with(&["--keys", "first"]).unwrap().keys(),
+            Keys::First
+        );
+        // aes's template has three key sizes.
+        let first = grid(full.clone());
+        assert_eq!(full.cases(aes).len(), 3 * first.cases(aes).len());
+        assert_eq!((full.setkey(aes).len(), first.setkey(aes).len()), (3, 1));
+        assert!(Amount::with(&["--keys", "some"]).is_err());
+    }
 
     #[test]
     fn quick_is_the_quick_defaults() {

@@ -16,7 +16,7 @@ use bench_harness::registry::CipherEntry;
 use std::path::{Path, PathBuf};
 
 /// Compares `cipher` (or `all`), building in `target`.
-pub fn run(args: &Args, cipher: &str, target: &Path) -> Result<()> {
+pub fn run(args: &Args, cipher: &str, sets: &[FlagSet], target: &Path) -> Result<()> {
     if args.ty.is_some() || args.offline || args.features.is_some() {
         return Err(Error::usage(
             "--type, --features and --offline are for a crate (--crate), not one of this workspace's ciphers",
@@ -24,8 +24,7 @@ pub fn run(args: &Args, cipher: &str, target: &Path) -> Result<()> {
         ));
     }
     let ciphers = ciphers::named(cipher, true, "compare")?;
-    let sets = flags::grid(&args.flags())?;
-    let out = out_dir(args, &sets)?;
+    let out = out_dir(args, sets)?;
     let all = cipher == "all";
     if all && (args.variants.is_some() || args.reference.is_some()) {
         return Err(Error::usage(
@@ -34,10 +33,10 @@ pub fn run(args: &Args, cipher: &str, target: &Path) -> Result<()> {
         ));
     }
     let selections = (ciphers.iter())
-        .map(|entry| select(args, entry, &sets))
+        .map(|entry| select(args, entry, sets))
         .collect::<Result<Vec<_>>>()?;
     check_out(&out, &ciphers, all)?;
-    crate::env::fault::check(&contenders::possible_names(&ciphers, &sets))?;
+    crate::env::fault::check(&contenders::possible_names(&ciphers, sets))?;
     if all {
         return run_all(args, &selections, target, &out);
     }

@@ -36,9 +36,8 @@ use bench_harness::registry::CipherEntry;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
-pub fn run(args: &Args, target: &Path) -> Result<()> {
-    let sets = flags::grid(&args.flags())?;
-    let taken = take_in(args, target, &sets)?;
+pub fn run(args: &Args, sets: &[FlagSet], target: &Path) -> Result<()> {
+    let taken = take_in(args, target, sets)?;
     let made = make_variants(args, &taken)?;
     let t = &taken;
     let cipher = CrateCipher {

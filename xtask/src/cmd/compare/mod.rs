@@ -12,13 +12,18 @@ mod pipeline;
 
 pub use args::Args;
 
+use crate::env::flags;
 use crate::env::workspace;
 use crate::error::Result;
 
-pub fn run(args: Args) -> Result<()> {
+pub fn run(mut args: Args) -> Result<()> {
     let meta = workspace::metadata()?;
+    let sets = flags::grid(&args.flags())?;
+    // A grid's flag sets multiply the variants: its defaults time fewer
+    // cases (`time/plan.rs`).
+    args.amount.grid = flags::is_grid(&sets);
     match &args.cipher {
-        Some(cipher) => ciphers::run(&args, cipher, &meta.target_dir),
-        None => krate::run(&args, &meta.target_dir),
+        Some(cipher) => ciphers::run(&args, cipher, &sets, &meta.target_dir),
+        None => krate::run(&args, &sets, &meta.target_dir),
     }
 }

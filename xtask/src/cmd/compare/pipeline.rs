@@ -9,7 +9,6 @@ use crate::decide::verdict::{self, Conclusion};
 use crate::env::escape::terminal;
 use crate::error::{Error, Result};
 use crate::report::{Report, Status};
-use crate::select::cases;
 use crate::select::contenders;
 use crate::time::analyse::Settings;
 use crate::time::race;
@@ -28,6 +27,7 @@ pub fn settings(args: &Args, reference: &str, command: String) -> Settings {
         budget_seconds: Some(args.amount.budget),
         machine_name: args.machine_label.clone(),
         quick: args.amount.quick,
+        keys: args.amount.keys(),
         generated_by: format!(
             "{command}{}",
             if args.amount.quick { " --quick" } else { "" }
@@ -58,7 +58,7 @@ pub fn failures(report: &Report) -> Result<()> {
 /// (those [`compare`] times once the screen is done).
 pub fn cases(args: &Args, entry: &CipherEntry) -> Vec<bench_harness::sampling::Case> {
     let mut cases = args.amount.cases(entry);
-    cases.extend(cases::setkey(entry, args.amount.quick));
+    cases.extend(args.amount.setkey(entry));
     cases
 }
 
@@ -88,7 +88,7 @@ pub fn compare(
     let screened = screen::screen(entry, &mut contenders, &settings.reference, &cases, work)?;
     let control = contenders::control(&contenders, &settings.reference, work);
     contenders.extend(control);
-    cases.extend(cases::setkey(entry, args.amount.quick));
+    cases.extend(args.amount.setkey(entry));
     let plan = args.amount.plan();
     let processes = args.amount.processes;
     eprintln!(

@@ -29,14 +29,17 @@ pub fn marks(at: &[Option<(i32, i32)>], ringed: Option<usize>) -> Vec<Rect> {
 }
 
 /// The first of `spots` (offsets from `at`) where a label of `chars`
-/// characters covers none of `taken`; where all are taken, the first.
+/// characters covers none of `taken`; `None` where all are taken.
+fn free(at: (i32, i32), chars: usize, spots: &[(i32, i32)], taken: &[Rect]) -> Option<(i32, i32)> {
+    spots.iter().copied().find(|o| {
+        let b = text_rect(at, *o, chars);
+        !taken.iter().any(|&m| overlaps(b, m))
+    })
+}
+
+/// [`free`], or the first spot where all are taken.
 fn place(at: (i32, i32), chars: usize, spots: &[(i32, i32)], taken: &[Rect]) -> (i32, i32) {
-    (spots.iter().copied())
-        .find(|o| {
-            let b = text_rect(at, *o, chars);
-            !taken.iter().any(|&m| overlaps(b, m))
-        })
-        .unwrap_or(spots[0])
+    free(at, chars, spots, taken).unwrap_or(spots[0])
 }
 
 /// Where each point's role (`pick`, `reference`, `None`: none) is written:
@@ -68,20 +71,25 @@ pub fn role_offsets(
 
 /// Each number's offset from its point, placed in pixels: the first of a
 /// few spots around the point (right and left above it, then below, then
-/// further out) that covers no point, no role label and no number placed
-/// before it; where all are taken, the first. `at` is each point's pixel
-/// (`None`: not drawn), `marks` the points' boxes, `roles` the role
-/// labels', `ringed` the pick's point (a larger ring).
+/// further out, then a ring further still) that covers no point, no role label and no number placed
+/// before it; `None` (no number drawn) where all are taken, as in a flag
+/// grid's clusters of some hundred points. The points `first` marks (the
+/// front, the pick, the peers) are placed before the others. `at` is each
+/// point's pixel (`None`: not drawn), `marks` the points' boxes, `roles`
+/// the role labels', `ringed` the pick's point (a larger ring).
 pub fn label_offsets(
     at: &[Option<(i32, i32)>],
     marks: &[Rect],
     roles: &[Rect],
     ringed: Option<usize>,
-) -> Vec<(i32, i32)> {
+    first: &[bool],
+) -> Vec<Option<(i32, i32)>> {
     let mut taken: Vec<Rect> = marks.iter().chain(roles).copied().collect();
-    (at.iter().enumerate())
-        .map(|(i, p)| {
-            let Some(p) = *p else { return (0, 0) };
+    let mut order: Vec<usize> = (0..at.len()).collect();
+    order.sort_by_key(|&i| !first.get(i).copied().unwrap_or(false));
+    let mut out = vec![None; at.len()];
+    for i in order {
+        out[i] = at[i].and_then(|p| {
             let chars = (i + 1).to_string().len();
             let w = 8 * chars as i32;
             let clear = if ringed == Some(i) { 13 } else { 8 };
@@ -96,12 +104,21 @@ pub fn label_offsets(
                 (-clear - w - 10, -30),
                 (clear + 10, 16),
                 (-clear - w - 10, 16),
+                (-w / 2, -48),
+                (-w / 2, 32),
+                (clear + 22, -8),
+                (-clear - w - 22, -8),
+                (clear + 20, -42),
+                (-clear - w - 20, -42),
+                (clear + 20, 28),
+                (-clear - w - 20, 28),
             ];
-            let o = place(p, chars, &spots, &taken);
+            let o = free(p, chars, &spots, &taken)?;
             taken.push(text_rect(p, o, chars));
-            o
-        })
-        .collect()
+            Some(o)
+        });
+    }
+    out
 }
 
 #[cfg(test)]
@@ -115,10 +132,43 @@ mod tests {
         let at: Vec<Option<(i32, i32)>> = (0..6).map(|i| Some((100 + 9 * i, 50))).collect();
         let ringed = Some(3);
         let marks = marks(&at, ringed);
-        let offsets = label_offsets(&at, &marks, &[], ringed);
+        let offsets = label_offsets(&at, &marks, &[], ringed, &[]);
         let boxes: Vec<_> = (at.iter().zip(&offsets).enumerate())
-            .map(|(i, (p, o))| text_rect(p.unwrap(), *o, (i + 1).to_string().len()))
+            .map(|(i, (p, o))| {
+                text_rect(
+                    p.unwrap(),
+                    o.expect("room for six"),
+                    (i + 1).to_string().len(),
+                )
+            })
             .collect();
+        for (i, a) in boxes.iter().enumerate() {
+            for b in &boxes[i + 1..] {
+                assert!(!overlaps(*a, *b), "{boxes:?}");
+            }
+            assert!(marks.iter().all(|m| !overlaps(*a, *m)), "{i}: {boxes:?}");
+        }
+    }
+
+    /// A flag grid's cluster, a hundred points within a few pixels: the
+    /// numbers that are drawn cover no other number and no point, and
+    /// those marked first (the front, the pick, the peers) are drawn.
+    #[test]
+    fn a_crowd_leaves_numbers_out_rather_than_overlap() {
+        let at: Vec<Option<(i32, i32)>> = (0..100)
+            .map(|i| Some((200 + i % 10, 100 + i / 10)))
+            .collect();
+        let first: Vec<bool> = (0..100).map(|i| i == 57 || i == 90).collect();
+        let marks = marks(&at, None);
+        let offsets = label_offsets(&at, &marks, &[], None, &first);
+        let boxes: Vec<_> = (at.iter().zip(&offsets).enumerate())
+            .filter_map(|(i, (p, o))| Some(text_rect((*p)?, (*o)?, (i + 1).to_string().len())))
+            .collect();
+        assert!(
+            offsets[57].is_some() && offsets[90].is_some(),
+            "{offsets:?}"
+        );
+        assert!(boxes.len() < 100, "every number drawn in a crowd");
         for (i, a) in boxes.iter().enumerate() {
             for b in &boxes[i + 1..] {
                 assert!(!overlaps(*a, *b), "{boxes:?}");

@@ -102,11 +102,7 @@ pub fn render(w: &mut String, r: &Report) {
     let _ = writeln!(
         w,
         "| run | {}; a first pass of {first} measuring processes in turn (each loading every artifact afresh), {} rounds of every case each, then {racing} racing processes on the steps still undecided{}; batches of {:.1} ms, interleaved round-robin; {} looks, so the verdict's intervals are {:.2}% intervals |",
-        if run.quick {
-            "`--quick`: fewer cases and rounds, for a first look"
-        } else {
-            "full default set"
-        },
+        run.amount_words(),
         run.rounds,
         run.budget_seconds
             .map_or(String::new(), |b| format!(" within a budget of {b:.0} s")),

@@ -234,7 +234,7 @@ fn noise_and_time(w: &mut String, r: &Report) {
     let screened = r.entries().filter(|e| e.status == Status::Screened).count();
     let _ = writeln!(
         w,
-        "**Time:** {} timed batches of at least {:.1} ms (about {:.1} s of timed work) in {} measuring process(es), {:.0}% of them quiet; {} variants and peers built and sized, {} of them left out by a brief screening run and the others timed in full; cases: {}.\n",
+        "**Time:** {} timed batches of about {:.1} ms (about {:.1} s of timed work) in {} measuring process(es), {:.0}% of them quiet; {} variants and peers built and sized, {} of them left out by a brief screening run and the others timed in full; cases: {}.\n",
         bytes(batches as u64),
         r.run.batch_seconds * 1e3,
         batches as f64 * r.run.batch_seconds,
@@ -242,11 +242,7 @@ fn noise_and_time(w: &mut String, r: &Report) {
         r.run.quiet_share * 100.0,
         r.entries().count(),
         screened,
-        if r.run.quick {
-            "`--quick`"
-        } else {
-            "full default set"
-        }
+        r.run.amount_words()
     );
 }
 
