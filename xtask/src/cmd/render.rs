@@ -57,7 +57,7 @@ pub fn run(args: Args) -> Result<()> {
         let md = args.dir.join(format!("{}.md", r.cipher));
         println!("rendered {}", terminal(&md.display().to_string()));
     }
-    if !read.reports.is_empty() {
+    if indexed(&args.dir, &read.reports) {
         output::write_index_of(&args.dir, &read.reports)?;
     }
     rewrite_baselines(&baselines)?;
@@ -74,6 +74,14 @@ pub fn run(args: Args) -> Result<()> {
     }
 }
 
+/// Whether `dir`'s index is rendered: where it has one (as `compare`
+/// keeps it) or holds a report of this workspace's ciphers; not in a
+/// crate's folder (`compare --crate`), which has none.
+fn indexed(dir: &Path, reports: &[Report]) -> bool {
+    !reports.is_empty()
+        && (dir.join("README.md").exists() || reports.iter().any(|r| r.annotations.is_none()))
+}
+
 /// Every file render will write, checked before the first is: each
 /// report's files, the index, the baselines and other machines' reports it
 /// upgrades.
@@ -87,7 +95,7 @@ fn check_outputs(
     for r in reports {
         output::plan(&mut files, dir, &r.cipher);
     }
-    if !reports.is_empty() {
+    if indexed(dir, reports) {
         files.add(dir.join("README.md"), Kind::Report);
     }
     for (path, _) in baselines {

@@ -231,3 +231,22 @@ fn outputs_are_checked_before_any_work() {
     );
     assert!(!top.join("new").exists());
 }
+
+/// `render` of a crate's folder (`compare --crate`) renders its report
+/// and writes no index beside it: a crate's folder has none; a folder of
+/// this workspace's reports gets one (`hostile.rs`).
+#[test]
+fn render_writes_no_index_in_a_crates_folder() {
+    let tmp = scratch("crate-render");
+    let dir = tmp.path();
+    let from = root().join("reports/crates/cast6-0.2.0/cast6.json");
+    std::fs::copy(&from, dir.join("cast6.json")).unwrap();
+    let o = xtask(&["render", s(dir)]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(dir.join("cast6.md").is_file() && dir.join("cast6.svg").is_file());
+    assert!(!dir.join("README.md").exists());
+    assert_eq!(
+        std::fs::read(dir.join("cast6.md")).unwrap(),
+        std::fs::read(from.with_extension("md")).unwrap()
+    );
+}
