@@ -165,7 +165,7 @@ fn summary_table(w: &mut String, r: &Report, peer: Option<&Entry>, families: &[F
     }
     let _ = writeln!(
         w,
-        "\nThe mode-family columns are speed over {against} (× its speed; bold where slower): the geometric mean over the family's cases of the ratio of the two levels (each the median over processes of the 10th percentile of its rounds), every key and block size. Parallel modes are those that hand the cipher several blocks at once (ECB, CTR, XTS, CBC decryption); CBC encryption is serial, each block waiting for the previous one.\n"
+        "\nThe mode-family columns are speed over {against} (× its speed; bold where slower): the geometric mean over the family's cases of the ratio of the two levels (each the median over processes of the 10th percentile of its rounds), every key and block size timed. Parallel modes are those that hand the cipher several blocks at once (ECB, CTR, XTS, CBC decryption); CBC encryption is serial, each block waiting for the previous one.\n"
     );
 }
 
