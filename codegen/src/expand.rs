@@ -266,28 +266,42 @@ fn child<'a>(
         // The `_lanes` copies are made first, so that they are unrolled as
         // the variant says while a lanes variant's one-block entries stay
         // rolled (`entry.rs`).
-        let mut copy = lanes::apply(&mut item, &callees)?;
+        let mut copies = lanes::apply(&mut item, &callees)?;
         // After the copies: the lanes rewrite reads the code as written.
         let rolled = if variant.lanes > 1 { &entries[..] } else { &[] };
         lookups::apply(&mut item);
         unroll::apply(&mut item, variant.unrolled, rolled)?;
-        if let Some(copy) = &mut copy {
+        for copy in &mut copies {
             lookups::apply(copy);
             unroll::apply(copy, variant.unrolled, &[])?;
         }
         entry::apply(&mut item, &entries);
         out.push(item);
-        out.extend(copy);
+        out.extend(copies);
     }
     let lane_items = lanes.then(|| {
         let n = proc_macro2::Literal::usize_unsuffixed(variant.states());
         let per = proc_macro2::Literal::usize_unsuffixed(variant.lane_blocks);
         let typenum = format_ident!("U{}", variant.lanes);
+        // A tail in pairs is worth it only with more than two lanes; for
+        // the others not even a dead branch is emitted, so that their code
+        // is what it was without pairs.
+        let pairs = if variant.lanes > 2 {
+            quote!($($t)*)
+        } else {
+            quote!()
+        };
         let ty = matches!(kind, Some(Kind::Cipher(_))).then(|| {
             quote! {
                 /// The blocks the `_lanes` copies take at once, as a type: the
                 /// `ParBlocksSize` of this variant's cipher.
                 pub type Lanes = ::cipher::consts::#typenum;
+                /// Its input where this variant has more than two lanes, else
+                /// nothing: `cipher_traits!`'s `tail_pairs`.
+                #[allow(unused_macros)]
+                macro_rules! over_two_lanes {
+                    ($($t:tt)*) => { #pairs };
+                }
             }
         });
         quote! {

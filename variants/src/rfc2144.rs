@@ -437,6 +437,7 @@ pub mod cast5 {
             encrypt_lanes: |c, blocks| c.encrypt_lanes(blocks),
             decrypt: |c, block| c.decrypt(block),
             decrypt_lanes: |c, blocks| c.decrypt_lanes(blocks),
+            tail_pairs: |c, blocks| c.encrypt_lanes_n(blocks), |c, blocks| c.decrypt_lanes_n(blocks),
             zeroize: |c| {
                 wipe(&mut c.km);
                 wipe(&mut c.kr);

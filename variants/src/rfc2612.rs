@@ -327,6 +327,7 @@ pub mod cast6 {
             encrypt_lanes: |c, beta| c.enc.crypt_lanes(beta),
             decrypt: |c, beta| c.dec.crypt(beta),
             decrypt_lanes: |c, beta| c.dec.crypt_lanes(beta),
+            tail_pairs: |c, beta| c.enc.crypt_lanes_n(beta), |c, beta| c.dec.crypt_lanes_n(beta),
             zeroize: |c| {
                 // Flat, each is one loop of volatile writes, not one per row.
                 for keys in [&mut c.enc, &mut c.dec] {

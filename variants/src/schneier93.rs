@@ -411,6 +411,7 @@ pub mod blowfish {
             encrypt_lanes: |bf, x| *x = bf.encrypt_lanes(*x),
             decrypt: |bf, x| *x = bf.decrypt(*x),
             decrypt_lanes: |bf, x| *x = bf.decrypt_lanes(*x),
+            tail_pairs: |bf, x| *x = bf.encrypt_lanes_n(*x), |bf, x| *x = bf.decrypt_lanes_n(*x),
             zeroize: |bf| {
                 bf.p.zeroize();
                 // Flat, one loop of volatile writes, not one per S-box.

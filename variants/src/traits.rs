@@ -67,8 +67,15 @@ pub(crate) fn put_bytes<const N: usize>(state: &[u8; N], block: &mut [u8; N]) {
 ///   whose rounds need an instruction the CPU may lack checks in its key
 ///   setup too, so that no use of it reaches code this CPU cannot run.
 ///
+/// - `tail_pairs: |cipher, states| expr, |cipher, states| expr`: the
+///   rounds on two states, `&mut [State; 2]`, encryption then decryption
+///   (a `_lanes_n` copy, generic over its lane count): a variant of more
+///   than two lanes runs a buffer's tail two blocks at a time through them,
+///   their chains overlapping (a 16-byte CAST5 call is two blocks), and
+///   only an odd last block alone.
+///
 /// The tail of a buffer (fewer blocks than `Lanes`) goes block by block
-/// through `encrypt_block` (`decrypt_block`), as `cipher`'s default does,
+/// (or by pairs, above) through `encrypt_block` (`decrypt_block`), as `cipher`'s default does,
 /// without its `assert!` on the tail's length, which embeds a source
 /// location in every artifact whose lane count is not a power of two (the
 /// callers in `cipher` and `modes` hand it fewer than `Lanes` blocks).
@@ -87,6 +94,7 @@ macro_rules! cipher_traits {
             decrypt: |$dc:ident, $ds:ident| $dec:expr,
             decrypt_lanes: |$dlc:ident, $dls:ident| $dec_lanes:expr,
             $(target_feature: $feature:literal,)?
+            $(tail_pairs: |$pec:ident, $pes:ident| $pair_enc:expr, |$pdc:ident, $pds:ident| $pair_dec:expr,)?
             $(available: $available:path,)?
             $(zeroize: |$z:ident| $zeroize:block,)?
         }
@@ -116,11 +124,11 @@ macro_rules! cipher_traits {
         cipher_traits!(@direction $ty, $block, $load, $store, [$($feature)?],
             BlockCipherEncrypt encrypt_with_backend BlockCipherEncClosure,
             BlockCipherEncBackend encrypt_block encrypt_par_blocks encrypt_tail_blocks,
-            |$ec, $es| $enc, |$elc, $els| $enc_lanes);
+            |$ec, $es| $enc, |$elc, $els| $enc_lanes, [$(|$pec, $pes| $pair_enc)?]);
         cipher_traits!(@direction $ty, $block, $load, $store, [$($feature)?],
             BlockCipherDecrypt decrypt_with_backend BlockCipherDecClosure,
             BlockCipherDecBackend decrypt_block decrypt_par_blocks decrypt_tail_blocks,
-            |$dc, $ds| $dec, |$dlc, $dls| $dec_lanes);
+            |$dc, $ds| $dec, |$dlc, $dls| $dec_lanes, [$(|$pdc, $pds| $pair_dec)?]);
 
         impl ::cipher::AlgorithmName for $ty {
             fn write_alg_name(f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
@@ -168,6 +176,30 @@ macro_rules! cipher_traits {
     (@available $available:path) => {
         $available()
     };
+    // `tail_pairs`: with more than two lanes, a tail's blocks go two at a
+    // time through the `_lanes_n` copy of the rounds on two lanes, their
+    // chains overlapping as a two-lane variant runs them; an odd last one
+    // is left to the one-block function. Without it, nothing.
+    (@pairs [] [$($feature:literal)?] $this:ident, $blocks:ident, $ty:ident, $load:path, $store:path) => {};
+    (@pairs [|$pc:ident, $ps:ident| $run_pair:expr] [$($feature:literal)?] $this:ident, $blocks:ident, $ty:ident, $load:path, $store:path) => {
+        over_two_lanes! {
+            let (pairs, rest) = $blocks.into_chunks::<::cipher::consts::U2>();
+            for pair in pairs {
+                cipher_traits!(@with [$($feature)?] (c: &$ty = $this, pair: ::cipher::InOut<'_, '_, ::cipher::Array<::cipher::Block<$ty>, ::cipher::consts::U2>> = pair) {
+                    let mut pair = pair;
+                    let $pc = c;
+                    let $ps = &mut ::core::array::from_fn::<_, 2, _>(|l| {
+                        $load(pair.get_in()[l].as_ref())
+                    });
+                    $run_pair;
+                    for (block, state) in pair.get_out().iter_mut().zip(&*$ps) {
+                        $store(state, block.as_mut());
+                    }
+                })
+            }
+            $blocks = rest;
+        }
+    };
     // A backend function's body: as it is, or, with a target feature, in a
     // function of its own with that feature enabled, called once.
     (@with [] ($($arg:ident: $t:ty = $v:expr),*) $body:block) => {{
@@ -191,7 +223,8 @@ macro_rules! cipher_traits {
         @direction $ty:ident, $block:ty, $load:path, $store:path, [$($feature:literal)?],
         $Cipher:ident $with_backend:ident $Closure:ident,
         $Backend:ident $one:ident $par:ident $tail:ident,
-        |$c:ident, $s:ident| $run:expr, |$lc:ident, $ls:ident| $run_lanes:expr
+        |$c:ident, $s:ident| $run:expr, |$lc:ident, $ls:ident| $run_lanes:expr,
+        [$(|$pc:ident, $ps:ident| $run_pair:expr)?]
     ) => {
         impl ::cipher::$Cipher for $ty {
             #[inline]
@@ -231,6 +264,9 @@ macro_rules! cipher_traits {
 
             #[inline(always)]
             fn $tail(&self, blocks: ::cipher::InOutBuf<'_, '_, ::cipher::Block<Self>>) {
+                #[allow(unused_mut)]
+                let mut blocks = blocks;
+                cipher_traits!(@pairs [$(|$pc, $ps| $run_pair)?] [$($feature)?] self, blocks, $ty, $load, $store);
                 for block in blocks {
                     self.$one(block);
                 }

@@ -77,7 +77,7 @@ use syn::{Attribute, Block, FnArg, Item, Pat, Signature, Type};
 /// Checks that every `#[lanes]` function of `item` can be rewritten.
 pub(crate) fn check(item: &Item, callees: &Callees, errors: &mut Errors) {
     for f in items::fns(item).filter(|f| Marker::Lanes.marks(f.attrs, f.place)) {
-        if let Err(e) = copy(f.attrs, f.sig, f.block, callees) {
+        if let Err(e) = copy(f.attrs, f.sig, f.block, callees, Count::Variant) {
             errors.push(e);
         }
     }
@@ -98,19 +98,49 @@ fn strip(item: &mut Item) {
     }
 }
 
-/// Adds the `_lanes` copy of every `#[lanes]` function of `item` and removes
-/// the markers: a method's copy follows it in its `impl`; a function's copy
-/// is returned, to follow `item`.
-pub(crate) fn apply(item: &mut Item, callees: &Callees) -> syn::Result<Option<Item>> {
-    let extra = items::add_beside(item, |f| {
-        if Marker::Lanes.marks(f.attrs, f.place) {
-            copy(f.attrs, f.sig, f.block, callees).map(Some)
-        } else {
-            Ok(None)
-        }
-    })?;
+/// Adds the `_lanes` copy of every `#[lanes]` function of `item`, then its
+/// `_lanes_n` copy, and removes the markers: a method's copies follow it
+/// in its `impl` (`_lanes` first, as it was before there were two); a
+/// function's are returned, to follow `item`.
+pub(crate) fn apply(item: &mut Item, callees: &Callees) -> syn::Result<Vec<Item>> {
+    // The generic copy first: each is put right after the original, so the
+    // `_lanes` copy ends up before it.
+    let mut extra = Vec::new();
+    for count in [Count::Any, Count::Variant] {
+        let made = items::add_beside(item, |f| {
+            if Marker::Lanes.marks(f.attrs, f.place) {
+                copy(f.attrs, f.sig, f.block, callees, count).map(Some)
+            } else {
+                Ok(None)
+            }
+        })?;
+        extra.extend(made);
+    }
+    extra.reverse();
     strip(item);
     Ok(extra)
+}
+
+/// The lane count a copy takes.
+#[derive(Clone, Copy, PartialEq)]
+pub(crate) enum Count {
+    /// `LANES`, the variant's (`<name>_lanes`).
+    Variant,
+    /// Any, generic over `const LANES: usize` (`<name>_lanes_n`): a short
+    /// tail's two blocks (`cipher_traits!`'s `tail_pairs`). Instantiated
+    /// only where called, so a variant that does not call it has the same
+    /// code as if it did not exist.
+    Any,
+}
+
+impl Count {
+    /// The copy's name's suffix, and so its callees'.
+    pub(crate) fn suffix(self) -> &'static str {
+        match self {
+            Count::Variant => "_lanes",
+            Count::Any => "_lanes_n",
+        }
+    }
 }
 
 /// The `_lanes` copy of a `#[lanes]` function: attributes, signature, body.
@@ -119,10 +149,16 @@ fn copy(
     sig: &Signature,
     block: &Block,
     callees: &Callees,
+    count: Count,
 ) -> syn::Result<Made> {
     plain(sig)?;
     let mut out = sig.clone();
-    out.ident = format_ident!("{}_lanes", sig.ident, span = sig.ident.span());
+    out.ident = format_ident!("{}{}", sig.ident, count.suffix(), span = sig.ident.span());
+    if count == Count::Any {
+        out.generics
+            .params
+            .push(syn::parse_quote!(const LANES: usize));
+    }
     let scope = lane_params(&mut out)?;
     if scope.is_empty() {
         return Err(syn::Error::new_spanned(
@@ -149,6 +185,7 @@ fn copy(
     let rewrite = Rewrite {
         lane: Ident::new("lane", Span::mixed_site()),
         callees,
+        suffix: count.suffix(),
     };
     let body = rewrite.block(block, &scope, returns)?;
     let doc = format!(
@@ -161,6 +198,10 @@ fn copy(
         .cloned()
         .collect();
     attrs.insert(0, syn::parse_quote!(#[doc = #doc]));
+    if count == Count::Any {
+        // Called only by a variant that runs tails in pairs.
+        attrs.push(syn::parse_quote!(#[allow(dead_code)]));
+    }
     Ok((attrs, out, body))
 }
 

@@ -18,6 +18,8 @@ use syn::{Block, Expr, Pat, Stmt};
 pub(super) struct Rewrite<'c> {
     pub(super) lane: Ident,
     pub(super) callees: &'c Callees,
+    /// The copies' suffix: a callee `g` is called as `g` and this.
+    pub(super) suffix: &'static str,
 }
 
 impl Rewrite<'_> {
@@ -251,7 +253,7 @@ impl Rewrite<'_> {
             return None;
         }
         let mut call = call.clone();
-        let lanes = format_ident!("{}_lanes", name, span = name.span());
+        let lanes = format_ident!("{}{}", name, self.suffix, span = name.span());
         call.func = Box::new(syn::parse_quote!(#lanes));
         Some(Expr::Call(call))
     }
