@@ -123,7 +123,7 @@ pub(crate) fn apply(item: &mut Item, callees: &Callees) -> syn::Result<Vec<Item>
 
 /// The lane count a copy takes.
 #[derive(Clone, Copy, PartialEq)]
-pub(crate) enum Count {
+enum Count {
     /// `LANES`, the variant's (`<name>_lanes`).
     Variant,
     /// Any, generic over `const LANES: usize` (`<name>_lanes_n`): a short
@@ -135,7 +135,7 @@ pub(crate) enum Count {
 
 impl Count {
     /// The copy's name's suffix, and so its callees'.
-    pub(crate) fn suffix(self) -> &'static str {
+    fn suffix(self) -> &'static str {
         match self {
             Count::Variant => "_lanes",
             Count::Any => "_lanes_n",
