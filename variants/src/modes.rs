@@ -8,17 +8,20 @@
 //!
 //! Every mode whose blocks are independent hands the cipher as many blocks
 //! at once as it takes (its backend's `ParBlocksSize`, the lanes of a
-//! variant), the rest one by one: ECB through `encrypt_blocks`, CBC
-//! decryption, CTR and XTS through the backend, as RustCrypto's mode crates
-//! do. CBC encryption chains every block on the one before, so it goes
-//! block by block. Tests check them against the `ecb`, `cbc`, `ctr` and
-//! `xts-mode` crates.
+//! variant), the rest one by one: ECB, CBC decryption, CTR and XTS
+//! through the backend, as RustCrypto's mode crates do. A buffer shorter
+//! than the lanes goes straight to that rest, not first split into chunks
+//! (there are none), so that one block costs a lanes variant what it costs
+//! its one-lane shape. CBC encryption chains every block on the one
+//! before, so it goes block by block. Tests check them against the `ecb`,
+//! `cbc`, `ctr` and `xts-mode` crates.
 
 use cipher::array::ArraySize;
 use cipher::typenum::Unsigned;
 use cipher::{
     Array, Block, BlockCipherDecBackend, BlockCipherDecClosure, BlockCipherDecrypt,
-    BlockCipherEncBackend, BlockCipherEncClosure, BlockCipherEncrypt, BlockSizeUser, ParBlocks,
+    BlockCipherEncBackend, BlockCipherEncClosure, BlockCipherEncrypt, BlockSizeUser, InOut,
+    InOutBuf, ParBlocks,
 };
 
 /// A buffer or IV of a length the mode cannot take.
@@ -81,14 +84,81 @@ fn check_iv<C: BlockSizeUser>(iv: &[u8]) -> Result<(), LengthError> {
 
 /// ECB encryption of `buf` in place.
 pub fn ecb_encrypt<C: BlockCipherEncrypt>(c: &C, buf: &mut [u8]) -> Result<(), LengthError> {
-    c.encrypt_blocks(whole_blocks::<C>(buf)?);
+    c.encrypt_with_backend(Ecb {
+        blocks: whole_blocks::<C>(buf)?,
+    });
     Ok(())
 }
 
 /// ECB decryption of `buf` in place.
 pub fn ecb_decrypt<C: BlockCipherDecrypt>(c: &C, buf: &mut [u8]) -> Result<(), LengthError> {
-    c.decrypt_blocks(whole_blocks::<C>(buf)?);
+    c.decrypt_with_backend(Ecb {
+        blocks: whole_blocks::<C>(buf)?,
+    });
     Ok(())
+}
+
+/// ECB with the cipher's backend in hand: `cipher`'s own `encrypt_blocks`
+/// (its `BlocksCtx`), but a buffer shorter than the backend's
+/// `ParBlocksSize` goes straight to its tail, not first split into chunks
+/// (none).
+struct Ecb<'a, BS: ArraySize> {
+    blocks: &'a mut [Array<u8, BS>],
+}
+
+impl<BS: ArraySize> BlockSizeUser for Ecb<'_, BS> {
+    type BlockSize = BS;
+}
+
+impl<BS: ArraySize> BlockCipherEncClosure for Ecb<'_, BS> {
+    #[inline(always)]
+    fn call<B: BlockCipherEncBackend<BlockSize = BS>>(self, backend: &B) {
+        self.run::<B::ParBlocksSize>(
+            |chunk| backend.encrypt_par_blocks(chunk),
+            |tail| backend.encrypt_tail_blocks(tail),
+            |block| backend.encrypt_block(block),
+        );
+    }
+}
+
+impl<BS: ArraySize> BlockCipherDecClosure for Ecb<'_, BS> {
+    #[inline(always)]
+    fn call<B: BlockCipherDecBackend<BlockSize = BS>>(self, backend: &B) {
+        self.run::<B::ParBlocksSize>(
+            |chunk| backend.decrypt_par_blocks(chunk),
+            |tail| backend.decrypt_tail_blocks(tail),
+            |block| backend.decrypt_block(block),
+        );
+    }
+}
+
+impl<BS: ArraySize> Ecb<'_, BS> {
+    /// `P` blocks at a time through `par` and the rest through `tail` when
+    /// `P > 1`, else each through `one`. Fewer than `P` blocks are all
+    /// rest: `tail` has the one call site, where it inlines.
+    #[inline(always)]
+    fn run<P: ArraySize>(
+        self,
+        mut par: impl FnMut(InOut<'_, '_, Array<Array<u8, BS>, P>>),
+        tail: impl FnOnce(InOutBuf<'_, '_, Array<u8, BS>>),
+        mut one: impl FnMut(InOut<'_, '_, Array<u8, BS>>),
+    ) {
+        let mut rest: InOutBuf<'_, '_, Array<u8, BS>> = self.blocks.into();
+        if P::USIZE == 1 {
+            for block in rest {
+                one(block);
+            }
+            return;
+        }
+        if rest.len() >= P::USIZE {
+            let (chunks, tail) = rest.into_chunks();
+            for chunk in chunks {
+                par(chunk);
+            }
+            rest = tail;
+        }
+        tail(rest);
+    }
 }
 
 /// CBC encryption of `buf` in place; `iv` ends as the last ciphertext block,
@@ -135,7 +205,7 @@ impl<BS: ArraySize> BlockCipherDecClosure for CbcDecrypt<'_, BS> {
     fn call<B: BlockCipherDecBackend<BlockSize = BS>>(self, backend: &B) {
         let CbcDecrypt { iv, blocks } = self;
         let mut rest = blocks;
-        if B::ParBlocksSize::USIZE > 1 {
+        if B::ParBlocksSize::USIZE > 1 && rest.len() >= B::ParBlocksSize::USIZE {
             let (chunks, tail) = Array::slice_as_chunks_mut(rest);
             // Each chunk's blocks are XORed with the ciphertext before each
             // (the IV for the first), gathered in `previous` first, so that
@@ -152,6 +222,26 @@ impl<BS: ArraySize> BlockCipherDecClosure for CbcDecrypt<'_, BS> {
                 xor(chunk.as_flattened_mut(), previous.as_flattened());
             }
             rest = tail;
+        }
+        // A tail of two blocks or more goes through the backend's tail, as
+        // ECB's does, XORed after as a chunk is: a variant that runs a tail
+        // two blocks at a time (`tail_pairs`) overlaps them here too. One
+        // block goes alone, with no chunk-sized copy.
+        if B::ParBlocksSize::USIZE > 2 && rest.len() >= 2 {
+            let mut previous = ParBlocks::<B>::default();
+            let (first, others) = previous.split_at_mut(1);
+            first[0].copy_from_slice(iv);
+            for (p, c) in others.iter_mut().zip(rest.iter()) {
+                p.copy_from_slice(c);
+            }
+            if let Some(last) = rest.last() {
+                iv.copy_from_slice(last);
+            }
+            backend.decrypt_tail_blocks_inplace(rest);
+            for (block, p) in rest.iter_mut().zip(previous.iter()) {
+                xor(block, p);
+            }
+            return;
         }
         for block in rest {
             let ciphertext = block.clone();
@@ -222,7 +312,7 @@ impl<BS: ArraySize> BlockCipherEncClosure for Ctr<'_, BS> {
         let Ctr { counter, buf, .. } = self;
         let mut rest = buf;
         let lanes = B::ParBlocksSize::USIZE;
-        if lanes > 1 {
+        if lanes > 1 && rest.len() >= lanes * BS::USIZE {
             let mut keystream = ParBlocks::<B>::default();
             let mut chunks = rest.chunks_exact_mut(lanes * BS::USIZE);
             for chunk in &mut chunks {
@@ -334,7 +424,7 @@ impl<BS: ArraySize> Xts<'_, BS> {
     ) {
         let Xts { mut t, blocks } = self;
         let mut rest = blocks;
-        if P::USIZE > 1 {
+        if P::USIZE > 1 && rest.len() >= P::USIZE {
             let (chunks, tail) = Array::slice_as_chunks_mut(rest);
             let mut tweaks = Array::<Array<u8, BS>, P>::default();
             for chunk in chunks {
