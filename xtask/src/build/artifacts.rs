@@ -105,8 +105,13 @@ pub fn build(
     if let Some(dir) = &tree.target_dir {
         cmd.arg("--target-dir").arg(dir);
     }
-    if let Some(flags) = tree.all_rustflags() {
-        cmd.env("RUSTFLAGS", flags);
+    let flags = tree.all_rustflags();
+    if !flags.is_empty() {
+        // One argument each, whatever it holds (a path with a space):
+        // cargo splits `CARGO_ENCODED_RUSTFLAGS` on 0x1f only, and reads it
+        // before `RUSTFLAGS`.
+        cmd.env_remove("RUSTFLAGS")
+            .env("CARGO_ENCODED_RUSTFLAGS", flags.join("\x1f"));
     }
     cmd.envs(tree.flags.profile_env());
     let out = run_with_deadline(cmd)?;

@@ -183,7 +183,7 @@ fn plan(contenders: &[Contender], dir: &Path, reuse: Reuse) -> Plan {
             c.selection().variant_env(),
             selection_features(c),
             extra,
-            c.tree.all_rustflags(),
+            Some(c.tree.all_rustflags().join(" ")).filter(|f| !f.is_empty()),
             c.tree.flags.profile_env(),
             rustc,
         );

@@ -66,7 +66,7 @@ pub fn run(args: Args) -> Result<()> {
             other => other,
         })?;
         let json = crate::report::json::to_json(&report);
-        outputs::write(&path, Kind::Baseline, json.as_bytes())?;
+        outputs::write(&path, &Kind::Baseline, json.as_bytes())?;
         println!("baseline: {}", path.display());
     }
     Ok(())

@@ -263,8 +263,8 @@ pub fn run(args: Args) -> Result<()> {
     }
     .summarise();
     let json = serde_json::to_string_pretty(&cal).map_err(|e| Error::failed(e.to_string()))?;
-    outputs::write(&json_path, Kind::Calibration, json.as_bytes())?;
-    outputs::write(&md, Kind::Calibration, cal.markdown().as_bytes())?;
+    outputs::write(&json_path, &Kind::Calibration, json.as_bytes())?;
+    outputs::write(&md, &Kind::Calibration, cal.markdown().as_bytes())?;
     println!(
         "false-difference rate {:.1}% ({} comparisons), noise floor ±{:.2}%",
         cal.false_difference_rate * 100.0,

@@ -104,7 +104,7 @@ pub fn run(args: Args) -> Result<()> {
         ("md", merge::markdown::render(&merged)),
         ("svg", merge::svg::render(&merged)),
     ] {
-        outputs::write(&base.with_extension(ext), Kind::Merged, bytes.as_bytes())?;
+        outputs::write(&base.with_extension(ext), &Kind::Merged, bytes.as_bytes())?;
     }
     for line in &merged.left_out {
         eprintln!("left out: {}", terminal(line));

@@ -62,7 +62,11 @@ pub fn run(args: Args) -> Result<()> {
     }
     rewrite_baselines(&baselines)?;
     for (path, report) in &machines {
-        outputs::write(path, Kind::Report, json::to_json(report).as_bytes())?;
+        outputs::write(
+            path,
+            &output::kind_of(report)?,
+            json::to_json(report).as_bytes(),
+        )?;
         println!("rewrote {}", terminal(&path.display().to_string()));
     }
     match read.refused() {
@@ -93,16 +97,16 @@ fn check_outputs(
 ) -> Result<()> {
     let mut files = Outputs::in_dir("render", dir);
     for r in reports {
-        output::plan(&mut files, dir, &r.cipher);
+        output::plan(&mut files, dir, &r.cipher, &output::described(r)?);
     }
     if indexed(dir, reports) {
-        files.add(dir.join("README.md"), Kind::Report);
+        files.add(dir.join("README.md"), output::index_kind());
     }
     for (path, _) in baselines {
         files.add(path.clone(), Kind::Baseline);
     }
-    for (path, _) in machines {
-        files.add(path.clone(), Kind::Report);
+    for (path, report) in machines {
+        files.add(path.clone(), output::kind_of(report)?);
     }
     files.check()
 }
@@ -174,7 +178,7 @@ fn older_baselines(dir: &Path) -> Result<Vec<(PathBuf, Report)>> {
 /// Each baseline written again in this schema.
 fn rewrite_baselines(baselines: &[(PathBuf, Report)]) -> Result<()> {
     for (path, report) in baselines {
-        outputs::write(path, Kind::Baseline, json::to_json(report).as_bytes())?;
+        outputs::write(path, &Kind::Baseline, json::to_json(report).as_bytes())?;
         println!("rewrote {}", terminal(&path.display().to_string()));
     }
     Ok(())

@@ -373,6 +373,10 @@ pub fn walk(
         rerun = format!("{rerun} --variants {}", only.join(","));
     }
     let decided = reasons.is_empty();
+    // More processes settle only what was measured: a run that timed
+    // nothing, or not its A/A control, says why and gives no command that
+    // could not help.
+    let measured = noise.timed && noise.control.is_some();
     Verdict {
         status: if decided {
             Conclusion::Decided
@@ -380,7 +384,7 @@ pub fn walk(
             Conclusion::Inconclusive
         },
         pick: open.first().filter(|_| decided).map(|c| c.name.clone()),
-        rerun: (!decided).then_some(rerun),
+        rerun: (!decided && measured).then_some(rerun),
         reasons,
         bar: noise.bar(),
         pareto: Vec::new(),

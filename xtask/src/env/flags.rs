@@ -383,7 +383,7 @@ impl Rustc {
             .filter_map(|l| l.split_whitespace().next())
             .map(str::to_string)
             .collect();
-        let here = enabled(&["-Ctarget-cpu=native".to_string()])?;
+        let (here, _) = enabled(&["-Ctarget-cpu=native".to_string()])?;
         Ok(Rustc {
             cpus,
             native,
@@ -440,17 +440,43 @@ impl Rustc {
         if !rest.is_empty() || out.is_empty() {
             return Err(bad());
         }
+        if let Some(both) =
+            (out.iter()).find(|f| f.starts_with('+') && out.contains(&format!("-{}", &f[1..])))
+        {
+            return Err(format!(
+                "`{s}` turns {} both on and off: say which",
+                &both[1..]
+            ));
+        }
         Ok(out)
     }
 
     /// Whether this CPU runs code built with `set`: every feature its
     /// flags turn on is one `native` turns on.
+    /// And rustc builds for this target with it: a feature the target's
+    /// ABI needs (`-sse2` on x86-64, where floats pass in SSE registers)
+    /// is refused here, not by every build.
     fn runs_here(&self, set: &FlagSet) -> Result<()> {
         let flags = set.rustflags();
         if flags.is_empty() {
             return Ok(());
         }
-        let lacking: Vec<String> = enabled(&flags)?.difference(&self.here).cloned().collect();
+        let (enabled, warnings) = enabled(&flags)?;
+        if let Some(abi) = warnings.iter().find(|w| w.contains("the ABI")) {
+            return Err(Error::usage(
+                format!("{}: rustc says {abi}", set.describe()),
+                "leave the features this target's ABI needs on (`rustc --print cfg` lists them)",
+            ));
+        }
+        // An unstable feature is not in `--print cfg`'s list on a stable
+        // toolchain, so whether this CPU has it could not be told.
+        if let Some(unstable) = warnings.iter().find(|w| w.contains("unstable feature")) {
+            return Err(Error::usage(
+                format!("{}: rustc says {unstable}", set.describe()),
+                "ask for features a stable rustc enables (`rustc --print cfg -Ctarget-cpu=native` lists this CPU's)",
+            ));
+        }
+        let lacking: Vec<String> = enabled.difference(&self.here).cloned().collect();
         if lacking.is_empty() {
             return Ok(());
         }
@@ -468,19 +494,30 @@ impl Rustc {
     }
 }
 
-/// The target features rustc enables with `flags`.
-fn enabled(flags: &[String]) -> Result<BTreeSet<String>> {
+/// The target features rustc enables with `flags`, and its warnings
+/// about them (each a line, `warning: ` left out).
+fn enabled(flags: &[String]) -> Result<(BTreeSet<String>, Vec<String>)> {
     let mut args = vec!["--print", "cfg"];
     args.extend(flags.iter().map(String::as_str));
-    Ok(print(&args)?
-        .lines()
+    let (out, err) = print_both(&args)?;
+    let features = (out.lines())
         .filter_map(|l| l.strip_prefix("target_feature=\""))
         .map(|f| f.trim_end_matches('"').to_string())
-        .collect())
+        .collect();
+    let warnings = (err.lines())
+        .filter_map(|l| l.strip_prefix("warning: "))
+        .map(String::from)
+        .collect();
+    Ok((features, warnings))
 }
 
 /// What the toolchain's rustc prints for `args`.
 fn print(args: &[&str]) -> Result<String> {
+    Ok(print_both(args)?.0)
+}
+
+/// What the toolchain's rustc prints for `args`, and its warnings.
+fn print_both(args: &[&str]) -> Result<(String, String)> {
     let rustc = std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
     let out = Command::new(rustc)
         .current_dir(workspace::root())
@@ -494,7 +531,10 @@ fn print(args: &[&str]) -> Result<String> {
             String::from_utf8_lossy(&out.stderr).trim()
         )));
     }
-    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+    Ok((
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    ))
 }
 
 #[cfg(test)]
@@ -586,12 +626,40 @@ mod tests {
     #[test]
     fn bad_values_are_usage_errors() {
         let r = Rustc::ask().unwrap();
-        let lacking = ["avx512f", "amx-tile", "avx10.2", "apxf"]
-            .into_iter()
-            .find(|f| !r.here.contains(*f))
-            .map(|f| format!("+{f}"))
-            .expect("a feature this CPU lacks");
-        let cases: [(Asked, &str); 6] = [
+        let lacking = [
+            "avx512f",
+            "avx512vp2intersect",
+            "avx512fp16",
+            "sha512",
+            "sm4",
+            "widekl",
+        ]
+        .into_iter()
+        .find(|f| !r.here.contains(*f))
+        .map(|f| format!("+{f}"))
+        .expect("a feature this CPU lacks");
+        let cases: [(Asked, &str); 9] = [
+            (
+                Asked {
+                    target_feature: Some(&strings(&["+amx-tile"])),
+                    ..Asked::default()
+                },
+                "unstable feature",
+            ),
+            (
+                Asked {
+                    target_feature: Some(&strings(&["-sse2"])),
+                    ..Asked::default()
+                },
+                "to ensure that the ABI",
+            ),
+            (
+                Asked {
+                    target_feature: Some(&strings(&["+sse2-sse2"])),
+                    ..Asked::default()
+                },
+                "turns sse2 both on and off",
+            ),
             (
                 Asked {
                     opt_level: Some(&strings(&["4"])),

@@ -11,6 +11,7 @@ pub mod flags;
 pub mod outputs;
 pub mod profile;
 pub mod revision;
+pub mod subject;
 pub mod tree;
 pub mod workdir;
 pub mod workspace;

@@ -6,22 +6,27 @@
 //! A file is replaced only when it is absent or carries the marker of its
 //! [`Kind`]'s command: a merge never replaces a compare report, a compare
 //! never a merge's, and neither a baseline nor a README.md it did not write.
+//! A compare report is replaced only by one of its own kind and subject
+//! ([`Described`], `subject.rs`): a crate's report never goes over a
+//! cipher's, a flag grid never over the profile's.
 //!
 //! A command states the whole set of files it will write as [`Outputs`] and
 //! checks it before it builds, measures or writes anything; the check
 //! creates nothing, so a usage error leaves the file system as it was.
 //! [`write`] checks the marker again just before its rename.
 
+use crate::env::subject::Described;
 use crate::error::{Error, Result};
 use bench_harness::outfile::{self, Owner};
 use std::path::{Path, PathBuf};
 
 /// What kind of file an output is: which command's marker it carries.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Kind {
     /// A compare report's JSON, markdown or chart, or the index over them
-    /// (`compare` writes them; `render` renders them again).
-    Report,
+    /// (`compare` writes them; `render` renders them again), of what it
+    /// describes.
+    Report(Described),
     /// A cross-machine report (`merge`).
     Merged,
     /// A gate baseline (`baseline`; `render` upgrades its schema).
@@ -34,9 +39,9 @@ pub enum Kind {
 
 impl Kind {
     /// The command its marker names (`cargo xtask COMMAND`).
-    pub fn command(self) -> &'static str {
+    pub fn command(&self) -> &'static str {
         match self {
-            Kind::Report => "compare",
+            Kind::Report(_) => "compare",
             Kind::Merged => "merge",
             Kind::Baseline => "baseline",
             Kind::Calibration => "calibrate",
@@ -45,13 +50,20 @@ impl Kind {
     }
 
     /// The writer as a refusal names it.
-    fn writer(self) -> String {
-        format!("`cargo xtask {}`", self.command())
+    fn writer(&self) -> String {
+        match self {
+            Kind::Report(of) => format!("`cargo xtask compare` for {}", of.describe()),
+            _ => format!("`cargo xtask {}`", self.command()),
+        }
     }
 
-    /// Whether the bytes of a file carry this kind's marker.
-    pub fn owns(self, bytes: &[u8]) -> bool {
-        marked_command(bytes).as_deref() == Some(self.command())
+    /// Whether the bytes of a file carry this kind's marker (and, for a
+    /// report, say the same kind and subject).
+    pub fn owns(&self, bytes: &[u8]) -> bool {
+        match self {
+            Kind::Report(of) => Described::of_file(bytes).as_ref() == Some(of),
+            _ => marked_command(bytes).as_deref() == Some(self.command()),
+        }
     }
 }
 
@@ -142,7 +154,7 @@ impl Outputs {
             self.check_inputs(root)?;
         }
         for (path, kind) in &self.files {
-            self.check_file(path, *kind)?;
+            self.check_file(path, kind)?;
         }
         Ok(())
     }
@@ -203,7 +215,7 @@ impl Outputs {
 
     /// One file: the directories between the root and it no symbolic
     /// links, and the file absent or its kind's.
-    fn check_file(&self, path: &Path, kind: Kind) -> Result<()> {
+    fn check_file(&self, path: &Path, kind: &Kind) -> Result<()> {
         if let Some(root) = &self.root {
             let mut dir = path.parent();
             while let Some(d) = dir.filter(|d| d.starts_with(root) && *d != root.as_path()) {
@@ -225,6 +237,9 @@ impl Outputs {
             // Created when written; the root's check found where.
             return Ok(());
         }
+        if let Kind::Report(of) = kind {
+            self.check_subject(path, of)?;
+        }
         let owns = |head: &[u8]| kind.owns(head);
         let writer = kind.writer();
         let owner = Owner {
@@ -240,6 +255,42 @@ impl Outputs {
                 ),
             )
         })
+    }
+}
+
+impl Outputs {
+    /// A report of another kind or subject at `path` is refused by name:
+    /// what it describes, and what would have replaced it.
+    fn check_subject(&self, path: &Path, of: &Described) -> Result<()> {
+        let Ok(meta) = std::fs::symlink_metadata(path) else {
+            return Ok(());
+        };
+        if !meta.is_file() || meta.len() > outfile::MAX_OWNED_BYTES {
+            return Ok(());
+        }
+        let Some(there) = std::fs::read(path)
+            .ok()
+            .and_then(|b| Described::of_file(&b))
+        else {
+            return Ok(());
+        };
+        if &there == of {
+            return Ok(());
+        }
+        Err(Error::usage(
+            format!(
+                "{} {} holds {}, not {}: a command replaces only a report of its own kind and subject",
+                self.flag,
+                path.display(),
+                there.describe(),
+                of.describe()
+            ),
+            format!(
+                "give {} a directory of its own for {}",
+                self.flag,
+                of.describe()
+            ),
+        ))
     }
 }
 
@@ -263,7 +314,7 @@ fn nearest_existing(path: &Path) -> PathBuf {
 /// need be, then [`outfile::write_owned`] (the marker checked again just
 /// before the rename). A refusal here means the file changed since the
 /// command's [`Outputs::check`]: a failure, exit 1.
-pub fn write(path: &Path, kind: Kind, bytes: &[u8]) -> Result<()> {
+pub fn write(path: &Path, kind: &Kind, bytes: &[u8]) -> Result<()> {
     // What this tool writes carries its marker, or a later run could not
     // replace it.
     if !kind.owns(bytes) {

@@ -14,8 +14,10 @@ pub struct Tree {
     pub root: PathBuf,
     /// `None`: the workspace's own.
     pub target_dir: Option<PathBuf>,
-    /// `RUSTFLAGS` for the build, if any, besides the flag set's.
-    pub rustflags: Option<String>,
+    /// Compiler flags for the build besides the flag set's, each one
+    /// argument (a path in one may hold spaces: they reach rustc through
+    /// `CARGO_ENCODED_RUSTFLAGS`).
+    pub rustflags: Vec<String>,
     /// The compiler flags asked for (`compare --opt-level` and the like):
     /// the profile's own unless a run asked for a grid.
     pub flags: FlagSet,
@@ -39,7 +41,7 @@ impl Tree {
         Tree {
             root: workspace::root(),
             target_dir: None,
-            rustflags: None,
+            rustflags: Vec::new(),
             flags: FlagSet::profile(),
             source: Source::Workspace,
         }
@@ -63,16 +65,16 @@ impl Tree {
         }
     }
 
-    /// `RUSTFLAGS` for its build: its own, then its flag set's; `None`
-    /// when neither adds any.
-    pub fn all_rustflags(&self) -> Option<String> {
-        let all: Vec<String> = (self.rustflags.iter().cloned())
+    /// The compiler flags of its build, each one argument: its own, then
+    /// its flag set's; empty when neither adds any.
+    pub fn all_rustflags(&self) -> Vec<String> {
+        (self.rustflags.iter().cloned())
             .chain(self.flags.rustflags())
-            .collect();
-        (!all.is_empty()).then(|| all.join(" "))
+            .collect()
     }
 
-    /// This tree built with `rustflags`, in a target directory of its own:
+    /// This tree built with `rustflags` (flags separated by spaces, as a
+    /// peer's declaration gives them), in a target directory of its own:
     /// other flags would make every other artifact build start over.
     pub fn with_rustflags(&self, name: &str, rustflags: &str) -> Tree {
         let base = self
@@ -82,7 +84,7 @@ impl Tree {
         Tree {
             root: self.root.clone(),
             target_dir: Some(base.join(format!("flags-{name}"))),
-            rustflags: Some(rustflags.to_string()),
+            rustflags: rustflags.split_whitespace().map(String::from).collect(),
             flags: self.flags.clone(),
             source: self.source.clone(),
         }
@@ -131,7 +133,7 @@ impl BaseTree {
         Tree {
             root: self.path.clone(),
             target_dir: Some(target.join("against")),
-            rustflags: None,
+            rustflags: Vec::new(),
             flags: FlagSet::profile(),
             source: Source::Workspace,
         }

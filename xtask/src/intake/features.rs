@@ -44,20 +44,26 @@ impl FeatureSet {
 /// each of features `declared` holds (the crate's `[features]` and
 /// optional dependencies); `key` names the crate in an error. A feature the
 /// crate does not have is a usage error that lists those it has.
+///
+/// A set is its members, sorted and each once: `x+y` and `y+x` are one set
+/// (named twice, refused), `a-b` and `a_b` two. Its label is its members
+/// in the characters of a variant's name (`with_simd_size_opt`); where two
+/// sets' members would give one label (`a-b`, `a_b`), each of those labels
+/// ends in a hash of its members' exact names, so no two sets share one.
 pub fn sets(list: &[String], declared: &BTreeSet<String>, key: &str) -> Result<Vec<FeatureSet>> {
-    let mut out = vec![FeatureSet::default_set()];
+    let mut given: Vec<(String, Vec<String>)> = Vec::new();
     for item in list {
-        let features: Vec<String> = (item.split('+'))
+        let members: BTreeSet<String> = (item.split('+'))
             .map(|f| f.trim().to_string())
             .filter(|f| !f.is_empty())
             .collect();
-        if features.is_empty() {
+        if members.is_empty() {
             return Err(Error::usage(
                 format!("--features {item:?}: no feature named"),
                 "give feature names, sets separated by `,`, features of one set joined by `+`",
             ));
         }
-        if let Some(f) = features.iter().find(|f| !declared.contains(*f)) {
+        if let Some(f) = members.iter().find(|f| !declared.contains(*f)) {
             let has = if declared.is_empty() {
                 "it has no features".to_string()
             } else {
@@ -66,7 +72,20 @@ pub fn sets(list: &[String], declared: &BTreeSet<String>, key: &str) -> Result<V
             };
             return Err(Error::usage(format!("{key} has no feature `{f}`"), has));
         }
-        let clean: String = (features.join("_").chars())
+        let features: Vec<String> = members.into_iter().collect();
+        if let Some((first, _)) = given.iter().find(|(_, f)| *f == features) {
+            return Err(Error::usage(
+                format!(
+                    "--features names the set {} twice (`{first}` and `{item}`)",
+                    features.join("+")
+                ),
+                "give each feature set once (a set is its features, in any order)",
+            ));
+        }
+        given.push((item.clone(), features));
+    }
+    let clean = |features: &[String]| -> String {
+        (features.join("_").chars())
             .map(|c| {
                 if c.is_ascii_alphanumeric() {
                     c.to_ascii_lowercase()
@@ -74,18 +93,22 @@ pub fn sets(list: &[String], declared: &BTreeSet<String>, key: &str) -> Result<V
                     '_'
                 }
             })
-            .collect();
-        let set = FeatureSet {
-            label: format!("with_{clean}"),
-            features,
+            .collect()
+    };
+    let mut out = vec![FeatureSet::default_set()];
+    for (_, features) in &given {
+        let plain = clean(features);
+        let shared = (given.iter()).any(|(_, other)| other != features && clean(other) == plain);
+        let label = if shared {
+            let hash = bench_harness::so::fnv1a(features.join("+").as_bytes());
+            format!("with_{plain}_{:06x}", hash & 0xff_ffff)
+        } else {
+            format!("with_{plain}")
         };
-        if out.iter().any(|s| s.label == set.label) {
-            return Err(Error::usage(
-                format!("--features names the set `{item}` twice"),
-                "give each feature set once",
-            ));
-        }
-        out.push(set);
+        out.push(FeatureSet {
+            label,
+            features: features.clone(),
+        });
     }
     Ok(out)
 }
@@ -116,6 +139,32 @@ mod tests {
         assert_eq!(s[2].name("none"), "with_simd_size_opt_none");
     }
 
+    /// Features whose names differ only where a variant's name cannot
+    /// (`a-b`, `a_b`) are two sets with two labels; one set's features in
+    /// another order are one set.
+    #[test]
+    fn sets_are_their_members() {
+        let declared: BTreeSet<String> = ["a-b", "a_b", "c"].map(String::from).into();
+        let s = sets(
+            &["a-b".into(), "a_b".into(), "c+a-b".into()],
+            &declared,
+            "k",
+        )
+        .unwrap();
+        assert_eq!(s.len(), 4);
+        assert_eq!(s[1].features, ["a-b"]);
+        assert_eq!(s[2].features, ["a_b"]);
+        assert_ne!(s[1].label, s[2].label);
+        assert!(s[1].label.starts_with("with_a_b_"), "{}", s[1].label);
+        assert_eq!(s[3].features, ["a-b", "c"]);
+        assert_eq!(s[3].label, "with_a_b_c");
+        let again = sets(&["a_b".into(), "a-b".into()], &declared, "k").unwrap();
+        assert_eq!(
+            again[2].label, s[1].label,
+            "a label follows the set, not the order"
+        );
+    }
+
     #[test]
     fn an_unknown_feature_names_those_there_are() {
         let e = sets(&["nope".into()], &declared(), "blake2 0.11.0").unwrap_err();
@@ -126,6 +175,15 @@ mod tests {
         );
         assert!(sets(&["+".into()], &declared(), "k").is_err());
         assert!(sets(&["simd".into(), "simd".into()], &declared(), "k").is_err());
+        let twice = sets(
+            &["simd+reset".into(), "reset+simd".into()],
+            &declared(),
+            "k",
+        );
+        assert!(
+            format!("{twice:?}").contains("names the set reset+simd twice"),
+            "{twice:?}"
+        );
         let none = sets(&["x".into()], &BTreeSet::new(), "k").unwrap_err();
         assert!(
             format!("{none:?}").contains("it has no features"),

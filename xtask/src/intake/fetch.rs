@@ -1,11 +1,14 @@
 //! Where a crate's source is: for `NAME@VERSION`, cargo fetches the package
 //! into its own cache as it fetches any dependency (a scratch package that
 //! depends on exactly that version, read with `cargo metadata`); for a
-//! path, `cargo package` writes the crate as it would be published (a
-//! member of a workspace with its inherited fields filled in) into this
-//! tool's work directory ([`in_place`] reads a local crate where it is,
-//! for `gate --crate`). Nothing is downloaded by hand, and the source is
-//! only read: every variant is built from a copy (`copy.rs`).
+//! path, its workspace is copied into this tool's work directory and
+//! `cargo package` writes the crate as it would be published (a member of
+//! a workspace with its inherited fields filled in) from that copy, so
+//! that cargo's writes (a stale `Cargo.lock` brought up to date) land in
+//! the copy ([`in_place`] reads a local crate where it is, `cargo metadata
+//! --no-deps`, which resolves and writes nothing). Nothing is downloaded
+//! by hand, and the user's files are only read: every variant is built
+//! from a copy (`copy.rs`).
 
 use crate::env::workspace;
 use crate::error::{Error, Result};
@@ -64,12 +67,22 @@ fn registry(name: &str, version: &str, work: &Path, offline: bool) -> Result<Pac
     read_package(package, true)
 }
 
-/// A local crate: `cargo package` makes what publishing would (inherited
-/// workspace fields filled in, sibling path dependencies as their
-/// versions), into `work`; the result is unpacked there.
+/// A local crate: its workspace copied into `work` (its `target/` and
+/// `.git` left out), then `cargo package` makes there what publishing
+/// would (inherited workspace fields filled in, sibling path dependencies
+/// as their versions); the result is unpacked in `work`.
 fn local(manifest: &Path, work: &Path, offline: bool) -> Result<Package> {
-    let found = in_place(manifest, offline)?;
+    let (found, root) = read_in_place(manifest, offline)?;
     let (name, version) = (found.name.clone(), found.version.clone());
+    let copy_root = work.join("source");
+    crate::intake::copy::copy_package(&root, &copy_root)?;
+    let copied = copy_root.join(manifest.strip_prefix(&root).map_err(|_| {
+        Error::failed(format!(
+            "{} is not under its workspace's root {}",
+            manifest.display(),
+            root.display()
+        ))
+    })?);
     let target = work.join("package");
     let mut cmd = workspace::cargo();
     cmd.args([
@@ -79,7 +92,7 @@ fn local(manifest: &Path, work: &Path, offline: bool) -> Result<Package> {
         "--quiet",
         "--manifest-path",
     ])
-    .arg(manifest)
+    .arg(&copied)
     .args(["--package", &name, "--target-dir"])
     .arg(&target);
     if offline {
@@ -117,6 +130,12 @@ fn local(manifest: &Path, work: &Path, offline: bool) -> Result<Package> {
 /// its siblings): what `cargo metadata` says of the package whose manifest
 /// is `manifest`, read without resolving anything (nothing written).
 pub fn in_place(manifest: &Path, offline: bool) -> Result<Package> {
+    Ok(read_in_place(manifest, offline)?.0)
+}
+
+/// [`in_place`], and the root of the workspace the crate is in (its own
+/// directory when it is none's member).
+fn read_in_place(manifest: &Path, offline: bool) -> Result<(Package, PathBuf)> {
     let meta = metadata(manifest, true, offline).map_err(|why| {
         Error::usage(
             format!("--crate {}: {why}", manifest.display()),
@@ -134,7 +153,9 @@ pub fn in_place(manifest: &Path, offline: bool) -> Result<Package> {
                 "give the path of one of its members",
             )
         })?;
-    read_package(package, false)
+    let package = read_package(package, false)?;
+    let root = (meta["workspace_root"].as_str()).map_or_else(|| package.dir.clone(), PathBuf::from);
+    Ok((package, root))
 }
 
 /// The facts of one package of `cargo metadata`'s output.

@@ -36,26 +36,7 @@ pub fn identify(probe: &Probe, ty: Option<&str>) -> Result<Identified> {
     let chosen = choose_type(package, ty, &candidates)?;
     let learned = probe.learn(&chosen)?;
     let (ty, kind) = (chosen.name, chosen.kind);
-    let modes = match learned.digest_size {
-        Some(n) if n > abi::MAX_DIGEST => {
-            return Err(Error::usage(
-                format!(
-                    "{key}: {ty}'s digest is {n} bytes, more than the {} the artifacts' ABI carries",
-                    abi::MAX_DIGEST
-                ),
-                "give a type with a digest of at most 64 bytes (--type), e.g. a fixed-size one",
-            ));
-        }
-        Some(_) => CrateCipher::hash_modes(),
-        None => {
-            CrateCipher::modes_for(learned.block_size, &learned.key_lengths).ok_or_else(|| {
-                Error::usage(
-                    format!("{key}: {ty} takes no key length from 1 to 64 bytes"),
-                    "give a type keyed by a byte string (--type)",
-                )
-            })?
-        }
-    };
+    let modes = modes_of(&key, &ty, &learned)?;
     let name = report_name(package, &ty, candidates.len());
     Ok(Identified {
         ty,
@@ -64,6 +45,32 @@ pub fn identify(probe: &Probe, ty: Option<&str>) -> Result<Identified> {
         modes,
         name,
     })
+}
+
+/// The modes `ty` (of the crate `key`) is run in, from what the compiler
+/// said of it: a hash's digest of 1 to [`abi::MAX_DIGEST`] bytes (none
+/// of 0 bytes: nothing to compare), a cipher's key of 1 to 64 bytes;
+/// anything else a usage error, before any variant is built.
+fn modes_of(key: &str, ty: &str, learned: &Learned) -> Result<Vec<(Mode, Vec<usize>)>> {
+    match learned.digest_size {
+        Some(n) if n == 0 || n > abi::MAX_DIGEST => Err(Error::usage(
+            format!(
+                "{key}: {ty}'s digest is {n} bytes; the artifacts' ABI carries digests of 1 to {} bytes",
+                abi::MAX_DIGEST
+            ),
+            format!(
+                "give a type with a digest of 1 to {} bytes (--type), e.g. a fixed-size one",
+                abi::MAX_DIGEST
+            ),
+        )),
+        Some(_) => Ok(CrateCipher::hash_modes()),
+        None => CrateCipher::modes_for(learned.block_size, &learned.key_lengths).ok_or_else(|| {
+            Error::usage(
+                format!("{key}: {ty} takes no key length from 1 to 64 bytes"),
+                "give a type keyed by a byte string (--type)",
+            )
+        }),
+    }
 }
 
 /// The type to measure: `--type` when it is a candidate; the one candidate
@@ -115,4 +122,35 @@ fn report_name(package: &Package, ty: &str, types: usize) -> String {
     }
     name.truncate(crate::report::check::MAX_NAME);
     name
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A digest of 0 bytes or of more than the ABI carries, and a cipher
+    /// with no byte-string key, are refused before anything is built.
+    #[test]
+    fn what_the_abi_cannot_carry_is_refused() {
+        let hash = |n| Learned {
+            block_size: 64,
+            key_lengths: Vec::new(),
+            digest_size: Some(n),
+        };
+        for n in [0, abi::MAX_DIGEST + 1] {
+            let Err(Error::Usage { cause, .. }) = modes_of("k-1.0.0", "H", &hash(n)) else {
+                panic!("a {n}-byte digest was taken");
+            };
+            assert!(cause.contains(&format!("digest is {n} bytes")), "{cause}");
+        }
+        for n in [1, 20, abi::MAX_DIGEST] {
+            assert!(modes_of("k-1.0.0", "H", &hash(n)).is_ok(), "{n}");
+        }
+        let keyless = Learned {
+            block_size: 16,
+            key_lengths: Vec::new(),
+            digest_size: None,
+        };
+        assert!(modes_of("k-1.0.0", "C", &keyless).is_err());
+    }
 }

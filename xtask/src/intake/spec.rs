@@ -50,23 +50,58 @@ impl Spec {
             && name
                 .chars()
                 .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
-        let version_ok = !version.is_empty()
-            && version.len() <= 64
-            && version
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '+'))
-            && version.chars().next().is_some_and(|c| c.is_ascii_digit());
-        if !name_ok || !version_ok {
+        if !name_ok || version.is_empty() || version.len() > 64 {
             return Err(Error::usage(
                 format!("--crate {text}: not NAME@VERSION (a crate name and an exact version)"),
                 HINT,
             ));
         }
+        let exact = exact_version(version).map_err(|why| {
+            Error::usage(
+                format!("--crate {text}: {why}"),
+                format!("give one exact version, MAJOR.MINOR.PATCH (e.g. --crate {name}@0.2.0); `cargo search {name}` lists the newest"),
+            )
+        })?;
         Ok(Spec::Registry {
             name: name.into(),
-            version: version.into(),
+            version: exact,
         })
     }
+
+    /// The directory of a local crate; `None` for the registry's.
+    pub fn local_dir(&self) -> Option<&Path> {
+        match self {
+            Spec::Registry { .. } => None,
+            Spec::Path(manifest) => manifest.parent(),
+        }
+    }
+}
+
+/// `version` as one exact version of the registry, or why it is not one.
+/// A requirement (`0.2`, `^0.2`, `*`) is refused rather than resolved as
+/// cargo would (to the newest 0.2.x): a report is of one version, named
+/// in its folder, and would name another tomorrow. Build metadata
+/// (`+build7`) is refused too: the registry ignores it, so two spellings
+/// would name one package.
+fn exact_version(version: &str) -> std::result::Result<String, String> {
+    let parsed = semver::Version::parse(version).map_err(|_| {
+        if semver::VersionReq::parse(version).is_ok() {
+            format!("`{version}` is a version requirement, which cargo resolves to the newest version matching it; a report is of one exact version")
+        } else {
+            format!("`{version}` is not a version (MAJOR.MINOR.PATCH)")
+        }
+    })?;
+    if !parsed.build.is_empty() {
+        return Err(format!(
+            "`{version}` carries build metadata (`+{}`), which the registry ignores: it names {}",
+            parsed.build,
+            semver::Version {
+                build: semver::BuildMetadata::EMPTY,
+                ..parsed
+            }
+        ));
+    }
+    Ok(parsed.to_string())
 }
 
 #[cfg(test)]
@@ -88,6 +123,13 @@ mod tests {
             Spec::parse(dir).unwrap(),
             Spec::Path(Path::new(dir).join("Cargo.toml").canonicalize().unwrap())
         );
+        assert_eq!(
+            Spec::parse("aes@0.9.0-rc.1").unwrap(),
+            Spec::Registry {
+                name: "aes".into(),
+                version: "0.9.0-rc.1".into()
+            }
+        );
         for bad in [
             "cast6",
             "cast6@",
@@ -99,6 +141,27 @@ mod tests {
         ] {
             let e = Spec::parse(bad).unwrap_err();
             assert!(matches!(e, Error::Usage { .. }), "{bad}: {e:?}");
+        }
+    }
+
+    /// A requirement or build metadata is refused before cargo is asked,
+    /// saying which it is and the exact form.
+    #[test]
+    fn only_an_exact_version_is_taken() {
+        for (bad, why) in [
+            ("cast6@0.2", "is a version requirement"),
+            ("cast6@^0.2.0", "is a version requirement"),
+            (
+                "cast6@0.2.0+build7",
+                "carries build metadata (`+build7`), which the registry ignores: it names 0.2.0",
+            ),
+            ("cast6@0.2.0.1", "is not a version"),
+        ] {
+            let Err(Error::Usage { cause, hint }) = Spec::parse(bad) else {
+                panic!("{bad} was taken");
+            };
+            assert!(cause.contains(why), "{bad}: {cause}");
+            assert!(hint.contains("cast6@0.2.0"), "{bad}: {hint}");
         }
     }
 }

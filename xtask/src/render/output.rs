@@ -1,5 +1,6 @@
 //! The report files: a report's JSON, markdown and chart written side by
-//! side (each atomically, each a file of [`Kind::Report`]), the refresh of
+//! side (each atomically, each a file of [`Kind::Report`] of what the
+//! report describes, `env/subject.rs`), the refresh of
 //! a directory's views, and the index `README.md` over its reports. The
 //! files are read back by [`crate::report::reader`], checked by
 //! [`crate::report::check`], laid out by [`crate::report::json`].
@@ -14,6 +15,7 @@
 
 use crate::env::escape::shown;
 use crate::env::outputs::{self, Kind, Outputs};
+use crate::env::subject::{Described, Subject};
 use crate::error::{Error, Result};
 use crate::render::chart;
 use crate::render::markdown;
@@ -40,37 +42,66 @@ pub fn write(report: &Report, dir: &Path) -> Result<()> {
     let base = dir.join(&report.cipher);
     outputs::write(
         &base.with_extension("json"),
-        Kind::Report,
+        &kind_of(report)?,
         to_json(report).as_bytes(),
     )?;
     write_views(report, &base)
 }
 
-/// The files of `cipher`'s report in `dir`, added to `out`: what
-/// [`write`] writes.
-pub fn plan(out: &mut Outputs, dir: &Path, cipher: &str) {
+/// The kind of file `report`'s files are: a report of what its command
+/// describes.
+pub fn kind_of(report: &Report) -> Result<Kind> {
+    described(report).map(Kind::Report)
+}
+
+/// What `report` describes, by the command that made it.
+pub fn described(report: &Report) -> Result<Described> {
+    Described::of_command(&report.generated_by).ok_or_else(|| {
+        Error::failed(format!(
+            "the report of {} names no compare command ({}), so what it describes is unknown",
+            shown(&report.cipher),
+            shown(&report.generated_by)
+        ))
+    })
+}
+
+/// The index's kind of file.
+pub fn index_kind() -> Kind {
+    Kind::Report(Described {
+        subject: Subject::Index,
+        grid: false,
+    })
+}
+
+/// The files of the report `of` names `cipher` in `dir`, added to `out`:
+/// what [`write`] writes.
+pub fn plan(out: &mut Outputs, dir: &Path, cipher: &str, of: &Described) {
     for ext in ["json", "md", "svg"] {
-        out.add(dir.join(format!("{cipher}.{ext}")), Kind::Report);
+        out.add(
+            dir.join(format!("{cipher}.{ext}")),
+            Kind::Report(of.clone()),
+        );
     }
 }
 
 /// What [`refresh`] of `dir` would write, added to `out`: the markdown and
-/// chart of every report there, and the index when `index` or when it
-/// exists.
+/// chart of every report there (each of its own kind), and the index when
+/// `index` or when it exists.
 pub fn plan_refresh(out: &mut Outputs, dir: &Path, index: bool) -> Result<()> {
     if !dir.is_dir() {
         if index {
-            out.add(dir.join("README.md"), Kind::Report);
+            out.add(dir.join("README.md"), index_kind());
         }
         return Ok(());
     }
     for r in read_reports(dir)?.reports {
+        let kind = kind_of(&r)?;
         for ext in ["md", "svg"] {
-            out.add(dir.join(format!("{}.{ext}", r.cipher)), Kind::Report);
+            out.add(dir.join(format!("{}.{ext}", r.cipher)), kind.clone());
         }
     }
     if index || dir.join("README.md").exists() {
-        out.add(dir.join("README.md"), Kind::Report);
+        out.add(dir.join("README.md"), index_kind());
     }
     Ok(())
 }
@@ -99,23 +130,25 @@ fn prepare(report: &Report, dir: &Path) -> Result<()> {
 /// The markdown and chart of `report`, at `base` (`DIR/CIPHER`) `.md` and
 /// `.svg`.
 fn write_views(report: &Report, base: &Path) -> Result<()> {
+    let kind = kind_of(report)?;
     let svg_path = base.with_extension("svg");
     match chart::render(report) {
-        Some(svg) => outputs::write(&svg_path, Kind::Report, svg.as_bytes())?,
-        None => remove_if_ours(&svg_path)?,
+        Some(svg) => outputs::write(&svg_path, &kind, svg.as_bytes())?,
+        None => remove_if_ours(&svg_path, &kind)?,
     }
     outputs::write(
         &base.with_extension("md"),
-        Kind::Report,
+        &kind,
         markdown::render(report).as_bytes(),
     )
 }
 
 /// Removes the chart at `path` when it is a regular file this tool wrote
-/// (a chart of an earlier run); anything else is left as it is.
-fn remove_if_ours(path: &Path) -> Result<()> {
+/// of the same kind and subject (a chart of an earlier run); anything
+/// else is left as it is.
+fn remove_if_ours(path: &Path, kind: &Kind) -> Result<()> {
     let ours = std::fs::symlink_metadata(path).is_ok_and(|m| m.is_file())
-        && std::fs::read(path).is_ok_and(|b| Kind::Report.owns(&b));
+        && std::fs::read(path).is_ok_and(|b| kind.owns(&b));
     if !ours {
         return Ok(());
     }
@@ -177,7 +210,7 @@ pub fn refresh(dir: &Path, index: bool) -> Result<()> {
 pub fn write_index_of(dir: &Path, reports: &[Report]) -> Result<()> {
     outputs::write(
         &dir.join("README.md"),
-        Kind::Report,
+        &index_kind(),
         markdown::render_index(reports).as_bytes(),
     )
 }

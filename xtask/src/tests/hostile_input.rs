@@ -873,10 +873,10 @@ fn outputs_that_cannot_be_written_are_setup_errors() {
             other => panic!("{path:?}: {other:?}"),
         }
         if path.exists() {
-            assert!(outputs::write(&path, Kind::GateComment, marked).is_err());
+            assert!(outputs::write(&path, &Kind::GateComment, marked).is_err());
         }
     }
-    outputs::write(&dir.join("c.md"), Kind::GateComment, marked).unwrap();
+    outputs::write(&dir.join("c.md"), &Kind::GateComment, marked).unwrap();
     comment(&dir.join("c.md")).unwrap();
 }
 

@@ -87,7 +87,12 @@ pub fn analyse(
         timed: t.timed(),
     };
     let rerun = rerun(&settings.command, settings.budget_seconds, t);
-    let verdict = decide(settings, &variants, &peers, &noise, &faster, &rerun);
+    let mut verdict = decide(settings, &variants, &peers, &noise, &faster, &rerun);
+    if verdict.rerun.is_none() && verdict.status == verdict::Conclusion::Inconclusive {
+        verdict
+            .reasons
+            .extend(first_failure(&settings.reference, &variants, &peers));
+    }
     Report {
         schema_version: report::SCHEMA_VERSION,
         generated_by: settings.generated_by.clone(),
@@ -270,6 +275,22 @@ fn same_code(contenders: &[Contender], variants: &mut [Entry]) {
             .map(|e| e.name.clone());
         variants[i].same_code_as = first;
     }
+}
+
+/// Why a run measured nothing: the reference's failure, else the first
+/// entry's that failed or hung, with its reason.
+fn first_failure(reference: &str, variants: &[Entry], peers: &[Entry]) -> Option<String> {
+    let failed = |e: &&Entry| matches!(e.status, Status::Failed | Status::Hung);
+    let all = || variants.iter().chain(peers);
+    let first = (all().filter(failed))
+        .find(|e| e.name == reference)
+        .or_else(|| all().find(failed))?;
+    Some(format!(
+        "the first to fail was {} ({}): {}",
+        crate::env::escape::md_code(&first.name),
+        first.status,
+        first.reason.as_deref().unwrap_or("no reason recorded")
+    ))
 }
 
 /// The kernel reviewers' rule over the measured entries.

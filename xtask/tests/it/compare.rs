@@ -632,7 +632,7 @@ fn json_strs(v: &serde_json::Value) -> Vec<&str> {
 #[test]
 fn flag_values_that_do_not_build_are_refused() {
     let reports = root().join("reports");
-    let cases: [(&[&str], &str); 8] = [
+    let cases: [(&[&str], &str); 10] = [
         (&["--opt-level", "4"], "not an opt-level cargo takes"),
         (&["--lto", "maybe"], "not an lto value cargo takes"),
         (
@@ -644,10 +644,13 @@ fn flag_values_that_do_not_build_are_refused() {
             "not a list of target features",
         ),
         (&["--opt-level="], "--opt-level has no value"),
+        // Stable features no CPU these machines run on has all of.
         (
-            &["--target-feature", "+avx512f+amx-tile+apxf"],
+            &["--target-feature", "+avx512vp2intersect+widekl+sm4"],
             "this CPU lacks",
         ),
+        (&["--target-feature", "+amx-tile"], "unstable feature"),
+        (&["--target-feature", "-sse2"], "the ABI"),
         (
             &[
                 "--opt-level",

@@ -139,7 +139,11 @@ fn bad_hash_input_is_refused_with_one_line() {
     };
     usage(
         &compare(&["--type", "Wide"]),
-        "Wide's digest is 128 bytes, more than the 64 the artifacts' ABI carries",
+        "Wide's digest is 128 bytes; the artifacts' ABI carries digests of 1 to 64 bytes",
+    );
+    usage(
+        &compare(&["--type", "Empty"]),
+        "Empty's digest is 0 bytes; the artifacts' ABI carries digests of 1 to 64 bytes",
     );
     usage(
         &compare(&["--type", "ToyHash", "--features", "nope"]),
@@ -151,6 +155,6 @@ fn bad_hash_input_is_refused_with_one_line() {
     );
     usage(
         &compare(&[]),
-        "toyhash 0.1.0 has 2 block cipher or hash types",
+        "toyhash 0.1.0 has 3 block cipher or hash types",
     );
 }

@@ -5,15 +5,11 @@
 //! published and timed; and every bad input refused with exit 2 and one
 //! line, nothing written. Timings are never asserted.
 
-use crate::common::{check_refused, check_usage, entry, registry_src, root, s, scratch};
+use crate::common::{check_refused, check_usage, entry, fixture, registry_src, s, scratch};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;
-
-fn fixture(name: &str) -> PathBuf {
-    root().join("xtask/tests/fixtures").join(name)
-}
 
 /// A short, cheap run of the fixture: two variants besides `published`.
 fn run(variants: &str, out: &Path, fault: Option<&str>) -> Output {
@@ -208,6 +204,29 @@ fn a_wrong_or_failed_variant_is_a_failed_row() {
             "{fault}: {md}"
         );
     }
+}
+
+/// When the reference cannot be built nothing can be measured against
+/// it: the verdict says which failed first and why, and gives no command
+/// to run again (more processes could not help).
+#[test]
+fn a_run_that_measured_nothing_says_why() {
+    let tmp = scratch("crate-nothing");
+    let out = run("none", tmp.path(), Some("build:published"));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    let v = &json(tmp.path())["verdict"];
+    assert_eq!(v["status"], "inconclusive", "{v}");
+    assert!(v["rerun"].is_null(), "{v}");
+    let reasons = v["reasons"].to_string();
+    assert!(
+        reasons.contains("the first to fail was `published` (failed): build failed"),
+        "{reasons}"
+    );
+    assert!(!stdout.contains("run again"), "{stdout}");
+    let md = std::fs::read_to_string(tmp.path().join("toycipher.md")).unwrap();
+    assert!(!md.contains("run again with more processes"), "{md}");
 }
 
 /// A registry crate (cast6 0.2.0, a dependency of this workspace, so

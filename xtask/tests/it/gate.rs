@@ -13,7 +13,7 @@
 //! built from the same inputs by an earlier run is not built again) means
 //! a test pays only for what it changes.
 
-use crate::common::root;
+use crate::common::{root, target_dir};
 
 use std::path::PathBuf;
 use std::process::{Command, Output};
@@ -414,7 +414,7 @@ fn tampered_baseline_fails() {
 /// each time (the counts are read from the gate's callgrind output).
 #[test]
 fn unchanged_tree_passes_ten_times() {
-    let work = root().join("target/inlinelab/crc32c");
+    let work = target_dir().join("inlinelab/crc32c");
     let mut counts = Vec::new();
     for i in 0..10 {
         let run = gate("crc32c", &[], &[]);

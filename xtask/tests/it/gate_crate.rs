@@ -9,8 +9,7 @@
 //! is a setup error; the repository's `.git` is byte for byte what it was.
 //! Counts and sizes are asserted, never timings (`--no-time`).
 
-use crate::common::{check_usage, registry_src, root, s, scratch, xtask_within};
-use std::collections::BTreeMap;
+use crate::common::{check_usage, files, registry_src, root, s, scratch, xtask_within};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::Duration;
@@ -67,19 +66,6 @@ fn edit(repo: &Path, file: &str, from: &str, to: &str) {
 
 fn commit(repo: &Path, message: &str) {
     git(repo, &["commit", "-q", "-a", "-m", message]);
-}
-
-/// Every file under `dir` with its bytes.
-fn files(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
-    walkdir::WalkDir::new(dir)
-        .into_iter()
-        .flatten()
-        .filter(|e| e.file_type().is_file())
-        .map(|e| {
-            let rel = e.path().strip_prefix(dir).unwrap().to_path_buf();
-            (rel, std::fs::read(e.path()).unwrap())
-        })
-        .collect()
 }
 
 /// The gate of the member against `rev`; its exit code and comment (the

@@ -5,6 +5,7 @@ use super::args::Args;
 use super::pipeline::{compare, failures, print_verdict, settings};
 use crate::env::flags::{self, FlagSet};
 use crate::env::outputs::Outputs;
+use crate::env::subject::{Described, Subject};
 use crate::env::tree::Tree;
 use crate::env::workdir::WorkDir;
 use crate::env::workspace;
@@ -35,7 +36,7 @@ pub fn run(args: &Args, cipher: &str, sets: &[FlagSet], target: &Path) -> Result
     let selections = (ciphers.iter())
         .map(|entry| select(args, entry, sets))
         .collect::<Result<Vec<_>>>()?;
-    check_out(&out, &ciphers, all)?;
+    check_out(&out, &ciphers, all, flags::is_grid(sets))?;
     crate::env::fault::check(&contenders::possible_names(&ciphers, sets))?;
     if all {
         return run_all(args, &selections, target, &out);
@@ -113,12 +114,17 @@ fn select(args: &Args, entry: &'static CipherEntry, sets: &[FlagSet]) -> Result<
 }
 
 /// Every file the run writes is checked before anything is built: each
-/// cipher's report, and what the refresh of `--out` after it writes (the
-/// other reports' views, the index); see [`crate::env::outputs`].
-pub fn check_out(out: &Path, ciphers: &[&'static CipherEntry], index: bool) -> Result<()> {
+/// cipher's report (of its kind, a `grid` or the profile's), and what the
+/// refresh of `--out` after it writes (the other reports' views, the
+/// index); see [`crate::env::outputs`].
+fn check_out(out: &Path, ciphers: &[&'static CipherEntry], index: bool, grid: bool) -> Result<()> {
     let mut files = Outputs::in_dir("--out", out);
     for c in ciphers {
-        output::plan(&mut files, out, c.name);
+        let of = Described {
+            subject: Subject::Cipher(c.name.to_string()),
+            grid,
+        };
+        output::plan(&mut files, out, c.name, &of);
     }
     output::plan_refresh(&mut files, out, index)?;
     files.check()

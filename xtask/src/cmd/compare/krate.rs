@@ -13,6 +13,7 @@ use crate::count::explain;
 use crate::env::escape::terminal;
 use crate::env::flags::{self, FlagSet};
 use crate::env::outputs::Outputs;
+use crate::env::subject::{Described, Subject, quoted};
 use crate::env::tree::{Source, Tree};
 use crate::env::workdir::WorkDir;
 use crate::env::workspace;
@@ -72,10 +73,11 @@ pub fn run(args: &Args, sets: &[FlagSet], target: &Path) -> Result<()> {
         t.text,
         args.ty
             .as_ref()
-            .map_or(String::new(), |ty| format!(" --type {ty}")),
-        args.features
-            .as_ref()
-            .map_or(String::new(), |f| format!(" --features {}", f.join(","))),
+            .map_or(String::new(), |ty| format!(" --type {}", quoted(ty))),
+        args.features.as_ref().map_or(String::new(), |f| format!(
+            " --features {}",
+            quoted(&f.join(","))
+        )),
     ) + &args.flag_options();
     let settings = pipeline::settings(args, &sets[0].contender(PUBLISHED), command);
     crate::env::fault::check(&crate::select::contenders::names(&contenders))?;
@@ -132,6 +134,95 @@ fn backend_ran(args: &Args, entry: &CipherEntry, published: &Path, t: &Taken) ->
         eprintln!("  {line}");
     }
     ran
+}
+
+/// Where the reports go: `--out`, else the crate's folder of `reports/`
+/// (`reports/crates/NAME-VERSION/`; a local crate's `NAME-VERSION-local/`,
+/// never the registry version's), and its `flags/` for a flag grid, which
+/// never writes over the profile's report.
+fn out_dir(args: &Args, described: &Described, key: &str) -> PathBuf {
+    if let Some(out) = &args.out {
+        return out.clone();
+    }
+    let folder = match described.subject {
+        Subject::Path(_) => format!("{key}{LOCAL_SUFFIX}"),
+        _ => key.to_string(),
+    };
+    let dir = workspace::root()
+        .join("reports")
+        .join("crates")
+        .join(folder);
+    if described.grid {
+        dir.join(FLAGS_DIR)
+    } else {
+        dir
+    }
+}
+
+/// What a local crate's default folder adds to `NAME-VERSION`.
+const LOCAL_SUFFIX: &str = "-local";
+
+/// The reports' directory, checked before cargo is asked anything: a
+/// directory (or one that can be made) of this tool's outputs, never
+/// inside cargo's home (its registry's files are only read), inside the
+/// crate's own tree, or a directory of this workspace's cipher reports
+/// (its index): a crate's reports go to a folder of their own.
+fn check_out_dir(spec: &Spec, out: &Path) -> Result<()> {
+    Outputs::in_dir("--out", out).check()?;
+    let real = real_path(out);
+    let refuse = |what: String| {
+        Err(Error::usage(
+            format!("--out {}: {what}", out.display()),
+            "give --out a directory of its own for this crate's reports (or leave it out)",
+        ))
+    };
+    let home = std::env::var_os("CARGO_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".cargo")));
+    if let Some(home) = home.map(|h| real_path(&h))
+        && real.starts_with(&home)
+    {
+        return refuse(format!(
+            "is inside cargo's home ({}), whose files this tool only reads",
+            home.display()
+        ));
+    }
+    if let Some(dir) = spec.local_dir().map(real_path)
+        && real.starts_with(&dir)
+    {
+        return refuse(format!(
+            "is inside the crate being measured ({}), whose files this tool only reads",
+            dir.display()
+        ));
+    }
+    let index = out.join("README.md");
+    if std::fs::read(&index).is_ok_and(|b| output::index_kind().owns(&b)) {
+        return refuse(format!(
+            "holds the index of this workspace's cipher reports ({})",
+            index.display()
+        ));
+    }
+    Ok(())
+}
+
+/// `path` with every symbolic link above it resolved: the nearest
+/// ancestor that exists, canonical, and the rest as given.
+fn real_path(path: &Path) -> PathBuf {
+    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let mut base = absolute.as_path();
+    let mut rest = Vec::new();
+    loop {
+        if let Ok(real) = base.canonicalize() {
+            return rest.iter().rev().fold(real, |p, c| p.join(c));
+        }
+        match (base.parent(), base.file_name()) {
+            (Some(parent), Some(name)) => {
+                rest.push(name.to_os_string());
+                base = parent;
+            }
+            _ => return absolute,
+        }
+    }
 }
 
 /// What the intake learned of the crate before any variant: where it is
@@ -210,10 +301,44 @@ struct Scanned {
 
 /// Finds the crate, locks its work directory, copies it as published,
 /// asks the compiler which type to measure and what it takes, checks
-/// every file the run will write, and scans the attributes.
+/// every file the run will write, and scans the attributes. What can be
+/// refused without cargo (the spec, `--reference`, where the reports go)
+/// is refused before cargo is asked anything.
 fn take_in(args: &Args, target: &Path, sets: &[FlagSet]) -> Result<Taken> {
-    let text = args.krate.clone().unwrap_or_default();
-    let spec = Spec::parse(&text)?;
+    let spec = Spec::parse(args.krate.as_deref().unwrap_or_default())?;
+    if let Some(r) = args.reference.as_deref().filter(|r| *r != PUBLISHED) {
+        return Err(Error::usage(
+            format!("--reference {r}: a crate's ratios are taken against the crate as published"),
+            format!("leave out --reference (a crate run's reference is `{PUBLISHED}`)"),
+        ));
+    }
+    let grid = flags::is_grid(sets);
+    // The subject, the folder's name, and the spec as the report's
+    // command records it (the subject its marker is read back as); a
+    // local crate's name and version read where it is (nothing resolved,
+    // nothing written).
+    let (subject, early_key, text) = match &spec {
+        Spec::Registry { name, version } => (
+            Subject::Registry {
+                name: name.clone(),
+                version: version.clone(),
+            },
+            format!("{name}-{version}"),
+            format!("{name}@{version}"),
+        ),
+        Spec::Path(manifest) => {
+            let p = fetch::in_place(manifest, args.offline)?;
+            let dir = p.dir.display().to_string();
+            (
+                Subject::Path(dir.clone()),
+                format!("{}-{}", p.name, p.version),
+                quoted(&dir).into_owned(),
+            )
+        }
+    };
+    let described = Described { subject, grid };
+    let early_out = out_dir(args, &described, &early_key);
+    check_out_dir(&spec, &early_out)?;
     let crates = target.join("inlinelab").join("crates");
     let scratch_name = match &spec {
         Spec::Registry { name, version } => format!("_fetch-{name}-{version}"),
@@ -227,15 +352,18 @@ fn take_in(args: &Args, target: &Path, sets: &[FlagSet]) -> Result<Taken> {
     // is made.
     let fetching = WorkDir::lock(target, &format!("crates/{scratch_name}"))?;
     let scratch = fetching.path.clone();
-    eprintln!("[intake] finding {text} ...");
+    eprintln!(
+        "[intake] finding {} ...",
+        args.krate.as_deref().unwrap_or_default()
+    );
     let package = fetch::fetch(&spec, &scratch, args.offline)?;
     let key = format!("{}-{}", package.name, package.version);
-    // A flag grid's report beside the crate's, never over it.
-    let grid = flags::is_grid(sets);
-    let out = (args.out.clone()).unwrap_or_else(|| {
-        let dir = workspace::root().join("reports").join("crates").join(&key);
-        if grid { dir.join(FLAGS_DIR) } else { dir }
-    });
+    // The registry's spelling of the name (`md_5` is `md-5`) may name
+    // another folder.
+    let out = out_dir(args, &described, &key);
+    if out != early_out {
+        check_out_dir(&spec, &out)?;
+    }
     let work = WorkDir::lock(target, &format!("crates/{key}"))?;
     let dir_name =
         (package.dir.file_name()).map_or_else(|| key.clone().into(), |n| n.to_os_string());
@@ -266,7 +394,7 @@ fn take_in(args: &Args, target: &Path, sets: &[FlagSet]) -> Result<Taken> {
         name,
     } = identify::identify(&probe, args.ty.as_deref())?;
     let mut files = Outputs::in_dir("--out", &out);
-    output::plan(&mut files, &out, &name);
+    output::plan(&mut files, &out, &name, &described);
     output::plan_refresh(&mut files, &out, false)?;
     files.check()?;
     let sets = (sets.into_iter())
@@ -461,7 +589,7 @@ fn contenders(entry: &'static CipherEntry, t: &Taken, made: &Made) -> Vec<Conten
     let tree = |root: PathBuf| Tree {
         root,
         target_dir: Some(t.crates.join("_build").join(&t.key)),
-        rustflags: Some(made.remaps.join(" ")),
+        rustflags: made.remaps.clone(),
         flags: FlagSet::profile(),
         source: Source::Shim { lib: t.lib },
     };
@@ -499,7 +627,7 @@ fn hot_path(shim: &Path, target: &Path, lib: &'static str, work: &Path) -> Resul
     let tree = Tree {
         root: shim.to_path_buf(),
         target_dir: Some(target.to_path_buf()),
-        rustflags: None,
+        rustflags: Vec::new(),
         flags: FlagSet::profile(),
         source: Source::Shim { lib },
     };
@@ -544,4 +672,59 @@ fn select(args: &Args, all: &[axes::Variant]) -> Result<Vec<axes::Variant>> {
         ));
     }
     Ok(chosen)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::{Args as _, FromArgMatches};
+
+    /// `compare`'s arguments parsed from `line` (its words after
+    /// `compare`).
+    fn args(line: &[&str]) -> Args {
+        let command = Args::augment_args(clap::Command::new("compare"));
+        let matches = command.try_get_matches_from(line).unwrap();
+        Args::from_arg_matches(&matches).unwrap()
+    }
+
+    /// The default folder follows the kind and subject: the registry
+    /// version's, a local crate's beside it (never the same), a grid's
+    /// under either's `flags/`; `--out` wins.
+    #[test]
+    fn each_kind_and_subject_has_its_default_folder() {
+        let crates = workspace::root().join("reports").join("crates");
+        let registry = Described {
+            subject: Subject::Registry {
+                name: "cast6".into(),
+                version: "0.2.0".into(),
+            },
+            grid: false,
+        };
+        let local = Described {
+            subject: Subject::Path("/src/cast6".into()),
+            grid: false,
+        };
+        let a = args(&["compare", "--crate", "cast6@0.2.0"]);
+        assert_eq!(
+            out_dir(&a, &registry, "cast6-0.2.0"),
+            crates.join("cast6-0.2.0")
+        );
+        assert_eq!(
+            out_dir(&a, &local, "cast6-0.2.0"),
+            crates.join("cast6-0.2.0-local")
+        );
+        let grid = Described {
+            grid: true,
+            ..local.clone()
+        };
+        assert_eq!(
+            out_dir(&a, &grid, "cast6-0.2.0"),
+            crates.join("cast6-0.2.0-local").join(FLAGS_DIR)
+        );
+        let given = args(&["compare", "--crate", "cast6@0.2.0", "--out", "elsewhere"]);
+        assert_eq!(
+            out_dir(&given, &local, "cast6-0.2.0"),
+            PathBuf::from("elsewhere")
+        );
+    }
 }

@@ -7,6 +7,7 @@ use crate::build;
 use crate::count::explain;
 use crate::decide::verdict::{self, Conclusion};
 use crate::env::escape::terminal;
+use crate::env::subject::quoted;
 use crate::error::{Error, Result};
 use crate::report::{Report, Status};
 use crate::select::contenders;
@@ -17,9 +18,17 @@ use bench_harness::registry::CipherEntry;
 use std::path::Path;
 use std::time::Duration;
 
-/// The settings of a run: the reference, the rule's parameters, and the
-/// command that made the report (`--quick` added when quick).
+/// The settings of a run: the reference, the rule's parameters, the
+/// command that made the report (`--quick` added when quick), and the one
+/// that measures the same again (`--out` too, where it was given).
 pub fn settings(args: &Args, reference: &str, command: String) -> Settings {
+    let generated_by = format!(
+        "{command}{}",
+        if args.amount.quick { " --quick" } else { "" }
+    );
+    let out = (args.out.as_ref())
+        .map(|o| format!(" --out {}", quoted(&o.display().to_string())))
+        .unwrap_or_default();
     Settings {
         reference: reference.to_string(),
         threshold: args.threshold,
@@ -28,11 +37,8 @@ pub fn settings(args: &Args, reference: &str, command: String) -> Settings {
         machine_name: args.machine_label.clone(),
         quick: args.amount.quick,
         keys: args.amount.keys(),
-        generated_by: format!(
-            "{command}{}",
-            if args.amount.quick { " --quick" } else { "" }
-        ),
-        command,
+        command: format!("{generated_by}{out}"),
+        generated_by,
     }
 }
 

@@ -223,9 +223,20 @@ fn inconclusive_runs_say_why_and_how_to_rerun() {
         high: 1.07,
     });
     assert_eq!(run(&specs, &n).status, Conclusion::Decided);
-    // No control.
+    // No control: more processes would not make one, so no rerun.
     let v = run(&specs, &noise(None));
     assert!(v.reasons[0].contains("no A/A control"), "{:?}", v.reasons);
+    assert_eq!(v.rerun, None);
+    // Nothing timed: the same.
+    let mut untimed = noise(Some(0.005));
+    untimed.timed = false;
+    let v = run(&specs, &untimed);
+    assert!(
+        v.reasons[0].contains("nothing was timed"),
+        "{:?}",
+        v.reasons
+    );
+    assert_eq!(v.rerun, None);
     // Decided: no reasons, no rerun.
     let v = run(&specs, &noise(Some(0.005)));
     assert!(v.reasons.is_empty() && v.rerun.is_none());

@@ -124,7 +124,7 @@ pub fn run(args: &Args, path: &Path) -> Result<()> {
     }
     if let Some(path) = &args.comment {
         let marked = summary::comment_file(&command, &md);
-        outputs::write(path, Kind::GateComment, marked.as_bytes())?;
+        outputs::write(path, &Kind::GateComment, marked.as_bytes())?;
     }
     if regressions > 0 {
         Err(Error::failed(format!(

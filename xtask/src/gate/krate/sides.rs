@@ -50,8 +50,9 @@ pub struct Sides {
     pub work: WorkDir,
     /// Where both are built (the crate's dependencies compiled once).
     target: PathBuf,
-    /// `src/`'s paths remapped onto the working tree's.
-    rustflags: Option<String>,
+    /// `src/`'s paths remapped onto the working tree's (one flag, a path
+    /// with a space in it too).
+    rustflags: Vec<String>,
     /// The lock file the shim starts from.
     lock: String,
 }
@@ -159,8 +160,7 @@ pub fn prepare(
         oracle: work.path.join(format!("{BASE}.so")),
     };
     let (from, to) = (src.display().to_string(), repo.top.display().to_string());
-    let rustflags = (!from.contains(char::is_whitespace) && !to.contains(char::is_whitespace))
-        .then(|| format!("--remap-path-prefix={from}={to}"));
+    let rustflags = vec![format!("--remap-path-prefix={from}={to}")];
     Ok(Sides {
         rev: rev.to_string(),
         commit,

@@ -163,6 +163,13 @@ fn summary_table(w: &mut String, r: &Report, peer: Option<&Entry>, families: &[F
             cells.join(" | ")
         );
     }
+    if peer.is_none() {
+        let _ = writeln!(
+            w,
+            "\nNo peer was timed in this run (none was asked for, or none exists for it), so the mode-family columns are empty: the rule's steps below compare the variants among themselves.\n"
+        );
+        return;
+    }
     let _ = writeln!(
         w,
         "\nThe mode-family columns are speed over {against} (× its speed; bold where slower): the geometric mean over the family's cases of the ratio of the two levels (each the median over processes of the 10th percentile of its rounds), every key and block size timed. Parallel modes are those that hand the cipher several blocks at once (ECB, CTR, XTS, CBC decryption); CBC encryption is serial, each block waiting for the previous one.\n"

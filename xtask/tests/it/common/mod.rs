@@ -92,6 +92,45 @@ pub fn root() -> PathBuf {
         .to_path_buf()
 }
 
+/// A fixture crate of `xtask/tests/fixtures`.
+pub fn fixture(name: &str) -> PathBuf {
+    root().join("xtask/tests/fixtures").join(name)
+}
+
+/// Every file under `dir` with its bytes.
+pub fn files(dir: &Path) -> std::collections::BTreeMap<PathBuf, Vec<u8>> {
+    walkdir::WalkDir::new(dir)
+        .into_iter()
+        .flatten()
+        .filter(|e| e.file_type().is_file())
+        .map(|e| {
+            let rel = e.path().strip_prefix(dir).unwrap().to_path_buf();
+            (rel, std::fs::read(e.path()).unwrap())
+        })
+        .collect()
+}
+
+/// The workspace's target directory as cargo (and so xtask) has it:
+/// `CARGO_TARGET_DIR` or the build configuration's, else `target/`.
+pub fn target_dir() -> PathBuf {
+    let out = Command::new(env!("CARGO"))
+        .args(["metadata", "--format-version", "1", "--no-deps"])
+        .current_dir(root())
+        .output()
+        .expect("cargo metadata runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let meta: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    PathBuf::from(
+        meta["target_directory"]
+            .as_str()
+            .expect("a target directory"),
+    )
+}
+
 /// Where cargo unpacked the registry's `name-version`.
 pub fn registry_src(package: &str) -> Option<PathBuf> {
     let home = std::env::var_os("CARGO_HOME")
