@@ -12,11 +12,13 @@
 //! interval clears its bar ([`Noise::bar_for`]): `1 + max(threshold, A/A
 //! deviation)`, the deviation being how far the A/A control's interval
 //! reaches from 1, plus [`SIZE_COST`] per doubling of footprint. One whose
-//! gain is past its bar but whose interval reaches below it leaves both it
-//! and the one it was measured against possible; racing (`time::race`)
-//! spends the budget on such steps, and a run that still has more than one
-//! possible pick when the budget is spent decides nothing, rather than let
-//! the noise pick. A run whose A/A control fails (its interval excludes 1
+//! gain is past its bar but whose interval reaches below it *leans*: racing
+//! (`time::race`) spends the budget on such steps, and when the budget is
+//! spent with a step still leaning, the burden of proof decides, in the
+//! seeds' words: absent evidence that the larger is significantly faster,
+//! the smaller stays. The verdict says what leans and the command that
+//! would settle it ([`Verdict::leaning`], [`Verdict::rerun`]); the noise
+//! never picks the larger. A run whose A/A control fails (its interval excludes 1
 //! and its ratio lies beyond the threshold: identical code measured
 //! different) decides nothing either: it is [`Conclusion::Inconclusive`],
 //! with its reasons and the command to run again. Too few quiet rounds is
@@ -103,7 +105,13 @@ pub struct Verdict {
     pub pick: Option<String>,
     /// Why it is inconclusive; empty when decided.
     pub reasons: Vec<String>,
-    /// The command to run again, when inconclusive.
+    /// Where a larger candidate's gain leaned past its bar without its
+    /// whole interval clearing it: the smaller was kept, by the burden of
+    /// proof; empty when every step was settled.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub leaning: Vec<String>,
+    /// The command to run again: when inconclusive, or to settle what
+    /// leans.
     pub rerun: Option<String>,
     /// The flat bar, `1 + max(threshold, control deviation)`, before the
     /// size cost each step adds ([`Link::bar`]).
@@ -300,9 +308,14 @@ pub fn walk(
     // The candidates the steps so far leave possible: one, unless a step's
     // evidence leaned to a larger one without settling it.
     let mut open: Vec<&Candidate> = Vec::new();
+    // The pick by the burden of proof: from the smallest, a larger one
+    // replaces it only when its whole interval clears its bar against it;
+    // a step that leans leaves it where it is.
+    let mut held: Option<&Candidate> = None;
     let mut chain = Vec::new();
     for c in &by_size {
         if open.is_empty() {
+            held = Some(c);
             chain.push(Link {
                 candidate: c.name.clone(),
                 size: c.size,
@@ -342,6 +355,8 @@ pub fn walk(
             });
             if outcome != Outcome::Wins {
                 kept.push(*p);
+            } else if held.is_some_and(|h| h.name == p.name) {
+                held = Some(c);
             }
             possible |= outcome != Outcome::Stays;
         }
@@ -350,13 +365,15 @@ pub fn walk(
         }
         open = kept;
     }
-    let mut reasons = noise.reasons(reference);
+    let reasons = noise.reasons(reference);
     let mut rerun = rerun.to_string();
+    let mut leaning = Vec::new();
     if open.len() > 1 {
         let names: Vec<String> = open.iter().map(|c| code(&c.name)).collect();
-        reasons.push(format!(
-            "the steps leave {} possible when the run stopped (its looks or its budget spent): a larger one's gain leaned past its bar without its whole interval clearing it (see the steps)",
+        leaning.push(format!(
+            "the steps leave {} possible when the run stopped (its looks or its budget spent): a larger one's gain leaned past its bar without its whole interval clearing it (see the steps), so by the burden of proof the smaller, {}, stays: \"In the absence of that, the version with the smaller size is preferable.\"",
             names.join(", "),
+            held.map_or(String::new(), |h| code(&h.name)),
         ));
         // `--variants` names variants, not a flag grid's (variant, flag
         // set) pairs: each once, whatever its flag sets.
@@ -383,9 +400,10 @@ pub fn walk(
         } else {
             Conclusion::Inconclusive
         },
-        pick: open.first().filter(|_| decided).map(|c| c.name.clone()),
-        rerun: (!decided && measured).then_some(rerun),
+        pick: held.filter(|_| decided).map(|c| c.name.clone()),
+        rerun: ((!decided || !leaning.is_empty()) && measured).then_some(rerun),
         reasons,
+        leaning,
         bar: noise.bar(),
         pareto: Vec::new(),
         steps,
@@ -405,7 +423,8 @@ pub enum Outcome {
     /// No evidence it is worth its size: the other stays.
     Stays,
     /// Its gain is past the bar but its interval reaches below it: the run
-    /// cannot tell, and both stay possible.
+    /// cannot tell, and both stay possible; should the run end so, the
+    /// smaller is the pick (the burden of proof, [`Verdict::leaning`]).
     Leans,
     /// Too few paired rounds to compare: the other stays.
     Uncompared,

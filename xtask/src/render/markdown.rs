@@ -53,11 +53,12 @@ pub fn render(r: &Report) -> String {
         );
     }
     // Steps and reasons in the rule's words, never as the JSON holds them.
-    let (steps, reasons) = r.prose();
+    let (steps, reasons, leaning) = r.prose();
     annotations::render_headline(w, r);
     glance::render(w, r);
     grid::render(w, r);
     render_inconclusive(w, r, &reasons);
+    render_leaning(w, r, &leaning);
     glance::render_chain(w, r);
     render_rule(w, r);
     render_chart(w, r);
@@ -91,6 +92,25 @@ fn render_inconclusive(w: &mut String, r: &Report, reasons: &[String]) {
     }
     for reason in reasons {
         let _ = writeln!(w, "- {}", md_cell_fragment(reason));
+    }
+    if let Some(rerun) = &v.rerun {
+        let _ = writeln!(
+            w,
+            "\nTo settle it, run again with more processes and budget (or on just the possible picks): {}\n",
+            md_code(rerun)
+        );
+    }
+}
+
+/// A decided verdict's leaning steps (markdown the rule wrote,
+/// [`Report::prose`]) and the command that would settle them.
+fn render_leaning(w: &mut String, r: &Report, leaning: &[String]) {
+    let v = &r.verdict;
+    if v.status != Conclusion::Decided || leaning.is_empty() {
+        return;
+    }
+    for l in leaning {
+        let _ = writeln!(w, "- **Leaning**: {}", md_cell_fragment(l));
     }
     if let Some(rerun) = &v.rerun {
         let _ = writeln!(
@@ -362,6 +382,11 @@ pub fn render_index(reports: &[Report]) -> String {
             (Conclusion::Inconclusive, _) => format!(
                 "**inconclusive**: {}; rerun: {}",
                 md_cell_fragment(&r.prose().1.join("; ")),
+                md_code_cell(v.rerun.as_deref().unwrap_or(""))
+            ),
+            (Conclusion::Decided, Some(p)) if !v.leaning.is_empty() => format!(
+                "use {} (leaning: a larger one's gain sits on its bar; rerun: {})",
+                md_code_cell(p),
                 md_code_cell(v.rerun.as_deref().unwrap_or(""))
             ),
             (Conclusion::Decided, Some(p)) => format!("use {}", md_code_cell(p)),

@@ -1,7 +1,10 @@
 //! What each of a crate's inline attributes is worth (`compare --crate`),
 //! decided from the report's own entries at render time, never stored:
 //! *keep* (it pays for itself), *drop* (it costs size, or speed, for
-//! nothing), *no effect* (the hot path's machine code is the same), or
+//! nothing), *no effect* (the hot path's machine code is the same, or
+//! speed within the noise and the footprint moved by less than
+//! [`NO_EFFECT_BYTES`] or [`NO_EFFECT_FRACTION`]: a difference nobody could
+//! use), or
 //! *unsettled* (the interval reaches past the bar on one side and not the
 //! other); for a function given `always`, *add* or *no gain*.
 
@@ -19,7 +22,8 @@ pub enum Outcome {
     /// the bar: it costs size (or speed) for nothing.
     Drop,
     /// The hot path's machine code is the same with and without it, or
-    /// neither size nor speed moved past the noise.
+    /// speed did not move past the noise and the footprint not past the
+    /// floor ([`NO_EFFECT_BYTES`], [`NO_EFFECT_FRACTION`]).
     NoEffect,
     /// The interval straddles the bar: more processes would decide.
     Unsettled,
@@ -63,7 +67,11 @@ pub struct Judged<'a, R> {
 pub fn judge<'a>(r: &Report, a: &'a Annotations) -> Vec<Judged<'a, Annotated>> {
     let bar = r.noise().bar();
     (a.rows.iter())
-        .map(|row| judge_one(r, row, &row.variant, |s, size| decide(s, size, bar)))
+        .map(|row| {
+            judge_one(r, row, &row.variant, |s, size, bytes| {
+                decide(s, size, bytes, bar)
+            })
+        })
         .collect()
 }
 
@@ -73,7 +81,7 @@ pub fn judge_added<'a>(r: &Report, a: &'a Annotations) -> Vec<Judged<'a, Added>>
     let noise = r.noise();
     (a.added.iter())
         .map(|row| {
-            judge_one(r, row, &row.variant, |s, size| {
+            judge_one(r, row, &row.variant, |s, size, _| {
                 let bar = noise.bar_for(((1.0 + size) * 1e6) as u64, 1_000_000);
                 match (s.low > bar, s.high < bar) {
                     (true, _) => Outcome::Add,
@@ -92,7 +100,7 @@ fn judge_one<'a, R>(
     r: &Report,
     row: &'a R,
     variant: &str,
-    rule: impl Fn(&Ratio, f64) -> Outcome,
+    rule: impl Fn(&Ratio, f64, i64) -> Outcome,
 ) -> Judged<'a, R> {
     let find = |n: &str| r.entries().find(|e| e.name == n);
     let reference = find(&r.run.reference);
@@ -102,16 +110,17 @@ fn judge_one<'a, R>(
         Some(set) => find(&set.contender(variant)),
         None => find(variant),
     };
-    let size_change = e.zip(reference).and_then(|(e, p)| {
-        let (a, b) = (footprint(e)?, footprint(p)?);
-        Some(a as f64 / b.max(1) as f64 - 1.0)
-    });
+    let sizes = e
+        .zip(reference)
+        .and_then(|(e, p)| Some((footprint(e)?, footprint(p)?)));
+    let size_change = sizes.map(|(a, b)| a as f64 / b.max(1) as f64 - 1.0);
+    let bytes = sizes.map_or(0, |(a, b)| a as i64 - b as i64);
     let same = e.zip(reference).is_some_and(|(e, p)| same_code(e, p));
     let speed = e.and_then(|e| e.overall);
     let outcome = match (e, speed) {
         _ if same => Outcome::NoEffect,
         (Some(e), _) if e.status != Status::Measured => Outcome::NotTimed,
-        (Some(_), Some(s)) => rule(&s, size_change.unwrap_or(0.0)),
+        (Some(_), Some(s)) => rule(&s, size_change.unwrap_or(0.0), bytes),
         _ => Outcome::NotTimed,
     };
     Judged {
@@ -123,9 +132,20 @@ fn judge_one<'a, R>(
     }
 }
 
-/// The outcome of a speed ratio (without over with) and a size change,
-/// against `bar` (the run's, `1 + max(threshold, A/A deviation)`).
-pub fn decide(speed: &Ratio, size_change: f64, bar: f64) -> Outcome {
+/// The least the footprint must move, in bytes, for an attribute whose
+/// removal leaves speed within the noise to count: below it (or below
+/// [`NO_EFFECT_FRACTION`] of the footprint) it is *no effect*, not a
+/// saving nor a cost anyone could use.
+pub const NO_EFFECT_BYTES: i64 = 64;
+
+/// The least the footprint must move, as a fraction of it (0.5%), beside
+/// [`NO_EFFECT_BYTES`].
+pub const NO_EFFECT_FRACTION: f64 = 0.005;
+
+/// The outcome of a speed ratio (without over with) and a size change (a
+/// fraction, and `bytes`), against `bar` (the run's, `1 + max(threshold,
+/// A/A deviation)`).
+pub fn decide(speed: &Ratio, size_change: f64, bytes: i64, bar: f64) -> Outcome {
     if speed.high < 1.0 / bar {
         return Outcome::Keep;
     }
@@ -133,11 +153,12 @@ pub fn decide(speed: &Ratio, size_change: f64, bar: f64) -> Outcome {
         return Outcome::Drop;
     }
     let within = speed.low >= 1.0 / bar && speed.high <= bar;
+    let moved = bytes.abs() >= NO_EFFECT_BYTES && size_change.abs() >= NO_EFFECT_FRACTION;
     match (within, size_change) {
         (false, _) => Outcome::Unsettled,
+        (true, _) if !moved => Outcome::NoEffect,
         (true, s) if s < 0.0 => Outcome::Drop,
-        (true, s) if s > 0.0 => Outcome::Keep,
-        (true, _) => Outcome::NoEffect,
+        (true, _) => Outcome::Keep,
     }
 }
 
@@ -218,35 +239,60 @@ mod tests {
         Ratio { ratio, low, high }
     }
 
-    /// Each outcome from its side of the bar (1.02 here).
+    /// Each outcome from its side of the bar (1.02 here); the size
+    /// changes are of a 20,000-byte footprint.
     #[test]
     fn outcomes_by_the_bar() {
         let bar = 1.02;
+        let d = |speed: Ratio, change: f64| decide(&speed, change, (change * 20_000.0) as i64, bar);
         assert_eq!(
-            decide(&r(0.80, 0.78, 0.82), 0.0, bar),
+            d(r(0.80, 0.78, 0.82), 0.0),
             Outcome::Keep,
             "slower without it"
         );
         assert_eq!(
-            decide(&r(1.10, 1.08, 1.12), 0.3, bar),
+            d(r(1.10, 1.08, 1.12), 0.3),
             Outcome::Drop,
             "faster without it"
         );
         assert_eq!(
-            decide(&r(1.00, 0.995, 1.005), -0.2, bar),
+            d(r(1.00, 0.995, 1.005), -0.2),
             Outcome::Drop,
             "smaller, no slower"
         );
         assert_eq!(
-            decide(&r(1.00, 0.995, 1.005), 0.2, bar),
+            d(r(1.00, 0.995, 1.005), 0.2),
             Outcome::Keep,
             "larger without it"
         );
-        assert_eq!(decide(&r(1.00, 0.995, 1.005), 0.0, bar), Outcome::NoEffect);
+        assert_eq!(d(r(1.00, 0.995, 1.005), 0.0), Outcome::NoEffect);
         assert_eq!(
-            decide(&r(0.98, 0.95, 1.01), -0.2, bar),
+            d(r(0.98, 0.95, 1.01), -0.2),
             Outcome::Unsettled,
             "straddles 1/bar"
         );
+    }
+
+    /// A footprint that moves by less than the floor (64 bytes, or 0.5% of
+    /// it) at the same speed is no effect, either way; past both, it
+    /// counts.
+    #[test]
+    fn under_the_floor_is_no_effect() {
+        let bar = 1.02;
+        let same = r(1.00, 0.995, 1.005);
+        // cast6 0.2.0's `encrypt_block`: +16 bytes (+0.1%) without it.
+        assert_eq!(decide(&same, 16.0 / 22_046.0, 16, bar), Outcome::NoEffect);
+        assert_eq!(
+            decide(&same, -0.004, -88, bar),
+            Outcome::NoEffect,
+            "under 0.5%"
+        );
+        assert_eq!(
+            decide(&same, 0.03, 48, bar),
+            Outcome::NoEffect,
+            "under 64 bytes"
+        );
+        assert_eq!(decide(&same, 0.006, 132, bar), Outcome::Keep);
+        assert_eq!(decide(&same, -0.006, -132, bar), Outcome::Drop);
     }
 }

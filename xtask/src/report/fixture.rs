@@ -227,6 +227,7 @@ pub fn report() -> Report {
             status: Conclusion::Decided,
             pick: Some("auto".into()),
             reasons: Vec::new(),
+            leaning: Vec::new(),
             rerun: None,
             bar: 1.02,
             pareto: vec!["never".into(), "auto".into(), "rustcrypto".into()],

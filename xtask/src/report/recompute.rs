@@ -200,12 +200,12 @@ impl Report {
         self.decide_by(&|a: &str, b: &str| index.faster(a, b))
     }
 
-    /// The verdict's steps and reasons, written again from its chain (each
+    /// The verdict's steps, reasons and leaning steps, written again from its chain (each
     /// step's gain and bar as the run found them) and the run's settings,
     /// by the rule's own words: what the markdown shows, rather than the
     /// text the JSON holds. Linear in the candidates (see
     /// [`verdict::walk`]).
-    pub fn prose(&self) -> (Vec<String>, Vec<String>) {
+    pub fn prose(&self) -> (Vec<String>, Vec<String>, Vec<String>) {
         let gains: HashMap<(&str, &str), Option<Ratio>> = (self.verdict.chain.iter())
             .filter_map(|l| Some(((l.candidate.as_str(), l.against.as_deref()?), l.gain)))
             .collect();
@@ -217,7 +217,7 @@ impl Report {
             &self.run.reference,
             "",
         );
-        (v.steps, v.reasons)
+        (v.steps, v.reasons, v.leaning)
     }
 
     pub(crate) fn candidates(&self, entries: &[crate::report::Entry]) -> Vec<verdict::Candidate> {

@@ -58,7 +58,7 @@ fn reasons_from_the_json_are_escaped_in_the_index() {
 fn prose_is_regenerated_as_the_run_wrote_it() {
     for cipher in ["aes", "blowfish", "cast5", "cast6", "crc32c"] {
         let r = synthetic::committed(cipher);
-        let (steps, reasons) = r.prose();
+        let (steps, reasons, _) = r.prose();
         assert_eq!(steps, r.verdict.steps, "{cipher}");
         assert_eq!(reasons, r.verdict.reasons, "{cipher}");
     }

@@ -69,7 +69,7 @@ pub fn next(report: &Report, control: Option<&str>) -> Option<Next> {
     // settled yet has its leaning steps raced.
     let sets = grid::verdicts(report);
     let open: Vec<&Link> = (sets.iter())
-        .filter(|(_, v)| v.status == verdict::Conclusion::Inconclusive)
+        .filter(|(_, v)| v.status == verdict::Conclusion::Inconclusive || !v.leaning.is_empty())
         .flat_map(|(_, v)| v.chain.iter().filter(|l| l.straddles()))
         .collect();
     choose(report, open, control)
@@ -375,9 +375,9 @@ mod tests {
         assert!(n.steps[0].contains("A/A control"));
     }
 
-    /// Three candidates, each step leaning past its bar: the run is
-    /// inconclusive, and settling any one step alone leaves it so (another
-    /// still leans), yet each narrows the picks left possible: each hinges.
+    /// Three candidates, each step leaning past its bar: the smallest is
+    /// kept by the burden of proof, and settling any one step alone either
+    /// moves the pick or narrows the picks left possible: each hinges.
     #[test]
     fn steps_that_lean_together_each_hinge() {
         let mut r = crate::report::fixture::report();
@@ -393,7 +393,9 @@ mod tests {
             _ => r.faster(a, b),
         };
         let v = r.decide_by(&measured);
-        assert_eq!(v.status, crate::decide::verdict::Conclusion::Inconclusive);
+        assert_eq!(v.status, crate::decide::verdict::Conclusion::Decided);
+        assert_eq!(v.pick.as_deref(), Some("never"));
+        assert!(!v.leaning.is_empty(), "{v:#?}");
         let leaning: Vec<&Link> = v.chain.iter().filter(|l| l.straddles()).collect();
         assert!(leaning.len() >= 2, "{:#?}", v.chain);
         for l in leaning {

@@ -178,6 +178,9 @@ fn answer(report: &Report, out: &Path) -> String {
     for reason in &v.reasons {
         let _ = writeln!(w, "  because {}", terminal(reason));
     }
+    for l in &v.leaning {
+        let _ = writeln!(w, "  leaning: {}", terminal(l));
+    }
     if let Some(c) = &report.control {
         let _ = writeln!(
             w,

@@ -98,47 +98,65 @@ fn the_rule() {
     );
 }
 
-/// A gain past the bar whose interval reaches below it leaves both
-/// possible: the run decides nothing rather than let its noise pick, and
-/// says which to time again; a later candidate that clears the bar against
-/// every possible one settles it.
+/// A gain past the bar whose interval reaches below it leans: by the
+/// burden of proof the smaller stays, the run decides, and the verdict
+/// says what leans and which to time again to settle it; a later candidate
+/// that clears the bar against the pick takes it.
 #[test]
-fn a_gain_leaning_past_the_bar_decides_nothing() {
+fn a_gain_leaning_past_the_bar_keeps_the_smaller() {
     let specs = [
         ("never", 1000, 1.00, 0.01, None),
         ("always", 2000, 1.03, 0.05, None),
     ];
     let v = run(&specs, &noise(Some(0.005)));
-    assert_eq!(v.status, Conclusion::Inconclusive, "{:#?}", v.steps);
-    assert_eq!(v.pick, None);
+    assert_eq!(v.status, Conclusion::Decided, "{:#?}", v.steps);
+    assert_eq!(v.pick.as_deref(), Some("never"));
+    assert!(v.reasons.is_empty(), "{:?}", v.reasons);
     assert!(
-        v.reasons[0].starts_with("the steps leave `never`, `always` possible"),
+        v.leaning[0].starts_with("the steps leave `never`, `always` possible"),
         "{:?}",
-        v.reasons
+        v.leaning
+    );
+    assert!(
+        v.leaning[0].contains("so by the burden of proof the smaller, `never`, stays"),
+        "{:?}",
+        v.leaning
     );
     assert!(v.steps[1].contains("both stay possible"), "{}", v.steps[1]);
+    assert_eq!(v.chain[1].outcome, Outcome::Leans);
     assert_eq!(
         v.rerun.as_deref(),
         Some("cargo xtask compare x --variants auto,never,always")
     );
-    // A third, larger, clears the bar against both: decided.
+    // A third, larger, clears the bar against both: decided, nothing leans.
     let mut more = specs.to_vec();
     more.push(("auto", 3000, 1.20, 0.01, None));
     let v = run(&more, &noise(Some(0.005)));
     assert_eq!(v.status, Conclusion::Decided, "{:#?}", v.steps);
     assert_eq!(v.pick.as_deref(), Some("auto"));
-    assert!(v.reasons.is_empty() && v.rerun.is_none());
-    // One that clears the bar against `never` only: `always` may still
-    // stay, so both `always` and the newcomer are possible.
+    assert!(v.reasons.is_empty() && v.leaning.is_empty() && v.rerun.is_none());
+    // One that clears the bar against the pick (`never`) takes it, though
+    // it only leans against `always`: the pick moves on proof alone.
     let mut mixed = specs.to_vec();
     mixed.push(("hint", 3000, 1.06, 0.01, None));
     let v = run(&mixed, &noise(Some(0.005)));
-    assert_eq!(v.status, Conclusion::Inconclusive, "{:#?}", v.steps);
+    assert_eq!(v.status, Conclusion::Decided, "{:#?}", v.steps);
+    assert_eq!(v.pick.as_deref(), Some("hint"));
     assert!(
-        v.reasons[0].starts_with("the steps leave `always`, `hint` possible"),
+        v.leaning[0].starts_with("the steps leave `always`, `hint` possible"),
         "{:?}",
-        v.reasons
+        v.leaning
     );
+    // A failed control still decides nothing, leaning or not.
+    let mut failed = noise(None);
+    failed.control = Some(Ratio {
+        ratio: 1.04,
+        low: 1.03,
+        high: 1.05,
+    });
+    let v = run(&specs, &failed);
+    assert_eq!(v.status, Conclusion::Inconclusive);
+    assert_eq!(v.pick, None);
 }
 
 /// Identical code is one candidate, the least annotated member, and the
