@@ -7,8 +7,8 @@
 //! Size is the footprint (`.text` + `.rodata` + `.data`); speed is the
 //! mean over the crypt cases of the speed ratios, with its interval, by
 //! the estimator of [`crate::decide::paired`]. Variants with the same
-//! hot-path machine code are one candidate, the member with the least
-//! annotation ([`Annotation`]). A larger candidate wins only if its whole
+//! hot-path machine code are one candidate, the member with the smallest
+//! footprint (among equals, the least annotation, [`Annotation`]). A larger candidate wins only if its whole
 //! interval clears its bar ([`Noise::bar_for`]): `1 + max(threshold, A/A
 //! deviation)`, the deviation being how far the A/A control's interval
 //! reaches from 1, plus [`SIZE_COST`] per doubling of footprint. One whose
@@ -248,17 +248,19 @@ fn representatives(variants: &[Candidate]) -> (Vec<&Candidate>, Vec<String>) {
     let mut reps = Vec::new();
     let mut steps = Vec::new();
     for members in groups {
-        // The least annotation; among equals, the first listed.
+        // The smallest footprint (the code a user loads); among equals,
+        // the least annotation, then the first listed.
         let rep = *members
             .iter()
-            .min_by_key(|c| Annotation::of(&c.name))
+            .min_by_key(|c| (c.size, Annotation::of(&c.name)))
             .expect("a group has a member");
         if members.len() > 1 {
             let names: Vec<String> = members.iter().map(|c| code(&c.name)).collect();
             steps.push(format!(
-                "{}: the same machine code on the hot path, so one candidate, {}: the member with the least annotation (no attribute < `#[inline]` < `never` < `always`).",
+                "{}: the same machine code on the hot path, so one candidate, {}: the member with the smallest footprint ({} bytes; among equals, the least annotation: no attribute < `#[inline]` < `never` < `always`).",
                 names.join(" = "),
-                code(&rep.name)
+                code(&rep.name),
+                rep.size
             ));
         }
         reps.push(rep);

@@ -1,4 +1,4 @@
-//! The compare report's data: the JSON (`schema_version` 5) that compare
+//! The compare report's data: the JSON (`schema_version` 6) that compare
 //! writes and render, the gate and the baseline files read;
 //! `crate::render` renders it. Every median and interval in it can be
 //! computed again from the per-round samples it holds ([`Speed::samples`]),
@@ -37,8 +37,12 @@ use std::fmt;
 /// records how the rounds were spent ([`Run::spent`]), the looks and the
 /// size cost; 5 asks a variant of the same footprint to be faster by more
 /// than the A/A control's deviation, and measured with placement
-/// randomized (`bench_harness::placement`).
-pub const SCHEMA_VERSION: u32 = 5;
+/// randomized (`bench_harness::placement`); 6 represents a group of the
+/// same machine code by its smallest member, and keeps the smaller where a
+/// step still leans when racing stops (the burden of proof,
+/// `Verdict::leaning`): a report of 5 is read as it is and its verdict
+/// computed again from its samples by this rule.
+pub const SCHEMA_VERSION: u32 = 6;
 
 /// The oldest schema this xtask reads: 2, one object per sample, is read
 /// too (the gate reads the base revision's baselines, which may be older

@@ -125,15 +125,19 @@ pub fn compare(
 /// it ([`terminal`]).
 /// A crate's variants (`compare --crate`, where most edits change no
 /// machine code) and a flag grid's: a variant whose hot path and key
-/// schedule are the same code (addresses normalized) as an earlier one's,
-/// the reference first, is left out of the timing with that said:
-/// identical machine code is one result, timed once. The peers are timed
-/// as they are.
+/// schedule are the same code (addresses normalized) as one already kept,
+/// no larger, is left out of the timing with that said: identical machine
+/// code is one result, timed once. The reference is kept first (ratios
+/// are taken against it), then the others from the smallest footprint up,
+/// so that a member smaller than the reference it matches is timed too:
+/// the verdict represents a group by its smallest member. The peers are
+/// timed as they are.
 fn one_result_per_code(contenders: &mut [contenders::Contender], reference: &str) {
-    let mut kept: Vec<(String, Vec<u8>, Vec<u8>)> = Vec::new();
+    let mut kept: Vec<(String, u64, Vec<u8>, Vec<u8>)> = Vec::new();
     let mut order: Vec<usize> = (0..contenders.len()).collect();
-    // The reference is its group's representative.
-    order.sort_by_key(|&i| contenders[i].name != reference);
+    let footprint =
+        |c: &contenders::Contender| c.live().map_or(u64::MAX, |b| b.artifact.footprint_bytes);
+    order.sort_by_key(|&i| (contenders[i].name != reference, footprint(&contenders[i])));
     for i in order {
         let c = &contenders[i];
         if c.is_peer() || c.is_control() {
@@ -144,14 +148,15 @@ fn one_result_per_code(contenders: &mut [contenders::Contender], reference: &str
         else {
             continue;
         };
-        match kept.iter().find(|(_, h, k)| *h == hot && *k == key) {
-            Some((same, _, _)) => {
+        let size = footprint(c);
+        match (kept.iter()).find(|(_, s, h, k)| *h == hot && *k == key && *s <= size) {
+            Some((same, _, _, _)) => {
                 let why = format!(
                     "the same machine code as `{same}` (hot path and key schedule, addresses normalized): one result, timed once as `{same}`"
                 );
                 contenders[i].screen_out(why);
             }
-            None => kept.push((c.name.clone(), hot, key)),
+            None => kept.push((c.name.clone(), size, hot, key)),
         }
     }
 }

@@ -159,8 +159,9 @@ fn a_gain_leaning_past_the_bar_keeps_the_smaller() {
     assert_eq!(v.pick, None);
 }
 
-/// Identical code is one candidate, the least annotated member, and the
-/// verdict says so; it never chooses between them by size or name.
+/// Identical code is one candidate, its member with the smallest
+/// footprint (the code a user loads), and the verdict says so; among
+/// members of one footprint, the least annotated; never by name.
 #[test]
 fn identical_code_is_one_candidate() {
     let specs = [
@@ -176,15 +177,23 @@ fn identical_code_is_one_candidate() {
         v.steps
     );
     assert!(
-        v.steps[0].contains("one candidate, `auto`"),
+        v.steps[0].contains("one candidate, `always`: the member with the smallest footprint (900 bytes"),
         "{}",
         v.steps[0]
     );
-    // `never` is smaller than `auto` and slower: `auto` must be faster by
-    // more than the bar to win, which it is.
-    assert_eq!(v.pick.as_deref(), Some("auto"), "{:#?}", v.steps);
-    assert!(!v.pareto.contains(&"always".to_string()));
+    // The group, at 900 bytes, starts the chain; `never` is larger and
+    // slower: it stays.
+    assert_eq!(v.pick.as_deref(), Some("always"), "{:#?}", v.steps);
+    assert!(!v.pareto.contains(&"auto".to_string()));
     assert!(!v.pareto.contains(&"hint".to_string()));
+    // Of one footprint, the least annotated.
+    let tied = [
+        ("always", 1000, 1.00, 0.01, None),
+        ("hint", 1000, 1.00, 0.01, Some("always")),
+        ("auto", 1000, 1.00, 0.01, Some("always")),
+    ];
+    let v = run(&tied, &noise(Some(0.005)));
+    assert_eq!(v.pick.as_deref(), Some("auto"), "{:#?}", v.steps);
 }
 
 /// The bar is 1 + max(threshold, control deviation).
