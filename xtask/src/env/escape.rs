@@ -70,7 +70,7 @@ pub fn plotters_text(s: &str) -> String {
 }
 
 /// Line breaks as spaces: markdown inline content is one line.
-fn one_line(s: &str) -> String {
+pub fn one_line(s: &str) -> String {
     s.replace("\r\n", " ").replace(['\n', '\r'], " ")
 }
 

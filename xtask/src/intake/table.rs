@@ -2,10 +2,11 @@
 //! each attribute compiled on this target, with the variant that removed
 //! it, when that variant was built.
 
+use crate::intake::annotations::Edit;
 use crate::intake::annotations::{Annotation, Scan};
 use crate::intake::axes::{Change, Variant};
 use crate::intake::fetch::Package;
-use crate::report::annotations::{Added, Annotated, Annotations};
+use crate::report::annotations::{Added, Annotated, Annotations, PatchEdit};
 
 /// The rows: `numbered` (index in the scan, annotation) in order, each with
 /// its `drop_N` variant (built or not: `--variants` may leave it out), and
@@ -50,10 +51,40 @@ pub fn table(
         backends,
         cpu_features: crate::intake::backends::cpu_features(),
         ran: None,
+        patch: None,
         krate: package.name.clone(),
         version: package.version.clone(),
         ty: ty.to_string(),
         written: scan.annotations.len(),
         rows,
     }
+}
+
+/// The edits of a patch, as its table lists them: each function, where,
+/// and its attribute as published and with the patch.
+pub fn patch_edits(scan: &Scan, edits: &[Edit<'_>]) -> Vec<PatchEdit> {
+    (edits.iter())
+        .map(|e| match e {
+            Edit::Remove(a) => PatchEdit {
+                path: a.path.clone(),
+                location: a.location(),
+                published: Some(a.attr.meta().to_string()),
+                patched: None,
+            },
+            Edit::Set(a, attr) => PatchEdit {
+                path: a.path.clone(),
+                location: a.location(),
+                published: Some(a.attr.meta().to_string()),
+                patched: Some(attr.meta().to_string()),
+            },
+            Edit::Add(f, attr, _) => PatchEdit {
+                path: f.path.clone(),
+                location: format!("{}:{}", f.file.display(), f.line),
+                published: (f.annotations.iter())
+                    .map(|&i| scan.annotations[i].attr.meta().to_string())
+                    .next(),
+                patched: Some(attr.meta().to_string()),
+            },
+        })
+        .collect()
 }

@@ -14,6 +14,7 @@ use std::collections::HashMap;
 use std::fmt::Write;
 
 mod annotations;
+pub use annotations::patch_preamble;
 mod cells;
 mod facts;
 mod glance;
@@ -55,6 +56,7 @@ pub fn render(r: &Report) -> String {
     // Steps and reasons in the rule's words, never as the JSON holds them.
     let (steps, reasons, leaning) = r.prose();
     annotations::render_headline(w, r);
+    annotations::render_patch(w, r);
     glance::render(w, r);
     grid::render(w, r);
     render_inconclusive(w, r, &reasons);

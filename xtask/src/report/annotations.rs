@@ -38,6 +38,35 @@ pub struct Annotations {
     /// were observed).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ran: Option<crate::report::backends::Ran>,
+    /// The verdict's pick written as a patch against the crate's source
+    /// (`NAME.patch` beside the report); absent when the pick is the crate
+    /// as published, or when the run wrote none (its notes say why).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub patch: Option<Patch>,
+}
+
+/// The pick's edits as a patch file: each attribute as published and as
+/// the patch leaves it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Patch {
+    /// The file beside the report: `cast6.patch`.
+    pub file: String,
+    /// The variant it writes out, measured whole in the run.
+    pub variant: String,
+    pub edits: Vec<PatchEdit>,
+}
+
+/// One edit of a patch.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PatchEdit {
+    /// The function's path.
+    pub path: String,
+    /// `file:line` in the package.
+    pub location: String,
+    /// Its attribute as published (`inline`, ...), or none.
+    pub published: Option<String>,
+    /// Its attribute with the patch, or none.
+    pub patched: Option<String>,
 }
 
 /// A hot function out of line as published, and the variant that gives it

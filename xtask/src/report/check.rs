@@ -59,6 +59,17 @@ pub fn check(r: &Report) -> Checked {
     if r.variants.is_empty() {
         return Err("it lists no variant, where a run lists every variant it chose".into());
     }
+    // A patch sits beside its report, named after it: the only name a
+    // report's link may point to.
+    if let Some(p) = r.annotations.as_ref().and_then(|a| a.patch.as_ref())
+        && p.file != format!("{}.patch", r.cipher)
+    {
+        return Err(format!(
+            "annotations.patch.file is `{}`, not `{}.patch`",
+            shown(&p.file),
+            r.cipher
+        ));
+    }
     check_run(&r.run)?;
     if let Some(m) = &r.machine {
         clock("machine.counter_hz", m.counter_hz)?;

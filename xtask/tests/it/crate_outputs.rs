@@ -5,7 +5,7 @@
 //! builds where a path holds a space, and refuses what it can refuse
 //! before cargo is asked anything. Timings are never asserted.
 
-use crate::common::{files, fixture, registry_src, root, s, scratch};
+use crate::common::{copy_tree, files, fixture, registry_src, root, s, scratch};
 use std::path::Path;
 use std::process::{Command, Output};
 
@@ -33,17 +33,6 @@ fn xtask(args: &[&str], env: &[(&str, &Path)]) -> Output {
         cmd.env(k, v);
     }
     cmd.output().expect("xtask runs")
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    for e in walkdir::WalkDir::new(from).into_iter().flatten() {
-        let dest = to.join(e.path().strip_prefix(from).unwrap());
-        if e.file_type().is_dir() {
-            std::fs::create_dir_all(&dest).unwrap();
-        } else {
-            std::fs::copy(e.path(), &dest).unwrap();
-        }
-    }
 }
 
 /// Exit 2 with one `xtask:` line holding `expected` and a hint; when
@@ -137,7 +126,7 @@ fn bad_input_is_refused_before_any_work() {
     ];
     refused(&a, "is inside cargo's home", true, &src);
     let toy = t.join("toy");
-    copy_dir(&fixture("toycipher"), &toy);
+    copy_tree(&fixture("toycipher"), &toy);
     let inside = toy.join("reports");
     let a = [
         "compare",
@@ -180,7 +169,7 @@ fn a_crate_report_replaces_only_its_own() {
         &ours,
     );
     let crate_dir = t.join("crate");
-    copy_dir(&root().join("reports/crates/cast6-0.2.0"), &crate_dir);
+    copy_tree(&root().join("reports/crates/cast6-0.2.0"), &crate_dir);
     check(
         args("cast6@0.2.0", &crate_dir, &["--opt-level", "3,s"]),
         "holds the report of the crate cast6 0.2.0 from the registry, not the flag grid of",
@@ -215,7 +204,7 @@ fn a_users_crate_is_only_read_and_spaces_are_data() {
     let tmp = scratch("crate-lock");
     let t = tmp.path();
     let toy = t.join("toy");
-    copy_dir(&fixture("toycipher"), &toy);
+    copy_tree(&fixture("toycipher"), &toy);
     let manifest = toy.join("Cargo.toml");
     let text = std::fs::read_to_string(&manifest).unwrap();
     let stale = text.replace("cfg-if = \"1\"\n", "cfg-if = \"1\"\nfnv = \"1\"\n");

@@ -19,7 +19,7 @@
 //!   and an artifact of one of its variants and its peer's artifact build;
 //!   without any one place, the check named with it fails.
 
-use crate::common::root;
+use crate::common::{copy_tree, root};
 
 use std::path::Path;
 use std::process::Command;
@@ -201,25 +201,6 @@ fn the_fixture_touches_the_places_the_doc_lists() {
         let text = (p.text)(&root());
         if !p.new {
             assert_ne!(text, read(&root(), p.path), "{}", p.path);
-        }
-    }
-}
-
-/// The files of the workspace at `from` copied to `to`, but for `target/`
-/// and `.git`.
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let name = e.file_name();
-        if name == "target" || name == ".git" {
-            continue;
-        }
-        let (src, dst) = (e.path(), to.join(&name));
-        if e.file_type().unwrap().is_dir() {
-            copy_tree(&src, &dst);
-        } else {
-            std::fs::copy(&src, &dst).unwrap();
         }
     }
 }

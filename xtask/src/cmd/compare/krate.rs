@@ -12,7 +12,7 @@ use crate::child::backends_ran;
 use crate::count::explain;
 use crate::env::escape::terminal;
 use crate::env::flags::{self, FlagSet};
-use crate::env::outputs::Outputs;
+use crate::env::outputs::{self, Outputs};
 use crate::env::subject::{Described, Subject, quoted};
 use crate::env::tree::{Source, Tree};
 use crate::env::workdir::WorkDir;
@@ -26,7 +26,7 @@ use crate::intake::identify::{self, Identified};
 use crate::intake::probe::{Learned, Probe, TypeKind};
 use crate::intake::shim::{self, Dependency, Shim};
 use crate::intake::spec::Spec;
-use crate::intake::{copy, table};
+use crate::intake::{copy, patch, table};
 use crate::render::output::FLAGS_DIR;
 use crate::render::{output, worth};
 use crate::report::backends::Ran;
@@ -82,7 +82,7 @@ pub fn run(args: &Args, sets: &[FlagSet], target: &Path) -> Result<()> {
     let settings = pipeline::settings(args, &sets[0].contender(PUBLISHED), command);
     crate::env::fault::check(&crate::select::contenders::names(&contenders))?;
     let mut report = pipeline::compare(args, &settings, entry, contenders, &t.work.path)?;
-    report.run.notes.extend(made.notes);
+    report.run.notes.extend(made.notes.iter().cloned());
     // The table is the default set's: its attributes, its variants.
     let default = &t.sets[0];
     let numbered = axes::numbered(&default.scan, &default.cfg);
@@ -107,8 +107,14 @@ pub fn run(args: &Args, sets: &[FlagSet], target: &Path) -> Result<()> {
         ));
     }
     annotations.ran = Some(ran);
+    let patch = patch_of_pick(&report, t, &made);
+    match &patch {
+        Ok((p, _)) => annotations.patch = p.clone(),
+        Err(why) => report.run.notes.push(format!("no patch written: {why}")),
+    }
     report.annotations = Some(annotations);
     output::write(&report, &t.out)?;
+    write_patch(&report, &t.out, patch.ok().and_then(|(_, text)| text))?;
     output::refresh(&t.out, false)?;
     if let Some(a) = &report.annotations {
         let judged = worth::judge(&report, a);
@@ -117,6 +123,91 @@ pub fn run(args: &Args, sets: &[FlagSet], target: &Path) -> Result<()> {
     }
     pipeline::print_verdict(&report, &t.out);
     pipeline::failures(&report)
+}
+
+/// The patch file of the report `name`, beside it.
+fn patch_file(name: &str) -> String {
+    format!("{name}.patch")
+}
+
+/// The verdict's pick written as a patch against the crate's source (its
+/// copy as published): the table's record of it and the diff, `None`
+/// when the pick is the crate as published or nothing; `Err` says why no
+/// patch could be written (the pick under a feature or flag set, whose
+/// patch alone would not build what was measured, or a diff that does not
+/// apply).
+fn patch_of_pick(
+    report: &crate::report::Report,
+    t: &Taken,
+    made: &Made,
+) -> std::result::Result<(Option<crate::report::annotations::Patch>, Option<String>), String> {
+    let Some(pick) = report.verdict.pick.as_deref() else {
+        return Ok((None, None));
+    };
+    let found = (made.selected.iter().zip(&made.set_of)).find(|(v, _)| v.name == pick);
+    let Some((v, &set)) = found else {
+        return Err(format!(
+            "the pick `{pick}` is built under a flag set: its edits alone do not make what was measured"
+        ));
+    };
+    if set != 0 {
+        return Err(format!(
+            "the pick `{pick}` is built with features ({}): its edits alone do not make what was measured",
+            t.sets[set].set.features.join(", ")
+        ));
+    }
+    if v.change == axes::Change::Published {
+        return Ok((None, None));
+    }
+    let s = &t.sets[0];
+    let edits = axes::edits(&s.scan, &s.cfg, &v.change);
+    let mut paths: Vec<PathBuf> = edits.iter().map(|e| e.file().to_path_buf()).collect();
+    paths.sort();
+    paths.dedup();
+    let read = |dir: PathBuf, rel: &Path| {
+        std::fs::read_to_string(dir.join(rel)).map_err(|e| format!("{}: {e}", rel.display()))
+    };
+    let files = (paths.iter())
+        .map(|p| {
+            Ok(patch::File {
+                path: p.clone(),
+                published: read(t.copy_of(PUBLISHED), p)?,
+                edited: read(t.copy_of(pick), p)?,
+            })
+        })
+        .collect::<std::result::Result<Vec<_>, String>>()?;
+    let diff = patch::unified(&files);
+    if diff.is_empty() {
+        return Ok((None, None));
+    }
+    patch::applies(&t.copy_of(PUBLISHED), &diff, &t.work.path).map_err(|why| {
+        format!("the diff of `{pick}` does not apply to the crate as published: {why}")
+    })?;
+    let record = crate::report::annotations::Patch {
+        file: patch_file(&report.cipher),
+        variant: pick.to_string(),
+        edits: table::patch_edits(&s.scan, &edits),
+    };
+    Ok((Some(record), Some(diff)))
+}
+
+/// Writes the report's patch beside it (its first lines say what it is
+/// and how to apply it), or removes a patch an earlier run of the same
+/// report wrote when this run has none.
+fn write_patch(report: &crate::report::Report, out: &Path, diff: Option<String>) -> Result<()> {
+    let path = out.join(patch_file(&report.cipher));
+    let kind = output::kind_of(report)?;
+    let Some(diff) = diff else {
+        let ours = std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_file())
+            && std::fs::read(&path).is_ok_and(|b| kind.owns(&b));
+        if ours {
+            std::fs::remove_file(&path)
+                .map_err(|e| Error::failed(format!("removing {}: {e}", path.display())))?;
+        }
+        return Ok(());
+    };
+    let head = crate::render::markdown::patch_preamble(report);
+    outputs::write(&path, &kind, format!("{head}\n{diff}").as_bytes())
 }
 
 /// Which backend the crate as published ran in each mode family, in the
@@ -395,6 +486,10 @@ fn take_in(args: &Args, target: &Path, sets: &[FlagSet]) -> Result<Taken> {
     } = identify::identify(&probe, args.ty.as_deref())?;
     let mut files = Outputs::in_dir("--out", &out);
     output::plan(&mut files, &out, &name, &described);
+    files.add(
+        out.join(patch_file(&name)),
+        outputs::Kind::Report(described.clone()),
+    );
     output::plan_refresh(&mut files, &out, false)?;
     files.check()?;
     let sets = (sets.into_iter())

@@ -177,7 +177,8 @@ fn identical_code_is_one_candidate() {
         v.steps
     );
     assert!(
-        v.steps[0].contains("one candidate, `always`: the member with the smallest footprint (900 bytes"),
+        v.steps[0]
+            .contains("one candidate, `always`: the member with the smallest footprint (900 bytes"),
         "{}",
         v.steps[0]
     );

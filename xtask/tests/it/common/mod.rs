@@ -97,6 +97,24 @@ pub fn fixture(name: &str) -> PathBuf {
     root().join("xtask/tests/fixtures").join(name)
 }
 
+/// Copies the tree at `from` to `to` (a `target/` or `.git` left out).
+pub fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let name = e.file_name();
+        if name == "target" || name == ".git" {
+            continue;
+        }
+        let (src, dst) = (e.path(), to.join(&name));
+        if e.file_type().unwrap().is_dir() {
+            copy_tree(&src, &dst);
+        } else {
+            std::fs::copy(&src, &dst).unwrap();
+        }
+    }
+}
+
 /// Every file under `dir` with its bytes.
 pub fn files(dir: &Path) -> std::collections::BTreeMap<PathBuf, Vec<u8>> {
     walkdir::WalkDir::new(dir)
