@@ -2,7 +2,7 @@
 //! Student's t quantiles, and a ratio with its confidence interval.
 
 use serde::{Deserialize, Serialize};
-use statrs::distribution::{ContinuousCDF, StudentsT};
+use statrs::distribution::{Beta, ContinuousCDF, StudentsT};
 
 /// The median; `NaN` for no values.
 pub fn median(values: &[f64]) -> f64 {
@@ -89,6 +89,19 @@ pub fn t_quantile(p: f64, df: usize) -> f64 {
     }
 }
 
+/// The one-sided `confidence` upper bound (Clopper-Pearson, exact) of a
+/// rate seen `hits` times in `trials`: the rate the data cannot rule out.
+/// 1 when `hits` is `trials` or there are no trials.
+pub fn rate_upper_bound(hits: usize, trials: usize, confidence: f64) -> f64 {
+    if trials == 0 || hits >= trials {
+        return 1.0;
+    }
+    match Beta::new((hits + 1) as f64, (trials - hits) as f64) {
+        Ok(b) => b.inverse_cdf(confidence),
+        Err(_) => 1.0,
+    }
+}
+
 /// A ratio with its 95% confidence interval.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Ratio {
@@ -159,5 +172,17 @@ mod tests {
         assert!((r.high - 0.15f64.exp()).abs() < 1e-12);
         assert!((t_quantile(0.9875, 3) - 4.1765).abs() < 1e-3);
         assert_eq!(t_quantile(0.99, 0), f64::INFINITY);
+    }
+
+    /// Clopper-Pearson's exact bound, against known values: 0 of 120
+    /// rules out rates above 2.5% (the "rule of three", 3/120); 3 of 40,
+    /// not 17%.
+    #[test]
+    fn rate_upper_bounds() {
+        assert!((rate_upper_bound(0, 120, 0.95) - 0.0247).abs() < 5e-4);
+        let b = rate_upper_bound(3, 40, 0.95);
+        assert!((0.17..0.19).contains(&b), "{b}");
+        assert_eq!(rate_upper_bound(0, 0, 0.95), 1.0);
+        assert_eq!(rate_upper_bound(5, 5, 0.95), 1.0);
     }
 }

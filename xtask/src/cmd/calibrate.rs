@@ -89,6 +89,9 @@ pub struct Calibration {
     pub noise_floor: f64,
 }
 
+/// The one-sided confidence of the false-difference rate's upper bound.
+const RATE_BOUND_CONFIDENCE: f64 = 0.95;
+
 impl Calibration {
     /// The summary figures from the comparisons.
     pub fn summarise(mut self) -> Calibration {
@@ -100,6 +103,34 @@ impl Calibration {
             .collect();
         self.noise_floor = stats::median(&halves);
         self
+    }
+
+    /// How far the copy's central ratio moves from one comparison's run
+    /// to the next: 1.96 standard deviations of the comparisons'
+    /// logarithms, as a fraction. Set beside the noise floor (one run's
+    /// own half-width): where it is larger, one run's interval understates
+    /// the variation between runs. Computed from the comparisons, never
+    /// stored.
+    pub fn between_runs(&self) -> f64 {
+        let logs: Vec<f64> = self
+            .comparisons
+            .iter()
+            .map(|c| c.ratio.ratio.ln())
+            .collect();
+        let n = logs.len();
+        if n < 2 {
+            return 0.0;
+        }
+        let mean = logs.iter().sum::<f64>() / n as f64;
+        let var = logs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
+        (1.96 * var.sqrt()).exp_m1()
+    }
+
+    /// The false-difference rate's one-sided 95% upper bound
+    /// (Clopper-Pearson): the rate these comparisons cannot rule out.
+    pub fn rate_upper_bound(&self) -> f64 {
+        let hits = self.comparisons.iter().filter(|c| c.different).count();
+        stats::rate_upper_bound(hits, self.comparisons.len(), RATE_BOUND_CONFIDENCE)
     }
 
     /// The markdown report.
@@ -127,6 +158,25 @@ impl Calibration {
             self.comparisons.len(),
             paired::ALPHA * 100.0,
             self.noise_floor * 100.0
+        );
+        let between = self.between_runs();
+        let _ = writeln!(
+            w,
+            "The rate's one-sided {:.0}% upper bound (Clopper-Pearson) is {:.1}%. **Between runs ±{:.2}%**: how far the copy's central ratio moves from one comparison's run to the next (1.96 standard deviations over the {} comparisons), {} one run's own half-width (the noise floor){}.\n",
+            RATE_BOUND_CONFIDENCE * 100.0,
+            self.rate_upper_bound() * 100.0,
+            between * 100.0,
+            self.comparisons.len(),
+            if between > self.noise_floor {
+                "larger than"
+            } else {
+                "within"
+            },
+            if between > self.noise_floor {
+                ": a single run's interval understates how far a second run of the same code lands"
+            } else {
+                ""
+            }
         );
         let _ = writeln!(
             w,
@@ -323,5 +373,14 @@ mod tests {
         // A name is escaped in a table cell.
         assert!(md.contains("auto\\|x"), "{md}");
         assert_eq!(md.matches("| **yes** |").count(), 1);
+        // The central ratios 1.000, 1.002, 1.000, 1.000: between runs,
+        // 1.96 standard deviations of their logarithms.
+        let logs =
+            [0.99f64 * 1.01, 1.001 * 1.003, 0.995 * 1.005, 0.98 * 1.02].map(|x| x.sqrt().ln());
+        let mean = logs.iter().sum::<f64>() / 4.0;
+        let sd = (logs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / 3.0).sqrt();
+        assert!((cal.between_runs() - (1.96 * sd).exp_m1()).abs() < 1e-12);
+        assert!(md.contains("**Between runs ±"), "{md}");
+        assert!(cal.rate_upper_bound() > 0.25, "{}", cal.rate_upper_bound());
     }
 }

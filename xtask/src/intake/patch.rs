@@ -54,7 +54,8 @@ fn split_end(line: &str) -> (&str, &str) {
 /// An edited line as a person would write it: `None` when the edit left it
 /// blank (it is deleted); the spaces a removal left closed up (the
 /// indentation kept, one space between what stood either side); an
-/// insertion or a rewrite as it is.
+/// attribute inserted before an item on a line of its own above it (two
+/// lines, then); a rewrite as it is.
 pub fn tidy_line(published: &str, edited: &str) -> Option<String> {
     if edited.trim().is_empty() {
         return None;
@@ -68,10 +69,17 @@ pub fn tidy_line(published: &str, edited: &str) -> Option<String> {
         .map(|(a, _)| a.len_utf8())
         .sum::<usize>();
     let middle = &edited[prefix..edited.len() - suffix];
+    let head = &edited[..prefix];
+    let inserted = prefix + suffix == published.len();
+    if inserted && head.trim().is_empty() && middle.starts_with("#[") {
+        // An attribute inserted before an item: on a line of its own
+        // above it, at its indentation.
+        let rest = &edited[edited.len() - suffix..];
+        return Some(format!("{head}{}\n{head}{rest}", middle.trim_end()));
+    }
     if !middle.trim().is_empty() {
         return Some(edited.to_string());
     }
-    let head = &edited[..prefix];
     let tail = edited[edited.len() - suffix..].trim_start();
     Some(if head.trim().is_empty() {
         format!("{head}{tail}")
@@ -161,7 +169,11 @@ mod tests {
         );
         assert_eq!(
             tidy_line("    fn f() {}", "    #[inline(always)] fn f() {}").as_deref(),
-            Some("    #[inline(always)] fn f() {}")
+            Some("    #[inline(always)]\n    fn f() {}")
+        );
+        assert_eq!(
+            tidy_line("    pub fn f() {}", "    #[inline] pub fn f() {}").as_deref(),
+            Some("    #[inline]\n    pub fn f() {}")
         );
     }
 
@@ -169,8 +181,9 @@ mod tests {
     /// --check` takes it against the published files.
     #[test]
     fn a_patch_of_in_place_edits_applies() {
-        let published = "fn a() {}\n\n#[inline]\nfn b() {}\n\n    #[inline] fn c() {}\n";
-        let edited = "fn a() {}\n\n         \nfn b() {}\n\n              fn c() {}\n";
+        let published =
+            "fn a() {}\n\n#[inline]\nfn b() {}\n\n    #[inline] fn c() {}\n\n    pub fn d() {}\n";
+        let edited = "fn a() {}\n\n         \nfn b() {}\n\n              fn c() {}\n\n    #[inline] pub fn d() {}\n";
         let files = [File {
             path: PathBuf::from("src/lib.rs"),
             published: published.into(),

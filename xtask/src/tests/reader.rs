@@ -87,9 +87,9 @@ fn run_settings_beyond_the_command_line_are_refused() {
         (
             "looks",
             json!(1_000_000),
-            "run.looks is 1000000, not from 1 to 3",
+            "run.looks is 1000000, not from 1 to 5",
         ),
-        ("looks", json!(0), "run.looks is 0, not from 1 to 3"),
+        ("looks", json!(0), "run.looks is 0, not from 1 to 5"),
         (
             "size_cost",
             json!(1e308),
@@ -106,7 +106,7 @@ fn run_settings_beyond_the_command_line_are_refused() {
         (
             "processes",
             json!(1000),
-            "run.processes is 1000, not from 0 to 24",
+            "run.processes is 1000, not from 0 to 96",
         ),
         ("rounds", json!(2), "run.rounds is 2, not from 3 to 1000"),
         ("batch_seconds", json!(1e9), "run.batch_seconds is 1e9"),
@@ -159,7 +159,7 @@ fn samples_a_run_cannot_produce_are_refused() {
         "/variants/0/speed/0/samples/process_runs/0/0",
         json!(99),
     );
-    assert!(refused(&v, "cast6").contains("samples[0].process is 99, not below 24"));
+    assert!(refused(&v, "cast6").contains("samples[0].process is 99, not below 96"));
     let mut v = small().clone();
     v["machine"] = Value::Null;
     assert!(refused(&v, "cast6").contains("timed, but no machine"));

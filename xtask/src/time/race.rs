@@ -7,16 +7,19 @@
 //! steps (the reference and its A/A control always among them), the steps
 //! nearest their bar first
 //! ([`crate::decide::verdict::Link::distance`]), on the crypt cases; up to
-//! [`PER_LOOK`] such processes make a racing round, after which the rule
+//! [`crate::decide::looks::PER_LOOK`] such processes make a racing round, after which the rule
 //! looks again. Each look costs confidence
-//! ([`crate::decide::paired::confidence`]), so there are at most
-//! [`MAX_LOOKS`]. It stops when no step the verdict hinges on straddles its
+//! ([`crate::decide::paired::confidence`]): after
+//! [`crate::decide::looks::FIRST_LOOKS`], a round
+//! holds as many processes as the run has had ([`per_look`]), so that the
+//! budget a step still leaning has left is spent, up to [`MAX_LOOKS`].
+//! It stops when no step the verdict hinges on straddles its
 //! bar, or when the next process would not fit in what is left of the
 //! budget (the first pass always runs). Under a flag grid, once the whole
 //! grid's verdict is settled, the leaning steps of a flag set whose own
 //! pick is not are raced likewise ([`crate::report::grid`]).
 
-use crate::decide::looks::{MAX_LOOKS, PER_LOOK};
+use crate::decide::looks::{MAX_LOOKS, per_look};
 use crate::decide::verdict::{self, Link};
 use crate::error::Result;
 use crate::report::grid;
@@ -192,7 +195,7 @@ pub struct Run<'a> {
     pub budget: Duration,
 }
 
-/// What the next racing round times: each of its (at most [`PER_LOOK`])
+/// What the next racing round times: each of its (at most [`per_look`])
 /// processes times these contenders on these cases.
 pub struct Round {
     /// Indices into the contenders; `None` for every one.
@@ -208,7 +211,7 @@ pub struct Round {
 /// The racing loop `compare` and `calibrate` share. After the first pass
 /// (in `t`), each look (`look`) gives what the run decides so far and,
 /// unless it is settled, the [`Round`] that would settle it; while fewer
-/// than [`MAX_LOOKS`] looks were taken, up to [`PER_LOOK`] processes time
+/// than [`MAX_LOOKS`] looks were taken, up to [`per_look`] processes time
 /// that round, each only when its estimated cost ([`estimate`]) fits in
 /// what is left of the budget, the order of the contenders reversed every
 /// other one; then the next look. It returns the last look's decision:
@@ -230,7 +233,8 @@ pub fn rounds<R>(
         let cases: Vec<Case> = round.cases.iter().map(|&c| run.cases[c]).collect();
         let cost = estimate(run.plan, engines, cases.len());
         let mut ran = 0;
-        for k in 0..PER_LOOK {
+        let round_size = per_look(t.looks, t.processes);
+        for k in 0..round_size {
             let left = run.budget.as_secs_f64() - run.start.elapsed().as_secs_f64();
             if cost > left {
                 if k == 0 && round.announce {
@@ -244,7 +248,7 @@ pub fn rounds<R>(
             }
             if round.announce {
                 eprintln!(
-                    "    racing for look {}, process {} of at most {PER_LOOK} ({left:.0} s of the budget left): {} variants for {}",
+                    "    racing for look {}, process {} of at most {round_size} ({left:.0} s of the budget left): {} variants for {}",
                     t.looks + 1,
                     k + 1,
                     engines,

@@ -124,11 +124,13 @@ pub fn render_table(w: &mut String, r: &Report) {
     let _ = writeln!(w, "## The crate's inline attributes\n");
     let _ = writeln!(
         w,
-        "{} {}, type {}. Each attribute compiled on this target was removed in a variant of its own (`drop_N`), built through the same shim and timed against the crate as published. Speed is the variant's over `published`'s (below 0% the crate is slower without the attribute), with its 95% interval over the measuring processes; the bar is {:+.1}% either way. *keep*: slower without it past the bar, or larger and no faster; *drop*: smaller and no slower without it, or faster past the bar; *no effect*: the same hot-path machine code, or neither size nor speed moved; *unsettled*: the interval reaches past the bar.\n",
+        "{} {}, type {}. Each attribute compiled on this target was removed in a variant of its own (`drop_N`), built through the same shim and timed against the crate as published. Speed is the variant's over `published`'s (below 0% the crate is slower without the attribute), with its 95% interval over the measuring processes; the bar is {:+.1}% either way. *keep*: slower without it past the bar, or larger and no faster; *drop*: smaller and no slower without it, or faster past the bar; *no effect*: the same hot-path machine code, or speed within the bar and a footprint moved by less than {} bytes or {:.1}%; *unsettled*: the interval reaches past the bar.\n",
         md_text(&a.krate),
         md_text(&a.version),
         md_text(&a.ty),
-        (bar - 1.0) * 100.0
+        (bar - 1.0) * 100.0,
+        worth::NO_EFFECT_BYTES,
+        worth::NO_EFFECT_FRACTION * 100.0
     );
     same_as_registry(w, r);
     backends(w, a);
