@@ -305,7 +305,12 @@ pub fn run(args: Args) -> Result<()> {
         cipher: entry.name.to_string(),
         variant: variant.to_string(),
         machine,
-        generated_by: format!("cargo xtask calibrate {}", entry.name),
+        // The command that measures the same again: the comparisons and
+        // the budget decide the figures.
+        generated_by: format!(
+            "cargo xtask calibrate {} --comparisons {} --budget {}",
+            entry.name, args.comparisons, args.budget
+        ),
         date: workspace::today(),
         comparisons: out,
         false_difference_rate: 0.0,
