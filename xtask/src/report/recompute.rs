@@ -170,9 +170,16 @@ impl Report {
         for e in self.entries_mut() {
             let is_reference = e.name == reference;
             redo(&mut e.speed, is_reference);
-            e.overall = (!is_reference)
+            // A figure the samples cannot give again (a baseline's entries
+            // hold a case's summary, not every round) is kept as it is.
+            let again = (!is_reference)
                 .then(|| overall_of(&e.speed, &base, confidence))
                 .flatten();
+            e.overall = if is_reference {
+                None
+            } else {
+                again.or(e.overall)
+            };
         }
         if let Some(c) = &mut self.control {
             redo(&mut c.speed, false);
