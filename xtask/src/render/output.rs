@@ -143,10 +143,10 @@ fn write_views(report: &Report, base: &Path) -> Result<()> {
     )
 }
 
-/// Removes the chart at `path` when it is a regular file this tool wrote
-/// of the same kind and subject (a chart of an earlier run); anything
-/// else is left as it is.
-fn remove_if_ours(path: &Path, kind: &Kind) -> Result<()> {
+/// Removes the file at `path` when it is a regular file this tool wrote
+/// of the same kind and subject (an earlier run's chart or patch that
+/// this run has none of); anything else is left as it is.
+pub fn remove_if_ours(path: &Path, kind: &Kind) -> Result<()> {
     let ours = std::fs::symlink_metadata(path).is_ok_and(|m| m.is_file())
         && std::fs::read(path).is_ok_and(|b| kind.owns(&b));
     if !ours {

@@ -198,13 +198,7 @@ fn write_patch(report: &crate::report::Report, out: &Path, diff: Option<String>)
     let path = out.join(patch_file(&report.cipher));
     let kind = output::kind_of(report)?;
     let Some(diff) = diff else {
-        let ours = std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_file())
-            && std::fs::read(&path).is_ok_and(|b| kind.owns(&b));
-        if ours {
-            std::fs::remove_file(&path)
-                .map_err(|e| Error::failed(format!("removing {}: {e}", path.display())))?;
-        }
-        return Ok(());
+        return output::remove_if_ours(&path, &kind);
     };
     let head = crate::render::markdown::patch_preamble(report);
     outputs::write(&path, &kind, format!("{head}\n{diff}").as_bytes())
