@@ -4,9 +4,11 @@
 //! place that says how a cargo command picks what an artifact holds. A
 //! build has a deadline ([`deadline::build`]).
 
+use crate::build::remarks;
 use crate::env::deadline::{self, Group, Waited};
 use crate::env::tree::{Source, Tree};
 use crate::env::workspace;
+use crate::select::artifact::Inlining;
 use crate::select::contenders::Selection;
 use bench_harness::registry::Peer;
 use std::path::{Path, PathBuf};
@@ -64,6 +66,9 @@ pub struct Files {
     /// crate (read under the build lock: the next build rewrites the file).
     pub rlib_bytes: u64,
     pub seconds: f64,
+    /// LLVM's decisions for calls to the crate's functions (a shim's
+    /// build; empty for this workspace's).
+    pub inlining: Vec<Inlining>,
 }
 
 /// Builds `selection` (plus `extra` features) in `tree` and copies its `.so`
@@ -105,7 +110,7 @@ pub fn build(
     if let Some(dir) = &tree.target_dir {
         cmd.arg("--target-dir").arg(dir);
     }
-    let flags = tree.all_rustflags();
+    let flags = rustflags(tree);
     if !flags.is_empty() {
         // One argument each, whatever it holds (a path with a space):
         // cargo splits `CARGO_ENCODED_RUSTFLAGS` on 0x1f only, and reads it
@@ -125,6 +130,10 @@ pub fn build(
         return Err(format!("build failed: {first}"));
     }
     let so = so.ok_or("cargo reported no .so for inlinelab-artifact")?;
+    let inlining = match tree.source {
+        Source::Shim { lib } => remarks::parse(&String::from_utf8_lossy(&out.stdout), lib),
+        Source::Workspace => Vec::new(),
+    };
     let rlib = rlib.ok_or_else(|| format!("cargo reported no .rlib for {rlib_crate}"))?;
     if let Some(dir) = dest.parent() {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
@@ -137,7 +146,19 @@ pub fn build(
         so: dest.to_path_buf(),
         rlib_bytes,
         seconds: start.elapsed().as_secs_f64(),
+        inlining,
     })
+}
+
+/// The compiler flags a build in `tree` gets: the tree's, and for a
+/// crate's shim [`remarks::FLAG`] (LLVM's inlining decisions printed, the
+/// code unchanged), so that its remarks come from the build measured.
+pub fn rustflags(tree: &Tree) -> Vec<String> {
+    let mut flags = tree.all_rustflags();
+    if let Source::Shim { .. } = tree.source {
+        flags.push(remarks::FLAG.to_string());
+    }
+    flags
 }
 
 /// Runs the build `cmd` to its end or its deadline ([`deadline::build`]),

@@ -9,12 +9,14 @@
 
 pub mod artifacts;
 pub mod code;
+pub mod remarks;
 mod seed;
 pub mod size;
 
 use crate::env::fault;
 use crate::env::tree::{Source, Tree};
 use crate::env::workspace;
+use crate::select::artifact::Artifact;
 use crate::select::contenders::{Built, Contender, Kind, Selection, State};
 use artifacts::Files;
 use bench_harness::registry::CipherEntry;
@@ -35,6 +37,9 @@ pub enum Reuse {
 struct Manifest {
     inputs: String,
     rlib_bytes: u64,
+    /// The build's inlining decisions, kept for a run that reuses it.
+    #[serde(default)]
+    inlining: Vec<crate::select::artifact::Inlining>,
 }
 
 /// How many artifact builds run at once: one per core, at most
@@ -183,7 +188,7 @@ fn plan(contenders: &[Contender], dir: &Path, reuse: Reuse) -> Plan {
             c.selection().variant_env(),
             selection_features(c),
             extra,
-            Some(c.tree.all_rustflags().join(" ")).filter(|f| !f.is_empty()),
+            Some(artifacts::rustflags(&c.tree).join(" ")).filter(|f| !f.is_empty()),
             c.tree.flags.profile_env(),
             rustc,
         );
@@ -198,6 +203,7 @@ fn plan(contenders: &[Contender], dir: &Path, reuse: Reuse) -> Plan {
                 so: dest,
                 rlib_bytes: m.rlib_bytes,
                 seconds: 0.0,
+                inlining: m.inlining,
             }))),
             None => {
                 plan.reused.push(None);
@@ -290,13 +296,17 @@ fn finish(
             let manifest = Manifest {
                 inputs: inputs.clone(),
                 rlib_bytes: files.rlib_bytes,
+                inlining: files.inlining.clone(),
             };
             if let Ok(json) = serde_json::to_vec(&manifest) {
                 let _ = std::fs::write(manifest_path, json);
             }
             c.state = State::Built(Built {
                 so: files.so,
-                artifact: sized.artifact,
+                artifact: Artifact {
+                    inlining: files.inlining,
+                    ..sized.artifact
+                },
                 hot_path: sized.hot_path,
                 key_schedule: sized.key_schedule,
                 loaded: None,

@@ -73,6 +73,7 @@ pub fn read(
         rlib_bytes,
         functions,
         rounds_out_of_line,
+        inlining: Vec::new(),
     };
     Ok(Sized {
         artifact,

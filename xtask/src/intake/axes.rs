@@ -29,6 +29,10 @@ pub enum Change {
     /// [`Scan::functions`]) that the published build leaves out of line on
     /// the hot path: its attribute set to `always`, or one added.
     Always(usize),
+    /// Several of the above at once (`suggested`: what each one-at-a-time
+    /// variant showed, settled together); where one gives a function
+    /// `always` and another removes its attribute, `always` stays.
+    Combined(Vec<Change>),
 }
 
 /// One variant: its name and change.
@@ -144,6 +148,16 @@ pub fn edits<'a>(scan: &'a Scan, cfg: &Cfg, change: &Change) -> Vec<Edit<'a>> {
                 [] => vec![Edit::Add(f, Attr::Always, f.annotations.len())],
                 own => own.iter().map(|a| Edit::Set(a, Attr::Always)).collect(),
             }
+        }
+        Change::Combined(parts) => {
+            let all: Vec<Edit> = parts.iter().flat_map(|c| edits(scan, cfg, c)).collect();
+            let set = |a: &Annotation| {
+                (all.iter()).any(|e| matches!(e, Edit::Set(b, _) if std::ptr::eq(a, *b)))
+            };
+            (all.iter())
+                .filter(|e| !matches!(e, Edit::Remove(a) if set(a)))
+                .copied()
+                .collect()
         }
     }
 }

@@ -52,6 +52,7 @@ pub fn table(
         cpu_features: crate::intake::backends::cpu_features(),
         ran: None,
         patch: None,
+        suggestion: None,
         krate: package.name.clone(),
         version: package.version.clone(),
         ty: ty.to_string(),

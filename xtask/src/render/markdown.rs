@@ -21,6 +21,7 @@ mod glance;
 mod grid;
 mod ipc;
 mod speed;
+pub mod why;
 
 /// The markdown report: the first screen (verdict, summary, noise and
 /// time: [`glance`]), the rule's chain as a table, the chart; then every
@@ -56,6 +57,7 @@ pub fn render(r: &Report) -> String {
     // Steps and reasons in the rule's words, never as the JSON holds them.
     let (steps, reasons, leaning) = r.prose();
     annotations::render_headline(w, r);
+    annotations::render_suggestion(w, r);
     annotations::render_patch(w, r);
     glance::render(w, r);
     grid::render(w, r);

@@ -3,6 +3,7 @@
 //! line. What each did is decided from the report's own entries at render
 //! time (`render/worth.rs`), never stored.
 
+use crate::select::artifact::Inlining;
 use serde::{Deserialize, Serialize};
 
 /// The attributes of the crate a report measured.
@@ -43,6 +44,41 @@ pub struct Annotations {
     /// as published, or when the run wrote none (its notes say why).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub patch: Option<Patch>,
+    /// The suggested set: the one-at-a-time variants' evidence applied
+    /// together, timed whole in a run of its own (`Report::suggested`);
+    /// absent when the evidence suggests fewer than two edits' variants
+    /// (then it is one of the variants measured).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub suggestion: Option<Suggestion>,
+}
+
+/// The suggested set and what its run said.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Suggestion {
+    /// Its name among that run's variants: `suggested`.
+    pub variant: String,
+    /// The one-at-a-time variants whose changes it applies together
+    /// (`drop_N` judged *drop* or *no effect*, `add_K` judged *add*).
+    pub combines: Vec<String>,
+    /// The variant it was timed against besides `published`: the first
+    /// run's pick (absent when that is `published`).
+    pub against: Option<String>,
+    pub edits: Vec<PatchEdit>,
+    /// The smaller sets timed beside it in the same run, should the whole
+    /// set lose: each half of `combines`, and each set that leaves one out.
+    #[serde(default)]
+    pub tried: Vec<Tried>,
+    /// The set that held: that run's pick among them, or one with the same
+    /// machine code as that pick, no larger; absent when none did.
+    pub held: Option<String>,
+}
+
+/// One set tried beside the suggested one.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Tried {
+    /// Its name among the run's variants: `suggested_1`.
+    pub variant: String,
+    pub combines: Vec<String>,
 }
 
 /// The pick's edits as a patch file: each attribute as published and as
@@ -99,4 +135,24 @@ pub struct Annotated {
     pub attr: String,
     /// The variant that removes it.
     pub variant: String,
+}
+
+/// The decisions in `inlining` whose callee is the function the table
+/// names `path` (`<Cast6 as BlockCipherEncBackend>::encrypt_block`,
+/// `Cast6::key_schedule`): the same last segment, and every word of the
+/// callee's shortened name in `path` (a legacy symbol drops an inherent
+/// method's type: `key_schedule`).
+pub fn calls_to<'a>(path: &str, inlining: &'a [Inlining]) -> Vec<&'a Inlining> {
+    fn words(s: &str) -> Vec<&str> {
+        s.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .filter(|w| !w.is_empty())
+            .collect()
+    }
+    let own = words(path);
+    (inlining.iter())
+        .filter(|i| {
+            let callee = words(&i.callee);
+            callee.last() == own.last() && callee.iter().all(|w| own.contains(w))
+        })
+        .collect()
 }

@@ -70,6 +70,7 @@ pub fn check(r: &Report) -> Checked {
             r.cipher
         ));
     }
+    check_suggested(r)?;
     check_run(&r.run)?;
     if let Some(m) = &r.machine {
         clock("machine.counter_hz", m.counter_hz)?;
@@ -97,6 +98,40 @@ pub fn check(r: &Report) -> Checked {
     check_names(r)?;
     check_flags(r)?;
     check_verdict(&r.verdict)
+}
+
+/// The suggested set's run (`compare --crate`): a report of the same
+/// cipher, valid by the same checks, holding no run of its own, beside a
+/// record of the suggestion whose sets it timed.
+fn check_suggested(r: &Report) -> Checked {
+    let Some(s) = r.suggested.as_deref() else {
+        return Ok(());
+    };
+    if s.suggested.is_some() {
+        return Err("the suggested set's run holds another such run".into());
+    }
+    if s.cipher != r.cipher {
+        return Err(format!(
+            "the suggested set's run is of `{}`, not `{}`",
+            shown(&s.cipher),
+            r.cipher
+        ));
+    }
+    check(s).map_err(|e| format!("the suggested set's run: {e}"))?;
+    let Some(record) = r.annotations.as_ref().and_then(|a| a.suggestion.as_ref()) else {
+        return Err("a suggested set's run without annotations.suggestion".into());
+    };
+    let timed = |n: &str| s.variants.iter().any(|e| e.name == n);
+    let sets = std::iter::once(&record.variant).chain(record.tried.iter().map(|t| &t.variant));
+    for name in sets.chain(record.held.as_ref()) {
+        if !timed(name) {
+            return Err(format!(
+                "annotations.suggestion names `{}`, which its run does not list",
+                shown(name)
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// A flag grid's sets are distinct, and each entry's flag set is one of

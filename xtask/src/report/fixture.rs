@@ -109,6 +109,7 @@ pub fn artifact(name: &str, text: u64) -> Artifact {
         } else {
             Vec::new()
         },
+        inlining: Vec::new(),
     }
 }
 
@@ -263,6 +264,7 @@ pub fn report() -> Report {
         },
         annotations: None,
         flag_sets: Vec::new(),
+        suggested: None,
         raw: "testing speed of ecb(tiny) (tiny-never) encryption\ntest 0 (128 bit key, 16 byte blocks): 1 operation in 800 cycles (16 bytes)\n".into(),
     }
 }

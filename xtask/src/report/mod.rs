@@ -115,6 +115,12 @@ pub struct Report {
     /// profile alone.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub flag_sets: Vec<FlagSet>,
+    /// `compare --crate`'s second run: the suggested set
+    /// (`annotations.suggestion`) timed whole against `published` and the
+    /// first run's pick, interleaved in processes of its own; absent
+    /// otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub suggested: Option<Box<Report>>,
     /// The medians as tcrypt would print them (cycles mode lines).
     pub raw: String,
 }

@@ -40,6 +40,11 @@ pub struct Artifact {
     pub functions: Vec<Function>,
     /// The round functions found as functions of their own.
     pub rounds_out_of_line: Vec<String>,
+    /// LLVM's inlining decisions for calls to the crate's functions, from
+    /// the build that made this artifact (a crate's variants, built with
+    /// `-Cremark=inline`; empty for this workspace's ciphers).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub inlining: Vec<Inlining>,
 }
 
 /// One function of the cipher.
@@ -48,4 +53,52 @@ pub struct Function {
     /// Demangled, with paths shortened to their last segment.
     pub name: String,
     pub bytes: u64,
+}
+
+/// One of LLVM's inlining decisions for a call from `caller` to `callee`,
+/// a function of the crate measured, as `-Cremark=inline` printed it in
+/// the build that made the artifact (`crate::build::remarks`). Names are
+/// demangled, hashes dropped, paths shortened to their last segment.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Inlining {
+    pub callee: String,
+    pub caller: String,
+    pub decision: Decision,
+}
+
+impl Inlining {
+    /// Whether the call was inlined.
+    pub fn inlined(&self) -> bool {
+        self.decision.inlines()
+    }
+}
+
+impl Decision {
+    /// Whether the call is inlined.
+    pub fn inlines(&self) -> bool {
+        matches!(self, Decision::Always | Decision::Cheap { .. })
+    }
+}
+
+/// Why LLVM inlined a call or left it a call.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "why", rename_all = "snake_case")]
+pub enum Decision {
+    /// Inlined: the callee is `#[inline(always)]`.
+    Always,
+    /// Inlined: its cost was under the call site's threshold.
+    Cheap { cost: i64, threshold: i64 },
+    /// A call: the callee is `#[inline(never)]` (LLVM's `noinline`).
+    Never,
+    /// A call: the callee's body is not available where the caller is
+    /// compiled (another crate's function without `#[inline]`, too large
+    /// for rustc's automatic cross-crate inlining).
+    Unavailable,
+    /// A call: its cost was over the call site's threshold.
+    TooCostly { cost: i64, threshold: i64 },
+    /// A call: caller and callee have attributes that forbid it (their
+    /// target features differ).
+    Conflicting,
+    /// A call, for a reason LLVM words otherwise.
+    Other { text: String },
 }

@@ -116,6 +116,7 @@ pub fn analyse(
         verdict,
         annotations: None,
         flag_sets: flag_sets(contenders),
+        suggested: None,
         raw,
     }
 }

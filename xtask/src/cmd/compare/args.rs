@@ -7,7 +7,7 @@ use crate::select::ciphers;
 use crate::time::plan::{self, Amount};
 use std::path::PathBuf;
 
-#[derive(clap::Args)]
+#[derive(clap::Args, Clone)]
 #[command(after_help = after_help())]
 pub struct Args {
     /// The cipher, as the kernel names it (e.g. cast6; a wrong name lists

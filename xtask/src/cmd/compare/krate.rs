@@ -37,33 +37,14 @@ use bench_harness::registry::CipherEntry;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
+mod suggested;
+
 pub fn run(args: &Args, sets: &[FlagSet], target: &Path) -> Result<()> {
     let taken = take_in(args, target, sets)?;
     let made = make_variants(args, &taken)?;
     let t = &taken;
-    let cipher = CrateCipher {
-        name: t.name.clone(),
-        module: t.holds(),
-        lib_name: t.package.lib_name.clone(),
-        block_size: t.learned.block_size,
-        modes: t.modes.clone(),
-        key_lengths: t.learned.key_lengths.clone(),
-        digest_size: t.learned.digest_size,
-        variants: made.selected.iter().map(|v| v.name.clone()).collect(),
-        reference: PUBLISHED.into(),
-        peer: made.with_peer.then(|| {
-            format!(
-                "{} {} (as published, from the registry)",
-                t.package.name, t.package.version
-            )
-        }),
-        // The crate as published under the first flag set: every flag set
-        // computes the same function.
-        oracle: t
-            .work
-            .path
-            .join(format!("{}.so", sets[0].contender(PUBLISHED))),
-    };
+    let names: Vec<String> = made.selected.iter().map(|v| v.name.clone()).collect();
+    let cipher = crate_cipher(t, sets, names, made.with_peer);
     let entry = CipherEntry::of_crate(&cipher);
     let contenders: Vec<Contender> = (sets.iter())
         .flat_map(|set| crate::select::contenders::under(set, contenders(entry, t, &made)))
@@ -107,7 +88,18 @@ pub fn run(args: &Args, sets: &[FlagSet], target: &Path) -> Result<()> {
         ));
     }
     annotations.ran = Some(ran);
-    let patch = patch_of_pick(&report, t, &made);
+    // The suggested set, timed whole in a run of its own against
+    // `published` and the pick; the patch is its diff when it holds.
+    let suggestion = suggested::settle(args, sets, t, &made, &report, &annotations, &settings)?;
+    let patch = match suggestion.as_ref().and_then(|s| s.held.as_ref()) {
+        Some(v) => patch_of(t, v, &report.cipher),
+        None => patch_of_pick(&report, t, &made),
+    };
+    if let Some(s) = suggestion {
+        report.run.notes.extend(s.notes);
+        annotations.suggestion = Some(s.record);
+        report.suggested = Some(Box::new(s.round));
+    }
     match &patch {
         Ok((p, _)) => annotations.patch = p.clone(),
         Err(why) => report.run.notes.push(format!("no patch written: {why}")),
@@ -125,6 +117,39 @@ pub fn run(args: &Args, sets: &[FlagSet], target: &Path) -> Result<()> {
     pipeline::failures(&report)
 }
 
+/// The crate's cipher as the harness sees it, with `variants` (the
+/// reference first) and the registry peer when `with_peer`.
+fn crate_cipher(
+    t: &Taken,
+    sets: &[FlagSet],
+    variants: Vec<String>,
+    with_peer: bool,
+) -> CrateCipher {
+    CrateCipher {
+        name: t.name.clone(),
+        module: t.holds(),
+        lib_name: t.package.lib_name.clone(),
+        block_size: t.learned.block_size,
+        modes: t.modes.clone(),
+        key_lengths: t.learned.key_lengths.clone(),
+        digest_size: t.learned.digest_size,
+        variants,
+        reference: PUBLISHED.into(),
+        peer: with_peer.then(|| {
+            format!(
+                "{} {} (as published, from the registry)",
+                t.package.name, t.package.version
+            )
+        }),
+        // The crate as published under the first flag set: every flag set
+        // computes the same function.
+        oracle: t
+            .work
+            .path
+            .join(format!("{}.so", sets[0].contender(PUBLISHED))),
+    }
+}
+
 /// The patch file of the report `name`, beside it.
 fn patch_file(name: &str) -> String {
     format!("{name}.patch")
@@ -136,11 +161,7 @@ fn patch_file(name: &str) -> String {
 /// patch could be written (the pick under a feature or flag set, whose
 /// patch alone would not build what was measured, or a diff that does not
 /// apply).
-fn patch_of_pick(
-    report: &crate::report::Report,
-    t: &Taken,
-    made: &Made,
-) -> std::result::Result<(Option<crate::report::annotations::Patch>, Option<String>), String> {
+fn patch_of_pick(report: &crate::report::Report, t: &Taken, made: &Made) -> PatchResult {
     let Some(pick) = report.verdict.pick.as_deref() else {
         return Ok((None, None));
     };
@@ -159,6 +180,13 @@ fn patch_of_pick(
     if v.change == axes::Change::Published {
         return Ok((None, None));
     }
+    patch_of(t, v, &report.cipher)
+}
+
+/// The diff of variant `v` (of the default feature set) against the crate
+/// as published, checked to apply, with the report's record of it; `None`
+/// when it changes nothing.
+fn patch_of(t: &Taken, v: &axes::Variant, cipher: &str) -> PatchResult {
     let s = &t.sets[0];
     let edits = axes::edits(&s.scan, &s.cfg, &v.change);
     let mut paths: Vec<PathBuf> = edits.iter().map(|e| e.file().to_path_buf()).collect();
@@ -172,7 +200,7 @@ fn patch_of_pick(
             Ok(patch::File {
                 path: p.clone(),
                 published: read(t.copy_of(PUBLISHED), p)?,
-                edited: read(t.copy_of(pick), p)?,
+                edited: read(t.copy_of(&v.name), p)?,
             })
         })
         .collect::<std::result::Result<Vec<_>, String>>()?;
@@ -181,15 +209,23 @@ fn patch_of_pick(
         return Ok((None, None));
     }
     patch::applies(&t.copy_of(PUBLISHED), &diff, &t.work.path).map_err(|why| {
-        format!("the diff of `{pick}` does not apply to the crate as published: {why}")
+        format!(
+            "the diff of `{}` does not apply to the crate as published: {why}",
+            v.name
+        )
     })?;
     let record = crate::report::annotations::Patch {
-        file: patch_file(&report.cipher),
-        variant: pick.to_string(),
+        file: patch_file(cipher),
+        variant: v.name.clone(),
         edits: table::patch_edits(&s.scan, &edits),
     };
     Ok((Some(record), Some(diff)))
 }
+
+/// A patch's record and text, each `None` when there is none; `Err` says
+/// why none could be written.
+type PatchResult =
+    std::result::Result<(Option<crate::report::annotations::Patch>, Option<String>), String>;
 
 /// Writes the report's patch beside it (its first lines say what it is
 /// and how to apply it), or removes a patch an earlier run of the same
@@ -609,11 +645,12 @@ fn make_variants(args: &Args, t: &Taken) -> Result<Made> {
     // compiled once), whichever variants are chosen: each variant's copy
     // remapped onto the crate's own directory, so that the copies' paths
     // (panic locations) are the crate's.
-    let remaps = (names.iter())
+    let remaps = (names.iter().map(|v| v.name.clone()))
+        .chain(suggested::names())
         .map(|v| {
             format!(
                 "--remap-path-prefix={}={}",
-                t.copy_of(&v.name).display(),
+                t.copy_of(&v).display(),
                 t.package.dir.display()
             )
         })

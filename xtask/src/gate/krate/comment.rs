@@ -8,8 +8,9 @@ use crate::decide::verdict::pct;
 use crate::env::escape::{md_code, md_text};
 use crate::gate::krate::moved::{self, CaseCount, Moved};
 use crate::gate::rows::Row;
+use crate::render::markdown::why;
 use crate::report::backends::Ran;
-use crate::select::artifact::Artifact;
+use crate::select::artifact::{Artifact, Inlining};
 use bench_harness::stats::Ratio;
 
 /// The extensions valgrind's CPU lacks among those crates choose backends
@@ -54,6 +55,7 @@ pub fn render(p: &Parts) -> String {
     if let Some((base, head)) = p.artifacts {
         md.push_str(&sizes(base, head));
         md.push_str("\n\n");
+        md.push_str(&inlining(base, head));
     }
     if let Some(line) = improved(p.rows) {
         md.push_str(&line);
@@ -93,6 +95,66 @@ fn sizes(base: &Artifact, head: &Artifact) -> String {
     .flatten()
     .collect();
     format!("Sizes, base to head: {}.", parts.join(", "))
+}
+
+/// Every function of the crate that LLVM stopped or started inlining
+/// into a caller, base to head, with its reason at head (from each side's
+/// `-Cremark=inline`, the builds measured), whatever the thresholds
+/// decided; said when nothing changed, left out when a side has no
+/// remarks.
+fn inlining(base: &Artifact, head: &Artifact) -> String {
+    use std::collections::BTreeMap;
+    if base.inlining.is_empty() || head.inlining.is_empty() {
+        return String::new();
+    }
+    let at_base: BTreeMap<(&str, &str), bool> = (base.inlining.iter())
+        .map(|i| ((i.callee.as_str(), i.caller.as_str()), i.inlined()))
+        .collect();
+    // callee -> (stopped, started): head's decisions at the callers whose
+    // decision changed.
+    let mut changed: BTreeMap<&str, (Vec<&Inlining>, Vec<&Inlining>)> = BTreeMap::new();
+    for i in &head.inlining {
+        let Some(&was) = at_base.get(&(i.callee.as_str(), i.caller.as_str())) else {
+            continue;
+        };
+        match (was, i.inlined()) {
+            (true, false) => changed.entry(i.callee.as_str()).or_default().0.push(i),
+            (false, true) => changed.entry(i.callee.as_str()).or_default().1.push(i),
+            _ => {}
+        }
+    }
+    let mut md = String::from("### What LLVM inlined differently\n\n");
+    if changed.is_empty() {
+        md.push_str("At every call site both sides' builds decided (LLVM's inline remarks, `-Cremark=inline`, from the builds measured), head inlines what base inlined and leaves a call where base left one.\n\n");
+        return md;
+    }
+    md.push_str("From LLVM's inline remarks (`-Cremark=inline`) of the builds measured, base to head, whatever the thresholds above decided:\n\n");
+    for (callee, (stopped, started)) in changed {
+        let callers = |v: &[&Inlining]| {
+            let names: Vec<String> = v.iter().map(|i| md_code(&i.caller)).collect();
+            names.join(", ")
+        };
+        if !stopped.is_empty() {
+            md.push_str(&format!(
+                "- {} became a call in {} caller(s) ({}): {}.\n",
+                md_code(callee),
+                stopped.len(),
+                callers(&stopped),
+                why::summary(&stopped)
+            ));
+        }
+        if !started.is_empty() {
+            md.push_str(&format!(
+                "- {} is now inlined into {} caller(s) ({}): {}.\n",
+                md_code(callee),
+                started.len(),
+                callers(&started),
+                why::summary(&started)
+            ));
+        }
+    }
+    md.push('\n');
+    md
 }
 
 /// How many figures shrank (improvements), and the most; `None` when none
@@ -165,6 +227,62 @@ fn counted(ran: Option<&Ran>, modules: &[String], cpu: &[String], wall: Option<&
 
 #[cfg(test)]
 mod tests {
+    use crate::select::artifact::{Decision, Inlining};
+
+    /// A function that became a call is named with its callers and LLVM's
+    /// reason, one newly inlined too; unchanged decisions are not listed,
+    /// and a side without remarks says nothing.
+    #[test]
+    fn a_function_that_became_a_call_is_named_with_why() {
+        let call = |callee: &str, caller: &str, decision| Inlining {
+            callee: callee.into(),
+            caller: caller.into(),
+            decision,
+        };
+        let mut base = crate::report::fixture::report().variants[0]
+            .artifact
+            .clone()
+            .expect("the fixture's first variant has an artifact");
+        let mut head = base.clone();
+        assert_eq!(super::inlining(&base, &head), "");
+        base.inlining = vec![
+            call("encrypt_block", "ecb_encrypt", Decision::Always),
+            call("f_func", "g", Decision::Always),
+            call("round", "encrypt_block", Decision::Unavailable),
+        ];
+        head.inlining = vec![
+            call(
+                "encrypt_block",
+                "ecb_encrypt",
+                Decision::TooCostly {
+                    cost: 5315,
+                    threshold: 487,
+                },
+            ),
+            call("f_func", "g", Decision::Always),
+            call(
+                "round",
+                "encrypt_block",
+                Decision::Cheap {
+                    cost: 40,
+                    threshold: 375,
+                },
+            ),
+        ];
+        let md = super::inlining(&base, &head);
+        assert!(
+            md.contains("- `encrypt_block` became a call in 1 caller(s) (`ecb_encrypt`): a call ×1: too costly (cost 5315 > 487).\n"),
+            "{md}"
+        );
+        assert!(
+            md.contains("- `round` is now inlined into 1 caller(s) (`encrypt_block`): inlined ×1 (cost 40 < 375).\n"),
+            "{md}"
+        );
+        assert!(!md.contains("f_func"), "{md}");
+        let same = super::inlining(&base, &base);
+        assert!(same.contains("head inlines what base inlined"), "{same}");
+    }
+
     /// Sizes are said base to head, each with its change; one the sizer
     /// could not read is left out.
     #[test]

@@ -3,28 +3,85 @@
 //! (`report::annotations`).
 
 use crate::decide::verdict::{pct, size_pct};
-use crate::env::escape::{md_cell, md_code, md_code_cell, md_text};
+use crate::env::escape::{md_cell, md_cell_fragment, md_code, md_code_cell, md_text};
+use crate::render::markdown::why;
 use crate::render::worth::{self, Outcome};
 use crate::report::Report;
 use std::fmt::Write;
 
-/// The patch's effect in words: the pick's footprint and speed against
-/// `published`, from the run's entries; `None` without a patch.
+/// The patch's effect in words: its variant's footprint and speed against
+/// `published`, from the run that measured it whole (the suggested set's
+/// own run, or this one); `None` without a patch.
 fn patch_effect(r: &Report, code: &dyn Fn(&str) -> String) -> Option<String> {
     let p = r.annotations.as_ref()?.patch.as_ref()?;
-    let find = |n: &str| r.variants.iter().find(|e| e.name == n);
-    let (pick, published) = (find(&p.variant)?, find(&r.run.reference)?);
+    let (run, which) = match r.suggested.as_deref() {
+        Some(s) if s.variants.iter().any(|e| e.name == p.variant) => {
+            (s, "in the suggested set's run")
+        }
+        _ => (r, "in this run"),
+    };
+    let find = |n: &str| run.variants.iter().find(|e| e.name == n);
+    let (pick, published) = (find(&p.variant)?, find(&run.run.reference)?);
     let (a, b) = (
         pick.artifact.as_ref()?.footprint_bytes,
         published.artifact.as_ref()?.footprint_bytes,
     );
     let speed = pick.overall.as_ref().map_or("not timed".to_string(), pct);
     Some(format!(
-        "{} (measured whole in this run): footprint {} ({a} bytes against {b}) and speed {speed} against {} over the crypt cases",
+        "{} (measured whole {which}): footprint {} ({a} bytes against {b}) and speed {speed} against {} over the crypt cases",
         code(&p.variant),
         size_pct(a as f64 / b.max(1) as f64 - 1.0),
-        code(&r.run.reference),
+        code(&run.run.reference),
     ))
+}
+
+/// The suggested set, on the first screen: what it combines, whether it
+/// held in its own run, and that run's steps.
+pub fn render_suggestion(w: &mut String, r: &Report) {
+    let (Some(a), Some(round)) = (&r.annotations, r.suggested.as_deref()) else {
+        return;
+    };
+    let Some(s) = &a.suggestion else { return };
+    let against = match &s.against {
+        Some(p) => format!(
+            "{} and the first run's pick {}",
+            md_code(&round.run.reference),
+            md_code(p)
+        ),
+        None => md_code(&round.run.reference),
+    };
+    let list = |v: &[String]| v.iter().map(|c| md_code(c)).collect::<Vec<_>>().join(", ");
+    let outcome = match &s.held {
+        Some(h) => format!("{} held: the patch below is its diff.", md_code(h)),
+        None => format!(
+            "None of them held (that run's pick: {}): the patch below is the first run's pick.",
+            round
+                .verdict
+                .pick
+                .as_deref()
+                .map_or("none".to_string(), md_code)
+        ),
+    };
+    let tried = if s.tried.is_empty() {
+        String::new()
+    } else {
+        let sets: Vec<String> = (s.tried.iter())
+            .map(|x| format!("{} ({})", md_code(&x.variant), list(&x.combines)))
+            .collect();
+        format!(
+            " Beside it, should the whole set lose: the first run's pick with the set on top (when the pick is a policy), each half of the set and each set that leaves one part out (delta debugging's first step; the same machine code timed once): {}.",
+            sets.join("; ")
+        )
+    };
+    let _ = writeln!(
+        w,
+        "**The suggested set, measured whole:** {} is {} applied together ({} edit(s): each attribute whose removal was *drop* or *no effect* removed, each function whose `always` was *add* given it), built, checked against {} and timed in a run of its own, interleaved with {against}.{tried} {outcome} That run's steps:\n",
+        md_code(&s.variant),
+        list(&s.combines),
+        s.edits.len(),
+        md_code(&round.run.reference),
+    );
+    crate::render::markdown::glance::chain_table(w, round);
 }
 
 /// The first lines of the patch file: its generated marker, what it is,
@@ -45,14 +102,28 @@ pub fn patch_preamble(r: &Report) -> String {
         patch_effect(r, &|s| format!("`{s}`")),
         a.and_then(|a| a.patch.as_ref()),
     ) {
+        let what = match &a.suggestion {
+            Some(s) if s.held.as_deref() == Some(p.variant.as_str()) => {
+                let parts = (s.tried.iter())
+                    .find(|x| x.variant == p.variant)
+                    .map_or(&s.combines, |x| &x.combines);
+                format!(
+                    "the suggested set {} ({} applied together, measured whole)",
+                    p.variant,
+                    parts.join(", ")
+                )
+            }
+            _ => "the verdict's pick".to_string(),
+        };
         let _ = writeln!(
             w,
-            "# {} {}: the verdict's pick as {} edit(s) of inline attributes.",
+            "# {} {}: {} as {} edit(s) of inline attributes.",
             one(&a.krate),
             one(&a.version),
+            one(&what),
             p.edits.len()
         );
-        let _ = writeln!(w, "# The pick {}.", one(&effect));
+        let _ = writeln!(w, "# It is {}.", one(&effect));
         let _ = writeln!(
             w,
             "# Apply it in a checkout of {} {}: git apply {} (or patch -p1 < {}).",
@@ -79,7 +150,7 @@ pub fn render_patch(w: &mut String, r: &Report) {
     };
     let _ = writeln!(
         w,
-        "**The answer as a patch, [{}]({}):** the pick {}. `git apply {}` in a checkout of {} {}:\n",
+        "**The answer as a patch, [{}]({}):** {}. `git apply {}` in a checkout of {} {}:\n",
         md_code(&p.file),
         p.file,
         effect,
@@ -134,16 +205,14 @@ pub fn render_table(w: &mut String, r: &Report) {
     );
     same_as_registry(w, r);
     backends(w, a);
-    let rows = judged.iter().map(|j| {
-        let attr = md_code_cell(&format!("#[{}]", j.row.attr));
-        (
-            j.row.number,
-            &j.row.path,
-            &j.row.location,
-            attr,
-            &j.row.variant,
-            cells(j),
-        )
+    let rows = judged.iter().map(|j| Row {
+        number: j.row.number,
+        path: &j.row.path,
+        location: &j.row.location,
+        attr: md_code_cell(&format!("#[{}]", j.row.attr)),
+        variant: &j.row.variant,
+        cells: cells(j),
+        why: whys(r, &j.row.variant, &j.row.path),
     });
     table(w, rows);
     let unsettled: Vec<&str> = (judged.iter())
@@ -169,17 +238,15 @@ pub fn render_table(w: &mut String, r: &Report) {
         w,
         "Functions the crate as published leaves out of line on the hot path (its call graph from `inlinelab_crypt`), each given `#[inline(always)]` in a variant of its own (`add_K`). *add*: faster past the bar for its growth (the size cost per doubling included).\n"
     );
-    let rows = added.iter().map(|j| {
-        let attr = (j.row.attr.as_deref())
-            .map_or_else(|| "none".to_string(), |a| md_code_cell(&format!("#[{a}]")));
-        (
-            j.row.number,
-            &j.row.path,
-            &j.row.location,
-            attr,
-            &j.row.variant,
-            cells(j),
-        )
+    let rows = added.iter().map(|j| Row {
+        number: j.row.number,
+        path: &j.row.path,
+        location: &j.row.location,
+        attr: (j.row.attr.as_deref())
+            .map_or_else(|| "none".to_string(), |a| md_code_cell(&format!("#[{a}]"))),
+        variant: &j.row.variant,
+        cells: cells(j),
+        why: whys(r, &j.row.variant, &j.row.path),
     });
     table(w, rows);
 }
@@ -198,33 +265,70 @@ fn cells<R>(j: &worth::Judged<'_, R>) -> [String; 3] {
     ]
 }
 
+/// One row of a table of attributes.
+struct Row<'a> {
+    number: usize,
+    path: &'a str,
+    location: &'a str,
+    /// The attribute as published, a cell.
+    attr: String,
+    variant: &'a str,
+    /// Footprint, speed, outcome ([`cells`]).
+    cells: [String; 3],
+    /// LLVM's decisions for the function as published and in the variant
+    /// ([`whys`]).
+    why: [String; 2],
+}
+
+/// LLVM's decisions for calls to the function `path`, as published and in
+/// `variant`: from each build's remarks (`render/markdown/why.rs`).
+fn whys(r: &Report, variant: &str, path: &str) -> [String; 2] {
+    [
+        why::cell(r, &r.run.reference, path),
+        why::cell(r, variant, path),
+    ]
+}
+
 /// The table of attributes (or of added ones): number, function, where,
-/// the attribute as published, the variant, and [`cells`].
-fn table<'a>(
-    w: &mut String,
-    rows: impl Iterator<
-        Item = (
-            usize,
-            &'a String,
-            &'a String,
-            String,
-            &'a String,
-            [String; 3],
-        ),
-    >,
-) {
+/// the attribute as published, the variant, [`cells`], and why LLVM
+/// inlined each call or left it a call, as published and in the variant
+/// (the why columns left out for a report that has no remarks).
+fn table<'a>(w: &mut String, rows: impl Iterator<Item = Row<'a>>) {
+    let rows: Vec<Row> = rows.collect();
+    let with_why = rows.iter().any(|r| r.why.iter().any(|c| !c.is_empty()));
     let _ = writeln!(
         w,
-        "| # | function | where | as published | variant | footprint | speed | outcome |"
+        "| # | function | where | as published | variant | footprint | speed | outcome |{}",
+        if with_why {
+            " LLVM, as published | LLVM, in the variant |"
+        } else {
+            ""
+        }
     );
-    let _ = writeln!(w, "|---:|---|---|---|---|---:|---:|---|");
-    for (number, path, location, attr, variant, [size, speed, outcome]) in rows {
+    let _ = writeln!(
+        w,
+        "|---:|---|---|---|---|---:|---:|---|{}",
+        if with_why { "---|---|" } else { "" }
+    );
+    for row in rows {
+        let [size, speed, outcome] = &row.cells;
+        let why = if with_why {
+            format!(
+                " {} | {} |",
+                md_cell_fragment(&row.why[0]),
+                md_cell_fragment(&row.why[1])
+            )
+        } else {
+            String::new()
+        };
         let _ = writeln!(
             w,
-            "| {number} | {} | {} | {attr} | {} | {size} | {speed} | {outcome} |",
-            md_code_cell(path),
-            md_cell(location),
-            md_code_cell(variant),
+            "| {} | {} | {} | {} | {} | {size} | {speed} | {outcome} |{why}",
+            row.number,
+            md_code_cell(row.path),
+            md_cell(row.location),
+            row.attr,
+            md_code_cell(row.variant),
         );
     }
     let _ = writeln!(w);
@@ -326,6 +430,7 @@ mod tests {
             cpu_features: Vec::new(),
             ran: None,
             patch: None,
+            suggestion: None,
         });
         let mut md = String::new();
         super::render_headline(&mut md, &r);
@@ -370,6 +475,7 @@ mod tests {
                 counted: Observed::Families(vec![family("toy::narrow", 95)]),
             }),
             patch: None,
+            suggestion: None,
         });
         let mut md = String::new();
         super::render_table(&mut md, &r);

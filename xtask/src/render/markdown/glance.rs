@@ -263,6 +263,13 @@ pub fn render_chain(w: &mut String, r: &Report) {
     if v.status == Conclusion::Inconclusive {
         let _ = writeln!(w, "What the rule would decide from these figures:\n");
     }
+    chain_table(w, r);
+}
+
+/// The rule's chain as a table, a row per comparison (the first run's, or
+/// the suggested set's run of its own).
+pub fn chain_table(w: &mut String, r: &Report) {
+    let v = &r.verdict;
     let _ = writeln!(
         w,
         "| candidate | vs | footprint | size change | gain [{:.2}%] | bar | outcome |\n|---|---|---:|---:|---:|---:|---|",
