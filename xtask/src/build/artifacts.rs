@@ -102,10 +102,14 @@ pub fn build(
         Source::Workspace => select(&mut cmd, selection, extra),
         Source::Shim { .. } => select_shim(&mut cmd, extra),
     }
-    cmd.args([
-        "--message-format=json-render-diagnostics",
-        "--manifest-path",
-    ])
+    // A shim's build keeps rustc's diagnostics in its JSON, where its
+    // inline remarks are read ([`remarks`]); this workspace's has cargo
+    // render them.
+    cmd.arg(match tree.source {
+        Source::Shim { .. } => "--message-format=json",
+        Source::Workspace => "--message-format=json-render-diagnostics",
+    })
+    .arg("--manifest-path")
     .arg(tree.root.join("Cargo.toml"));
     if let Some(dir) = &tree.target_dir {
         cmd.arg("--target-dir").arg(dir);
@@ -123,10 +127,13 @@ pub fn build(
     let (so, rlib) = outputs(&String::from_utf8_lossy(&out.stdout), rlib_crate);
     if !out.status.success() {
         let stderr = String::from_utf8_lossy(&out.stderr);
-        let first = stderr
-            .lines()
-            .find(|l| l.starts_with("error"))
-            .unwrap_or("cargo build failed");
+        let first = first_error(&String::from_utf8_lossy(&out.stdout))
+            .or_else(|| {
+                (stderr.lines())
+                    .find(|l| l.starts_with("error"))
+                    .map(str::to_string)
+            })
+            .unwrap_or_else(|| "cargo build failed".into());
         return Err(format!("build failed: {first}"));
     }
     let so = so.ok_or("cargo reported no .so for inlinelab-artifact")?;
@@ -148,6 +155,20 @@ pub fn build(
         seconds: start.elapsed().as_secs_f64(),
         inlining,
     })
+}
+
+/// The first error among the compiler's messages in cargo's JSON output
+/// (`error: ...`, as rustc would print its first line).
+fn first_error(stdout: &str) -> Option<String> {
+    stdout
+        .lines()
+        .filter(|l| l.contains(r#""level":"error""#))
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .find_map(|v| {
+            let m = v.get("message")?;
+            let text = m.get("message")?.as_str()?;
+            (m.get("level")?.as_str()? == "error").then(|| format!("error: {text}"))
+        })
 }
 
 /// The compiler flags a build in `tree` gets: the tree's, and for a

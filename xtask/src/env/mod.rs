@@ -2,12 +2,14 @@
 //! artifact is built from, a revision of another repository exported
 //! (`revision.rs`), the locked work directory, the files a command may
 //! write, the compiler flags of a flag set (`flags.rs`) and of the profile
-//! (`profile.rs`), the contexts a string lands in (escaping), fault injection.
+//! (`profile.rs`), the contexts a string lands in (escaping), fault injection,
+//! and git (`git.rs`, the one way it is run).
 
 pub mod deadline;
 pub mod escape;
 pub mod fault;
 pub mod flags;
+pub mod git;
 pub mod outputs;
 pub mod profile;
 pub mod revision;

@@ -5,6 +5,7 @@
 //! here only reads: nothing is written into the repository's `.git` (no
 //! worktree, no fetch, no lock).
 
+use crate::env::git;
 use crate::error::{Error, Result};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -19,7 +20,7 @@ impl Repo {
     /// The repository whose working tree holds `dir`, or a usage error
     /// that says so.
     pub fn holding(dir: &Path) -> Result<Repo> {
-        let out = git(dir)
+        let out = git::command(dir)
             .args(["rev-parse", "--show-toplevel"])
             .output()
             .map_err(|e| Error::failed(format!("running git: {e}")))?;
@@ -37,15 +38,7 @@ impl Repo {
 
     /// The commit `rev` names here (40 hex digits), or a usage error.
     pub fn resolve(&self, rev: &str) -> Result<String> {
-        let commit = git(&self.top)
-            .args(["rev-parse", "--verify", "--quiet", "--end-of-options"])
-            .arg(format!("{rev}^{{commit}}"))
-            .output()
-            .ok()
-            .filter(|o| o.status.success())
-            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
-            .filter(|c| c.len() == 40 && c.bytes().all(|b| b.is_ascii_hexdigit()));
-        commit.ok_or_else(|| {
+        git::resolve(&self.top, rev).ok_or_else(|| {
             Error::usage(
                 format!("`{rev}` is not a revision of {}", self.top.display()),
                 "e.g. --against origin/main, --against HEAD~1 or a commit's hash (fetch the base first)",
@@ -80,7 +73,7 @@ impl Repo {
         }
         std::fs::create_dir_all(dest).map_err(|e| fail(&e))?;
         let tar = dest.with_extension("tar");
-        let archived = git(&self.top)
+        let archived = git::command(&self.top)
             .args(["archive", "--format=tar", "-o"])
             .arg(&tar)
             .arg(commit)
@@ -126,7 +119,7 @@ impl Repo {
             std::fs::remove_dir_all(dest).map_err(|e| fail(dest, &e))?;
         }
         std::fs::create_dir_all(dest).map_err(|e| fail(dest, &e))?;
-        let listed = git(&self.top)
+        let listed = git::command(&self.top)
             .args([
                 "ls-files",
                 "-z",
@@ -165,15 +158,4 @@ impl Repo {
         }
         Ok(())
     }
-}
-
-/// git in `dir`, with no pager, no prompt and no optional locks (a status
-/// or rev-parse may otherwise refresh the index: a write into `.git`).
-fn git(dir: &Path) -> Command {
-    let mut cmd = Command::new("git");
-    cmd.current_dir(dir)
-        .env("GIT_OPTIONAL_LOCKS", "0")
-        .env("GIT_TERMINAL_PROMPT", "0")
-        .arg("--no-pager");
-    cmd
 }

@@ -3,6 +3,7 @@
 //! worktree, removed when dropped).
 
 use crate::env::flags::FlagSet;
+use crate::env::git;
 use crate::env::workspace;
 use crate::error::{Error, Result};
 use std::path::{Path, PathBuf};
@@ -148,19 +149,12 @@ impl Drop for BaseTree {
 
 /// The commit `rev` names, or a usage error.
 pub fn resolve(rev: &str) -> Result<String> {
-    git()
-        .args(["rev-parse", "--verify", "--quiet"])
-        .arg(format!("{rev}^{{commit}}"))
-        .output()
-        .ok()
-        .filter(|o| o.status.success())
-        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
-        .ok_or_else(|| {
-            Error::usage(
-                format!("`{rev}` is not a revision of this repository"),
-                "e.g. --against origin/main or --against HEAD~1",
-            )
-        })
+    git::resolve(&workspace::root(), rev).ok_or_else(|| {
+        Error::usage(
+            format!("`{rev}` is not a revision of this repository"),
+            "e.g. --against origin/main or --against HEAD~1",
+        )
+    })
 }
 
 /// The bytes of `path` (relative to the repository's root) as committed in
@@ -195,7 +189,5 @@ fn remove_worktree(path: &Path) {
 }
 
 fn git() -> Command {
-    let mut cmd = Command::new("git");
-    cmd.current_dir(workspace::root());
-    cmd
+    git::command(&workspace::root())
 }

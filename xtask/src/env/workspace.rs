@@ -84,13 +84,7 @@ fn git_output(args: &[&str]) -> Option<String> {
 
 /// What git prints for `args` in the work tree at `dir`, if it succeeds.
 fn git_output_in(dir: &Path, args: &[&str]) -> Option<String> {
-    Command::new("git")
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .ok()
-        .filter(|o| o.status.success())
-        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+    crate::env::git::output(dir, args)
 }
 
 /// The files whose contents decide what an artifact holds: the

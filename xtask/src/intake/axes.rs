@@ -240,6 +240,45 @@ fn last_segment(symbol: &str) -> &str {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
+    /// A combined change makes each part's edits, except a removal of an
+    /// attribute another part sets to `always`: `always` stays.
+    #[test]
+    fn a_combined_change_is_its_parts_with_always_over_removal() {
+        let dir = tempfile::tempdir().unwrap();
+        let manifest = "[package]\nname = \"t\"\nversion = \"0.0.0\"\nedition = \"2024\"\n";
+        std::fs::write(dir.path().join("Cargo.toml"), manifest).unwrap();
+        std::fs::create_dir(dir.path().join("src")).unwrap();
+        let lib = "#[inline]\npub fn a() {}\n#[inline]\npub fn b() {}\npub fn c() {}\n";
+        std::fs::write(dir.path().join("src/lib.rs"), lib).unwrap();
+        let cfg = Cfg::from_rustc::<&str>(None, &[]).unwrap();
+        let scan = crate::intake::annotations::scan(dir.path(), &cfg).unwrap();
+        let f = |name: &str| {
+            (scan.functions.iter())
+                .position(|f| f.name == name)
+                .unwrap()
+        };
+        let change = Change::Combined(vec![
+            Change::Drop(0),
+            Change::Drop(1),
+            Change::Always(f("b")),
+            Change::Always(f("c")),
+        ]);
+        let edits = edits(&scan, &cfg, &change);
+        assert_eq!(edits.len(), 3, "{edits:?}");
+        crate::intake::annotations::apply_under(dir.path(), &edits).unwrap();
+        let after = std::fs::read_to_string(dir.path().join("src/lib.rs")).unwrap();
+        let lines: Vec<&str> = after.lines().collect();
+        assert_eq!(lines.len(), 5, "{after}");
+        assert!(!lines[0].contains("inline"), "{after}");
+        assert_eq!(lines[2], "#[inline(always)]", "{after}");
+        assert!(
+            lines[4].starts_with("#[inline(always)] pub fn c"),
+            "{after}"
+        );
+    }
+
     #[test]
     fn the_function_a_symbol_names() {
         assert_eq!(

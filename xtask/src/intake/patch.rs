@@ -12,7 +12,6 @@
 
 use similar::TextDiff;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 /// One file of the package as published and as the pick has it.
 pub struct File {
@@ -21,28 +20,38 @@ pub struct File {
     pub published: String,
     /// The copy's text, lines unmoved.
     pub edited: String,
+    /// Comments to write above lines (numbered from 1, as published), each
+    /// with that line's indentation (`--explain-in-source`).
+    pub comments: Vec<(usize, String)>,
 }
 
 /// The file's text as the patch writes it: each line the edits changed
 /// written as a person would ([`tidy_line`]), every other line as
-/// published.
-pub fn tidy(published: &str, edited: &str) -> String {
+/// published; each of `comments` on a line of its own above its line.
+pub fn tidy(published: &str, edited: &str, comments: &[(usize, String)]) -> String {
     let old: Vec<&str> = published.split_inclusive('\n').collect();
     let new: Vec<&str> = edited.split_inclusive('\n').collect();
     if old.len() != new.len() {
         // Not an in-place edit: taken as it is.
         return edited.to_string();
     }
-    (old.iter().zip(&new))
-        .filter_map(|(o, n)| {
-            if o == n {
-                return Some((*n).to_string());
-            }
-            let (body, end) = split_end(n);
-            let (old_body, _) = split_end(o);
-            tidy_line(old_body, body).map(|l| format!("{l}{end}"))
-        })
-        .collect()
+    let mut out = String::new();
+    for (n, (o, l)) in old.iter().zip(&new).enumerate() {
+        let (body, end) = split_end(l);
+        for (_, text) in comments.iter().filter(|(at, _)| *at == n + 1) {
+            let indent: String = body.chars().take_while(|c| c.is_whitespace()).collect();
+            out.push_str(&format!("{indent}// {text}\n"));
+        }
+        if o == l {
+            out.push_str(l);
+            continue;
+        }
+        let (old_body, _) = split_end(o);
+        if let Some(line) = tidy_line(old_body, body) {
+            out.push_str(&format!("{line}{end}"));
+        }
+    }
+    out
 }
 
 /// A line and its line ending.
@@ -93,7 +102,7 @@ pub fn tidy_line(published: &str, edited: &str) -> Option<String> {
 pub fn unified(files: &[File]) -> String {
     let mut out = String::new();
     for f in files {
-        let after = tidy(&f.published, &f.edited);
+        let after = tidy(&f.published, &f.edited, &f.comments);
         if after == f.published {
             continue;
         }
@@ -121,9 +130,8 @@ pub fn applies(source: &Path, patch: &str, scratch: &Path) -> Result<(), String>
     let file = scratch.join("check.patch");
     std::fs::write(&file, patch).map_err(|e| format!("{}: {e}", file.display()))?;
     let git = |args: &[&str]| {
-        Command::new("git")
+        crate::env::git::command(&repo)
             .args(args)
-            .current_dir(&repo)
             .output()
             .map_err(|e| format!("running git: {e}"))
     };
@@ -188,6 +196,7 @@ mod tests {
             path: PathBuf::from("src/lib.rs"),
             published: published.into(),
             edited: edited.into(),
+            comments: Vec::new(),
         }];
         let patch = unified(&files);
         assert!(
@@ -214,7 +223,33 @@ mod tests {
             path: PathBuf::from("src/lib.rs"),
             published: published.into(),
             edited: published.into(),
+            comments: Vec::new(),
         }];
         assert_eq!(unified(&same), "");
+    }
+
+    /// `--explain-in-source`: a comment on a line of its own above its
+    /// line, indented as it is, above an inserted attribute too; the patch
+    /// still applies.
+    #[test]
+    fn comments_go_above_their_lines() {
+        let published = "#[inline]\nfn b() {}\n\n    fn c() {}\n";
+        let edited = "#[inline]\nfn b() {}\n\n    #[inline] fn c() {}\n";
+        let comments = vec![(1, "kept: it pays".to_string()), (4, "added".to_string())];
+        assert_eq!(
+            tidy(published, edited, &comments),
+            "// kept: it pays\n#[inline]\nfn b() {}\n\n    // added\n    #[inline]\n    fn c() {}\n"
+        );
+        let files = [File {
+            path: PathBuf::from("src/lib.rs"),
+            published: published.into(),
+            edited: edited.into(),
+            comments,
+        }];
+        let tmp = tempfile::tempdir().unwrap();
+        let source = tmp.path().join("pkg");
+        std::fs::create_dir_all(source.join("src")).unwrap();
+        std::fs::write(source.join("src/lib.rs"), published).unwrap();
+        applies(&source, &unified(&files), tmp.path()).unwrap();
     }
 }

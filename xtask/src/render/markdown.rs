@@ -57,8 +57,8 @@ pub fn render(r: &Report) -> String {
     // Steps and reasons in the rule's words, never as the JSON holds them.
     let (steps, reasons, leaning) = r.prose();
     annotations::render_headline(w, r);
-    annotations::render_suggestion(w, r);
     annotations::render_patch(w, r);
+    annotations::render_suggestion(w, r);
     glance::render(w, r);
     grid::render(w, r);
     render_inconclusive(w, r, &reasons);

@@ -101,6 +101,25 @@ fn a_crate_from_a_path_end_to_end() {
     for v in ["published", "none"] {
         assert_eq!(entry(&json, v)["status"], "ok", "{v}");
     }
+    // LLVM's decisions, from the remarks of the build measured: as
+    // published, `new` (`#[inline(never)]`, not generic) is compiled in the
+    // crate's own object, out of reach of the shim's `new_from_slice`; the
+    // `#[inline(always)]` block functions are inlined by their attribute.
+    let inlining = entry(&json, "published")["artifact"]["inlining"].clone();
+    let calls = inlining.as_array().expect("the build's inline remarks");
+    let decided = |callee: &str, why: &str| {
+        calls
+            .iter()
+            .any(|c| c["callee"] == callee && c["decision"]["why"] == why)
+    };
+    assert!(
+        decided("<Toy as KeyInit>::new", "unavailable"),
+        "{inlining}"
+    );
+    assert!(
+        decided("<Toy as BlockCipherEncBackend>::encrypt_block", "always"),
+        "{inlining}"
+    );
     // Timed, or left out with the reason (the same machine code as another,
     // or beaten in the screen).
     let drop_1 = entry(&json, "drop_1");
@@ -119,6 +138,10 @@ fn a_crate_from_a_path_end_to_end() {
         "{md}"
     );
     assert!(md.contains("## The crate's inline attributes"), "{md}");
+    assert!(
+        md.contains("| LLVM, as published | LLVM, in the variant |"),
+        "{md}"
+    );
     let table_rows = (md.lines())
         .filter(|l| {
             l.starts_with("| ")
@@ -244,7 +267,7 @@ fn the_patch_applies(out: &Path, pick: &str, json: &serde_json::Value) {
     git(&["apply", file.to_str().unwrap()]);
     let md = std::fs::read_to_string(out.join("toycipher.md")).unwrap();
     assert!(
-        md.contains(&format!("**The answer as a patch, [`toycipher.patch`](toycipher.patch):** the pick `{pick}` (measured whole in this run): footprint ")),
+        md.contains(&format!("**The answer as a patch, [`toycipher.patch`](toycipher.patch):** `{pick}` (measured whole in this run): footprint ")),
         "{md}"
     );
     let rows = md

@@ -39,6 +39,12 @@ pub struct Args {
     #[arg(long, value_name = "SET,...", value_delimiter = ',', action = clap::ArgAction::Set)]
     pub features: Option<Vec<String>>,
 
+    /// With --crate: in the patch, a one-line comment above each attribute
+    /// it keeps or adds: its measured effect and the command that measured
+    /// it.
+    #[arg(long, requires = "krate")]
+    pub explain_in_source: bool,
+
     /// With --crate: cargo uses only what it has cached (no network).
     #[arg(long)]
     pub offline: bool,

@@ -59,7 +59,11 @@ pub fn run(args: &Args, sets: &[FlagSet], target: &Path) -> Result<()> {
             " --features {}",
             quoted(&f.join(","))
         )),
-    ) + &args.flag_options();
+    ) + if args.explain_in_source {
+        " --explain-in-source"
+    } else {
+        ""
+    } + &args.flag_options();
     let settings = pipeline::settings(args, &sets[0].contender(PUBLISHED), command);
     crate::env::fault::check(&crate::select::contenders::names(&contenders))?;
     let mut report = pipeline::compare(args, &settings, entry, contenders, &t.work.path)?;
@@ -91,9 +95,12 @@ pub fn run(args: &Args, sets: &[FlagSet], target: &Path) -> Result<()> {
     // The suggested set, timed whole in a run of its own against
     // `published` and the pick; the patch is its diff when it holds.
     let suggestion = suggested::settle(args, sets, t, &made, &report, &annotations, &settings)?;
+    let explain = args
+        .explain_in_source
+        .then(|| explain(&report, suggestion.as_ref().map(|s| &s.round), &annotations));
     let patch = match suggestion.as_ref().and_then(|s| s.held.as_ref()) {
-        Some(v) => patch_of(t, v, &report.cipher),
-        None => patch_of_pick(&report, t, &made),
+        Some(v) => patch_of(t, v, &report.cipher, explain.as_ref()),
+        None => patch_of_pick(&report, t, &made, explain.as_ref()),
     };
     if let Some(s) = suggestion {
         report.run.notes.extend(s.notes);
@@ -161,7 +168,12 @@ fn patch_file(name: &str) -> String {
 /// patch could be written (the pick under a feature or flag set, whose
 /// patch alone would not build what was measured, or a diff that does not
 /// apply).
-fn patch_of_pick(report: &crate::report::Report, t: &Taken, made: &Made) -> PatchResult {
+fn patch_of_pick(
+    report: &crate::report::Report,
+    t: &Taken,
+    made: &Made,
+    explain: Option<&Explain>,
+) -> PatchResult {
     let Some(pick) = report.verdict.pick.as_deref() else {
         return Ok((None, None));
     };
@@ -180,16 +192,37 @@ fn patch_of_pick(report: &crate::report::Report, t: &Taken, made: &Made) -> Patc
     if v.change == axes::Change::Published {
         return Ok((None, None));
     }
-    patch_of(t, v, &report.cipher)
+    patch_of(t, v, &report.cipher, explain)
 }
 
 /// The diff of variant `v` (of the default feature set) against the crate
 /// as published, checked to apply, with the report's record of it; `None`
 /// when it changes nothing.
-fn patch_of(t: &Taken, v: &axes::Variant, cipher: &str) -> PatchResult {
+fn patch_of(t: &Taken, v: &axes::Variant, cipher: &str, explain: Option<&Explain>) -> PatchResult {
     let s = &t.sets[0];
     let edits = axes::edits(&s.scan, &s.cfg, &v.change);
-    let mut paths: Vec<PathBuf> = edits.iter().map(|e| e.file().to_path_buf()).collect();
+    let listed = table::patch_edits(&s.scan, &edits);
+    // `file:line` and the comment above it, with `--explain-in-source`.
+    let mut comments: Vec<(String, String)> = Vec::new();
+    if let Some(x) = explain {
+        let effect = x.whole(&v.name);
+        for e in listed.iter().filter(|e| e.patched.is_some()) {
+            comments.push((e.location.clone(), effect.clone()));
+        }
+        let edited: Vec<&str> = listed.iter().map(|e| e.location.as_str()).collect();
+        comments.extend(
+            (x.kept.iter())
+                .filter(|(at, _)| !edited.contains(&at.as_str()))
+                .cloned(),
+        );
+    }
+    let at = |location: &str| -> Option<(PathBuf, usize)> {
+        let (file, line) = location.rsplit_once(':')?;
+        Some((PathBuf::from(file), line.parse().ok()?))
+    };
+    let mut paths: Vec<PathBuf> = (edits.iter().map(|e| e.file().to_path_buf()))
+        .chain(comments.iter().filter_map(|(l, _)| at(l)).map(|(f, _)| f))
+        .collect();
     paths.sort();
     paths.dedup();
     let read = |dir: PathBuf, rel: &Path| {
@@ -201,6 +234,12 @@ fn patch_of(t: &Taken, v: &axes::Variant, cipher: &str) -> PatchResult {
                 path: p.clone(),
                 published: read(t.copy_of(PUBLISHED), p)?,
                 edited: read(t.copy_of(&v.name), p)?,
+                comments: (comments.iter())
+                    .filter_map(|(l, text)| {
+                        let (f, line) = at(l)?;
+                        (f == *p).then(|| (line, text.clone()))
+                    })
+                    .collect(),
             })
         })
         .collect::<std::result::Result<Vec<_>, String>>()?;
@@ -217,9 +256,93 @@ fn patch_of(t: &Taken, v: &axes::Variant, cipher: &str) -> PatchResult {
     let record = crate::report::annotations::Patch {
         file: patch_file(cipher),
         variant: v.name.clone(),
-        edits: table::patch_edits(&s.scan, &edits),
+        edits: listed,
     };
     Ok((Some(record), Some(diff)))
+}
+
+/// What `--explain-in-source` writes in the patch: above each attribute
+/// the crate keeps because it pays, its figures without it; above each
+/// attribute the patch adds or changes, the patch's variant measured whole.
+struct Explain {
+    /// `file:line` of each attribute judged *keep*, and its comment.
+    kept: Vec<(String, String)>,
+    /// Each variant's footprint and speed against `published`, from the
+    /// run that measured it (the suggested set's run first).
+    whole: Vec<(String, String)>,
+    command: String,
+}
+
+impl Explain {
+    /// The comment above an attribute the patch of `variant` adds or
+    /// changes.
+    fn whole(&self, variant: &str) -> String {
+        let effect = (self.whole.iter())
+            .find(|(v, _)| v == variant)
+            .map_or("not timed".to_string(), |(_, e)| e.clone());
+        format!(
+            "inlinelab: set by `{variant}`, measured whole: {effect} ({})",
+            self.command
+        )
+    }
+}
+
+/// The comments of `--explain-in-source`, from the first run `first`, the
+/// suggested set's `round`, and the table `a`.
+fn explain(
+    first: &crate::report::Report,
+    round: Option<&crate::report::Report>,
+    a: &crate::report::annotations::Annotations,
+) -> Explain {
+    use crate::decide::verdict::{pct, size_pct};
+    let command = first.generated_by.clone();
+    let kept = (worth::judge(first, a).into_iter())
+        .filter(|j| j.outcome == worth::Outcome::Keep)
+        .map(|j| {
+            let figures = match (j.size_change, &j.speed) {
+                (Some(size), Some(speed)) => {
+                    format!("footprint {} and speed {}", size_pct(size), pct(speed))
+                }
+                _ => "not timed".into(),
+            };
+            (
+                j.row.location.clone(),
+                format!(
+                    "inlinelab: kept, it pays: without it ({}) {figures} against the crate as published ({command})",
+                    j.row.variant
+                ),
+            )
+        })
+        .collect();
+    let mut whole = Vec::new();
+    for r in round.into_iter().chain([first]) {
+        let reference = r.variants.iter().find(|e| e.name == r.run.reference);
+        let footprint = |e: &crate::report::Entry| e.artifact.as_ref().map(|a| a.footprint_bytes);
+        for e in &r.variants {
+            if whole.iter().any(|(v, _): &(String, String)| *v == e.name) {
+                continue;
+            }
+            let size = reference
+                .and_then(footprint)
+                .zip(footprint(e))
+                .map_or("unknown".to_string(), |(p, v)| {
+                    size_pct(v as f64 / p.max(1) as f64 - 1.0)
+                });
+            let speed = e.overall.as_ref().map_or("not timed".to_string(), pct);
+            whole.push((
+                e.name.clone(),
+                format!(
+                    "footprint {size} and speed {speed} against `{}`",
+                    r.run.reference
+                ),
+            ));
+        }
+    }
+    Explain {
+        kept,
+        whole,
+        command,
+    }
 }
 
 /// A patch's record and text, each `None` when there is none; `Err` says

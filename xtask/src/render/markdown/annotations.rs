@@ -52,9 +52,9 @@ pub fn render_suggestion(w: &mut String, r: &Report) {
     };
     let list = |v: &[String]| v.iter().map(|c| md_code(c)).collect::<Vec<_>>().join(", ");
     let outcome = match &s.held {
-        Some(h) => format!("{} held: the patch below is its diff.", md_code(h)),
+        Some(h) => format!("{} held: the patch above is its diff.", md_code(h)),
         None => format!(
-            "None of them held (that run's pick: {}): the patch below is the first run's pick.",
+            "None of them held (that run's pick: {}): the patch above is the first run's pick.",
             round
                 .verdict
                 .pick

@@ -231,6 +231,89 @@ mod tests {
         v.iter().map(|s| s.to_string()).collect()
     }
 
+    /// A report whose reference `auto` has 10,000 bytes of `.text`, with
+    /// `name` measured at `gain` over it with `text` bytes, its own machine
+    /// code unless `same`.
+    fn with(r: &mut Report, name: &str, text: u64, gain: f64, same: bool) {
+        let mut e = crate::report::fixture::entry(name, text, [50.0, 100.0], Some(gain));
+        if !same && let Some(a) = e.artifact.as_mut() {
+            a.hot_path_code = Some(format!("code of {name}"));
+        }
+        r.variants.push(e);
+    }
+
+    /// The evidence chooses the parts: an attribute whose removal changes
+    /// no machine code, or makes the crate smaller at the same speed, is
+    /// removed; one that pays is kept; an `always` that pays is added, one
+    /// that gains nothing is not.
+    #[test]
+    fn the_evidence_chooses_the_parts() {
+        use crate::report::annotations::{Added, Annotated};
+        let mut r = crate::report::fixture::report();
+        let reference = r.run.reference.clone();
+        for e in r.variants.iter_mut().filter(|e| e.name == reference) {
+            e.artifact = Some(crate::report::fixture::artifact(&reference, 10_000));
+        }
+        with(&mut r, "drop_1", 10_000, 0.0, true);
+        with(&mut r, "drop_2", 10_000, -0.20, false);
+        with(&mut r, "drop_3", 8_000, 0.0, false);
+        with(&mut r, "add_1", 10_100, 0.20, false);
+        with(&mut r, "add_2", 14_000, 0.0, false);
+        let row = |n: usize| Annotated {
+            number: n,
+            function: format!("f{n}"),
+            path: format!("f{n}"),
+            location: format!("src/lib.rs:{n}"),
+            attr: "inline".into(),
+            variant: format!("drop_{n}"),
+        };
+        let added = |n: usize| Added {
+            number: n,
+            function: format!("g{n}"),
+            path: format!("g{n}"),
+            location: format!("src/lib.rs:{}", 10 + n),
+            attr: None,
+            variant: format!("add_{n}"),
+        };
+        let a = Annotations {
+            krate: "toy".into(),
+            version: "0.1.0".into(),
+            ty: "Toy".into(),
+            written: 3,
+            rows: vec![row(1), row(2), row(3)],
+            added: vec![added(1), added(2)],
+            backends: Vec::new(),
+            cpu_features: Vec::new(),
+            ran: None,
+            patch: None,
+            suggestion: None,
+        };
+        assert_eq!(combined(&r, &a), strings(&["drop_1", "drop_3", "add_1"]));
+    }
+
+    /// A set holds when the run picks it, or when it was timed as the
+    /// pick's machine code; not when it is the same code as a loser.
+    #[test]
+    fn a_set_holds_as_the_pick_or_its_code() {
+        let mut r = crate::report::fixture::report();
+        let pick = r.verdict.pick.clone().expect("the fixture picks");
+        let loser = (r.variants.iter())
+            .find(|e| e.name != pick)
+            .map(|e| e.name.clone())
+            .unwrap();
+        let mut e = crate::report::fixture::entry("suggested_1", 1_000, [1.0, 1.0], None);
+        e.status = Status::Screened;
+        e.same_code_as = Some(pick.clone());
+        r.variants.push(e.clone());
+        e.name = "suggested_2".into();
+        e.same_code_as = Some(loser);
+        r.variants.push(e);
+        assert!(holds(&r, &pick));
+        assert!(holds(&r, "suggested_1"));
+        assert!(!holds(&r, "suggested_2"));
+        assert!(!holds(&r, "suggested_3"));
+    }
+
     /// Halves first, then each part left out; never the whole, never a
     /// set twice; a long set only halved.
     #[test]
