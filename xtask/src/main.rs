@@ -10,7 +10,6 @@ mod count;
 mod decide;
 mod env;
 mod error;
-mod gate;
 mod intake;
 mod render;
 mod report;
@@ -66,7 +65,7 @@ enum Command {
     /// callgrind (needs valgrind); wall clock against the peer is advisory
     /// unless --strict-time. Exit 0 for no regression, 1 for a regression, 2
     /// for a usage or setup error.
-    Gate(gate::Args),
+    Gate(cmd::gate::Args),
     /// Measure every variant as the gate does and write the baseline files
     /// reports/baseline/CIPHER.json.
     Baseline(baseline::Args),
@@ -103,7 +102,7 @@ fn main() -> ExitCode {
             Command::Calibrate(args) => calibrate::run(args),
             Command::Merge(args) => merge::run(args),
             Command::Render(args) => cmd::render::run(args),
-            Command::Gate(args) => gate::run(args),
+            Command::Gate(args) => cmd::gate::run(args),
             Command::Baseline(args) => baseline::run(args),
             Command::Verify(args) => verify::run(args),
             Command::Bloat(args) => bloat::run(args),

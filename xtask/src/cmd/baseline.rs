@@ -4,14 +4,14 @@
 //! version).
 
 use crate::build::Reuse;
+use crate::cmd::gate::baseline_file;
+use crate::cmd::gate::measure;
 use crate::count::callgrind;
 use crate::env::outputs::{self, Kind, Outputs};
 use crate::env::tree::Tree;
 use crate::env::workdir::WorkDir;
 use crate::env::workspace;
 use crate::error::{Error, Result};
-use crate::gate::baseline_file;
-use crate::gate::gate_measure;
 use crate::select::ciphers;
 use crate::select::contenders::{self, Origin};
 
@@ -50,7 +50,7 @@ pub fn run(args: Args) -> Result<()> {
         let variants = ciphers::variant_names(entry);
         let mut contenders =
             contenders::contenders(entry, &variants, true, &Tree::here(), Origin::Current);
-        let (report, _) = gate_measure::measure(
+        let (report, _) = measure::measure(
             entry,
             &mut contenders,
             &work.path,

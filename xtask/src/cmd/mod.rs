@@ -5,6 +5,7 @@ pub mod baseline;
 pub mod bloat;
 pub mod calibrate;
 pub mod compare;
+pub mod gate;
 pub mod merge;
 pub mod render;
 pub mod verify;

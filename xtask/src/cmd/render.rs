@@ -13,11 +13,11 @@
 //! version, a cipher name that is not a plain name, a size of 0) is
 //! skipped too, and makes the exit code 1 once the others are rendered.
 
+use crate::cmd::gate::baseline_file;
 use crate::env::escape::terminal;
 use crate::env::outputs::{self, Kind, Outputs};
 use crate::env::workspace;
 use crate::error::{Error, Result};
-use crate::gate::baseline_file;
 use crate::render::output;
 use crate::report::check;
 use crate::report::json;

@@ -24,11 +24,11 @@
 //! them. Exit 0 when all holds, 1 when anything does not.
 
 use crate::build::{self, Reuse};
+use crate::cmd::gate::baseline_file;
 use crate::env::tree::Tree;
 use crate::env::workdir::WorkDir;
 use crate::env::workspace;
 use crate::error::{Error, Result};
-use crate::gate::baseline_file;
 use crate::report::Report;
 use crate::select::artifact::Artifact;
 use crate::select::ciphers;
@@ -436,8 +436,8 @@ pub fn artifact_differences(recorded: &Artifact, built: &Artifact) -> Vec<&'stat
 #[cfg(test)]
 mod tests {
     use super::{Artifact, differences, embedded_sources, stale};
+    use crate::cmd::gate::baseline_file;
     use crate::env::workspace;
-    use crate::gate::baseline_file;
     use crate::report::Report;
     use serde_json::{Value, json};
 

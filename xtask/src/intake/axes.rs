@@ -150,15 +150,32 @@ pub fn edits<'a>(scan: &'a Scan, cfg: &Cfg, change: &Change) -> Vec<Edit<'a>> {
             }
         }
         Change::Combined(parts) => {
-            let all: Vec<Edit> = parts.iter().flat_map(|c| edits(scan, cfg, c)).collect();
-            let set = |a: &Annotation| {
-                (all.iter()).any(|e| matches!(e, Edit::Set(b, _) if std::ptr::eq(a, *b)))
-            };
-            (all.iter())
-                .filter(|e| !matches!(e, Edit::Remove(a) if set(a)))
-                .copied()
-                .collect()
+            // One edit per attribute or function: a later part's edit
+            // replaces an earlier one's (the evidence after a policy),
+            // except that a removal never replaces a setting (`always`
+            // stays).
+            let mut out: Vec<Edit> = Vec::new();
+            for e in parts.iter().flat_map(|c| edits(scan, cfg, c)) {
+                match out.iter().position(|o| same_target(o, &e)) {
+                    Some(i) if matches!(e, Edit::Remove(_)) && matches!(out[i], Edit::Set(..)) => {}
+                    Some(i) => out[i] = e,
+                    None => out.push(e),
+                }
+            }
+            out
         }
+    }
+}
+
+/// Whether two edits change the same attribute, or add to the same
+/// function.
+fn same_target(a: &Edit, b: &Edit) -> bool {
+    match (a, b) {
+        (Edit::Remove(x) | Edit::Set(x, _), Edit::Remove(y) | Edit::Set(y, _)) => {
+            std::ptr::eq(*x, *y)
+        }
+        (Edit::Add(f, ..), Edit::Add(g, ..)) => std::ptr::eq(*f, *g),
+        _ => false,
     }
 }
 

@@ -76,7 +76,7 @@ pub fn index_kind() -> Kind {
 /// The files of the report `of` names `cipher` in `dir`, added to `out`:
 /// what [`write`] writes.
 pub fn plan(out: &mut Outputs, dir: &Path, cipher: &str, of: &Described) {
-    for ext in ["json", "md", "svg"] {
+    for ext in ["json", "md", "svg", "patch"] {
         out.add(
             dir.join(format!("{cipher}.{ext}")),
             Kind::Report(of.clone()),
@@ -140,7 +140,26 @@ fn write_views(report: &Report, base: &Path) -> Result<()> {
         &base.with_extension("md"),
         &kind,
         markdown::render(report).as_bytes(),
-    )
+    )?;
+    refresh_patch(report, base, &kind)
+}
+
+/// The first lines of the report's patch (`compare --crate`) written again
+/// from the report, its diff kept as the run wrote it; nothing when there
+/// is no patch of ours.
+fn refresh_patch(report: &Report, base: &Path, kind: &Kind) -> Result<()> {
+    let Some(p) = report.annotations.as_ref().and_then(|a| a.patch.as_ref()) else {
+        return Ok(());
+    };
+    let path = base.with_file_name(&p.file);
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        return Ok(());
+    };
+    let (true, Some(at)) = (kind.owns(text.as_bytes()), text.find("diff --git ")) else {
+        return Ok(());
+    };
+    let head = markdown::patch_preamble(report);
+    outputs::write(&path, kind, format!("{head}\n{}", &text[at..]).as_bytes())
 }
 
 /// Removes the file at `path` when it is a regular file this tool wrote

@@ -3,9 +3,9 @@
 //! kind's (so that no other command does).
 
 use crate::cmd::calibrate::{Calibration, Comparison};
+use crate::cmd::gate::summary;
 use crate::env::outputs::marked_command;
 use crate::env::workspace;
-use crate::gate::summary;
 use crate::render::merge;
 use crate::render::{chart, markdown};
 use crate::report::fixture;

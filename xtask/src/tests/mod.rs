@@ -89,9 +89,9 @@ fn help_states_the_defaults() {
     }
     let gate = stated_defaults(&help_of("gate"));
     for (flag, value) in [
-        ("--size-threshold", crate::gate::rows::SIZE_THRESHOLD),
-        ("--speed-threshold", crate::gate::rows::SPEED_THRESHOLD),
-        ("--time-threshold", crate::gate::rows::TIME_THRESHOLD),
+        ("--size-threshold", crate::cmd::gate::rows::SIZE_THRESHOLD),
+        ("--speed-threshold", crate::cmd::gate::rows::SPEED_THRESHOLD),
+        ("--time-threshold", crate::cmd::gate::rows::TIME_THRESHOLD),
     ] {
         assert!(
             gate.contains(&(flag.to_string(), value.to_string())),
@@ -276,7 +276,7 @@ fn the_codemap_names_the_folders_there_are() {
     for folder in named {
         let found = crates.iter().any(|c| root.join(c).join(folder).is_dir())
             || walkdir::WalkDir::new(&root)
-                .max_depth(4)
+                .max_depth(5)
                 .into_iter()
                 .flatten()
                 .any(|e| {

@@ -4,10 +4,10 @@
 //! render, merge and verify's comparison, in this process.
 
 use super::hostile_input::{committed, pointers, small};
+use crate::cmd::gate::baseline_file;
 use crate::cmd::verify;
 use crate::env::workspace;
 use crate::error::Error;
-use crate::gate::baseline_file;
 use crate::render::{chart, markdown, merge};
 use crate::report::Report;
 use crate::report::reader::{self, NotRead};

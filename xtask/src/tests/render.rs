@@ -288,9 +288,9 @@ fn json_interface_names() {
 /// row by row, the rest counted per variant.
 #[test]
 fn golden_gate_summary() {
-    use crate::gate::rows::{Change, Row, Severity, Thresholds};
-    use crate::gate::summary;
-    use crate::gate::summary::{Against, BaselineChange, Basis};
+    use crate::cmd::gate::rows::{Change, Row, Severity, Thresholds};
+    use crate::cmd::gate::summary;
+    use crate::cmd::gate::summary::{Against, BaselineChange, Basis};
     let row = |variant: &str, what: &str, change: &str, growth: f64, verdict| Row {
         variant: variant.into(),
         metric: format!("`{variant}` {what}"),

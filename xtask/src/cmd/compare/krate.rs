@@ -328,7 +328,15 @@ fn explain(
                 .map_or("unknown".to_string(), |(p, v)| {
                     size_pct(v as f64 / p.max(1) as f64 - 1.0)
                 });
-            let speed = e.overall.as_ref().map_or("not timed".to_string(), pct);
+            // A set timed once as another's machine code has its speed.
+            let timed = match (&e.overall, &e.same_code_as) {
+                (None, Some(same)) if e.status == crate::report::Status::Screened => {
+                    r.variants.iter().find(|x| x.name == *same)
+                }
+                _ => Some(e),
+            };
+            let speed =
+                (timed.and_then(|t| t.overall.as_ref())).map_or("not timed".to_string(), pct);
             whole.push((
                 e.name.clone(),
                 format!(

@@ -26,7 +26,23 @@ fn patch_effect(r: &Report, code: &dyn Fn(&str) -> String) -> Option<String> {
         pick.artifact.as_ref()?.footprint_bytes,
         published.artifact.as_ref()?.footprint_bytes,
     );
-    let speed = pick.overall.as_ref().map_or("not timed".to_string(), pct);
+    // A set timed once as another's machine code has that one's speed.
+    let timed_as = match (&pick.overall, &pick.same_code_as) {
+        (None, Some(same)) if pick.status == crate::report::Status::Screened => find(same),
+        _ => None,
+    };
+    let speed = match (&pick.overall, timed_as) {
+        (Some(o), _) => pct(o),
+        (None, Some(t)) if t.name == run.run.reference => {
+            format!("the same (the same machine code as {})", code(&t.name))
+        }
+        (None, Some(t)) => format!(
+            "{} (the same machine code as {}, timed once as it)",
+            t.overall.as_ref().map_or("not timed".to_string(), pct),
+            code(&t.name)
+        ),
+        _ => "not timed".to_string(),
+    };
     Some(format!(
         "{} (measured whole {which}): footprint {} ({a} bytes against {b}) and speed {speed} against {} over the crypt cases",
         code(&p.variant),
@@ -84,6 +100,14 @@ pub fn render_suggestion(w: &mut String, r: &Report) {
     crate::render::markdown::glance::chain_table(w, round);
 }
 
+/// At most six names, then how many more: `a, b, c, d, e, f and 84 more`.
+fn few(names: &[String]) -> String {
+    match names.len() {
+        0..=6 => names.join(", "),
+        n => format!("{} and {} more", names[..6].join(", "), n - 6),
+    }
+}
+
 /// The first lines of the patch file: its generated marker, what it is,
 /// its effect and how to apply it, each a `#` line that `git apply` and
 /// `patch` pass over.
@@ -110,7 +134,7 @@ pub fn patch_preamble(r: &Report) -> String {
                 format!(
                     "the suggested set {} ({} applied together, measured whole)",
                     p.variant,
-                    parts.join(", ")
+                    few(parts)
                 )
             }
             _ => "the verdict's pick".to_string(),

@@ -13,7 +13,7 @@ use super::super::args::Args;
 use super::super::pipeline;
 use super::{Made, Taken, contenders, crate_cipher, write_variant};
 use crate::env::flags::FlagSet;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::intake::axes::{self, Change, PUBLISHED};
 use crate::intake::table;
 use crate::render::worth::{self, Outcome};
@@ -141,7 +141,7 @@ pub fn settle(
             .chain(combines.iter().cloned())
             .collect()
     });
-    let tried: Vec<Tried> = (on_pick
+    let mut tried: Vec<Tried> = (on_pick
         .chain(smaller(&combines))
         .take(MAX_TRIED)
         .enumerate())
@@ -157,10 +157,29 @@ pub fn settle(
                 .map(|x| variant_of(x.variant.clone(), &x.combines)),
         )
         .collect();
+    // A set whose edits cannot be made (its copy refused) is left out,
+    // said; without the whole set there is nothing to settle.
     let mut notes = Vec::new();
-    for v in &candidates {
-        notes.extend(write_variant(t, v, 0)?);
+    let mut made_sets = Vec::new();
+    for v in candidates {
+        match write_variant(t, &v, 0) {
+            Ok(note) => {
+                notes.extend(note);
+                made_sets.push(v);
+            }
+            Err(Error::Failed(why) | Error::Usage { cause: why, .. }) => {
+                notes.push(format!("the set `{}` was not built: {why}", v.name));
+            }
+        }
     }
+    let candidates = made_sets;
+    if candidates.first().is_none_or(|v| v.name != NAME) {
+        for n in &notes {
+            eprintln!("[suggested] {}", crate::env::escape::terminal(n));
+        }
+        return Ok(None);
+    }
+    tried.retain(|x| candidates.iter().any(|v| v.name == x.variant));
     let mut names = vec![PUBLISHED.to_string()];
     names.extend(pick.clone());
     let against = names.join(" and ");

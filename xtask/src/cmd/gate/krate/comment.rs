@@ -4,10 +4,10 @@
 //! the gate's summary (`gate/summary.rs`, the rows and thresholds every gate
 //! has), what moved in both directions, and what callgrind could count.
 
+use crate::cmd::gate::krate::moved::{self, CaseCount, Moved};
+use crate::cmd::gate::rows::Row;
 use crate::decide::verdict::pct;
 use crate::env::escape::{md_code, md_text};
-use crate::gate::krate::moved::{self, CaseCount, Moved};
-use crate::gate::rows::Row;
 use crate::render::markdown::why;
 use crate::report::backends::Ran;
 use crate::select::artifact::{Artifact, Inlining};

@@ -5,7 +5,7 @@
 //! one place, through the downstream shim `compare --crate` uses
 //! (`sides.rs`), checked (head must compute what base computes: every
 //! mode, key length, direction, 1 to 40 blocks), sized and counted by
-//! callgrind in every case (`gate_measure`), and judged row by row with
+//! callgrind in every case (`measure.rs`), and judged row by row with
 //! today's thresholds (`rows.rs`). The comment says what moved on the hot
 //! path (`moved.rs`, `comment.rs`).
 //!
@@ -19,6 +19,10 @@ pub mod sides;
 
 use crate::build::code;
 use crate::child::backends_ran;
+use crate::cmd::gate::args::Args;
+use crate::cmd::gate::measure;
+use crate::cmd::gate::rows::{self, Severity};
+use crate::cmd::gate::summary::{self, Against, Basis};
 use crate::count::backend;
 use crate::count::callgrind;
 use crate::count::counts;
@@ -27,10 +31,6 @@ use crate::env::escape::md_code;
 use crate::env::outputs::{self, Kind};
 use crate::env::workspace;
 use crate::error::{Error, Result};
-use crate::gate::args::Args;
-use crate::gate::gate_measure;
-use crate::gate::rows::{self, Severity};
-use crate::gate::summary::{self, Against, Basis};
 use crate::report::backends::{Observed, Ran};
 use crate::report::{Entry, Report, Speed, Status};
 use crate::select::contenders::Contender;
@@ -60,7 +60,7 @@ pub fn run(args: &Args, path: &Path) -> Result<()> {
     crate::env::fault::check(&crate::select::contenders::names(&contenders))?;
     let command = command(args, path);
     sides.build(entry, &mut contenders)?;
-    let (report, _) = gate_measure::measure_built(
+    let (report, _) = measure::measure_built(
         entry,
         &mut contenders,
         &sides.work.path,
@@ -71,7 +71,7 @@ pub fn run(args: &Args, path: &Path) -> Result<()> {
     let head = side(&report, HEAD)?;
     usable_base(&sides, base)?;
     let name = &sides.base.name;
-    let cases: Vec<Speed> = gate_measure::counted_cases(entry)
+    let cases: Vec<Speed> = measure::counted_cases(entry)
         .iter()
         .map(|c| counts::uncounted(entry, c))
         .collect();
@@ -219,7 +219,7 @@ fn backend_ran(
     sides: &Sides,
 ) -> Option<Ran> {
     let so = &contenders.iter().find(|c| c.name == HEAD)?.built()?.so;
-    let cases = explain::headline_cases(entry, &gate_measure::counted_cases(entry));
+    let cases = explain::headline_cases(entry, &measure::counted_cases(entry));
     let (lib, dir) = (sides.base.lib_name.as_str(), &sides.work.path);
     eprintln!("[backend] which backend the head runs here, and which callgrind counted ...");
     Some(if args.no_time {

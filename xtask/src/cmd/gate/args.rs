@@ -2,7 +2,7 @@
 //! their committed baselines, or a crate's working tree against a revision
 //! of its repository (`--crate PATH --against REV`).
 
-use crate::gate::rows::Thresholds;
+use crate::cmd::gate::rows::Thresholds;
 use std::path::PathBuf;
 
 #[derive(clap::Args)]

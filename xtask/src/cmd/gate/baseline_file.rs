@@ -8,9 +8,9 @@
 //! counted case, or with a count or size of 0 (or below). A variant
 //! valgrind cannot run (`uncounted`: VAES) is held to its sizes alone.
 
+use crate::cmd::gate::rows;
 use crate::env::workspace;
 use crate::error::{Error, Result};
-use crate::gate::rows;
 use crate::report::check;
 use crate::report::{self, Report, SCHEMA_VERSION, Status};
 use crate::select::cases;

@@ -5,8 +5,8 @@
 //! among them, so that the comment stays readable (and within a comment's
 //! size) however many variants and cases there are.
 
+use crate::cmd::gate::rows::{Change, Row, Severity, Thresholds};
 use crate::env::escape::{md_cell, md_cell_fragment, md_code, md_code_cell, md_text};
-use crate::gate::rows::{Change, Row, Severity, Thresholds};
 use std::fmt::Write;
 
 /// What the verdict is against, as the summary says it.

@@ -15,8 +15,8 @@
 
 pub mod args;
 pub mod baseline_file;
-pub mod gate_measure;
 pub mod krate;
+pub mod measure;
 pub mod rows;
 pub mod summary;
 
@@ -309,7 +309,7 @@ fn gate_one(
     } else {
         Reuse::Previous
     };
-    let (now, timings) = gate_measure::measure(
+    let (now, timings) = measure::measure(
         entry,
         &mut contenders,
         &work.path,
@@ -318,7 +318,7 @@ fn gate_one(
         &format!("cargo xtask gate {}", entry.name),
     )?;
     drop(base_tree);
-    let cases: Vec<Speed> = gate_measure::counted_cases(entry)
+    let cases: Vec<Speed> = measure::counted_cases(entry)
         .iter()
         .map(|c| counts::uncounted(entry, c))
         .collect();
