@@ -202,7 +202,7 @@ pub fn settle(
     let held = candidates.into_iter().find(|v| holds(&round, &v.name));
     notes.push(match &held {
         Some(v) => format!(
-            "the suggested set's run picked `{}`: the patch is its diff",
+            "the suggested set's run picked {}: the patch is its diff",
             v.name
         ),
         None => format!(
