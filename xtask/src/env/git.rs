@@ -46,11 +46,13 @@ pub fn resolve(dir: &Path, rev: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
+    use std::path::Path;
+
     /// A revision that looks like an option is a revision, not an option;
     /// HEAD resolves to a full hash.
     #[test]
     fn a_revision_is_never_an_option() {
-        let root = crate::env::workspace::root();
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
         assert!(super::resolve(&root, "--help").is_none());
         assert!(super::resolve(&root, "--output=/tmp/x").is_none());
         if let Some(head) = super::resolve(&root, "HEAD") {

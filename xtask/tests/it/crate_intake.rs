@@ -278,6 +278,71 @@ fn the_patch_applies(out: &Path, pick: &str, json: &serde_json::Value) {
     std::fs::remove_dir_all(&repo).unwrap();
 }
 
+/// The suggested set on the fixture: four attributes whose removal leaves
+/// the hot path's machine code as it is (*no effect*, whatever the timing)
+/// are removed together in `suggested`, built, checked and timed in a run
+/// of its own (kept in the report's JSON) with delta debugging's first
+/// step beside it; the patch is the set that held (`git apply --check`
+/// accepts it on the fixture's source), else the pick's.
+#[test]
+fn the_suggested_set_is_measured_whole() {
+    let tmp = scratch("crate-suggested");
+    let out = run("drop_1,drop_3,drop_4,drop_8", tmp.path(), None);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let json = json(tmp.path());
+    let s = &json["annotations"]["suggestion"];
+    assert_eq!(s["variant"], "suggested", "{s}");
+    let combines: Vec<&str> = (s["combines"].as_array().unwrap().iter())
+        .map(|c| c.as_str().unwrap())
+        .collect();
+    assert_eq!(combines, ["drop_1", "drop_3", "drop_4", "drop_8"], "{s}");
+    // Two halves, then each set that leaves one out (no pick on top: the
+    // pick is published, or one of these).
+    let tried = s["tried"].as_array().unwrap();
+    assert!(tried.len() >= 6, "{s}");
+    let edits = s["edits"].as_array().unwrap();
+    assert_eq!(edits.len(), 4, "{s}");
+    assert!(edits.iter().all(|e| e["patched"].is_null()), "{s}");
+    let round = &json["suggested"];
+    let timed: Vec<&str> = (round["variants"].as_array().unwrap().iter())
+        .map(|e| e["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(timed[0], "published", "{timed:?}");
+    assert!(timed.contains(&"suggested"), "{timed:?}");
+    let md = std::fs::read_to_string(tmp.path().join("toycipher.md")).unwrap();
+    assert!(
+        md.contains("**The suggested set, measured whole:** `suggested` is `drop_1`, `drop_3`, `drop_4`, `drop_8` applied together (4 edit(s)"),
+        "{md}"
+    );
+    let patch = tmp.path().join("toycipher.patch");
+    match s["held"].as_str() {
+        Some(held) => {
+            assert_eq!(json["annotations"]["patch"]["variant"], held, "{s}");
+            let repo = tmp.path().join("checkout");
+            crate::common::copy_tree(&fixture("toycipher"), &repo);
+            let git = |args: &[&str]| {
+                let o = Command::new("git")
+                    .args(args)
+                    .current_dir(&repo)
+                    .output()
+                    .unwrap();
+                assert!(
+                    o.status.success(),
+                    "git {args:?}: {}",
+                    String::from_utf8_lossy(&o.stderr)
+                );
+            };
+            git(&["init", "-q"]);
+            git(&["apply", "--check", patch.to_str().unwrap()]);
+        }
+        None => {
+            let pick = json["verdict"]["pick"].as_str().unwrap_or("published");
+            assert_eq!(patch.exists(), pick != "published", "{pick}");
+        }
+    }
+}
+
 /// When the reference cannot be built nothing can be measured against
 /// it: the verdict says which failed first and why, and gives no command
 /// to run again (more processes could not help).

@@ -94,7 +94,12 @@ pub fn run(args: &Args, sets: &[FlagSet], target: &Path) -> Result<()> {
     annotations.ran = Some(ran);
     // The suggested set, timed whole in a run of its own against
     // `published` and the pick; the patch is its diff when it holds.
-    let suggestion = suggested::settle(args, sets, t, &made, &report, &annotations, &settings)?;
+    let run = Context {
+        t,
+        made: &made,
+        sets,
+    };
+    let suggestion = suggested::settle(args, &run, &report, &annotations, &settings)?;
     let explain = args
         .explain_in_source
         .then(|| explain(&report, suggestion.as_ref().map(|s| &s.round), &annotations));
@@ -122,6 +127,42 @@ pub fn run(args: &Args, sets: &[FlagSet], target: &Path) -> Result<()> {
     }
     pipeline::print_verdict(&report, &t.out);
     pipeline::failures(&report)
+}
+
+/// The crate's run as the suggested set sees it.
+struct Context<'a> {
+    t: &'a Taken,
+    made: &'a Made,
+    sets: &'a [FlagSet],
+}
+
+impl suggested::Run for Context<'_> {
+    fn variants(&self) -> &[axes::Variant] {
+        &self.made.selected
+    }
+
+    fn scanned(&self) -> (&Scan, &Cfg) {
+        let s = &self.t.sets[0];
+        (&s.scan, &s.cfg)
+    }
+
+    fn write(&self, v: &axes::Variant) -> Result<Option<String>> {
+        write_variant(self.t, v, 0)
+    }
+
+    fn contenders(&self, names: Vec<String>) -> (&'static CipherEntry, Vec<Contender>) {
+        let cipher = crate_cipher(self.t, self.sets, names, false);
+        let entry = CipherEntry::of_crate(&cipher);
+        (entry, contenders(entry, self.t, self.made))
+    }
+
+    fn work(&self) -> &Path {
+        &self.t.work.path
+    }
+
+    fn profile(&self) -> bool {
+        self.sets.iter().all(FlagSet::is_profile)
+    }
 }
 
 /// The crate's cipher as the harness sees it, with `variants` (the

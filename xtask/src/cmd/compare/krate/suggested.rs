@@ -11,9 +11,8 @@
 
 use super::super::args::Args;
 use super::super::pipeline;
-use super::{Made, Taken, contenders, crate_cipher, write_variant};
-use crate::env::flags::FlagSet;
 use crate::error::{Error, Result};
+use crate::intake::annotations::{Cfg, Scan};
 use crate::intake::axes::{self, Change, PUBLISHED};
 use crate::intake::table;
 use crate::render::worth::{self, Outcome};
@@ -22,6 +21,7 @@ use crate::report::{Report, Status};
 use crate::select::contenders::Contender;
 use crate::time::analyse::Settings;
 use bench_harness::registry::CipherEntry;
+use std::path::Path;
 
 /// The suggested set's name among its run's variants; the smaller sets
 /// tried beside it are `NAME_1` to `NAME_`[`MAX_TRIED`].
@@ -36,6 +36,26 @@ pub const MAX_TRIED: usize = 9;
 /// builds share their dependencies).
 pub fn names() -> impl Iterator<Item = String> {
     std::iter::once(NAME.to_string()).chain((1..=MAX_TRIED).map(|k| format!("{NAME}_{k}")))
+}
+
+/// What settling the suggested set needs of the crate's run (`krate.rs`
+/// gives it): the variants it made, the attributes they edit, a copy
+/// made for a set, and the contenders of a run of some of them.
+pub trait Run {
+    /// The variants the first run made.
+    fn variants(&self) -> &[axes::Variant];
+    /// The default feature set's attributes, and what this target compiles.
+    fn scanned(&self) -> (&Scan, &Cfg);
+    /// Copies the crate for `v`, edits the copy and writes its shim; what
+    /// the edits left as published, and why.
+    fn write(&self, v: &axes::Variant) -> Result<Option<String>>;
+    /// The entry of a run of `names` (the reference first), no peer, and
+    /// its contenders.
+    fn contenders(&self, names: Vec<String>) -> (&'static CipherEntry, Vec<Contender>);
+    /// Where the run keeps its files.
+    fn work(&self) -> &Path;
+    /// Whether every contender builds under the profile (no flag grid).
+    fn profile(&self) -> bool;
 }
 
 /// What settling the suggested set gave: its record, its run, the
@@ -95,15 +115,13 @@ pub fn smaller(parts: &[String]) -> Vec<Vec<String>> {
 /// (or none: the crate as published), said on the terminal.
 pub fn settle(
     args: &Args,
-    sets: &[FlagSet],
-    t: &Taken,
-    made: &Made,
+    run: &dyn Run,
     first: &Report,
     a: &Annotations,
     settings: &Settings,
 ) -> Result<Option<Settled>> {
     let combines = combined(first, a);
-    let profile = sets.iter().all(FlagSet::is_profile);
+    let profile = run.profile();
     if combines.len() < 2 || !profile {
         eprintln!(
             "[suggested] the evidence applies {} variant(s) of the crate together ({}): {}",
@@ -125,13 +143,13 @@ pub fn settle(
         name,
         change: Change::Combined(
             (parts.iter())
-                .filter_map(|n| made.selected.iter().find(|v| &v.name == n))
+                .filter_map(|n| run.variants().iter().find(|v| &v.name == n))
                 .map(|v| v.change.clone())
                 .collect(),
         ),
     };
     let pick = (first.verdict.pick.as_deref())
-        .filter(|p| *p != PUBLISHED && made.selected.iter().any(|v| v.name == *p))
+        .filter(|p| *p != PUBLISHED && run.variants().iter().any(|v| v.name == *p))
         .map(str::to_string);
     // A pick that is a policy (`inline`, `never`) with the evidence on
     // top: the policy written out per function, where the evidence
@@ -162,7 +180,7 @@ pub fn settle(
     let mut notes = Vec::new();
     let mut made_sets = Vec::new();
     for v in candidates {
-        match write_variant(t, &v, 0) {
+        match run.write(&v) {
             Ok(note) => {
                 notes.extend(note);
                 made_sets.push(v);
@@ -184,21 +202,19 @@ pub fn settle(
     names.extend(pick.clone());
     let against = names.join(" and ");
     names.extend(candidates.iter().map(|v| v.name.clone()));
-    let s = &t.sets[0];
-    let edits = axes::edits(&s.scan, &s.cfg, &candidates[0].change);
+    let (scan, cfg) = run.scanned();
+    let edits = axes::edits(scan, cfg, &candidates[0].change);
     eprintln!(
         "[suggested] applying {} together ({} edits), and timing it whole against {against}, with {} smaller sets beside it",
         combines.join(", "),
         edits.len(),
         tried.len()
     );
-    let cipher = crate_cipher(t, sets, names, false);
-    let entry: &'static CipherEntry = CipherEntry::of_crate(&cipher);
-    let contenders: Vec<Contender> = contenders(entry, t, made);
+    let (entry, contenders) = run.contenders(names);
     let mut second = args.clone();
     // A few contenders, not every variant: half the first run's budget.
     second.amount.budget = args.amount.budget / 2.0;
-    let round = pipeline::compare(&second, settings, entry, contenders, &t.work.path)?;
+    let round = pipeline::compare(&second, settings, entry, contenders, run.work())?;
     let held = candidates.into_iter().find(|v| holds(&round, &v.name));
     notes.push(match &held {
         Some(v) => format!(
@@ -217,7 +233,7 @@ pub fn settle(
             variant: NAME.into(),
             combines,
             against: pick,
-            edits: table::patch_edits(&s.scan, &edits),
+            edits: table::patch_edits(scan, &edits),
             tried,
             held: held.as_ref().map(|v| v.name.clone()),
         },
