@@ -3,7 +3,7 @@
 //! runs the case's operation again and again while `sampler.rs` samples the
 //! instruction pointer; it writes the addresses as taken, and where
 //! `inlinelab_crypt` was loaded, so that the parent
-//! (`child/backends_ran.rs`) can map them to the artifact's functions. A
+//! (`child/which_ran.rs`) can map them to the artifact's functions. A
 //! pass of its own, in a process of its own: never during timed rounds,
 //! and the `SIGPROF` handler it installs dies with it. Its spec and outcome
 //! are defined here.

@@ -145,7 +145,7 @@ mod tests {
 
     /// callgrind 3.19's file of the toycipher fixture's three headline
     /// cases (ECB and CBC encryption of one block, key setup), counted as
-    /// `count/backend.rs` counts them (paths shortened): one set of
+    /// `count/by_module.rs` counts them (paths shortened): one set of
     /// functions per triggered dump, the one at termination left out; each
     /// function's own instructions, calls' inclusive costs left out, names
     /// compressed in an earlier dump resolved; they add up to each dump's

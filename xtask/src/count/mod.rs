@@ -1,9 +1,9 @@
 //! Counting instructions with callgrind: one valgrind run over every
 //! artifact of a cipher, and the counts per case it gives; the
 //! instructions per function of each case (`functions.rs`), and the
-//! crate's module that got them (`backend.rs`).
+//! crate's module that got them (`by_module.rs`).
 
-pub mod backend;
+pub mod by_module;
 pub mod callgrind;
 pub mod counts;
 pub mod explain;

@@ -8,17 +8,17 @@
 //! (`identify.rs`), the shim each variant is built through (`shim.rs`),
 //! the backends its hot path holds and the CPU's features, and a case's
 //! samples or instructions by module
-//! (`backends.rs`), an artifact's functions by address (`symbols.rs`),
+//! (`modules.rs`), an artifact's functions by address (`symbols.rs`),
 //! the report's table of attributes (`table.rs`), and the pick written as
 //! a patch against the crate's source (`patch.rs`).
 
 pub mod annotations;
 pub mod axes;
-pub mod backends;
 pub mod copy;
 pub mod features;
 pub mod fetch;
 pub mod identify;
+pub mod modules;
 pub mod patch;
 pub mod probe;
 pub mod shim;

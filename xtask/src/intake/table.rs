@@ -49,7 +49,7 @@ pub fn table(
     Annotations {
         added,
         backends,
-        cpu_features: crate::intake::backends::cpu_features(),
+        cpu_features: crate::intake::modules::cpu_features(),
         ran: None,
         patch: None,
         suggestion: None,

@@ -38,7 +38,7 @@ pub struct Annotations {
     /// and counted by callgrind (absent in a report written before they
     /// were observed).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub ran: Option<crate::report::backends::Ran>,
+    pub ran: Option<crate::report::ran::Ran>,
     /// The verdict's pick written as a patch against the crate's source
     /// (`NAME.patch` beside the report); absent when the pick is the crate
     /// as published, or when the run wrote none (its notes say why).

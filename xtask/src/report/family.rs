@@ -1,7 +1,7 @@
 //! What a case is, as a report weighs it: the operation of one (encrypt,
 //! decrypt, digest, key setup) and the family of modes it belongs to. No
 //! other type of the report's is needed here, so that a file the report's
-//! model names (`backends.rs`) may name these without naming the model.
+//! model names (`ran.rs`) may name these without naming the model.
 
 use serde::{Deserialize, Serialize};
 use std::fmt;

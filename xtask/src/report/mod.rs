@@ -5,7 +5,6 @@
 //! by the functions here.
 
 pub mod annotations;
-pub mod backends;
 pub mod check;
 mod columns;
 mod family;
@@ -13,6 +12,7 @@ mod family;
 pub(crate) mod fixture;
 pub mod grid;
 pub mod json;
+pub mod ran;
 pub mod raw;
 pub mod reader;
 pub mod recompute;

@@ -8,7 +8,7 @@
 
 use super::args::Args;
 use super::pipeline;
-use crate::child::backends_ran;
+use crate::child::which_ran;
 use crate::count::explain;
 use crate::env::escape::terminal;
 use crate::env::flags::{self, FlagSet};
@@ -29,7 +29,7 @@ use crate::intake::spec::Spec;
 use crate::intake::{copy, patch, table};
 use crate::render::output::FLAGS_DIR;
 use crate::render::{output, worth};
-use crate::report::backends::Ran;
+use crate::report::ran::Ran;
 use crate::select::contenders::{Contender, Kind, Origin, State};
 use bench_harness::crates::{CrateCipher, PEER_NAME};
 use bench_harness::engine::Mode;
@@ -421,8 +421,8 @@ fn backend_ran(args: &Args, entry: &CipherEntry, published: &Path, t: &Taken) ->
         "[backend] sampling where {} spends its time, and counting where callgrind's instructions go ...",
         terminal(PUBLISHED)
     );
-    let per_case = backends_ran::sampled_for(args.amount.sec);
-    let ran = backends_ran::observe(entry.name, published, &cases, t.lib, &t.work.path, per_case);
+    let per_case = which_ran::sampled_for(args.amount.sec);
+    let ran = which_ran::observe(entry.name, published, &cases, t.lib, &t.work.path, per_case);
     for line in ran.sentences(&|s: &str| format!("`{}`", terminal(s)), &terminal) {
         eprintln!("  {line}");
     }
@@ -773,7 +773,7 @@ fn make_variants(args: &Args, t: &Taken) -> Result<Made> {
         )?;
         let (hot, unmatched) = axes::out_of_line(&s.scan, &s.cfg, t.lib, &hot_names);
         if k == 0 {
-            backends = crate::intake::backends::modules(t.lib, &hot_names);
+            backends = crate::intake::modules::modules(t.lib, &hot_names);
         }
         let of_set = axes::variants(&s.scan, &s.cfg, &hot);
         let shape = match t.learned.digest_size {

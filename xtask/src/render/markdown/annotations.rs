@@ -470,7 +470,7 @@ mod tests {
     /// escaped.
     #[test]
     fn the_backend_that_ran_is_named() {
-        use crate::report::backends::{FamilyRan, ModuleCount, Observed, Ran};
+        use crate::report::ran::{FamilyRan, ModuleCount, Observed, Ran};
         use crate::report::{Family, Operation};
         let mut r = crate::report::fixture::report();
         let family = |module: &str, count| FamilyRan {

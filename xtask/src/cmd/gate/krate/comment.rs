@@ -9,7 +9,7 @@ use crate::cmd::gate::rows::Row;
 use crate::decide::verdict::pct;
 use crate::env::escape::{md_code, md_text};
 use crate::render::markdown::why;
-use crate::report::backends::Ran;
+use crate::report::ran::Ran;
 use crate::select::artifact::{Artifact, Inlining};
 use bench_harness::stats::Ratio;
 
@@ -307,7 +307,7 @@ mod tests {
     /// own, instead of the modules the hot path reaches.
     #[test]
     fn the_backend_ran_and_counted_per_family() {
-        use crate::report::backends::{FamilyRan, ModuleCount, Observed, Ran};
+        use crate::report::ran::{FamilyRan, ModuleCount, Observed, Ran};
         use crate::report::{Family, Operation};
         let family = |module: &str| FamilyRan {
             family: Family::Parallel,

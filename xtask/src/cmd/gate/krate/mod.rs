@@ -18,12 +18,12 @@ pub mod moved;
 pub mod sides;
 
 use crate::build::code;
-use crate::child::backends_ran;
+use crate::child::which_ran;
 use crate::cmd::gate::args::Args;
 use crate::cmd::gate::measure;
 use crate::cmd::gate::rows::{self, Severity};
 use crate::cmd::gate::summary::{self, Against, Basis};
-use crate::count::backend;
+use crate::count::by_module;
 use crate::count::callgrind;
 use crate::count::counts;
 use crate::count::explain;
@@ -31,7 +31,7 @@ use crate::env::escape::md_code;
 use crate::env::outputs::{self, Kind};
 use crate::env::workspace;
 use crate::error::{Error, Result};
-use crate::report::backends::{Observed, Ran};
+use crate::report::ran::{Observed, Ran};
 use crate::report::{Entry, Report, Speed, Status};
 use crate::select::contenders::Contender;
 use crate::time::plan::Amount;
@@ -115,7 +115,7 @@ pub fn run(args: &Args, path: &Path) -> Result<()> {
         rows: &rows,
         backends: &backends,
         ran: ran.as_ref(),
-        cpu: &crate::intake::backends::cpu_features(),
+        cpu: &crate::intake::modules::cpu_features(),
         artifacts: base.artifact.as_ref().zip(head.artifact.as_ref()),
         wall,
     });
@@ -200,7 +200,7 @@ fn hot_paths(contenders: &[Contender], lib: &str) -> (Option<Moved>, Vec<String>
     let (base, head) = (functions(BASE), functions(HEAD));
     let backends = head.as_ref().map_or(Vec::new(), |h| {
         let names: Vec<String> = h.iter().map(|(n, _)| n.clone()).collect();
-        crate::intake::backends::modules(lib, &names)
+        crate::intake::modules::modules(lib, &names)
     });
     let moved = match (base, head) {
         (Some(b), Some(h)) => Some(moved::moved(&b, &h)),
@@ -225,11 +225,11 @@ fn backend_ran(
     Some(if args.no_time {
         Ran {
             timed: Observed::Unavailable("--no-time".into()),
-            counted: backend::counted(entry.name, so, &cases, lib, dir),
+            counted: by_module::counted(entry.name, so, &cases, lib, dir),
         }
     } else {
-        let per_case = backends_ran::sampled_for(Amount::quick().sec);
-        backends_ran::observe(entry.name, so, &cases, lib, dir, per_case)
+        let per_case = which_ran::sampled_for(Amount::quick().sec);
+        which_ran::observe(entry.name, so, &cases, lib, dir, per_case)
     })
 }
 

@@ -5,7 +5,7 @@
 //! by. Which one ran is the crate's choice at run time; callgrind runs on
 //! a CPU of its own (no AVX-512), where the choice may differ.
 
-use crate::report::backends::{FamilyRan, ModuleCount};
+use crate::report::ran::{FamilyRan, ModuleCount};
 use crate::report::{Family, Operation};
 
 /// The extensions crates pick backends by, as `/proc/cpuinfo` names them.

@@ -1,16 +1,16 @@
 //! Which backend a crate ran, per mode family: timed on this CPU (the
 //! `__sample` child's instruction pointers mapped to the artifact's
 //! functions, `intake/symbols.rs`, then to the crate's modules,
-//! `intake/backends.rs`) and counted under callgrind
-//! (`count/backend.rs`). What compare's crate report and the gate name.
+//! `intake/modules.rs`) and counted under callgrind
+//! (`count/by_module.rs`). What compare's crate report and the gate name.
 
 use crate::child::sample_child::{CaseSamples, SampleOutcome, SampleSpec};
 use crate::child::sampler;
-use crate::count::backend;
+use crate::count::by_module;
 use crate::env::deadline::{self, Group, Waited};
-use crate::intake::backends;
+use crate::intake::modules;
 use crate::intake::symbols::Symbols;
-use crate::report::backends::{FamilyRan, Observed, Ran};
+use crate::report::ran::{FamilyRan, Observed, Ran};
 use crate::report::{Family, Operation};
 use bench_harness::sampling::Case;
 use std::path::Path;
@@ -54,7 +54,7 @@ pub fn observe(
     let cases = one_per_family(cipher, cases);
     Ran {
         timed: timed(cipher, so, &cases, lib, dir, per_case),
-        counted: backend::counted(cipher, so, &cases, lib, dir),
+        counted: by_module::counted(cipher, so, &cases, lib, dir),
     }
 }
 
@@ -194,7 +194,7 @@ pub fn samples_by_module(
             1,
         )
     });
-    backends::attribute(
+    modules::attribute(
         lib,
         Family::of_case(&alg, dir),
         (&alg, dir, case.key_bytes * 8, case.block_bytes),

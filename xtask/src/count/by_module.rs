@@ -1,14 +1,14 @@
 //! The backend counted: which of a crate's modules got the instructions
 //! callgrind counted in each case (`count/functions.rs` per function,
-//! `intake/backends.rs` per module). Valgrind's CPU is not this one (it has
+//! `intake/modules.rs` per module). Valgrind's CPU is not this one (it has
 //! no AVX-512), so a crate that picks its backend at run time may be
 //! counted on another backend than the one it is timed on
-//! (`child/backends_ran.rs` says which that is).
+//! (`child/which_ran.rs` says which that is).
 
 use crate::count::callgrind::{self, Count};
 use crate::count::functions::Functions;
-use crate::intake::backends;
-use crate::report::backends::Observed;
+use crate::intake::modules;
+use crate::report::ran::Observed;
 use crate::report::{Family, Operation};
 use bench_harness::sampling::Case;
 use std::path::Path;
@@ -48,14 +48,14 @@ pub fn attribute(cipher: &str, lib: &str, cases: &[Case], functions: &[Functions
         let family = Family::of_case(&alg, dir);
         if out
             .iter()
-            .any(|r: &crate::report::backends::FamilyRan| r.family == family)
+            .any(|r: &crate::report::ran::FamilyRan| r.family == family)
         {
             continue;
         }
         let names: Vec<(String, u64)> = (dump.iter())
             .map(|(raw, n)| (format!("{:#}", rustc_demangle::demangle(raw)), *n))
             .collect();
-        out.push(backends::attribute(
+        out.push(modules::attribute(
             lib,
             family,
             (&alg, dir, case.key_bytes * 8, case.block_bytes),
