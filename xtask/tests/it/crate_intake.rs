@@ -234,6 +234,27 @@ fn a_wrong_or_failed_variant_is_a_failed_row() {
     }
 }
 
+/// `patch` applied to a copy of the fixture in `repo`, a new git
+/// repository: `git apply --check` accepts it, and `git apply` applies it.
+fn apply_to_the_fixture(repo: &Path, patch: &Path) {
+    crate::common::copy_tree(&fixture("toycipher"), repo);
+    let git = |args: &[&str]| {
+        let o = Command::new("git")
+            .args(args)
+            .current_dir(repo)
+            .output()
+            .unwrap();
+        assert!(
+            o.status.success(),
+            "git {args:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    };
+    git(&["init", "-q"]);
+    git(&["apply", "--check", patch.to_str().unwrap()]);
+    git(&["apply", patch.to_str().unwrap()]);
+}
+
 /// The report's patch (the pick's edits) against the fixture's source:
 /// `git apply --check` takes it in a temporary repository holding a copy
 /// of the crate, the report's first screen says its effect and lists each
@@ -249,23 +270,7 @@ fn the_patch_applies(out: &Path, pick: &str, json: &serde_json::Value) {
     let edits = record["edits"].as_array().unwrap();
     assert!(!edits.is_empty(), "{record}");
     let repo = out.join("checkout");
-    crate::common::copy_tree(&fixture("toycipher"), &repo);
-    let git = |args: &[&str]| {
-        let o = Command::new("git")
-            .args(args)
-            .current_dir(&repo)
-            .output()
-            .unwrap();
-        assert!(
-            o.status.success(),
-            "git {args:?}: {}",
-            String::from_utf8_lossy(&o.stderr)
-        );
-    };
-    git(&["init", "-q"]);
-    let file = out.join("toycipher.patch");
-    git(&["apply", "--check", file.to_str().unwrap()]);
-    git(&["apply", file.to_str().unwrap()]);
+    apply_to_the_fixture(&repo, &out.join("toycipher.patch"));
     let md = std::fs::read_to_string(out.join("toycipher.md")).unwrap();
     assert!(
         md.contains(&format!("**The answer as a patch, [`toycipher.patch`](toycipher.patch):** `{pick}` (measured whole in this run): footprint ")),
@@ -320,22 +325,7 @@ fn the_suggested_set_is_measured_whole() {
     match s["held"].as_str() {
         Some(held) => {
             assert_eq!(json["annotations"]["patch"]["variant"], held, "{s}");
-            let repo = tmp.path().join("checkout");
-            crate::common::copy_tree(&fixture("toycipher"), &repo);
-            let git = |args: &[&str]| {
-                let o = Command::new("git")
-                    .args(args)
-                    .current_dir(&repo)
-                    .output()
-                    .unwrap();
-                assert!(
-                    o.status.success(),
-                    "git {args:?}: {}",
-                    String::from_utf8_lossy(&o.stderr)
-                );
-            };
-            git(&["init", "-q"]);
-            git(&["apply", "--check", patch.to_str().unwrap()]);
+            apply_to_the_fixture(&tmp.path().join("checkout"), &patch);
         }
         None => {
             let pick = json["verdict"]["pick"].as_str().unwrap_or("published");

@@ -130,26 +130,20 @@ fn inlining(base: &Artifact, head: &Artifact) -> String {
     }
     md.push_str("From LLVM's inline remarks (`-Cremark=inline`) of the builds measured, base to head, whatever the thresholds above decided:\n\n");
     for (callee, (stopped, started)) in changed {
-        let callers = |v: &[&Inlining]| {
-            let names: Vec<String> = v.iter().map(|i| md_code(&i.caller)).collect();
-            names.join(", ")
-        };
-        if !stopped.is_empty() {
+        for (calls, what) in [
+            (&stopped, "became a call in"),
+            (&started, "is now inlined into"),
+        ] {
+            if calls.is_empty() {
+                continue;
+            }
+            let callers: Vec<String> = calls.iter().map(|i| md_code(&i.caller)).collect();
             md.push_str(&format!(
-                "- {} became a call in {} caller(s) ({}): {}.\n",
+                "- {} {what} {} caller(s) ({}): {}.\n",
                 md_code(callee),
-                stopped.len(),
-                callers(&stopped),
-                why::summary(&stopped)
-            ));
-        }
-        if !started.is_empty() {
-            md.push_str(&format!(
-                "- {} is now inlined into {} caller(s) ({}): {}.\n",
-                md_code(callee),
-                started.len(),
-                callers(&started),
-                why::summary(&started)
+                calls.len(),
+                callers.join(", "),
+                why::summary(calls)
             ));
         }
     }
