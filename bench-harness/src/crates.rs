@@ -24,6 +24,80 @@ pub const STANDARD_KEYS: [usize; 4] = [8, 16, 24, 32];
 /// variants.
 pub const PEER_NAME: &str = "peer-registry";
 
+/// The kinds of primitive a crate's type may be, as far as this harness
+/// wraps them: which traits it implements, and so what the artifact wraps
+/// it in. A new kind (an AEAD, a stream cipher, a universal hash, a MAC)
+/// starts as an arm here and in [`Primitive`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    /// `cipher` 0.5's `KeyInit + BlockCipherEncrypt + BlockCipherDecrypt`.
+    BlockCipher,
+    /// `digest` 0.11's `Default + Update + FixedOutput`.
+    Hash,
+}
+
+/// What a crate's type is and what it takes, as the compiler said.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Primitive {
+    BlockCipher {
+        block_size: usize,
+        /// Every key length from 1 to 64 bytes that `new_from_slice` takes.
+        key_lengths: Vec<usize>,
+    },
+    Hash {
+        /// Its digest's length in bytes (1 to `abi::MAX_DIGEST`).
+        digest_size: usize,
+    },
+}
+
+impl Primitive {
+    pub fn kind(&self) -> Kind {
+        match self {
+            Primitive::BlockCipher { .. } => Kind::BlockCipher,
+            Primitive::Hash { .. } => Kind::Hash,
+        }
+    }
+
+    /// The unit its input comes in: the block, or 1 byte for a hash.
+    pub fn block_size(&self) -> usize {
+        match self {
+            Primitive::BlockCipher { block_size, .. } => *block_size,
+            Primitive::Hash { .. } => 1,
+        }
+    }
+
+    /// Every key length it takes: a hash, the empty key only.
+    pub fn key_lengths(&self) -> &[usize] {
+        match self {
+            Primitive::BlockCipher { key_lengths, .. } => key_lengths,
+            Primitive::Hash { .. } => &[0],
+        }
+    }
+
+    /// A hash's digest length.
+    pub fn digest_size(&self) -> Option<usize> {
+        match self {
+            Primitive::BlockCipher { .. } => None,
+            Primitive::Hash { digest_size } => Some(*digest_size),
+        }
+    }
+
+    /// The modes it is timed in, with their key lengths: a block cipher's
+    /// ([`CrateCipher::modes_for`], `None` when it takes no length this
+    /// harness times), a hash's digest ([`CrateCipher::hash_modes`]).
+    pub fn modes(&self) -> Option<Vec<(Mode, Vec<usize>)>> {
+        match self {
+            Primitive::BlockCipher {
+                block_size,
+                key_lengths,
+            } => CrateCipher::modes_for(*block_size, key_lengths),
+            Primitive::Hash { .. } => Some(CrateCipher::hash_modes()),
+        }
+    }
+}
+
 /// A crate's block cipher (or hash), as the intake found it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CrateCipher {
@@ -36,20 +110,12 @@ pub struct CrateCipher {
     /// The crate's library name, which prefixes its symbols: `cast6`
     /// (`md5` for the package `md-5`).
     pub lib_name: String,
-    /// 1 for a hash.
-    pub block_size: usize,
-    /// The modes timed, with their key lengths ([`CrateCipher::modes_for`];
-    /// a hash's [`CrateCipher::hash_modes`]).
+    /// What it is and takes: each variant is checked under every key
+    /// length ([`CrateCipher::checked`]); a hash's variants are also
+    /// checked streamed (`sampling::check_hash`).
+    pub primitive: Primitive,
+    /// The modes timed, with their key lengths ([`Primitive::modes`]).
     pub modes: Vec<(Mode, Vec<usize>)>,
-    /// Every key length from 1 to 64 bytes its type takes (a hash, the
-    /// empty key only): each variant is checked under every one
-    /// ([`CrateCipher::checked`]).
-    pub key_lengths: Vec<usize>,
-    /// A hash's digest length in bytes (1 to `abi::MAX_DIGEST`); `None` for
-    /// a block cipher. A hash's variants are also checked streamed
-    /// (`sampling::check_hash`).
-    #[serde(default)]
-    pub digest_size: Option<usize>,
     /// The variants built from copies of the crate, in build order.
     pub variants: Vec<String>,
     /// The variant ratios are taken against: the crate as published.
@@ -75,8 +141,8 @@ impl CrateCipher {
         (self.modes.iter())
             .map(|(m, _)| {
                 let keys = match m {
-                    Mode::Xts => self.key_lengths.iter().map(|k| 2 * k).collect(),
-                    _ => self.key_lengths.clone(),
+                    Mode::Xts => self.primitive.key_lengths().iter().map(|k| 2 * k).collect(),
+                    _ => self.primitive.key_lengths().to_vec(),
                 };
                 (*m, keys)
             })
@@ -124,10 +190,11 @@ pub fn example() -> CrateCipher {
         name: "cast6".into(),
         module: "cast6@0.2.0".into(),
         lib_name: "cast6".into(),
-        block_size: 16,
+        primitive: Primitive::BlockCipher {
+            block_size: 16,
+            key_lengths: vec![16, 32],
+        },
         modes: CrateCipher::modes_for(16, &[16, 32]).expect("16 and 32 are standard"),
-        key_lengths: vec![16, 32],
-        digest_size: None,
         variants: vec!["published".into(), "none".into()],
         reference: "published".into(),
         peer: Some("cast6 0.2.0 (registry)".into()),

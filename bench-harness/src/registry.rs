@@ -90,7 +90,7 @@ impl CipherEntry {
         Box::leak(Box::new(CipherEntry {
             name: me.name.as_str(),
             module: me.module.as_str(),
-            block_size: me.block_size,
+            block_size: me.primitive.block_size(),
             modes: Box::leak(modes.into_boxed_slice()),
             variants: Box::leak(variants.into_boxed_slice()),
             rounds: &[],

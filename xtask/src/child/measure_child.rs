@@ -9,6 +9,7 @@ use crate::env::fault;
 use crate::error::{Error, Result};
 use bench_harness::clock::Counter;
 use bench_harness::crates::CrateCipher;
+use bench_harness::crates::Kind;
 use bench_harness::engine::{Engine, EngineError, Mode};
 use bench_harness::machine::Machine;
 use bench_harness::registry::{self, CipherEntry};
@@ -227,7 +228,10 @@ fn load(
     .map_err(EngineState::Failed)?;
     // A crate's hash: streamed too, every length from 0 to 300 bytes and a
     // message in random chunks, against the crate as published.
-    if let Some(c) = entry.from_crate.filter(|c| c.digest_size.is_some()) {
+    if let Some(c) = entry
+        .from_crate
+        .filter(|c| c.primitive.kind() == Kind::Hash)
+    {
         let mut oracle = crate_oracle(c)?;
         sampling::check_hash(&mut engine, &mut oracle).map_err(EngineState::Failed)?;
     }

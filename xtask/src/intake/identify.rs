@@ -6,18 +6,16 @@
 
 use crate::error::{Error, Result};
 use crate::intake::fetch::Package;
-use crate::intake::probe::{Candidate, Learned, Probe, TypeKind};
-use bench_harness::crates::CrateCipher;
+use crate::intake::probe::{Candidate, Probe};
+use bench_harness::crates::Primitive;
 use bench_harness::engine::Mode;
 
 /// The type measured and what the compiler said of it.
 pub struct Identified {
     pub ty: String,
-    /// A block cipher or a hash.
-    pub kind: TypeKind,
-    pub learned: Learned,
-    /// The modes run, with their key lengths
-    /// ([`CrateCipher::modes_for`], a hash's [`CrateCipher::hash_modes`]).
+    /// What it is and takes (its kind: `primitive.kind()`).
+    pub primitive: Primitive,
+    /// The modes run, with their key lengths ([`Primitive::modes`]).
     pub modes: Vec<(Mode, Vec<usize>)>,
     /// The report's name (`[a-z0-9_]`): the crate's library name, and the
     /// type's when the crate has several.
@@ -34,14 +32,13 @@ pub fn identify(probe: &Probe, ty: Option<&str>) -> Result<Identified> {
     eprintln!("[intake] asking the compiler which types of {key} are block ciphers or hashes ...");
     let candidates = probe.candidates()?;
     let chosen = choose_type(package, ty, &candidates)?;
-    let learned = probe.learn(&chosen)?;
-    let (ty, kind) = (chosen.name, chosen.kind);
-    let modes = modes_of(&key, &ty, &learned)?;
+    let primitive = probe.learn(&chosen)?;
+    let ty = chosen.name;
+    let modes = modes_of(&key, &ty, &primitive)?;
     let name = report_name(package, &ty, candidates.len());
     Ok(Identified {
         ty,
-        kind,
-        learned,
+        primitive,
         modes,
         name,
     })
@@ -51,8 +48,8 @@ pub fn identify(probe: &Probe, ty: Option<&str>) -> Result<Identified> {
 /// said of it: a hash's digest of 1 to [`abi::MAX_DIGEST`] bytes (none
 /// of 0 bytes: nothing to compare), a cipher's key of 1 to 64 bytes;
 /// anything else a usage error, before any variant is built.
-fn modes_of(key: &str, ty: &str, learned: &Learned) -> Result<Vec<(Mode, Vec<usize>)>> {
-    match learned.digest_size {
+fn modes_of(key: &str, ty: &str, primitive: &Primitive) -> Result<Vec<(Mode, Vec<usize>)>> {
+    match primitive.digest_size() {
         Some(n) if n == 0 || n > abi::MAX_DIGEST => Err(Error::usage(
             format!(
                 "{key}: {ty}'s digest is {n} bytes; the artifacts' ABI carries digests of 1 to {} bytes",
@@ -63,8 +60,7 @@ fn modes_of(key: &str, ty: &str, learned: &Learned) -> Result<Vec<(Mode, Vec<usi
                 abi::MAX_DIGEST
             ),
         )),
-        Some(_) => Ok(CrateCipher::hash_modes()),
-        None => CrateCipher::modes_for(learned.block_size, &learned.key_lengths).ok_or_else(|| {
+        _ => primitive.modes().ok_or_else(|| {
             Error::usage(
                 format!("{key}: {ty} takes no key length from 1 to 64 bytes"),
                 "give a type keyed by a byte string (--type)",
@@ -132,11 +128,7 @@ mod tests {
     /// with no byte-string key, are refused before anything is built.
     #[test]
     fn what_the_abi_cannot_carry_is_refused() {
-        let hash = |n| Learned {
-            block_size: 64,
-            key_lengths: Vec::new(),
-            digest_size: Some(n),
-        };
+        let hash = |n| Primitive::Hash { digest_size: n };
         for n in [0, abi::MAX_DIGEST + 1] {
             let Err(Error::Usage { cause, .. }) = modes_of("k-1.0.0", "H", &hash(n)) else {
                 panic!("a {n}-byte digest was taken");
@@ -146,10 +138,9 @@ mod tests {
         for n in [1, 20, abi::MAX_DIGEST] {
             assert!(modes_of("k-1.0.0", "H", &hash(n)).is_ok(), "{n}");
         }
-        let keyless = Learned {
+        let keyless = Primitive::BlockCipher {
             block_size: 16,
             key_lengths: Vec::new(),
-            digest_size: None,
         };
         assert!(modes_of("k-1.0.0", "C", &keyless).is_err());
     }

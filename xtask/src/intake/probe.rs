@@ -8,6 +8,7 @@
 
 use crate::error::{Error, Result};
 use crate::intake::fetch::{self, Package};
+use bench_harness::crates::{Kind, Primitive};
 use std::collections::BTreeSet;
 use std::path::Path;
 
@@ -17,25 +18,11 @@ const BOUND: &str = "cipher::KeyInit + cipher::BlockCipherEncrypt + cipher::Bloc
 /// The traits a hash is measured through.
 const HASH_BOUND: &str = "Default + digest::Update + digest::FixedOutput";
 
-pub use crate::intake::shim::TypeKind;
-
 /// A type at the crate's root that the harness can measure.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Candidate {
     pub name: String,
-    pub kind: TypeKind,
-}
-
-/// What the probe learned of a type.
-#[derive(Debug, PartialEq)]
-pub struct Learned {
-    /// 1 for a hash.
-    pub block_size: usize,
-    /// Every key length from 1 to 64 bytes that `new_from_slice` takes; a
-    /// hash takes the empty key only.
-    pub key_lengths: Vec<usize>,
-    /// A hash's digest length in bytes; `None` for a block cipher.
-    pub digest_size: Option<usize>,
+    pub kind: Kind,
 }
 
 /// Where and how the probe builds.
@@ -108,9 +95,9 @@ impl Probe<'_> {
         Ok((names.into_iter().enumerate())
             .filter_map(|(i, name)| {
                 let kind = if !failed.contains(&(2 * i)) {
-                    TypeKind::BlockCipher
+                    Kind::BlockCipher
                 } else if !failed.contains(&(2 * i + 1)) {
-                    TypeKind::Hash
+                    Kind::Hash
                 } else {
                     return None;
                 };
@@ -120,11 +107,11 @@ impl Probe<'_> {
     }
 
     /// The block size and key lengths of `ty`, or its digest's length.
-    pub fn learn(&self, ty: &Candidate) -> Result<Learned> {
+    pub fn learn(&self, ty: &Candidate) -> Result<Primitive> {
         let (kind, ty) = (ty.kind, ty.name.as_str());
         crate::intake::shim::select(ty, kind, "probe")?;
         let main = match kind {
-            TypeKind::BlockCipher => format!(
+            Kind::BlockCipher => format!(
                 "use cipher::typenum::Unsigned;\n\
              fn probe<T: {BOUND}>() {{\n\
              \x20   let keys: Vec<String> = (1..=64usize)\n\
@@ -136,7 +123,7 @@ impl Probe<'_> {
              }}\n\
              fn main() {{ probe::<::under_test::{ty}>(); }}\n"
             ),
-            TypeKind::Hash => format!(
+            Kind::Hash => format!(
                 "use digest::typenum::Unsigned;\n\
                  fn probe<T: {HASH_BOUND}>() {{\n\
                  \x20   println!(\"output {{}}\", <T::OutputSize as Unsigned>::USIZE);\n\
@@ -210,15 +197,13 @@ impl Probe<'_> {
 }
 
 /// `block B` and `keys K,K,...`, or a hash's `output N`.
-fn parse_learned(text: &str) -> Option<Learned> {
+fn parse_learned(text: &str) -> Option<Primitive> {
     let mut block = None;
     let mut keys = None;
     for line in text.lines() {
         if let Some(n) = line.strip_prefix("output ") {
-            return Some(Learned {
-                block_size: 1,
-                key_lengths: vec![0],
-                digest_size: Some(n.trim().parse().ok()?),
+            return Some(Primitive::Hash {
+                digest_size: n.trim().parse().ok()?,
             });
         } else if let Some(b) = line.strip_prefix("block ") {
             block = b.trim().parse().ok();
@@ -232,10 +217,9 @@ fn parse_learned(text: &str) -> Option<Learned> {
             );
         }
     }
-    Some(Learned {
+    Some(Primitive::BlockCipher {
         block_size: block?,
         key_lengths: keys?,
-        digest_size: None,
     })
 }
 
@@ -273,24 +257,19 @@ mod tests {
     fn the_probe_says_block_and_keys() {
         assert_eq!(
             parse_learned("block 16\nkeys 16,20,24,28,32\n"),
-            Some(Learned {
+            Some(Primitive::BlockCipher {
                 block_size: 16,
                 key_lengths: vec![16, 20, 24, 28, 32],
-                digest_size: None,
             })
         );
         assert_eq!(
             parse_learned("output 20\n"),
-            Some(Learned {
-                block_size: 1,
-                key_lengths: vec![0],
-                digest_size: Some(20),
-            })
+            Some(Primitive::Hash { digest_size: 20 })
         );
         assert_eq!(parse_learned("output x\n"), None);
         assert_eq!(
-            parse_learned("block 8\nkeys \n").unwrap().key_lengths,
-            Vec::<usize>::new()
+            parse_learned("block 8\nkeys \n").unwrap().key_lengths(),
+            &[] as &[usize]
         );
         assert_eq!(parse_learned("nothing"), None);
     }

@@ -8,19 +8,8 @@
 
 use crate::env::workspace;
 use crate::error::{Error, Result};
+use bench_harness::crates::Kind;
 use std::path::{Path, PathBuf};
-
-/// What a type at the crate's root is, as far as this harness measures it,
-/// and so what the artifact wraps it in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TypeKind {
-    /// `cipher` 0.5's `KeyInit + BlockCipherEncrypt + BlockCipherDecrypt`:
-    /// the artifact's `CipherArtifact`.
-    BlockCipher,
-    /// `digest` 0.11's `Default + Update + FixedOutput`: its
-    /// `HashArtifact`.
-    Hash,
-}
 
 /// What the shim depends on.
 pub enum Dependency<'a> {
@@ -37,7 +26,7 @@ pub struct Shim<'a> {
     pub dependency: Dependency<'a>,
     /// The type, a path inside the crate (`Cast6`, `soft::Aes128`).
     pub ty: &'a str,
-    pub kind: TypeKind,
+    pub kind: Kind,
     /// What the artifact says it holds (`inlinelab_name`).
     pub holds: &'a str,
     /// Features of the crate to enable.
@@ -69,7 +58,7 @@ pub const NAME_BYTES: usize = 64;
 /// checked before they are written into Rust source: a type path of
 /// identifiers; a name of printable ASCII without quotes or backslashes,
 /// shorter than [`NAME_BYTES`], padded with NULs to it.
-pub fn select(ty: &str, kind: TypeKind, holds: &str) -> Result<String> {
+pub fn select(ty: &str, kind: Kind, holds: &str) -> Result<String> {
     let ident = |s: &str| {
         !s.is_empty()
             && s.chars()
@@ -93,8 +82,8 @@ pub fn select(ty: &str, kind: TypeKind, holds: &str) -> Result<String> {
     }
     let padding = "\\0".repeat(NAME_BYTES - holds.len());
     let wrapper = match kind {
-        TypeKind::BlockCipher => "CipherArtifact",
-        TypeKind::Hash => "HashArtifact",
+        Kind::BlockCipher => "CipherArtifact",
+        Kind::Hash => "HashArtifact",
     };
     Ok(format!(
         "// Written by cargo xtask compare --crate (xtask/src/intake/shim.rs).\n\
@@ -315,24 +304,19 @@ mod tests {
     /// out of it.
     #[test]
     fn select_names_only_types() {
-        let s = select(
-            "soft::Aes128",
-            TypeKind::BlockCipher,
-            "aes@0.9.4::published",
-        )
-        .unwrap();
+        let s = select("soft::Aes128", Kind::BlockCipher, "aes@0.9.4::published").unwrap();
         assert!(
             s.contains("CipherArtifact<::under_test::soft::Aes128>"),
             "{s}"
         );
         assert!(s.contains("*b\"aes@0.9.4::published\\0\\0"), "{s}");
-        let h = select("Sha1", TypeKind::Hash, "sha1@0.11.0::none").unwrap();
+        let h = select("Sha1", Kind::Hash, "sha1@0.11.0::none").unwrap();
         assert!(h.contains("HashArtifact<::under_test::Sha1>"), "{h}");
         for bad in ["", "Aes128>; fn x() {}", "a::", "1x", "Aes 128"] {
-            assert!(select(bad, TypeKind::BlockCipher, "x").is_err(), "{bad}");
+            assert!(select(bad, Kind::BlockCipher, "x").is_err(), "{bad}");
         }
-        assert!(select("Cast6", TypeKind::BlockCipher, "a\"b").is_err());
-        assert!(select("Cast6", TypeKind::Hash, &"x".repeat(NAME_BYTES)).is_err());
+        assert!(select("Cast6", Kind::BlockCipher, "a\"b").is_err());
+        assert!(select("Cast6", Kind::Hash, &"x".repeat(NAME_BYTES)).is_err());
     }
 
     /// The manifest names the artifact crate's library and every feature
@@ -343,7 +327,7 @@ mod tests {
             package: "cast6",
             dependency: Dependency::Copy(Path::new("/tmp/copy/cast6-0.2.0")),
             ty: "Cast6",
-            kind: TypeKind::BlockCipher,
+            kind: Kind::BlockCipher,
             holds: "cast6@0.2.0::none",
             features: &[],
             lock: "",

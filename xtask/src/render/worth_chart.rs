@@ -7,8 +7,9 @@
 //! A variant with the published hot path's code, or not timed, is not
 //! drawn (the table says so).
 
+use crate::decide::worth::Outcome;
 use crate::env::escape::plotters_text;
-use crate::render::worth::{self, Outcome};
+use crate::render::worth;
 use crate::report::Report;
 use plotters::coord::Shift;
 use plotters::prelude::*;

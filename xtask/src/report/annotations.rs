@@ -3,6 +3,7 @@
 //! line. What each did is decided from the report's own entries at render
 //! time (`render/worth.rs`), never stored.
 
+use crate::decide::interaction;
 use crate::select::artifact::Inlining;
 use serde::{Deserialize, Serialize};
 
@@ -71,6 +72,107 @@ pub struct Suggestion {
     /// The set that held: that run's pick among them, or one with the same
     /// machine code as that pick, no larger; absent when none did.
     pub held: Option<String>,
+    /// The instructions every set was screened by before timing; absent
+    /// without valgrind (then every set tried was timed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub screen: Option<Screen>,
+    /// The parts were given with `--suggest`, not chosen by the evidence.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub given: bool,
+}
+
+/// The instruction screen of the suggested sets (`decide/interaction.rs`):
+/// each set's count against what its parts predict.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Screen {
+    /// The cases counted, a headline case per family (`ecb(x) encrypt
+    /// 128-bit 8192 B`).
+    pub cases: Vec<String>,
+    /// What every set is built on: the first run's pick when it is a
+    /// policy, else `published`.
+    pub base: String,
+    /// Instructions per operation in each case of `published`, the base,
+    /// each part alone and each set built.
+    pub counts: Vec<Counted>,
+    /// Variants that could not be counted, and why.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub uncounted: Vec<Uncounted>,
+}
+
+/// One variant's instructions per operation, per case of the screen.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Counted {
+    pub variant: String,
+    pub instructions: Vec<f64>,
+    /// Its footprint in bytes (`.text` + `.rodata` + `.data`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub footprint: Option<u64>,
+}
+
+/// A variant the screen could not count.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Uncounted {
+    pub variant: String,
+    pub why: String,
+}
+
+impl Screen {
+    /// `name`'s instructions per case, when counted.
+    pub fn count(&self, name: &str) -> Option<&[f64]> {
+        (self.counts.iter())
+            .find(|c| c.variant == name)
+            .map(|c| c.instructions.as_slice())
+    }
+
+    /// What the parts of `combines` (the base first when it is not
+    /// `published`) predict for their set, per case.
+    pub fn predicted(&self, published: &str, combines: &[String]) -> Option<Vec<f64>> {
+        let base = self.count(&self.base)?;
+        let parts: Option<Vec<&[f64]>> = (combines.iter())
+            .filter(|p| **p != self.base)
+            .map(|p| self.count(p))
+            .collect();
+        interaction::predicted(base, self.count(published)?, &parts?)
+    }
+
+    /// `name`'s footprint, when sized.
+    pub fn footprint(&self, name: &str) -> Option<u64> {
+        (self.counts.iter())
+            .find(|c| c.variant == name)
+            .and_then(|c| c.footprint)
+    }
+
+    /// What the parts of `combines` predict for their set's footprint.
+    pub fn predicted_footprint(&self, published: &str, combines: &[String]) -> Option<i64> {
+        let parts: Option<Vec<u64>> = (combines.iter())
+            .filter(|p| **p != self.base)
+            .map(|p| self.footprint(p))
+            .collect();
+        Some(interaction::predicted_footprint(
+            self.footprint(&self.base)?,
+            self.footprint(published)?,
+            &parts?,
+        ))
+    }
+
+    /// Whether the set `name` of `combines` passed: its instructions, and
+    /// its footprint where every footprint is known, within its parts'
+    /// prediction; `None` when it or a part was not counted.
+    pub fn passed(&self, published: &str, name: &str, combines: &[String]) -> Option<bool> {
+        let predicted = self.predicted(published, combines)?;
+        let counted = interaction::passes(self.count(name)?, &predicted, self.count(&self.base)?)?;
+        let sized = match (
+            self.footprint(name),
+            self.predicted_footprint(published, combines),
+            self.footprint(&self.base),
+        ) {
+            (Some(set), Some(predicted), Some(base)) => {
+                interaction::footprint_passes(set, predicted, base)
+            }
+            _ => true,
+        };
+        Some(counted && sized)
+    }
 }
 
 /// One set tried beside the suggested one.

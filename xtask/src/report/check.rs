@@ -122,14 +122,30 @@ fn check_suggested(r: &Report) -> Checked {
         return Err("a suggested set's run without annotations.suggestion".into());
     };
     let timed = |n: &str| s.variants.iter().any(|e| e.name == n);
+    // Screened by instructions, a set is counted (or said uncounted) and
+    // timed only if it passed; without a screen, every set is timed.
+    let known = |n: &str| match &record.screen {
+        Some(screen) => {
+            screen.count(n).is_some() || screen.uncounted.iter().any(|u| u.variant == n)
+        }
+        None => timed(n),
+    };
     let sets = std::iter::once(&record.variant).chain(record.tried.iter().map(|t| &t.variant));
-    for name in sets.chain(record.held.as_ref()) {
-        if !timed(name) {
+    for name in sets {
+        if !known(name) {
             return Err(format!(
-                "annotations.suggestion names `{}`, which its run does not list",
+                "annotations.suggestion names `{}`, which neither its run nor its screen lists",
                 shown(name)
             ));
         }
+    }
+    if let Some(held) = &record.held
+        && !timed(held)
+    {
+        return Err(format!(
+            "annotations.suggestion holds `{}`, which its run does not list",
+            shown(held)
+        ));
     }
     Ok(())
 }

@@ -449,7 +449,29 @@ pub fn stats_median_interval(values: &[f64]) -> Option<(f64, f64)> {
     Some((v[k - 1], v[n - k]))
 }
 
+/// Why a variant is left out of the timing as the same machine code as
+/// `same` (hot path and key schedule): [`Entry::timed_as`] reads it back.
+pub fn same_code_reason(same: &str) -> String {
+    format!(
+        "the same machine code as `{same}` (hot path and key schedule, addresses normalized): one result, timed once as `{same}`"
+    )
+}
+
 impl Entry {
+    /// The variant this screened one was timed once as, its machine code
+    /// being the same ([`same_code_reason`]).
+    pub fn timed_as(&self) -> Option<&str> {
+        if self.status != Status::Screened {
+            return None;
+        }
+        let r = self.reason.as_deref()?;
+        let name = r
+            .strip_prefix("the same machine code as `")?
+            .split('`')
+            .next()?;
+        (same_code_reason(name) == r).then_some(name)
+    }
+
     /// The entry as the rule sees it, if it is one: measured, sized, and
     /// with a speed against the `reference` (or the reference itself).
     pub fn candidate(&self, reference: &str) -> Option<verdict::Candidate> {

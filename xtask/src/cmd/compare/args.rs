@@ -45,6 +45,12 @@ pub struct Args {
     #[arg(long, requires = "krate")]
     pub explain_in_source: bool,
 
+    /// With --crate: the variants to apply together and measure whole
+    /// (`drop_3,add_1`), instead of those the evidence chooses.
+    #[arg(long, requires = "krate", value_name = "V,...", value_delimiter = ',',
+          action = clap::ArgAction::Set)]
+    pub suggest: Option<Vec<String>>,
+
     /// With --crate: cargo uses only what it has cached (no network).
     #[arg(long)]
     pub offline: bool,

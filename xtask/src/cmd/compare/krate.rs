@@ -23,7 +23,7 @@ use crate::intake::axes::{self, PUBLISHED};
 use crate::intake::features::{self, FeatureSet};
 use crate::intake::fetch::{self, Package};
 use crate::intake::identify::{self, Identified};
-use crate::intake::probe::{Learned, Probe, TypeKind};
+use crate::intake::probe::Probe;
 use crate::intake::shim::{self, Dependency, Shim};
 use crate::intake::spec::Spec;
 use crate::intake::{copy, patch, table};
@@ -31,7 +31,7 @@ use crate::render::output::FLAGS_DIR;
 use crate::render::{output, worth};
 use crate::report::ran::Ran;
 use crate::select::contenders::{Contender, Kind, Origin, State};
-use bench_harness::crates::{CrateCipher, PEER_NAME};
+use bench_harness::crates::{CrateCipher, PEER_NAME, Primitive};
 use bench_harness::engine::Mode;
 use bench_harness::registry::CipherEntry;
 use std::ffi::OsString;
@@ -59,7 +59,9 @@ pub fn run(args: &Args, sets: &[FlagSet], target: &Path) -> Result<()> {
             " --features {}",
             quoted(&f.join(","))
         )),
-    ) + if args.explain_in_source {
+    ) + &args.suggest.as_ref().map_or(String::new(), |s| {
+        format!(" --suggest {}", quoted(&s.join(",")))
+    }) + if args.explain_in_source {
         " --explain-in-source"
     } else {
         ""
@@ -177,10 +179,8 @@ fn crate_cipher(
         name: t.name.clone(),
         module: t.holds(),
         lib_name: t.package.lib_name.clone(),
-        block_size: t.learned.block_size,
         modes: t.modes.clone(),
-        key_lengths: t.learned.key_lengths.clone(),
-        digest_size: t.learned.digest_size,
+        primitive: t.primitive.clone(),
         variants,
         reference: PUBLISHED.into(),
         peer: with_peer.then(|| {
@@ -338,7 +338,7 @@ fn explain(
     use crate::decide::verdict::{pct, size_pct};
     let command = first.generated_by.clone();
     let kept = (worth::judge(first, a).into_iter())
-        .filter(|j| j.outcome == worth::Outcome::Keep)
+        .filter(|j| j.outcome == crate::decide::worth::Outcome::Keep)
         .map(|j| {
             let figures = match (j.size_change, &j.speed) {
                 (Some(size), Some(speed)) => {
@@ -541,8 +541,7 @@ struct Taken {
     /// its attributes as a build with it sees them.
     sets: Vec<Scanned>,
     ty: String,
-    kind: TypeKind,
-    learned: Learned,
+    primitive: Primitive,
     modes: Vec<(Mode, Vec<usize>)>,
     /// The report's name.
     name: String,
@@ -575,7 +574,7 @@ impl Taken {
                 package: &self.package.name,
                 dependency: Dependency::Copy(&self.copy_of(v)),
                 ty: &self.ty,
-                kind: self.kind,
+                kind: self.primitive.kind(),
                 holds: &format!("{}::{v}", self.holds()),
                 features: &self.sets[set].set.features,
                 lock: &self.lock,
@@ -681,8 +680,7 @@ fn take_in(args: &Args, target: &Path, sets: &[FlagSet]) -> Result<Taken> {
     };
     let Identified {
         ty,
-        kind,
-        learned,
+        primitive,
         modes,
         name,
     } = identify::identify(&probe, args.ty.as_deref())?;
@@ -716,8 +714,7 @@ fn take_in(args: &Args, target: &Path, sets: &[FlagSet]) -> Result<Taken> {
         lock,
         sets,
         ty,
-        kind,
-        learned,
+        primitive,
         modes,
         name,
         lib,
@@ -776,12 +773,12 @@ fn make_variants(args: &Args, t: &Taken) -> Result<Made> {
             backends = crate::intake::modules::modules(t.lib, &hot_names);
         }
         let of_set = axes::variants(&s.scan, &s.cfg, &hot);
-        let shape = match t.learned.digest_size {
-            Some(n) => format!("a hash, {n}-byte digests"),
-            None => format!(
-                "{}-byte blocks, keys of {:?} bytes",
-                t.learned.block_size, t.learned.key_lengths
-            ),
+        let shape = match &t.primitive {
+            Primitive::Hash { digest_size } => format!("a hash, {digest_size}-byte digests"),
+            Primitive::BlockCipher {
+                block_size,
+                key_lengths,
+            } => format!("{block_size}-byte blocks, keys of {key_lengths:?} bytes"),
         };
         eprintln!(
             "[intake] {}{with}, type {}: {shape}; {} inline attributes ({} compiled on this target) in {} files; {} functions out of line on the hot path; {} variants",
@@ -836,7 +833,7 @@ fn make_variants(args: &Args, t: &Taken) -> Result<Made> {
                     version: &t.package.version,
                 },
                 ty: &t.ty,
-                kind: t.kind,
+                kind: t.primitive.kind(),
                 holds: PEER_NAME,
                 features: &[],
                 lock: &t.lock,
@@ -944,9 +941,38 @@ fn hot_path(shim: &Path, target: &Path, lib: &'static str, work: &Path) -> Resul
     crate::build::code::hot_path_names(&files.so).map_err(Error::failed)
 }
 
+/// `--variants` and `--suggest` checked against the crate's variants:
+/// those selected (the reference always kept).
+fn select(args: &Args, all: &[axes::Variant]) -> Result<Vec<axes::Variant>> {
+    let chosen = select_variants(args, all)?;
+    // `--suggest`: variants of this run, each once, at least two.
+    if let Some(parts) = &args.suggest {
+        let names: Vec<&str> = chosen.iter().map(|v| v.name.as_str()).collect();
+        let bad = (parts.iter().enumerate()).find(|(i, p)| {
+            *p == PUBLISHED || !names.contains(&p.as_str()) || parts[..*i].contains(p)
+        });
+        if let Some((_, p)) = bad {
+            return Err(Error::usage(
+                format!(
+                    "--suggest names `{}`, which is not a variant of this run (or names it twice)",
+                    crate::env::escape::terminal(p)
+                ),
+                format!("name variants of: {}", names[1..].join(", ")),
+            ));
+        }
+        if parts.len() < 2 {
+            return Err(Error::usage(
+                "--suggest needs two variants or more to apply together",
+                "one variant alone is already measured whole in the run",
+            ));
+        }
+    }
+    Ok(chosen)
+}
+
 /// `--variants` applied to the crate's variants (the reference always
 /// kept).
-fn select(args: &Args, all: &[axes::Variant]) -> Result<Vec<axes::Variant>> {
+fn select_variants(args: &Args, all: &[axes::Variant]) -> Result<Vec<axes::Variant>> {
     let Some(patterns) = &args.variants else {
         return Ok(all.to_vec());
     };

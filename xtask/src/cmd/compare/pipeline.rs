@@ -151,10 +151,7 @@ fn one_result_per_code(contenders: &mut [contenders::Contender], reference: &str
         let size = footprint(c);
         match (kept.iter()).find(|(_, s, h, k)| *h == hot && *k == key && *s <= size) {
             Some((same, _, _, _)) => {
-                let why = format!(
-                    "the same machine code as `{same}` (hot path and key schedule, addresses normalized): one result, timed once as `{same}`"
-                );
-                contenders[i].screen_out(why);
+                contenders[i].screen_out(crate::report::same_code_reason(same));
             }
             None => kept.push((c.name.clone(), size, hot, key)),
         }

@@ -2,10 +2,12 @@
 //! and the table, each row judged from the report's entries at render time
 //! (`report::annotations`).
 
+use crate::decide::interaction;
 use crate::decide::verdict::{pct, size_pct};
+use crate::decide::worth::Outcome;
 use crate::env::escape::{md_cell, md_cell_fragment, md_code, md_code_cell, md_text};
 use crate::render::markdown::why;
-use crate::render::worth::{self, Outcome};
+use crate::render::worth;
 use crate::report::Report;
 use std::fmt::Write;
 
@@ -27,9 +29,9 @@ fn patch_effect(r: &Report, code: &dyn Fn(&str) -> String) -> Option<String> {
         published.artifact.as_ref()?.footprint_bytes,
     );
     // A set timed once as another's machine code has that one's speed.
-    let timed_as = match (&pick.overall, &pick.same_code_as) {
-        (None, Some(same)) if pick.status == crate::report::Status::Screened => find(same),
-        _ => None,
+    let timed_as = match &pick.overall {
+        None => pick.timed_as().and_then(find),
+        Some(_) => None,
     };
     let speed = match (&pick.overall, timed_as) {
         (Some(o), _) => pct(o),
@@ -78,26 +80,141 @@ pub fn render_suggestion(w: &mut String, r: &Report) {
                 .map_or("none".to_string(), md_code)
         ),
     };
-    let tried = if s.tried.is_empty() {
-        String::new()
+    let evidence = if s.given {
+        "the parts given with `--suggest`"
     } else {
-        let sets: Vec<String> = (s.tried.iter())
-            .map(|x| format!("{} ({})", md_code(&x.variant), list(&x.combines)))
-            .collect();
-        format!(
-            " Beside it, should the whole set lose: the first run's pick with the set on top (when the pick is a policy), each half of the set and each set that leaves one part out (delta debugging's first step; the same machine code timed once): {}.",
-            sets.join("; ")
-        )
+        "each attribute whose removal was *drop* or *no effect* removed, each function whose `always` was *add* given it"
+    };
+    match &s.screen {
+        Some(screen) => {
+            let _ = writeln!(
+                w,
+                "**The suggested set, measured whole:** {} is {} applied together ({} edit(s): {evidence}). Before any timing, callgrind counted each set in {}: a set passes when it costs no more instructions and no more bytes than its parts did alone ({} plus each part's change from {}), within {:.0}% of {}'s instructions and the no-effect floor of its footprint; where the whole set did not, the search (delta debugging, `decide/interaction.rs`) built smaller sets, and the largest that passed were checked against {} and timed in a run of their own, interleaved with {against}. {outcome}\n",
+                md_code(&s.variant),
+                list(&s.combines),
+                s.edits.len(),
+                md_text(&screen.cases.join(", ")),
+                md_code(&screen.base),
+                md_code(&round.run.reference),
+                interaction::TOLERANCE * 100.0,
+                md_code(&screen.base),
+                md_code(&round.run.reference),
+            );
+            screen_table(w, s, screen, round);
+            let _ = writeln!(w, "That run's steps:\n");
+        }
+        None => {
+            let tried = if s.tried.is_empty() {
+                String::new()
+            } else {
+                let sets: Vec<String> = (s.tried.iter())
+                    .map(|x| format!("{} ({})", md_code(&x.variant), list(&x.combines)))
+                    .collect();
+                format!(
+                    " Beside it, should the whole set lose (valgrind was not there to count them first): each half of the set and each set that leaves one part out (delta debugging's first step; the same machine code timed once): {}.",
+                    sets.join("; ")
+                )
+            };
+            let _ = writeln!(
+                w,
+                "**The suggested set, measured whole:** {} is {} applied together ({} edit(s): {evidence}), built, checked against {} and timed in a run of its own, interleaved with {against}.{tried} {outcome} That run's steps:\n",
+                md_code(&s.variant),
+                list(&s.combines),
+                s.edits.len(),
+                md_code(&round.run.reference),
+            );
+        }
+    }
+    crate::render::markdown::glance::chain_table(w, round);
+}
+
+/// Each set the screen counted: what it applies, its footprint and
+/// instructions beside what its parts predict, whether it passed (and by
+/// how much it missed), and whether it was timed.
+fn screen_table(
+    w: &mut String,
+    s: &crate::report::annotations::Suggestion,
+    screen: &crate::report::annotations::Screen,
+    round: &Report,
+) {
+    use super::cells::bytes;
+    let published = &round.run.reference;
+    let figures = |v: Option<&[f64]>| {
+        v.map_or("not counted".to_string(), |v| {
+            v.iter()
+                .map(|x| bytes(x.max(0.0).round() as u64))
+                .collect::<Vec<_>>()
+                .join(" / ")
+        })
     };
     let _ = writeln!(
         w,
-        "**The suggested set, measured whole:** {} is {} applied together ({} edit(s): each attribute whose removal was *drop* or *no effect* removed, each function whose `always` was *add* given it), built, checked against {} and timed in a run of its own, interleaved with {against}.{tried} {outcome} That run's steps:\n",
-        md_code(&s.variant),
-        list(&s.combines),
-        s.edits.len(),
-        md_code(&round.run.reference),
+        "| set | applies | footprint | its parts predict | instructions per operation (each case) | its parts predict | screen | timed |\n|---|---|---:|---:|---:|---:|---|---|"
     );
-    crate::render::markdown::glance::chain_table(w, round);
+    let sets = std::iter::once((&s.variant, &s.combines))
+        .chain(s.tried.iter().map(|t| (&t.variant, &t.combines)));
+    for (name, combines) in sets {
+        let count = screen.count(name);
+        let predicted = screen.predicted(published, combines);
+        let footprint = screen.footprint(name);
+        let predicted_footprint = screen.predicted_footprint(published, combines);
+        let outcome = match screen.passed(published, name, combines) {
+            Some(true) => "passes".to_string(),
+            Some(false) => {
+                // By how much it missed, in the base's instructions and
+                // bytes.
+                let base = screen.count(&screen.base);
+                let over = (count.zip(predicted.as_deref()).zip(base))
+                    .map(|((c, p), b)| {
+                        (0..c.len())
+                            .map(|i| (c[i] - p[i]) / b[i].max(1.0))
+                            .fold(f64::MIN, f64::max)
+                    })
+                    .unwrap_or(0.0);
+                let grown = footprint
+                    .zip(predicted_footprint)
+                    .map(|(f, p)| f as i64 - p);
+                let sized = (footprint
+                    .zip(predicted_footprint)
+                    .zip(screen.footprint(&screen.base)))
+                .is_some_and(|((f, p), b)| !interaction::footprint_passes(f, p, b));
+                let mut missed = Vec::new();
+                if over > interaction::TOLERANCE {
+                    missed.push(format!("{:+.1}% instructions", over * 100.0));
+                }
+                if sized {
+                    missed.push(format!("{:+} bytes", grown.unwrap_or(0)));
+                }
+                format!("interacts: {} over its parts", missed.join(", "))
+            }
+            None => match screen.uncounted.iter().find(|u| &u.variant == name) {
+                Some(u) => format!("not counted ({})", u.why),
+                None => "not counted".to_string(),
+            },
+        };
+        let timed = if round.variants.iter().any(|e| &e.name == name) {
+            if s.held.as_ref() == Some(name) {
+                "yes: held"
+            } else {
+                "yes"
+            }
+        } else {
+            "no"
+        };
+        let applies: Vec<String> = combines.iter().map(|c| md_code_cell(c)).collect();
+        let _ = writeln!(
+            w,
+            "| {} | {} | {} | {} | {} | {} | {} | {timed} |",
+            md_code_cell(name),
+            few(&applies),
+            footprint.map_or("not sized".to_string(), bytes),
+            predicted_footprint.map_or(String::new(), |p| bytes(p.max(0) as u64)),
+            figures(count),
+            figures(predicted.as_deref()),
+            md_cell(&outcome),
+        );
+    }
+    let _ = writeln!(w);
 }
 
 /// At most six names, then how many more: `a, b, c, d, e, f and 84 more`.
@@ -224,8 +341,8 @@ pub fn render_table(w: &mut String, r: &Report) {
         md_text(&a.version),
         md_text(&a.ty),
         (bar - 1.0) * 100.0,
-        worth::NO_EFFECT_BYTES,
-        worth::NO_EFFECT_FRACTION * 100.0
+        crate::decide::worth::NO_EFFECT_BYTES,
+        crate::decide::worth::NO_EFFECT_FRACTION * 100.0
     );
     same_as_registry(w, r);
     backends(w, a);

@@ -1,23 +1,32 @@
 //! The suggested set: what the one-at-a-time variants showed, applied
 //! together and measured whole. Each `drop_N` judged *drop* or *no effect*
 //! removes its attribute, each `add_K` judged *add* gives its function
-//! `#[inline(always)]`, and every other attribute stays as published.
-//! Attributes interact (an `#[inline]` matters only while its caller is
-//! inlined downstream), so the set is built, checked against the crate as
-//! published like every variant, and timed in a run of its own, interleaved
-//! with `published` and the first run's pick. It holds when that run's rule
-//! picks it (or the same machine code, no larger); then the patch is its
-//! diff, else the pick's.
+//! `#[inline(always)]`, every other attribute stays as published; a pick
+//! that is a policy (`inline`, `never`) is written out per function under
+//! them (`--suggest` names the parts instead). Attributes interact (an
+//! `#[inline]` matters only while its caller is inlined downstream), so:
+//! with valgrind, each set is counted by callgrind before any timing and
+//! the search keeps the largest sets whose parts add up
+//! (`decide/interaction.rs`); the sets that pass are built, checked against
+//! the crate as published like every variant, and timed in a run of their
+//! own, interleaved with `published` and the first run's pick. A set holds
+//! when that run's rule picks it (or the same machine code, no larger);
+//! then the patch is its diff, else the pick's.
 
 use super::super::args::Args;
 use super::super::pipeline;
+use crate::build::{self, Reuse};
+use crate::count::callgrind::{self, Count};
+use crate::count::explain;
+use crate::decide::interaction::{self, Said};
+use crate::decide::worth::Outcome;
 use crate::error::{Error, Result};
 use crate::intake::annotations::{Cfg, Scan};
 use crate::intake::axes::{self, Change, PUBLISHED};
 use crate::intake::table;
-use crate::render::worth::{self, Outcome};
-use crate::report::annotations::{Annotations, Suggestion, Tried};
-use crate::report::{Report, Status};
+use crate::render::worth;
+use crate::report::Report;
+use crate::report::annotations::{Annotations, Counted, Screen, Suggestion, Tried, Uncounted};
 use crate::select::contenders::Contender;
 use crate::time::analyse::Settings;
 use bench_harness::registry::CipherEntry;
@@ -27,9 +36,11 @@ use std::path::Path;
 /// tried beside it are `NAME_1` to `NAME_`[`MAX_TRIED`].
 pub const NAME: &str = "suggested";
 
-/// At most this many other sets: the pick with the whole set, two halves
-/// and six left-out parts.
-pub const MAX_TRIED: usize = 9;
+/// At most this many sets built besides the whole: the search's bound.
+pub const MAX_TRIED: usize = 12;
+
+/// At most this many sets that passed the screen are timed.
+pub const MAX_TIMED: usize = 4;
 
 /// Every name a set of the suggested run may have (each copy's path is
 /// remapped in every build, so that the first run's and this run's
@@ -110,9 +121,13 @@ pub fn smaller(parts: &[String]) -> Vec<Vec<String>> {
 }
 
 /// Builds and times the suggested set of the first run `first` (whose
-/// table is `a`), with the smaller sets beside it, when it combines two
-/// variants or more: `None` when it is one variant already measured whole
-/// (or none: the crate as published), said on the terminal.
+/// table is `a`): the parts the evidence gives (or `--suggest`), on the
+/// first run's pick when that is a policy. With valgrind, each set is
+/// counted before it is timed and the search (`decide/interaction.rs`)
+/// finds the largest sets whose parts add up; without it, the whole set,
+/// its halves and the sets that leave one part out are all timed. `None`
+/// when there is one variant to apply (already measured whole) or none,
+/// said on the terminal.
 pub fn settle(
     args: &Args,
     run: &dyn Run,
@@ -120,7 +135,15 @@ pub fn settle(
     a: &Annotations,
     settings: &Settings,
 ) -> Result<Option<Settled>> {
-    let combines = combined(first, a);
+    let given = args.suggest.is_some();
+    let parts = args.suggest.clone().unwrap_or_else(|| combined(first, a));
+    let pick = (first.verdict.pick.as_deref())
+        .filter(|p| *p != PUBLISHED && run.variants().iter().any(|v| v.name == *p))
+        .map(str::to_string);
+    // A pick that is a policy (`inline`, `never`) under the parts: the
+    // policy written out per function, the parts' edits on top.
+    let base = pick.clone().filter(|p| !parts.contains(p));
+    let combines: Vec<String> = base.iter().cloned().chain(parts.iter().cloned()).collect();
     let profile = run.profile();
     if combines.len() < 2 || !profile {
         eprintln!(
@@ -139,90 +162,53 @@ pub fn settle(
         );
         return Ok(None);
     }
-    let variant_of = |name: String, parts: &[String]| axes::Variant {
-        name,
-        change: Change::Combined(
-            (parts.iter())
-                .filter_map(|n| run.variants().iter().find(|v| &v.name == n))
-                .map(|v| v.change.clone())
-                .collect(),
-        ),
+    let mut sets = Sets {
+        run,
+        base: base.clone(),
+        made: Vec::new(),
+        notes: Vec::new(),
     };
-    let pick = (first.verdict.pick.as_deref())
-        .filter(|p| *p != PUBLISHED && run.variants().iter().any(|v| v.name == *p))
-        .map(str::to_string);
-    // A pick that is a policy (`inline`, `never`) with the evidence on
-    // top: the policy written out per function, where the evidence
-    // removes or adds an attribute.
-    let on_pick = (pick.iter()).filter(|p| !combines.contains(p)).map(|p| {
-        std::iter::once(p.clone())
-            .chain(combines.iter().cloned())
-            .collect()
-    });
-    let mut tried: Vec<Tried> = (on_pick
-        .chain(smaller(&combines))
-        .take(MAX_TRIED)
-        .enumerate())
-    .map(|(k, parts)| Tried {
-        variant: format!("{NAME}_{}", k + 1),
-        combines: parts,
-    })
-    .collect();
-    let candidates: Vec<axes::Variant> = std::iter::once(variant_of(NAME.into(), &combines))
-        .chain(
-            tried
-                .iter()
-                .map(|x| variant_of(x.variant.clone(), &x.combines)),
-        )
-        .collect();
-    // A set whose edits cannot be made (its copy refused) is left out,
-    // said; without the whole set there is nothing to settle.
-    let mut notes = Vec::new();
-    let mut made_sets = Vec::new();
-    for v in candidates {
-        match run.write(&v) {
-            Ok(note) => {
-                notes.extend(note);
-                made_sets.push(v);
-            }
-            Err(Error::Failed(why) | Error::Usage { cause: why, .. }) => {
-                notes.push(format!("the set `{}` was not built: {why}", v.name));
-            }
-        }
-    }
-    let candidates = made_sets;
-    if candidates.first().is_none_or(|v| v.name != NAME) {
+    let (timed, tried, screen) = match crate::count::callgrind::check() {
+        Ok(_) => match screened(args, &mut sets, &parts)? {
+            Some(found) => found,
+            None => unscreened(&mut sets, &parts),
+        },
+        Err(_) => unscreened(&mut sets, &parts),
+    };
+    let mut notes = std::mem::take(&mut sets.notes);
+    if timed.is_empty() {
         for n in &notes {
             eprintln!("[suggested] {}", crate::env::escape::terminal(n));
         }
         return Ok(None);
     }
-    tried.retain(|x| candidates.iter().any(|v| v.name == x.variant));
     let mut names = vec![PUBLISHED.to_string()];
     names.extend(pick.clone());
     let against = names.join(" and ");
-    names.extend(candidates.iter().map(|v| v.name.clone()));
+    names.extend(timed.iter().map(|v| v.name.clone()));
     let (scan, cfg) = run.scanned();
-    let edits = axes::edits(scan, cfg, &candidates[0].change);
+    let whole = sets.variant(NAME.into(), &parts);
+    let edits = axes::edits(scan, cfg, &whole.change);
     eprintln!(
-        "[suggested] applying {} together ({} edits), and timing it whole against {against}, with {} smaller sets beside it",
-        combines.join(", "),
-        edits.len(),
-        tried.len()
+        "[suggested] timing {} against {against}",
+        (timed.iter())
+            .map(|v| v.name.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
     );
     let (entry, contenders) = run.contenders(names);
     let mut second = args.clone();
     // A few contenders, not every variant: half the first run's budget.
     second.amount.budget = args.amount.budget / 2.0;
     let round = pipeline::compare(&second, settings, entry, contenders, run.work())?;
-    let held = candidates.into_iter().find(|v| holds(&round, &v.name));
+    let held = timed.into_iter().find(|v| holds(&round, &v.name));
     notes.push(match &held {
         Some(v) => format!(
             "the suggested set's run picked {}: the patch is its diff",
             v.name
         ),
         None => format!(
-            "in the suggested set's run, none of the sets tried held against {against}: the patch is the first run's pick"
+            "in the suggested set's run, none of the sets timed held against {against}: the patch is the first run's pick"
         ),
     });
     if let Some(last) = notes.last() {
@@ -236,6 +222,8 @@ pub fn settle(
             edits: table::patch_edits(scan, &edits),
             tried,
             held: held.as_ref().map(|v| v.name.clone()),
+            screen,
+            given,
         },
         round,
         held,
@@ -243,19 +231,256 @@ pub fn settle(
     }))
 }
 
-/// Whether `name` held in `round`: the rule picked it, or it was timed as
-/// the pick's machine code (the same hot path and key schedule, no larger:
-/// one result).
+/// The sets of a search: each built on `base`, written when made.
+struct Sets<'a> {
+    run: &'a dyn Run,
+    base: Option<String>,
+    /// Every set made, whether or not it was built.
+    made: Vec<axes::Variant>,
+    notes: Vec<String>,
+}
+
+impl Sets<'_> {
+    /// The variant `name` applying `parts` on the base.
+    fn variant(&self, name: String, parts: &[String]) -> axes::Variant {
+        let changes = (self.base.iter().chain(parts))
+            .filter_map(|n| self.run.variants().iter().find(|v| &v.name == n))
+            .map(|v| v.change.clone())
+            .collect();
+        axes::Variant {
+            name,
+            change: Change::Combined(changes),
+        }
+    }
+
+    /// The parts with the base first, as a record names them.
+    fn combines(&self, parts: &[String]) -> Vec<String> {
+        self.base.iter().chain(parts).cloned().collect()
+    }
+
+    /// Makes the set `name` of `parts` (copy, edits, shim): its variant,
+    /// or `None` with a note when its copy was refused.
+    fn make(&mut self, name: String, parts: &[String]) -> Result<Option<axes::Variant>> {
+        let v = self.variant(name, parts);
+        match self.run.write(&v) {
+            Ok(note) => {
+                self.notes.extend(note);
+                self.made.push(v.clone());
+                Ok(Some(v))
+            }
+            Err(Error::Failed(why) | Error::Usage { cause: why, .. }) => {
+                self.notes
+                    .push(format!("the set `{}` was not built: {why}", v.name));
+                Ok(None)
+            }
+        }
+    }
+}
+
+/// What a search gives: the sets to time (the whole first when it is
+/// one), the sets tried beside it, and the screen.
+type Searched = (Vec<axes::Variant>, Vec<Tried>, Option<Screen>);
+
+/// Without counts: the whole set, its halves and, for six parts or
+/// fewer, each set that leaves one out, all timed.
+fn unscreened(sets: &mut Sets, parts: &[String]) -> Searched {
+    let mut timed = Vec::new();
+    let mut tried = Vec::new();
+    let all = std::iter::once(parts.to_vec()).chain(smaller(parts));
+    for (k, set) in all.enumerate() {
+        let name = if k == 0 {
+            NAME.to_string()
+        } else {
+            format!("{NAME}_{k}")
+        };
+        // A refused copy is said in the notes; a whole set refused
+        // leaves nothing to settle.
+        match sets.make(name, &set) {
+            Ok(Some(v)) => {
+                if k > 0 {
+                    tried.push(Tried {
+                        variant: v.name.clone(),
+                        combines: sets.combines(&set),
+                    });
+                }
+                timed.push(v);
+            }
+            _ if k == 0 => return (Vec::new(), Vec::new(), None),
+            _ => {}
+        }
+    }
+    (timed, tried, None)
+}
+
+/// With counts: the crate as published, the base and each part alone
+/// (built in the first run) counted in the headline cases, then the whole
+/// set, and the search for the largest sets whose parts add up (each set
+/// built and counted as the search asks, at most [`MAX_TRIED`] besides the
+/// whole). The sets that pass are timed, at most [`MAX_TIMED`], the
+/// largest first; when none passes, the whole set is timed, its screen
+/// said. `None` when `published` or the base cannot be counted.
+fn screened(args: &Args, sets: &mut Sets, parts: &[String]) -> Result<Option<Searched>> {
+    let run = sets.run;
+    let started = std::time::Instant::now();
+    let (entry, _) = run.contenders(vec![PUBLISHED.into()]);
+    let heads = explain::headline_cases(entry, &args.amount.cases(entry));
+    let base = sets.base.clone().unwrap_or_else(|| PUBLISHED.into());
+    let mut first: Vec<String> = vec![PUBLISHED.into()];
+    first.extend(sets.base.clone());
+    first.extend(parts.iter().cloned());
+    let mut screen = Screen {
+        cases: heads.iter().map(|c| case_label(entry, c)).collect(),
+        base: base.clone(),
+        counts: Vec::new(),
+        uncounted: Vec::new(),
+    };
+    eprintln!(
+        "[suggested] counting instructions of published, {} part(s){} in {} case(s), then each set the search asks for",
+        parts.len(),
+        if sets.base.is_some() {
+            format!(" and the base `{base}`")
+        } else {
+            String::new()
+        },
+        heads.len()
+    );
+    count_into(run, &first, &heads, &mut screen);
+    if screen.count(PUBLISHED).is_none() || screen.count(&base).is_none() {
+        sets.notes.push(format!(
+            "the suggested sets were not screened by instructions: `{}` could not be counted",
+            if screen.count(PUBLISHED).is_none() {
+                PUBLISHED
+            } else {
+                &base
+            }
+        ));
+        return Ok(None);
+    }
+    let mut tried: Vec<Tried> = Vec::new();
+    let mut by_set: Vec<(Vec<String>, axes::Variant)> = Vec::new();
+    let mut k = 0;
+    let mut oracle = |set: &[String]| -> Said {
+        let whole = set == parts;
+        if !whole && k == MAX_TRIED {
+            return Said::Spent;
+        }
+        let name = if whole {
+            NAME.to_string()
+        } else {
+            k += 1;
+            format!("{NAME}_{k}")
+        };
+        let Ok(Some(v)) = sets.make(name.clone(), set) else {
+            return Said::Fails;
+        };
+        let combines = sets.combines(set);
+        if !whole {
+            tried.push(Tried {
+                variant: name.clone(),
+                combines: combines.clone(),
+            });
+        }
+        count_into(run, &[PUBLISHED.into(), name.clone()], &heads, &mut screen);
+        by_set.push((set.to_vec(), v));
+        match screen.passed(PUBLISHED, &name, &combines) {
+            Some(false) => Said::Fails,
+            // Counted and within its parts, or not counted (this CPU's
+            // code under valgrind): timing decides.
+            Some(true) | None => Said::Passes,
+        }
+    };
+    let found = interaction::search(parts, &mut oracle);
+    let mut timed: Vec<axes::Variant> = (found.iter())
+        .filter_map(|f| by_set.iter().find(|(s, _)| s == f).map(|(_, v)| v.clone()))
+        .take(MAX_TIMED)
+        .collect();
+    if found.is_empty()
+        && let Some((_, v)) = by_set.iter().find(|(s, _)| s == parts)
+    {
+        sets.notes.push(format!(
+            "no set passed the instruction screen (each cost more than its parts did alone); `{NAME}` is timed all the same"
+        ));
+        timed.push(v.clone());
+    }
+    eprintln!(
+        "[suggested] {} set(s) built and counted besides the whole in {:.0} s; {} passed the screen",
+        tried.len(),
+        started.elapsed().as_secs_f64(),
+        found.len()
+    );
+    Ok(Some((timed, tried, Some(screen))))
+}
+
+/// `ecb(toy) encrypt 128-bit 8192 B`, `setkey(toy) 128-bit`.
+fn case_label(entry: &CipherEntry, c: &bench_harness::sampling::Case) -> String {
+    let s = crate::count::counts::uncounted(entry, c);
+    if c.block_bytes == 0 {
+        format!("{} {}-bit", s.alg, s.key_bits)
+    } else {
+        format!("{} {} {}-bit {} B", s.alg, s.dir, s.key_bits, s.block_bytes)
+    }
+}
+
+/// Builds (reusing) and counts `names` not yet in `screen` in `heads`,
+/// recording each count, or why there is none.
+fn count_into(
+    run: &dyn Run,
+    names: &[String],
+    heads: &[bench_harness::sampling::Case],
+    screen: &mut Screen,
+) {
+    let fresh: Vec<String> = (names.iter())
+        .filter(|n| screen.count(n).is_none() && !screen.uncounted.iter().any(|u| &u.variant == *n))
+        .cloned()
+        .collect();
+    if fresh.is_empty() {
+        return;
+    }
+    let mut all = vec![PUBLISHED.to_string()];
+    all.extend(fresh.iter().filter(|n| *n != PUBLISHED).cloned());
+    let (entry, mut contenders) = run.contenders(all);
+    contenders.retain(|c| fresh.contains(&c.name));
+    let steps = contenders.len();
+    build::build_and_size_reusing(entry, &mut contenders, run.work(), steps, Reuse::Previous);
+    let artifacts: Vec<(String, std::path::PathBuf)> = (contenders.iter())
+        .filter_map(|c| Some((c.name.clone(), c.live()?.so.clone())))
+        .collect();
+    let footprint = |name: &str| {
+        (contenders.iter())
+            .find(|c| c.name == name)
+            .and_then(|c| Some(c.live()?.artifact.footprint_bytes))
+    };
+    let counts = callgrind::count(&artifacts, heads, run.work());
+    for name in &fresh {
+        let why = match artifacts.iter().position(|(n, _)| n == name) {
+            None => "not built".to_string(),
+            Some(i) => match &counts[i] {
+                Count::Counted(n) => {
+                    screen.counts.push(Counted {
+                        variant: name.clone(),
+                        instructions: n.clone(),
+                        footprint: footprint(name),
+                    });
+                    continue;
+                }
+                Count::Unavailable(why) | Count::Failed(why) | Count::Hung(why) => why.clone(),
+            },
+        };
+        screen.uncounted.push(Uncounted {
+            variant: name.clone(),
+            why,
+        });
+    }
+}
+
+/// Whether `name` held in `round`: the rule picked it, or it was timed
+/// once as the pick (the same hot path and key schedule, no larger: one
+/// result).
 pub fn holds(round: &Report, name: &str) -> bool {
     let Some(pick) = round.verdict.pick.as_deref() else {
         return false;
     };
-    pick == name
-        || round.variants.iter().any(|e| {
-            e.name == name
-                && e.status == Status::Screened
-                && e.same_code_as.as_deref() == Some(pick)
-        })
+    pick == name || (round.variants.iter()).any(|e| e.name == name && e.timed_as() == Some(pick))
 }
 
 #[cfg(test)]
@@ -337,11 +562,14 @@ mod tests {
             .map(|e| e.name.clone())
             .unwrap();
         let mut e = crate::report::fixture::entry("suggested_1", 1_000, [1.0, 1.0], None);
-        e.status = Status::Screened;
-        e.same_code_as = Some(pick.clone());
+        e.status = crate::report::Status::Screened;
+        e.reason = Some(crate::report::same_code_reason(&pick));
+        // Its hot path alone is the same as another's: no matter.
+        e.same_code_as = Some(loser.clone());
         r.variants.push(e.clone());
         e.name = "suggested_2".into();
-        e.same_code_as = Some(loser);
+        e.reason = Some(crate::report::same_code_reason(&loser));
+        e.same_code_as = Some(pick.clone());
         r.variants.push(e);
         assert!(holds(&r, &pick));
         assert!(holds(&r, "suggested_1"));
