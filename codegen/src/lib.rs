@@ -87,7 +87,9 @@
 //! key sizes, its peer crates. The macro passes it on verbatim through
 //! `<module>_variants!(@chain ...)`, the links of `all_algorithms!(cb)`,
 //! which [`algorithms!`] exports for the crate's list of modules; its grammar
-//! is checked where it is read, in `bench-harness/src/registry.rs`.
+//! is parsed and checked here, at the declaration (`declaration.rs`), and
+//! `bench-harness/src/registry.rs` matches the one fixed form it is handed
+//! on in.
 //!
 //! Misuse is a compile error that points at the offending tokens; the input is
 //! still emitted (without its markers) so that one mistake does not

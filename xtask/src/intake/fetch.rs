@@ -29,6 +29,13 @@ pub struct Package {
     pub from_registry: bool,
 }
 
+impl Package {
+    /// What its artifacts say they hold before `::variant`: `cast6@0.2.0`.
+    pub fn holds(&self) -> String {
+        format!("{}@{}", self.name, self.version)
+    }
+}
+
 /// Finds (fetching if need be) the package `spec` names, using `work` for
 /// scratch files. `offline`: cargo uses only what it has cached.
 pub fn fetch(spec: &Spec, work: &Path, offline: bool) -> Result<Package> {

@@ -7,6 +7,7 @@
 use crate::error::{Error, Result};
 use crate::intake::fetch::Package;
 use crate::intake::probe::{Candidate, Probe};
+use bench_harness::crates::CrateCipher;
 use bench_harness::crates::Primitive;
 use bench_harness::engine::Mode;
 
@@ -20,6 +21,33 @@ pub struct Identified {
     /// The report's name (`[a-z0-9_]`): the crate's library name, and the
     /// type's when the crate has several.
     pub name: String,
+}
+
+impl Identified {
+    /// The type as the harness sees it, the one place a crate's cipher is
+    /// made (`CipherEntry::of_crate` makes its entry): what it is and its
+    /// modes; `variants`, the reference first, built from copies of
+    /// `package`; the registry crate's label when it is timed as the peer;
+    /// and `oracle`, the artifact every variant is checked against.
+    pub fn cipher(
+        &self,
+        package: &Package,
+        variants: Vec<String>,
+        peer: Option<String>,
+        oracle: std::path::PathBuf,
+    ) -> CrateCipher {
+        CrateCipher {
+            name: self.name.clone(),
+            module: package.holds(),
+            lib_name: package.lib_name.clone(),
+            primitive: self.primitive.clone(),
+            modes: self.modes.clone(),
+            reference: variants.first().cloned().unwrap_or_default(),
+            variants,
+            peer,
+            oracle,
+        }
+    }
 }
 
 /// Asks the compiler (through `probe`) which types of the crate are block

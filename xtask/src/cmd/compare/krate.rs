@@ -32,7 +32,6 @@ use crate::render::{output, worth};
 use crate::report::ran::Ran;
 use crate::select::contenders::{Contender, Kind, Origin, State};
 use bench_harness::crates::{CrateCipher, PEER_NAME, Primitive};
-use bench_harness::engine::Mode;
 use bench_harness::registry::CipherEntry;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -82,7 +81,7 @@ pub fn run(args: &Args, sets: &[FlagSet], target: &Path) -> Result<()> {
         &numbered,
         &of_default,
         &t.package,
-        &t.ty,
+        &t.identified.ty,
         made.backends.clone(),
     );
     let ran = backend_ran(args, entry, &cipher.oracle, t);
@@ -175,27 +174,16 @@ fn crate_cipher(
     variants: Vec<String>,
     with_peer: bool,
 ) -> CrateCipher {
-    CrateCipher {
-        name: t.name.clone(),
-        module: t.holds(),
-        lib_name: t.package.lib_name.clone(),
-        modes: t.modes.clone(),
-        primitive: t.primitive.clone(),
-        variants,
-        reference: PUBLISHED.into(),
-        peer: with_peer.then(|| {
-            format!(
-                "{} {} (as published, from the registry)",
-                t.package.name, t.package.version
-            )
-        }),
-        // The crate as published under the first flag set: every flag set
-        // computes the same function.
-        oracle: t
-            .work
-            .path
-            .join(format!("{}.so", sets[0].contender(PUBLISHED))),
-    }
+    let peer = with_peer.then(|| {
+        format!(
+            "{} {} (as published, from the registry)",
+            t.package.name, t.package.version
+        )
+    });
+    // The crate as published under the first flag set: every flag set
+    // computes the same function.
+    let oracle = (t.work.path).join(format!("{}.so", sets[0].contender(PUBLISHED)));
+    t.identified.cipher(&t.package, variants, peer, oracle)
 }
 
 /// The patch file of the report `name`, beside it.
@@ -540,21 +528,13 @@ struct Taken {
     /// The feature sets, the default one first (`--features`), each with
     /// its attributes as a build with it sees them.
     sets: Vec<Scanned>,
-    ty: String,
-    primitive: Primitive,
-    modes: Vec<(Mode, Vec<usize>)>,
-    /// The report's name.
-    name: String,
+    /// The type measured, what it is, its modes and the report's name.
+    identified: Identified,
     /// The crate's library name, for the lifetime of the process.
     lib: &'static str,
 }
 
 impl Taken {
-    /// What its artifacts say they hold before `::variant`: `cast6@0.2.0`.
-    fn holds(&self) -> String {
-        format!("{}@{}", self.package.name, self.package.version)
-    }
-
     /// The copy of the crate variant `v` is built from.
     fn copy_of(&self, v: &str) -> PathBuf {
         self.work.path.join("copies").join(v).join(&self.dir_name)
@@ -573,9 +553,9 @@ impl Taken {
             &Shim {
                 package: &self.package.name,
                 dependency: Dependency::Copy(&self.copy_of(v)),
-                ty: &self.ty,
-                kind: self.primitive.kind(),
-                holds: &format!("{}::{v}", self.holds()),
+                ty: &self.identified.ty,
+                kind: self.identified.primitive.kind(),
+                holds: &format!("{}::{v}", self.package.holds()),
                 features: &self.sets[set].set.features,
                 lock: &self.lock,
             },
@@ -678,12 +658,8 @@ fn take_in(args: &Args, target: &Path, sets: &[FlagSet]) -> Result<Taken> {
         target: &crates.join("_probe-target"),
         offline: args.offline,
     };
-    let Identified {
-        ty,
-        primitive,
-        modes,
-        name,
-    } = identify::identify(&probe, args.ty.as_deref())?;
+    let identified = identify::identify(&probe, args.ty.as_deref())?;
+    let name = identified.name.clone();
     let mut files = Outputs::in_dir("--out", &out);
     output::plan(&mut files, &out, &name, &described);
     files.add(
@@ -713,10 +689,7 @@ fn take_in(args: &Args, target: &Path, sets: &[FlagSet]) -> Result<Taken> {
         dir_name,
         lock,
         sets,
-        ty,
-        primitive,
-        modes,
-        name,
+        identified,
         lib,
     })
 }
@@ -773,7 +746,7 @@ fn make_variants(args: &Args, t: &Taken) -> Result<Made> {
             backends = crate::intake::modules::modules(t.lib, &hot_names);
         }
         let of_set = axes::variants(&s.scan, &s.cfg, &hot);
-        let shape = match &t.primitive {
+        let shape = match &t.identified.primitive {
             Primitive::Hash { digest_size } => format!("a hash, {digest_size}-byte digests"),
             Primitive::BlockCipher {
                 block_size,
@@ -783,7 +756,7 @@ fn make_variants(args: &Args, t: &Taken) -> Result<Made> {
         eprintln!(
             "[intake] {}{with}, type {}: {shape}; {} inline attributes ({} compiled on this target) in {} files; {} functions out of line on the hot path; {} variants",
             t.key,
-            t.ty,
+            t.identified.ty,
             s.scan.annotations.len(),
             s.scan.applying(&s.cfg).count(),
             s.scan.files.len(),
@@ -832,8 +805,8 @@ fn make_variants(args: &Args, t: &Taken) -> Result<Made> {
                 dependency: Dependency::Registry {
                     version: &t.package.version,
                 },
-                ty: &t.ty,
-                kind: t.primitive.kind(),
+                ty: &t.identified.ty,
+                kind: t.identified.primitive.kind(),
                 holds: PEER_NAME,
                 features: &[],
                 lock: &t.lock,

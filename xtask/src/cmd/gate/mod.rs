@@ -25,7 +25,7 @@ pub use args::Args;
 use crate::build::Reuse;
 use crate::count::callgrind;
 use crate::count::counts;
-use crate::env::outputs::{self, Kind, Outputs};
+use crate::env::outputs::{Kind, Outputs};
 use crate::env::tree::{self, BaseTree, Tree};
 use crate::env::workdir::WorkDir;
 use crate::env::workspace;
@@ -117,22 +117,13 @@ pub fn run(args: Args) -> Result<()> {
             &rows,
         ));
     }
-    let md = changed_md + &md;
-    // The markdown a line at a time, as a terminal shows it.
-    for line in md.lines() {
-        println!("{}", crate::env::escape::terminal(line));
-    }
-    if let Some(path) = &args.comment {
-        let marked = summary::comment_file(&format!("cargo xtask gate {}", args.cipher), &md);
-        outputs::write(path, &Kind::GateComment, marked.as_bytes())?;
-    }
-    if regressions > 0 {
-        Err(Error::failed(format!(
-            "{regressions} regression(s); see the table above"
-        )))
-    } else {
-        Ok(())
-    }
+    summary::end(
+        &(changed_md + &md),
+        args.comment.as_deref(),
+        &format!("cargo xtask gate {}", args.cipher),
+        regressions,
+        "",
+    )
 }
 
 /// The options that need each other, checked before anything is read or

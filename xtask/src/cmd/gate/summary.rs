@@ -56,6 +56,37 @@ pub fn comment_file(command: &str, md: &str) -> String {
     )
 }
 
+/// The end of every gate run: the markdown `md` on the terminal a line at
+/// a time (as a terminal shows it), in the `--comment` file `comment`
+/// under `command`'s marker, and exit 1 when `regressions` counted any
+/// (`what` names what regressed, in the error's line).
+pub fn end(
+    md: &str,
+    comment: Option<&std::path::Path>,
+    command: &str,
+    regressions: usize,
+    what: &str,
+) -> crate::error::Result<()> {
+    use crate::env::outputs::{self, Kind};
+    for line in md.lines() {
+        println!("{}", crate::env::escape::terminal(line));
+    }
+    if let Some(path) = comment {
+        outputs::write(
+            path,
+            &Kind::GateComment,
+            comment_file(command, md).as_bytes(),
+        )?;
+    }
+    if regressions > 0 {
+        Err(crate::error::Error::failed(format!(
+            "{regressions} regression(s){what}; see the table above"
+        )))
+    } else {
+        Ok(())
+    }
+}
+
 /// The summary of `cipher`'s rows, judged by `basis`.
 pub fn render(cipher: &str, basis: &Basis, th: &Thresholds, rows: &[Row]) -> String {
     let mut md = String::new();

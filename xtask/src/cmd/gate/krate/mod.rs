@@ -28,7 +28,6 @@ use crate::count::callgrind;
 use crate::count::counts;
 use crate::count::explain;
 use crate::env::escape::md_code;
-use crate::env::outputs::{self, Kind};
 use crate::env::workspace;
 use crate::error::{Error, Result};
 use crate::report::ran::{Observed, Ran};
@@ -119,20 +118,13 @@ pub fn run(args: &Args, path: &Path) -> Result<()> {
         artifacts: base.artifact.as_ref().zip(head.artifact.as_ref()),
         wall,
     });
-    for line in md.lines() {
-        println!("{}", crate::env::escape::terminal(line));
-    }
-    if let Some(path) = &args.comment {
-        let marked = summary::comment_file(&command, &md);
-        outputs::write(path, &Kind::GateComment, marked.as_bytes())?;
-    }
-    if regressions > 0 {
-        Err(Error::failed(format!(
-            "{regressions} regression(s) of {name} against {rev}; see the table above"
-        )))
-    } else {
-        Ok(())
-    }
+    summary::end(
+        &md,
+        args.comment.as_deref(),
+        &command,
+        regressions,
+        &format!(" of {name} against {rev}"),
+    )
 }
 
 /// The command as its comment's marker says it.

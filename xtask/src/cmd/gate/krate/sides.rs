@@ -146,17 +146,12 @@ pub fn prepare(
         offline,
     };
     let identified = identify::identify(&probe, ty).map_err(|e| rebase(e, &at_base))?;
-    let cipher = CrateCipher {
-        name: identified.name.clone(),
-        module: format!("{}@{}", base.name, base.version),
-        lib_name: base.lib_name.clone(),
-        primitive: identified.primitive.clone(),
-        modes: identified.modes.clone(),
-        variants: vec![BASE.into(), HEAD.into()],
-        reference: BASE.into(),
-        peer: None,
-        oracle: work.path.join(format!("{BASE}.so")),
-    };
+    let cipher = identified.cipher(
+        &base,
+        vec![BASE.into(), HEAD.into()],
+        None,
+        work.path.join(format!("{BASE}.so")),
+    );
     let (from, to) = (src.display().to_string(), repo.top.display().to_string());
     let rustflags = vec![format!("--remap-path-prefix={from}={to}")];
     Ok(Sides {
