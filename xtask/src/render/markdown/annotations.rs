@@ -89,16 +89,14 @@ pub fn render_suggestion(w: &mut String, r: &Report) {
         Some(screen) => {
             let _ = writeln!(
                 w,
-                "**The suggested set, measured whole:** {} is {} applied together ({} edit(s): {evidence}). Before any timing, callgrind counted each set in {}: a set passes when it costs no more instructions and no more bytes than its parts did alone ({} plus each part's change from {}), within {:.0}% of {}'s instructions and the no-effect floor of its footprint; where the whole set did not, the search (delta debugging, `decide/interaction.rs`) built smaller sets, and the largest that passed were checked against {} and timed in a run of their own, interleaved with {against}. {outcome}\n",
-                md_code(&s.variant),
-                list(&s.combines),
-                s.edits.len(),
-                md_text(&screen.cases.join(", ")),
-                md_code(&screen.base),
-                md_code(&round.run.reference),
-                interaction::TOLERANCE * 100.0,
-                md_code(&screen.base),
-                md_code(&round.run.reference),
+                "**The suggested set, measured whole:** {set} is {parts} applied together ({edits} edit(s): {evidence}). Before any timing, callgrind counted each set in {cases}: a set passes when it costs no more instructions than its parts did alone ({base} plus each part's change from {published}, within {tolerance:.0}% of {base}'s) and is no larger than {base} or than its parts predict (within the no-effect floor of its footprint); where the whole set did not, the search (delta debugging, `decide/interaction.rs`) built smaller sets, and the largest that passed were checked against {published} and timed in a run of their own, interleaved with {against}. {outcome}\n",
+                set = md_code(&s.variant),
+                parts = list(&s.combines),
+                edits = s.edits.len(),
+                cases = md_text(&screen.cases.join(", ")),
+                base = md_code(&screen.base),
+                published = md_code(&round.run.reference),
+                tolerance = interaction::TOLERANCE * 100.0,
             );
             screen_table(w, s, screen, round);
             let _ = writeln!(w, "That run's steps:\n");

@@ -359,35 +359,66 @@ fn screened(args: &Args, sets: &mut Sets, parts: &[String]) -> Result<Option<Sea
     let mut tried: Vec<Tried> = Vec::new();
     let mut by_set: Vec<(Vec<String>, axes::Variant)> = Vec::new();
     let mut k = 0;
-    let mut oracle = |set: &[String]| -> Said {
-        let whole = set == parts;
-        if !whole && k == MAX_TRIED {
-            return Said::Spent;
+    // A batch of sets (both halves of a split, every union): each made,
+    // then all built together (a worker per core) and counted in one
+    // valgrind run.
+    let mut oracle = |batch: &[Vec<String>]| -> Vec<Said> {
+        let mut asked: Vec<Option<(String, Vec<String>)>> = Vec::new();
+        for set in batch {
+            let whole = set.as_slice() == parts;
+            if !whole && k == MAX_TRIED {
+                asked.push(None);
+                continue;
+            }
+            let name = if whole {
+                NAME.to_string()
+            } else {
+                k += 1;
+                format!("{NAME}_{k}")
+            };
+            let combines = sets.combines(set);
+            if !whole {
+                tried.push(Tried {
+                    variant: name.clone(),
+                    combines: combines.clone(),
+                });
+            }
+            match sets.make(name.clone(), set) {
+                Ok(Some(v)) => {
+                    by_set.push((set.clone(), v));
+                    asked.push(Some((name, combines)));
+                }
+                // Refused (said in the notes): it cannot pass.
+                _ => {
+                    screen.uncounted.push(Uncounted {
+                        variant: name,
+                        why: "not built: its copy was refused (see the notes)".into(),
+                    });
+                    asked.push(Some((String::new(), combines)));
+                }
+            }
         }
-        let name = if whole {
-            NAME.to_string()
-        } else {
-            k += 1;
-            format!("{NAME}_{k}")
-        };
-        let Ok(Some(v)) = sets.make(name.clone(), set) else {
-            return Said::Fails;
-        };
-        let combines = sets.combines(set);
-        if !whole {
-            tried.push(Tried {
-                variant: name.clone(),
-                combines: combines.clone(),
-            });
-        }
-        count_into(run, &[PUBLISHED.into(), name.clone()], &heads, &mut screen);
-        by_set.push((set.to_vec(), v));
-        match screen.passed(PUBLISHED, &name, &combines) {
-            Some(false) => Said::Fails,
-            // Counted and within its parts, or not counted (this CPU's
-            // code under valgrind): timing decides.
-            Some(true) | None => Said::Passes,
-        }
+        let mut names = vec![PUBLISHED.to_string()];
+        names.extend(
+            asked
+                .iter()
+                .flatten()
+                .map(|(n, _)| n.clone())
+                .filter(|n| !n.is_empty()),
+        );
+        count_into(run, &names, &heads, &mut screen);
+        (asked.iter())
+            .map(|a| match a {
+                None => Said::Spent,
+                Some((name, _)) if name.is_empty() => Said::Fails,
+                Some((name, combines)) => match screen.passed(PUBLISHED, name, combines) {
+                    Some(false) => Said::Fails,
+                    // Counted and within its parts, or not counted (this
+                    // CPU's code under valgrind): timing decides.
+                    Some(true) | None => Said::Passes,
+                },
+            })
+            .collect()
     };
     let found = interaction::search(parts, &mut oracle);
     let mut timed: Vec<axes::Variant> = (found.iter())
