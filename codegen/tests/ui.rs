@@ -4,6 +4,7 @@
 //! rewrites make is checked against what they were made from.
 
 #[test]
+#[ignore = "CI tier: compiles every case as a crate of its own; .ci/run runs it (see ARCHITECTURE.md, Tests)"]
 fn ui() {
     let t = trybuild::TestCases::new();
     t.compile_fail("tests/ui/*.rs");

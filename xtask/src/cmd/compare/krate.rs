@@ -1024,4 +1024,49 @@ mod tests {
             PathBuf::from("elsewhere")
         );
     }
+
+    /// `--suggest` names variants of the run (after `--variants`), at
+    /// least two, each once; `published` is not one to apply.
+    #[test]
+    fn a_suggested_set_names_variants_of_the_run() {
+        let all: Vec<axes::Variant> = ["published", "none", "drop_1", "drop_2", "add_1"]
+            .iter()
+            .enumerate()
+            .map(|(i, n)| axes::Variant {
+                name: n.to_string(),
+                change: if i == 0 {
+                    axes::Change::Published
+                } else {
+                    axes::Change::Drop(i)
+                },
+            })
+            .collect();
+        let with = |suggest: &str| {
+            let a = args(&[
+                "compare",
+                "--crate",
+                "x@1.0.0",
+                "--variants",
+                "drop_*,add_1",
+                "--suggest",
+                suggest,
+            ]);
+            select(&a, &all)
+        };
+        assert_eq!(with("drop_1,add_1").unwrap().len(), 4);
+        for (suggest, says) in [
+            ("drop_1,drop_99", "--suggest names `drop_99`"),
+            ("drop_1,none", "--suggest names `none`"),
+            ("drop_1,drop_1", "--suggest names `drop_1`"),
+            ("published,drop_1", "--suggest names `published`"),
+            ("drop_1", "--suggest needs two variants or more"),
+        ] {
+            match with(suggest) {
+                Err(Error::Usage { cause, .. }) => {
+                    assert!(cause.contains(says), "{suggest}: {cause}")
+                }
+                other => panic!("{suggest}: {:?}", other.map(|v| v.len())),
+            }
+        }
+    }
 }
