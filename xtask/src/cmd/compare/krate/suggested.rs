@@ -91,11 +91,10 @@ pub fn combined(r: &Report, a: &Annotations) -> Vec<String> {
     dropped.chain(added).collect()
 }
 
-/// The smaller sets tried beside the whole set `parts` (after the pick
-/// with the whole set on top, when the pick is not one of them): its two halves
-/// (delta debugging's first split), then, for six parts or fewer, each set
-/// that leaves one part out (its complements); never the whole set, never
-/// a set twice.
+/// Without valgrind to count them first, the smaller sets timed beside
+/// the whole set `parts`: its two halves (delta debugging's first split),
+/// then, for six parts or fewer, each set that leaves one part out (its
+/// complements); never the whole set, never a set twice.
 pub fn smaller(parts: &[String]) -> Vec<Vec<String>> {
     let mut out: Vec<Vec<String>> = Vec::new();
     if parts.len() < 2 {
@@ -147,7 +146,7 @@ pub fn settle(
     let profile = run.profile();
     if combines.len() < 2 || !profile {
         eprintln!(
-            "[suggested] the evidence applies {} variant(s) of the crate together ({}): {}",
+            "[suggested] {} variant(s) of the crate to apply together ({}): {}",
             combines.len(),
             if combines.is_empty() {
                 "none".to_string()
@@ -165,7 +164,6 @@ pub fn settle(
     let mut sets = Sets {
         run,
         base: base.clone(),
-        made: Vec::new(),
         notes: Vec::new(),
     };
     let (timed, tried, screen) = match crate::count::callgrind::check() {
@@ -235,8 +233,6 @@ pub fn settle(
 struct Sets<'a> {
     run: &'a dyn Run,
     base: Option<String>,
-    /// Every set made, whether or not it was built.
-    made: Vec<axes::Variant>,
     notes: Vec<String>,
 }
 
@@ -265,7 +261,6 @@ impl Sets<'_> {
         match self.run.write(&v) {
             Ok(note) => {
                 self.notes.extend(note);
-                self.made.push(v.clone());
                 Ok(Some(v))
             }
             Err(Error::Failed(why) | Error::Usage { cause: why, .. }) => {
