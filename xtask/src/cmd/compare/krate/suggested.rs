@@ -167,7 +167,7 @@ pub fn settle(
         notes: Vec::new(),
     };
     let (timed, tried, screen) = match crate::count::callgrind::check() {
-        Ok(_) => match screened(args, &mut sets, &parts)? {
+        Ok(_) => match screened(args, first, &mut sets, &parts)? {
             Some(found) => found,
             None => unscreened(&mut sets, &parts),
         },
@@ -314,7 +314,12 @@ fn unscreened(sets: &mut Sets, parts: &[String]) -> Searched {
 /// whole). The sets that pass are timed, at most [`MAX_TIMED`], the
 /// largest first; when none passes, the whole set is timed, its screen
 /// said. `None` when `published` or the base cannot be counted.
-fn screened(args: &Args, sets: &mut Sets, parts: &[String]) -> Result<Option<Searched>> {
+fn screened(
+    args: &Args,
+    report: &Report,
+    sets: &mut Sets,
+    parts: &[String],
+) -> Result<Option<Searched>> {
     let run = sets.run;
     let started = std::time::Instant::now();
     let (entry, _) = run.contenders(vec![PUBLISHED.into()]);
@@ -329,15 +334,21 @@ fn screened(args: &Args, sets: &mut Sets, parts: &[String]) -> Result<Option<Sea
         counts: Vec::new(),
         uncounted: Vec::new(),
     };
+    // What the first run counted (a variant timed once as another's
+    // machine code has that one's instructions) is not counted again.
+    screen.counts = (first.iter())
+        .filter_map(|n| counted_in(report, entry, n, &heads))
+        .collect();
     eprintln!(
-        "[suggested] counting instructions of published, {} part(s){} in {} case(s), then each set the search asks for",
+        "[suggested] instructions of published, {} part(s){} in {} case(s): {} counted in the first run; then each set the search asks for",
         parts.len(),
         if sets.base.is_some() {
             format!(" and the base `{base}`")
         } else {
             String::new()
         },
-        heads.len()
+        heads.len(),
+        screen.counts.len()
     );
     count_into(run, &first, &heads, &mut screen);
     if screen.count(PUBLISHED).is_none() || screen.count(&base).is_none() {
@@ -437,11 +448,41 @@ fn screened(args: &Args, sets: &mut Sets, parts: &[String]) -> Result<Option<Sea
     Ok(Some((timed, tried, Some(screen))))
 }
 
-/// `ecb(toy) encrypt 128-bit 8192 B`, `setkey(toy) 128-bit`.
+/// `name`'s instructions in `heads` and footprint, as the run `report`
+/// counted and sized them (its own, or those of the variant it was timed
+/// once as: the same machine code); `None` when a case was not counted.
+fn counted_in(
+    report: &Report,
+    entry: &CipherEntry,
+    name: &str,
+    heads: &[bench_harness::sampling::Case],
+) -> Option<Counted> {
+    let find = |n: &str| report.variants.iter().find(|e| e.name == n);
+    let e = find(name)?;
+    let timed = e.timed_as().map_or(Some(e), find)?;
+    let instructions = (heads.iter())
+        .map(|c| {
+            let case = crate::count::counts::uncounted(entry, c);
+            (timed.speed.iter())
+                .find(|s| crate::count::counts::same_case(s, &case))?
+                .instructions
+        })
+        .collect::<Option<Vec<f64>>>()?;
+    Some(Counted {
+        variant: name.to_string(),
+        instructions,
+        footprint: Some(e.artifact.as_ref()?.footprint_bytes),
+    })
+}
+
+/// `ecb(toy) encrypt 128-bit 8192 B`, `setkey(toy) 128-bit`, `sha1
+/// digest 8192 B`.
 fn case_label(entry: &CipherEntry, c: &bench_harness::sampling::Case) -> String {
     let s = crate::count::counts::uncounted(entry, c);
     if c.block_bytes == 0 {
         format!("{} {}-bit", s.alg, s.key_bits)
+    } else if s.key_bits == 0 {
+        format!("{} {} {} B", s.alg, s.dir, s.block_bytes)
     } else {
         format!("{} {} {}-bit {} B", s.alg, s.dir, s.key_bits, s.block_bytes)
     }
