@@ -144,6 +144,13 @@ fn a_crate_from_a_path_end_to_end() {
         "{md}"
     );
     assert!(md.contains("## The crate's inline attributes"), "{md}");
+    // The fixture's build script generates code it includes: said, not
+    // edited.
+    let notes = json["run"]["notes"].to_string();
+    assert!(
+        notes.contains("code the build script generates is included at src/lib.rs:118"),
+        "{notes}"
+    );
     assert!(
         md.contains("| LLVM, as published | LLVM, in the variant |"),
         "{md}"

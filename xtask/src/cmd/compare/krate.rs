@@ -716,6 +716,14 @@ fn make_variants(args: &Args, t: &Taken) -> Result<Made> {
     let mut all: Vec<(axes::Variant, usize)> = Vec::new();
     let mut backends = Vec::new();
     let mut notes = Vec::new();
+    if let Some(s) = t.sets.first().filter(|s| !s.scan.generated.is_empty()) {
+        let note = format!(
+            "code the build script generates is included at {} (`include!` of a path under `OUT_DIR`): its inline attributes are not in the package's source, so they are not in the table and no patch edits them",
+            s.scan.generated.join(", ")
+        );
+        eprintln!("[intake] {}", terminal(&note));
+        notes.push(note);
+    }
     for (k, s) in t.sets.iter().enumerate() {
         let published = s.set.name(PUBLISHED);
         if k == 0 {

@@ -134,6 +134,10 @@ pub struct Scan {
     /// `mod` declarations not followed, with why (a missing file under a
     /// condition false on the target, a file already read).
     pub skipped: Vec<String>,
+    /// Where the source includes code its build script generates
+    /// (`include!` of a path under `OUT_DIR`), `file:line`: not in the
+    /// package, so not read, and no edit can reach it in place.
+    pub generated: Vec<String>,
 }
 
 impl Scan {

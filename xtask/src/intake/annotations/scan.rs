@@ -381,6 +381,10 @@ impl Walker<'_> {
             Some(TokenTree::Group(g)) => g.stream().into_iter().collect(),
             _ => return Ok(body_at + 1),
         };
+        if name == "include" && mentions(&body, "OUT_DIR") {
+            let line = tokens[body_at].span().start().line;
+            (self.scan.generated).push(format!("{}:{line}", source.rel.display()));
+        }
         if name == "macro_rules" {
             // `macro_rules! NAME { .. }`: body_at is NAME's group.
             let macro_name = name_at(tokens, body_at - 1).unwrap_or_default().0;
@@ -618,6 +622,17 @@ fn skip_qualifiers(tokens: &[TokenTree], mut i: usize) -> usize {
             _ => return i,
         }
     }
+}
+
+/// Whether `tokens` name `word`: an identifier, or a string that is it
+/// (`env!("OUT_DIR")`).
+fn mentions(tokens: &[TokenTree], word: &str) -> bool {
+    tokens.iter().any(|t| match t {
+        TokenTree::Ident(i) => i == word,
+        TokenTree::Literal(l) => l.to_string() == format!("\"{word}\""),
+        TokenTree::Group(g) => mentions(&g.stream().into_iter().collect::<Vec<_>>(), word),
+        TokenTree::Punct(_) => false,
+    })
 }
 
 /// A macro invocation at `at` (`name!`, `a::b::name!`, `$crate::name!`,

@@ -867,3 +867,18 @@ fn the_published_crates_without_attributes_still_compile() {
         );
     }
 }
+
+/// Code the build script generates, included from `OUT_DIR`
+/// (`include!(concat!(env!("OUT_DIR"), "/x.rs"))`, in a module too), is
+/// said where it is included; an `include!` of a file in the package is
+/// not, whatever its name.
+#[test]
+fn generated_code_is_said_where_it_is_included() {
+    let s = scan_lib(
+        "#[inline]\nfn a() {}\ninclude!(concat!(env!(\"OUT_DIR\"), \"/tables.rs\"));\n\
+         mod m { include!(concat!(env!(\"OUT_DIR\"), \"/m.rs\")); }\n\
+         include!(\"OUT_DIR_notes.rs\");\n",
+    );
+    assert_eq!(s.generated, ["src/lib.rs:3", "src/lib.rs:4"]);
+    assert_eq!(s.annotations.len(), 1);
+}
