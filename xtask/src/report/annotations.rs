@@ -124,15 +124,16 @@ impl Screen {
             .map(|c| c.instructions.as_slice())
     }
 
+    /// The parts of `combines` besides the base.
+    fn parts<'a>(&'a self, combines: &'a [String]) -> impl Iterator<Item = &'a String> + 'a {
+        combines.iter().filter(move |p| **p != self.base)
+    }
+
     /// What the parts of `combines` (the base first when it is not
     /// `published`) predict for their set, per case.
     pub fn predicted(&self, published: &str, combines: &[String]) -> Option<Vec<f64>> {
-        let base = self.count(&self.base)?;
-        let parts: Option<Vec<&[f64]>> = (combines.iter())
-            .filter(|p| **p != self.base)
-            .map(|p| self.count(p))
-            .collect();
-        interaction::predicted(base, self.count(published)?, &parts?)
+        let parts: Option<Vec<&[f64]>> = self.parts(combines).map(|p| self.count(p)).collect();
+        interaction::predicted(self.count(&self.base)?, self.count(published)?, &parts?)
     }
 
     /// `name`'s footprint, when sized.
@@ -144,10 +145,7 @@ impl Screen {
 
     /// What the parts of `combines` predict for their set's footprint.
     pub fn predicted_footprint(&self, published: &str, combines: &[String]) -> Option<i64> {
-        let parts: Option<Vec<u64>> = (combines.iter())
-            .filter(|p| **p != self.base)
-            .map(|p| self.footprint(p))
-            .collect();
+        let parts: Option<Vec<u64>> = self.parts(combines).map(|p| self.footprint(p)).collect();
         Some(interaction::predicted_footprint(
             self.footprint(&self.base)?,
             self.footprint(published)?,
@@ -155,23 +153,54 @@ impl Screen {
         ))
     }
 
-    /// Whether the set `name` of `combines` passed: its instructions, and
-    /// its footprint where every footprint is known, within its parts'
-    /// prediction; `None` when it or a part was not counted.
-    pub fn passed(&self, published: &str, name: &str, combines: &[String]) -> Option<bool> {
+    /// How the set `name` of `combines` fared against its parts'
+    /// prediction: what it missed by, nothing when it passed; `None` when
+    /// it or a part was not counted. Its footprint counts where every
+    /// footprint is known.
+    pub fn missed(&self, published: &str, name: &str, combines: &[String]) -> Option<Missed> {
         let predicted = self.predicted(published, combines)?;
-        let counted = interaction::passes(self.count(name)?, &predicted, self.count(&self.base)?)?;
-        let sized = match (
+        let (count, base) = (self.count(name)?, self.count(&self.base)?);
+        let instructions = (!interaction::passes(count, &predicted, base)?).then(|| {
+            (0..count.len())
+                .map(|i| (count[i] - predicted[i]) / base[i].max(1.0))
+                .fold(f64::MIN, f64::max)
+        });
+        let bytes = match (
             self.footprint(name),
             self.predicted_footprint(published, combines),
             self.footprint(&self.base),
         ) {
-            (Some(set), Some(predicted), Some(base)) => {
-                interaction::footprint_passes(set, predicted, base)
+            (Some(set), Some(predicted), Some(base))
+                if !interaction::footprint_passes(set, predicted, base) =>
+            {
+                Some(set as i64 - predicted)
             }
-            _ => true,
+            _ => None,
         };
-        Some(counted && sized)
+        Some(Missed {
+            instructions,
+            bytes,
+        })
+    }
+
+    /// Whether the set `name` of `combines` passed ([`Screen::missed`]).
+    pub fn passed(&self, published: &str, name: &str, combines: &[String]) -> Option<bool> {
+        self.missed(published, name, combines).map(|m| m.passed())
+    }
+}
+
+/// What a set missed its parts' prediction by.
+pub struct Missed {
+    /// The largest excess over a case's prediction, as a share of the
+    /// base's instructions, when past the tolerance.
+    pub instructions: Option<f64>,
+    /// Bytes over the prediction, when past it and the base by the floor.
+    pub bytes: Option<i64>,
+}
+
+impl Missed {
+    pub fn passed(&self) -> bool {
+        self.instructions.is_none() && self.bytes.is_none()
     }
 }
 

@@ -156,33 +156,17 @@ fn screen_table(
         let predicted = screen.predicted(published, combines);
         let footprint = screen.footprint(name);
         let predicted_footprint = screen.predicted_footprint(published, combines);
-        let outcome = match screen.passed(published, name, combines) {
-            Some(true) => "passes".to_string(),
-            Some(false) => {
-                // By how much it missed, in the base's instructions and
-                // bytes.
-                let base = screen.count(&screen.base);
-                let over = (count.zip(predicted.as_deref()).zip(base))
-                    .map(|((c, p), b)| {
-                        (0..c.len())
-                            .map(|i| (c[i] - p[i]) / b[i].max(1.0))
-                            .fold(f64::MIN, f64::max)
-                    })
-                    .unwrap_or(0.0);
-                let grown = footprint
-                    .zip(predicted_footprint)
-                    .map(|(f, p)| f as i64 - p);
-                let sized = (footprint
-                    .zip(predicted_footprint)
-                    .zip(screen.footprint(&screen.base)))
-                .is_some_and(|((f, p), b)| !interaction::footprint_passes(f, p, b));
-                let mut missed = Vec::new();
-                if over > interaction::TOLERANCE {
-                    missed.push(format!("{:+.1}% instructions", over * 100.0));
-                }
-                if sized {
-                    missed.push(format!("{:+} bytes", grown.unwrap_or(0)));
-                }
+        let outcome = match screen.missed(published, name, combines) {
+            Some(m) if m.passed() => "passes".to_string(),
+            Some(m) => {
+                let missed: Vec<String> = [
+                    m.instructions
+                        .map(|x| format!("{:+.1}% instructions", x * 100.0)),
+                    m.bytes.map(|b| format!("{b:+} bytes")),
+                ]
+                .into_iter()
+                .flatten()
+                .collect();
                 format!("interacts: {} over its parts", missed.join(", "))
             }
             None => match screen.uncounted.iter().find(|u| &u.variant == name) {

@@ -331,14 +331,13 @@ fn screened(
     let mut screen = Screen {
         cases: heads.iter().map(|c| case_label(entry, c)).collect(),
         base: base.clone(),
-        counts: Vec::new(),
+        // What the first run counted (a variant timed once as another's
+        // machine code has that one's instructions) is not counted again.
+        counts: (first.iter())
+            .filter_map(|n| counted_in(report, entry, n, &heads))
+            .collect(),
         uncounted: Vec::new(),
     };
-    // What the first run counted (a variant timed once as another's
-    // machine code has that one's instructions) is not counted again.
-    screen.counts = (first.iter())
-        .filter_map(|n| counted_in(report, entry, n, &heads))
-        .collect();
     eprintln!(
         "[suggested] instructions of published, {} part(s){} in {} case(s): {} counted in the first run; then each set the search asks for",
         parts.len(),
