@@ -12,13 +12,17 @@
 //! claims to be a report but cannot be read or trusted (another schema
 //! version, a cipher name that is not a plain name, a size of 0) is
 //! skipped too, and makes the exit code 1 once the others are rendered.
+//! Each calibration in `DIR/calibration/` is rendered again from its JSON
+//! too.
 
 use crate::cmd::gate::baseline_file;
 use crate::env::escape::terminal;
 use crate::env::outputs::{self, Kind, Outputs};
 use crate::env::workspace;
 use crate::error::{Error, Result};
+use crate::render::calibration::markdown;
 use crate::render::output;
+use crate::report::calibration::{self, Calibration};
 use crate::report::check;
 use crate::report::json;
 use crate::report::reader;
@@ -38,7 +42,12 @@ pub fn run(args: Args) -> Result<()> {
     // Read (and checked) before anything is written.
     let baselines = older_baselines(&args.dir.join("baseline"))?;
     let machines = older_machine_reports(&args.dir.join("machines"))?;
-    if read.reports.is_empty() && baselines.is_empty() && machines.is_empty() {
+    let calibrations = calibrations(&args.dir);
+    if read.reports.is_empty()
+        && baselines.is_empty()
+        && machines.is_empty()
+        && calibrations.is_empty()
+    {
         return Err(Error::usage(
             format!(
                 "{} holds no compare report (CIPHER.json) nor a baseline or another machine's report to upgrade",
@@ -47,7 +56,13 @@ pub fn run(args: Args) -> Result<()> {
             "give the reports directory, e.g. cargo xtask render reports",
         ));
     }
-    check_outputs(&args.dir, &read.reports, &baselines, &machines)?;
+    check_outputs(
+        &args.dir,
+        &read.reports,
+        &baselines,
+        &machines,
+        &calibrations,
+    )?;
     for r in &read.reports {
         if older_schema(&args.dir.join(format!("{}.json", r.cipher))) {
             output::write(r, &args.dir)?;
@@ -68,6 +83,10 @@ pub fn run(args: Args) -> Result<()> {
             json::to_json(report).as_bytes(),
         )?;
         println!("rewrote {}", terminal(&path.display().to_string()));
+    }
+    for (path, cal) in &calibrations {
+        outputs::write(path, &Kind::Calibration, markdown(cal).as_bytes())?;
+        println!("rendered {}", terminal(&path.display().to_string()));
     }
     match read.refused() {
         0 => Ok(()),
@@ -94,8 +113,12 @@ fn check_outputs(
     reports: &[Report],
     baselines: &[(PathBuf, Report)],
     machines: &[(PathBuf, Report)],
+    calibrations: &[(PathBuf, Calibration)],
 ) -> Result<()> {
     let mut files = Outputs::in_dir("render", dir);
+    for (path, _) in calibrations {
+        files.add(path.clone(), Kind::Calibration);
+    }
     for r in reports {
         output::plan(&mut files, dir, &r.cipher, &output::described(r)?);
     }
@@ -109,6 +132,15 @@ fn check_outputs(
         files.add(path.clone(), output::kind_of(report)?);
     }
     files.check()
+}
+
+/// The calibrations of the reports directory `dir`, each with the
+/// markdown file it renders to.
+fn calibrations(dir: &Path) -> Vec<(PathBuf, Calibration)> {
+    let dir = calibration::dir(dir);
+    (calibration::read_all(&dir).into_iter())
+        .map(|c| (dir.join(format!("{}.md", c.cipher)), c))
+        .collect()
 }
 
 /// Other machines' reports (`LABEL/CIPHER.json` in `dir`) of an older

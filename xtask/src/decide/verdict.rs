@@ -10,8 +10,11 @@
 //! hot-path machine code are one candidate, the member with the smallest
 //! footprint (among equals, the least annotation, [`Annotation`]). A larger candidate wins only if its whole
 //! interval clears its bar ([`Noise::bar_for`]): `1 + max(threshold, A/A
-//! deviation)`, the deviation being how far the A/A control's interval
-//! reaches from 1, plus [`SIZE_COST`] per doubling of footprint. One whose
+//! deviation, spread between runs)`, the deviation being how far the A/A
+//! control's interval reaches from 1 in this run and the spread how far
+//! identical code's ratio moves from one run to the next on this machine
+//! (as `cargo xtask calibrate` measured it, where it did), plus
+//! [`SIZE_COST`] per doubling of footprint. One whose
 //! gain is past its bar but whose interval reaches below it *leans*: racing
 //! (`time::race`) spends the budget on such steps, and when the budget is
 //! spent with a step still leaning, the burden of proof decides, in the
@@ -113,7 +116,7 @@ pub struct Verdict {
     /// The command to run again: when inconclusive, or to settle what
     /// leans.
     pub rerun: Option<String>,
-    /// The flat bar, `1 + max(threshold, control deviation)`, before the
+    /// The flat bar, `1 + max(threshold, noise)` ([`Noise::bar`]), before the
     /// size cost each step adds ([`Link::bar`]).
     pub bar: f64,
     /// Candidates no other dominates (no larger and faster beyond the
@@ -179,25 +182,32 @@ pub struct Noise {
     pub size_cost: f64,
     /// The A/A control's ratio, if one was timed.
     pub control: Option<Ratio>,
+    /// How far identical code's ratio moves between runs on this machine,
+    /// as a calibration measured it (0.0048 is ±0.48%); 0 when none did.
+    pub between: f64,
     /// Whether anything was timed.
     pub timed: bool,
 }
 
 impl Noise {
-    /// `1 + max(threshold, control deviation)`.
+    /// `1 + max(threshold, the noise)`.
     pub fn bar(&self) -> f64 {
-        1.0 + self
-            .threshold
-            .max(self.control.as_ref().map_or(0.0, deviation))
+        1.0 + self.threshold.max(self.noise())
+    }
+
+    /// What identical code may measure: the larger of the A/A control's
+    /// deviation in this run and the spread between runs on this machine.
+    pub fn noise(&self) -> f64 {
+        (self.control.as_ref().map_or(0.0, deviation)).max(self.between)
     }
 
     /// What a candidate of footprint `size` must clear against one of
     /// `against`: [`Noise::bar`] plus `size_cost` per doubling of the
     /// footprint; a candidate no larger must be faster by more than the
-    /// noise measured in the run, `1 + the A/A control's deviation`.
+    /// noise, `1 +` [`Noise::noise`].
     pub fn bar_for(&self, size: u64, against: u64) -> f64 {
         if size <= against {
-            return 1.0 + self.control.as_ref().map_or(0.0, deviation);
+            return 1.0 + self.noise();
         }
         self.bar() + self.size_cost * (size as f64 / against.max(1) as f64).log2()
     }

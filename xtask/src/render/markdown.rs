@@ -131,9 +131,16 @@ fn render_rule(w: &mut String, r: &Report) {
     let v = &r.verdict;
     let _ = writeln!(
         w,
-        "The kernel reviewers' rule: prefer the smaller footprint (.text + .rodata + .data) unless a larger variant is faster by more than the noise and the size it costs, that is unless its whole interval against the smaller one clears its bar: {:+.1}% (the larger of the {:.0}% threshold and the A/A control's deviation) plus {:.0}% per doubling of footprint. Speed is the geometric mean, over the encryption and decryption cases, of each measuring process's ratio of the two variants' levels (the {:.0}th percentile of its rounds), with a {:.2}% interval over the processes ({} looks); key setup is reported beside it, not averaged in. Variants with the same machine code on the hot path are one candidate.\n",
+        "The kernel reviewers' rule: prefer the smaller footprint (.text + .rodata + .data) unless a larger variant is faster by more than the noise and the size it costs, that is unless its whole interval against the smaller one clears its bar: {:+.1}% (the larger of the {:.0}% threshold and the A/A control's deviation{}) plus {:.0}% per doubling of footprint. Speed is the geometric mean, over the encryption and decryption cases, of each measuring process's ratio of the two variants' levels (the {:.0}th percentile of its rounds), with a {:.2}% interval over the processes ({} looks); key setup is reported beside it, not averaged in. Variants with the same machine code on the hot path are one candidate.\n",
         (v.bar - 1.0) * 100.0,
         r.run.threshold * 100.0,
+        r.run
+            .between_runs
+            .as_ref()
+            .map_or(String::new(), |b| format!(
+                ", or the spread between runs on this machine, ±{:.2}%, where larger",
+                b.spread * 100.0
+            )),
         r.run.size_cost * 100.0,
         crate::decide::paired::QUANTILE * 100.0,
         crate::decide::paired::confidence(r.run.looks) * 100.0,

@@ -2,6 +2,7 @@
 //! chart (`chart.rs`), the views of several machines' reports (`merge/`),
 //! and writing them with the JSON, and the index (`output.rs`).
 
+pub mod calibration;
 pub mod chart;
 pub mod markdown;
 pub mod merge;

@@ -180,6 +180,7 @@ fn run() -> Run {
         budget_seconds: Some(150.0),
         size_cost: 0.05,
         spent: Vec::new(),
+        between_runs: None,
         counting: Counting::Callgrind {
             valgrind: "valgrind-3.19.0".into(),
         },

@@ -5,6 +5,7 @@
 //! by the functions here.
 
 pub mod annotations;
+pub mod calibration;
 pub mod check;
 mod columns;
 mod family;
@@ -169,6 +170,12 @@ pub struct Run {
     /// Each measuring process: what it timed and why.
     #[serde(default)]
     pub spent: Vec<Spent>,
+    /// How far identical code's ratio moves between runs on this machine,
+    /// from its calibration: the bar is at least `1 + spread`
+    /// ([`verdict::Noise::noise`]); left out when no calibration measured
+    /// this machine (and in a report written before there was one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub between_runs: Option<calibration::BetweenRuns>,
     /// Whether and how the headline cases' instructions were counted
     /// (`explain.rs`); left out when not asked.
     #[serde(default, skip_serializing_if = "Counting::not_asked")]

@@ -239,6 +239,7 @@ impl Report {
             threshold: self.run.threshold,
             size_cost: self.run.size_cost,
             control: self.control.as_ref().map(Control::interval),
+            between: self.run.between_runs.as_ref().map_or(0.0, |b| b.spread),
             timed: self.machine.is_some(),
         }
     }

@@ -289,15 +289,15 @@ fn committed_figures_are_their_samples() {
 /// The committed calibrations are what the code renders from their JSON.
 #[test]
 fn committed_calibrations_render_as_committed() {
-    let dir = workspace::root().join("reports/calibration");
+    let dir = crate::report::calibration::dir(&workspace::root().join("reports"));
     let files = json_files(&dir);
     assert!(!files.is_empty(), "{}", dir.display());
     for path in files {
-        let cal: crate::cmd::calibrate::Calibration =
+        let cal: crate::report::calibration::Calibration =
             serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
         let md = std::fs::read_to_string(path.with_extension("md")).unwrap();
         assert!(
-            md == cal.markdown(),
+            md == crate::render::calibration::markdown(&cal),
             "{}: not what its JSON renders to; run `cargo xtask calibrate {}` again",
             path.with_extension("md").display(),
             cal.cipher

@@ -2,12 +2,13 @@
 //! its own kind's (so that the next run may replace it) and as no other
 //! kind's (so that no other command does).
 
-use crate::cmd::calibrate::{Calibration, Comparison};
 use crate::cmd::gate::summary;
 use crate::env::outputs::marked_command;
 use crate::env::workspace;
+use crate::render::calibration::markdown;
 use crate::render::merge;
 use crate::render::{chart, markdown};
+use crate::report::calibration::{Calibration, Comparison};
 use crate::report::fixture;
 use crate::report::json;
 use crate::report::reader;
@@ -92,7 +93,7 @@ fn calibration_baseline_and_gate_files_carry_their_markers() {
         "json",
         serde_json::to_string_pretty(&cal).unwrap().as_bytes(),
     );
-    says("calibrate", "md", cal.markdown().as_bytes());
+    says("calibrate", "md", markdown(&cal).as_bytes());
     let baseline = std::fs::read(workspace::root().join("reports/baseline/cast6.json")).unwrap();
     says("baseline", "committed baseline", &baseline);
     let comment = summary::comment_file("cargo xtask gate all", "| a | b |\n");

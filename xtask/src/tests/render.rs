@@ -392,3 +392,32 @@ fn the_interval_holds_the_level_it_is_drawn_around() {
     );
     assert!(hz / hi >= 100.0 && hz / lo <= 106.0, "{lo} {hi}");
 }
+
+/// A report whose machine has a calibration says the spread between runs
+/// beside the A/A control, and its verdict, computed again from its
+/// samples, asks at least that of every step.
+#[test]
+fn the_spread_between_runs_is_said_and_raises_the_bar() {
+    let mut r = fixture::report();
+    let plain = r.clone().recomputed();
+    r.run.between_runs = Some(crate::report::calibration::BetweenRuns {
+        spread: 0.03,
+        comparisons: 120,
+        measured_by: "cargo xtask calibrate cast6 --comparisons 120".into(),
+        date: "2026-12-04".into(),
+    });
+    let r = r.recomputed();
+    assert!(
+        (plain.verdict.bar - 1.02).abs() < 1e-12,
+        "{}",
+        plain.verdict.bar
+    );
+    assert!((r.verdict.bar - 1.03).abs() < 1e-12, "{}", r.verdict.bar);
+    let md = markdown::render(&r);
+    assert!(
+        md.contains("between runs on this machine identical code moves ±3.00% (120 comparisons, `cargo xtask calibrate cast6 --comparisons 120`, 2026-12-04)"),
+        "{md:.4000}"
+    );
+    assert!(md.contains("or the spread between runs on this machine, ±3.00%, where larger"));
+    assert!(!markdown::render(&plain).contains("between runs"));
+}

@@ -7,6 +7,7 @@
 use crate::cli;
 use crate::decide::verdict::{self, Candidate, Noise, Verdict};
 use crate::env::workspace;
+use crate::report::calibration::{self, Calibration};
 use crate::report::raw;
 use crate::report::{self, Control, Counting, Entry, Operation, Quiet, Report, Run, Speed, Status};
 use crate::select::cases::Keys;
@@ -30,6 +31,9 @@ pub struct Settings {
     pub budget_seconds: Option<f64>,
     /// The name `--machine-label` adds to the CPU's label.
     pub machine_name: Option<String>,
+    /// The calibrations at hand (`reports/calibration`): the one of the
+    /// machine that measured gives the spread between runs.
+    pub calibrations: Vec<Calibration>,
     pub quick: bool,
     /// The key sizes timed.
     pub keys: Keys,
@@ -80,10 +84,14 @@ pub fn analyse(
     }
     same_code(contenders, &mut variants);
     let faster = |a: &str, b: &str| t.overall(index_of(a)?, index_of(b)?);
+    let between_runs = (t.outcome.as_ref()).and_then(|o| {
+        calibration::between_for(&settings.calibrations, &o.machine.cpu_info.label())
+    });
     let noise = Noise {
         threshold: settings.threshold,
         size_cost: settings.size_cost,
         control: control.as_ref().map(Control::interval),
+        between: between_runs.as_ref().map_or(0.0, |b| b.spread),
         timed: t.timed(),
     };
     let rerun = rerun(&settings.command, settings.budget_seconds, t);
@@ -109,7 +117,10 @@ pub fn analyse(
         date: workspace::today(),
         commit: workspace::commit(),
         inputs: workspace::inputs(),
-        run: run(settings, plan, t),
+        run: Run {
+            between_runs,
+            ..run(settings, plan, t)
+        },
         control,
         variants,
         peers,
@@ -158,6 +169,7 @@ fn run(settings: &Settings, plan: Plan, t: &Timings) -> Run {
         budget_seconds: settings.budget_seconds,
         size_cost: settings.size_cost,
         spent: t.spent.clone(),
+        between_runs: None,
         // compare counts after the analysis, when it can (`explain.rs`).
         counting: Counting::NotAsked,
         notes: Vec::new(),

@@ -8,7 +8,9 @@ use crate::count::explain;
 use crate::decide::verdict::{self, Conclusion};
 use crate::env::escape::terminal;
 use crate::env::subject::quoted;
+use crate::env::workspace;
 use crate::error::{Error, Result};
+use crate::report::calibration;
 use crate::report::{Report, Status};
 use crate::select::contenders;
 use crate::time::analyse::Settings;
@@ -35,6 +37,7 @@ pub fn settings(args: &Args, reference: &str, command: String) -> Settings {
         size_cost: args.size_cost,
         budget_seconds: Some(args.amount.budget),
         machine_name: args.machine_label.clone(),
+        calibrations: calibration::read_all(&calibration::dir(&workspace::root().join("reports"))),
         quick: args.amount.quick,
         keys: args.amount.keys(),
         command: format!("{generated_by}{out}"),

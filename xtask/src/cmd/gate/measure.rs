@@ -149,6 +149,8 @@ pub fn measure_built(
         size_cost: cli::percent(verdict::SIZE_COST).expect("the default size cost parses"),
         budget_seconds: None,
         machine_name: None,
+        // The gate decides by instructions; its timing is advisory.
+        calibrations: Vec::new(),
         quick: amount.quick,
         keys: amount.keys(),
         generated_by: generated_by.to_string(),

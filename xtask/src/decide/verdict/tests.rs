@@ -13,6 +13,7 @@ fn noise(control: Option<f64>) -> Noise {
             high: 1.0 + half,
         }),
         size_cost: 0.0,
+        between: 0.0,
         timed: true,
     }
 }
@@ -218,6 +219,33 @@ fn the_control_raises_the_bar() {
         "{}",
         noisy.steps[1]
     );
+}
+
+/// Where identical code moves further between runs than within this
+/// run, the spread between runs is the noise: a step of the same
+/// footprint that clears the run's own deviation but not the spread keeps
+/// the first; a larger one's bar is the threshold while that is larger.
+#[test]
+fn the_spread_between_runs_widens_the_bar_where_it_is_larger() {
+    let specs = [
+        ("auto", 1000, 1.000, 0.0, None),
+        ("hint", 1000, 1.006, 0.002, None),
+    ];
+    let mut n = noise(Some(0.003));
+    assert_eq!(run(&specs, &n).pick.as_deref(), Some("hint"));
+    n.between = 0.005;
+    assert!((n.noise() - 0.005).abs() < 1e-12);
+    assert!((n.bar_for(1000, 1000) - 1.005).abs() < 1e-12);
+    let v = run(&specs, &n);
+    assert_eq!(v.pick.as_deref(), Some("auto"), "{:#?}", v.steps);
+    assert!((v.bar - 1.02).abs() < 1e-12);
+    // Within the run's own deviation, the deviation stays the noise.
+    n.between = 0.001;
+    assert!((n.noise() - 0.003).abs() < 1e-12);
+    assert_eq!(run(&specs, &n).pick.as_deref(), Some("hint"));
+    // Past the threshold, it is the bar.
+    n.between = 0.03;
+    assert!((run(&specs, &n).bar - 1.03).abs() < 1e-12);
 }
 
 #[test]

@@ -228,13 +228,26 @@ fn noise_and_time(w: &mut String, r: &Report) {
             )
         },
     );
-    let _ = writeln!(
-        w,
-        "**Noise floor:** {control}; a larger variant must clear {:+.1}% (the larger of that and the {:.0}% threshold) plus {:.0}% per doubling of its footprint, one of the same footprint the deviation.\n",
-        (v.bar - 1.0) * 100.0,
-        r.run.threshold * 100.0,
-        r.run.size_cost * 100.0
-    );
+    let _ = match &r.run.between_runs {
+        None => writeln!(
+            w,
+            "**Noise floor:** {control}; a larger variant must clear {:+.1}% (the larger of that and the {:.0}% threshold) plus {:.0}% per doubling of its footprint, one of the same footprint the deviation.\n",
+            (v.bar - 1.0) * 100.0,
+            r.run.threshold * 100.0,
+            r.run.size_cost * 100.0
+        ),
+        Some(b) => writeln!(
+            w,
+            "**Noise floor:** {control}; between runs on this machine identical code moves ±{:.2}% ({} comparisons, `{}`, {}); a larger variant must clear {:+.1}% (the largest of those two and the {:.0}% threshold) plus {:.0}% per doubling of its footprint, one of the same footprint the larger of the first two.\n",
+            b.spread * 100.0,
+            b.comparisons,
+            md_cell(&b.measured_by),
+            md_cell(&b.date),
+            (v.bar - 1.0) * 100.0,
+            r.run.threshold * 100.0,
+            r.run.size_cost * 100.0
+        ),
+    };
     let speeds = r.entries().flat_map(|e| &e.speed);
     let control_speeds = r.control.iter().flat_map(|c| &c.speed);
     let batches: usize = speeds.chain(control_speeds).map(|s| s.samples.len()).sum();

@@ -321,6 +321,11 @@ fn portable(reports: &[&Report], variants: &[Variant], reference: &str, cipher: 
         } else {
             None
         },
+        // Each machine's own spread between runs, the widest: as the
+        // widest control.
+        between: (reports.iter())
+            .filter_map(|r| r.run.between_runs.as_ref().map(|b| b.spread))
+            .fold(0.0, f64::max),
         timed: reports.iter().all(|r| r.machine.is_some()),
     };
     let machines: Vec<Index> = reports.iter().map(|r| Index::of(r)).collect();
