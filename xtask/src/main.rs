@@ -19,7 +19,7 @@ mod time;
 #[cfg(test)]
 mod tests;
 
-use child::{count_child, instructions, measure_child, sample_child};
+use child::{count_child, instructions, measure_child, sample_child, secrets_child};
 use clap::{CommandFactory, Parser, Subcommand};
 use cmd::{baseline, bloat, calibrate, compare, merge, verify};
 use std::process::ExitCode;
@@ -89,6 +89,9 @@ enum Command {
     /// Where an artifact's CPU time goes (instruction-pointer samples).
     #[command(name = "__sample", hide = true)]
     Sample(sample_child::Args),
+    /// What memcheck runs to find secret-dependent branches and indexes.
+    #[command(name = "__secrets", hide = true)]
+    Secrets(secrets_child::Args),
 }
 
 fn main() -> ExitCode {
@@ -110,6 +113,7 @@ fn main() -> ExitCode {
             Command::Count(args) => count_child::run(args),
             Command::Instructions(args) => instructions::run(args),
             Command::Sample(args) => sample_child::run(args),
+            Command::Secrets(args) => secrets_child::run(args),
         },
         Err(e) => cli::from_clap(e, &Cli::command(), &args),
     };

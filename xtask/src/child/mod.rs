@@ -9,4 +9,5 @@ pub mod instructions;
 pub mod measure_child;
 pub mod sample_child;
 pub mod sampler;
+pub mod secrets_child;
 pub mod which_ran;

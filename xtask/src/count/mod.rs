@@ -8,4 +8,5 @@ pub mod callgrind;
 pub mod counts;
 pub mod explain;
 pub mod functions;
+pub mod memcheck;
 pub mod spec;

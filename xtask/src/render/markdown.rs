@@ -20,6 +20,7 @@ mod facts;
 mod glance;
 mod grid;
 mod ipc;
+mod secrets;
 mod speed;
 pub mod why;
 
@@ -67,6 +68,7 @@ pub fn render(r: &Report) -> String {
     render_rule(w, r);
     render_chart(w, r);
     annotations::render_table(w, r);
+    secrets::render_table(w, r);
     details(w, "The rule's steps in words", |w| {
         render_steps(w, r, &steps)
     });

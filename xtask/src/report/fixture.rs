@@ -126,6 +126,7 @@ pub fn entry(name: &str, text: u64, mb_s: [f64; 2], gain: Option<f64>) -> Entry 
         overall: gain.map(ratio),
         uncounted: None,
         flags: None,
+        secrets: None,
     }
 }
 

@@ -17,6 +17,7 @@ pub mod ran;
 pub mod raw;
 pub mod reader;
 pub mod recompute;
+pub mod secrets;
 mod shared_lists;
 
 use crate::decide::paired;
@@ -312,6 +313,11 @@ pub struct Entry {
     /// `Report::flag_sets`); `null` under the profile alone.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub flags: Option<String>,
+    /// Where a branch or an address depends on its secrets, as memcheck
+    /// saw it (`count/memcheck.rs`); `null` where nobody looked (a report
+    /// written before there was a look, a contender not built).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub secrets: Option<secrets::Secrets>,
 }
 
 /// What became of a variant or peer; `ok`, `failed`, `hung`,

@@ -211,6 +211,7 @@ fn entry_of(
         overall: k.and_then(|k| against(k).and_then(|r| t.overall(k, r))),
         uncounted: None,
         flags: (!c.tree.flags.is_profile()).then(|| c.tree.flags.name()),
+        secrets: None,
     }
 }
 

@@ -107,6 +107,27 @@ fn a_crate_from_a_path_end_to_end() {
     for v in ["published", "none"] {
         assert_eq!(entry(&json, v)["status"], "ok", "{v}");
     }
+    // Memcheck, with the key and data undefined: the fixture branches on
+    // a key bit (`round::tweak`, in the key schedule) and indexes its S-box
+    // by key-mixed data, each location in one of its own functions.
+    let secrets = &entry(&json, "published")["secrets"];
+    assert_eq!(secrets["status"], "measured", "{secrets}");
+    for kind in ["branches", "indexes"] {
+        let sites = secrets[kind].as_array().unwrap();
+        assert!(!sites.is_empty(), "{kind}: {secrets}");
+        assert!(
+            sites.iter().all(
+                |s| s["function"].as_str().unwrap().starts_with("toycipher::")
+                    || s["function"].as_str().unwrap().contains(" as ")
+            ),
+            "{kind}: {secrets}"
+        );
+    }
+    assert!(
+        std::fs::read_to_string(tmp.path().join("toycipher.md"))
+            .unwrap()
+            .contains("## Secrets: branches and indexes that depend on the key or the data"),
+    );
     // LLVM's decisions, from the remarks of the build measured: as
     // published, `new` (`#[inline(never)]`, not generic) is compiled in the
     // crate's own object, out of reach of the shim's `new_from_slice`; the

@@ -130,6 +130,12 @@ pub struct Args {
     /// same inputs (by default such an artifact is taken as it is).
     #[arg(long)]
     pub rebuild: bool,
+
+    /// Keep in the verdict a variant that branches on a secret, or indexes
+    /// memory by one, where the reference does not (memcheck); by default
+    /// it is left out, said why.
+    #[arg(long)]
+    pub allow_leaks: bool,
 }
 
 impl Args {

@@ -4,7 +4,7 @@
 
 use super::args::Args;
 use crate::build;
-use crate::count::explain;
+use crate::count::{explain, memcheck};
 use crate::decide::verdict::{self, Conclusion};
 use crate::env::escape::terminal;
 use crate::env::subject::quoted;
@@ -94,6 +94,13 @@ pub fn compare(
         one_result_per_code(&mut contenders, &settings.reference);
     }
     let mut cases = args.amount.cases(entry);
+    let secrets = memcheck::screen(
+        &mut contenders,
+        &settings.reference,
+        &self::cases(args, entry),
+        work,
+        args.allow_leaks,
+    );
     let screened = screen::screen(entry, &mut contenders, &settings.reference, &cases, work)?;
     let control = contenders::control(&contenders, &settings.reference, work);
     contenders.extend(control);
@@ -121,6 +128,7 @@ pub fn compare(
     eprintln!("[{steps}/{steps}] writing the report");
     report.run.notes.extend(screened);
     explain::count(&mut report, entry, &contenders, &cases, work);
+    memcheck::attach(&mut report, secrets);
     Ok(report)
 }
 

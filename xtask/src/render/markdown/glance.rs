@@ -6,6 +6,7 @@
 //! chain as a table.
 
 use super::cells::{bytes, measured};
+use super::secrets;
 use crate::decide::verdict::{Conclusion, Outcome, pct, size_pct};
 use crate::env::escape::{md_cell, md_cell_fragment, md_code, md_code_cell};
 use crate::report::{Entry, Family, Report, Status};
@@ -126,19 +127,35 @@ pub fn render(w: &mut String, r: &Report) {
     if let (Some(p), Some(q)) = (pick, peer) {
         slower_in_words(w, r, p, q, &families);
     }
+    if let Some(p) = pick {
+        let reference = r.variants.iter().find(|e| e.name == r.run.reference);
+        let others: Vec<&Entry> = reference.into_iter().chain(peer).collect();
+        secrets::render_line(w, r, p, &others);
+    }
     noise_and_time(w, r);
 }
 
 fn summary_table(w: &mut String, r: &Report, peer: Option<&Entry>, families: &[Family]) {
     let against = peer.map_or("the peer".to_string(), |q| md_cell(&q.label));
     let heads: Vec<String> = families.iter().map(|f| f.name().to_string()).collect();
+    let looked = secrets::looked(r);
     let _ = writeln!(
         w,
-        "| | variant | footprint | vs {} (crypt cases) | {} |",
+        "| | variant | footprint | vs {} (crypt cases) | {} |{}",
         md_code_cell(&r.run.reference),
-        heads.join(" | ")
+        heads.join(" | "),
+        if looked {
+            " secret branches | secret indexes |"
+        } else {
+            ""
+        }
     );
-    let _ = writeln!(w, "|---|---|---:|---:|{}", "---:|".repeat(families.len()));
+    let _ = writeln!(
+        w,
+        "|---|---|---:|---:|{}{}",
+        "---:|".repeat(families.len()),
+        if looked { "---:|---:|" } else { "" }
+    );
     for (roles, e) in rows(r) {
         let cells: Vec<String> = (families.iter())
             .map(|&f| {
@@ -149,9 +166,14 @@ fn summary_table(w: &mut String, r: &Report, peer: Option<&Entry>, families: &[F
                 }
             })
             .collect();
+        let secret_cells = if looked {
+            format!(" {} |", secrets::cells(e).join(" | "))
+        } else {
+            String::new()
+        };
         let _ = writeln!(
             w,
-            "| {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} |{secret_cells}",
             roles.join(", "),
             if r.peers.contains(e) {
                 md_cell(&e.label)
