@@ -7,7 +7,7 @@
 
 use crate::build::{self, Reuse};
 use crate::cli;
-use crate::count::counts;
+use crate::count::{counts, memcheck};
 use crate::decide::verdict;
 use crate::error::Result;
 use crate::report::Report;
@@ -158,5 +158,11 @@ pub fn measure_built(
     };
     let mut report = analyse::analyse(&settings, entry, contenders, &timed_cases, plan, &timings);
     counts::attach(&mut report, entry, contenders, &counts, &counted);
+    // Every variant kept: the gate judges a change's secrets against the
+    // baseline's (`rows::secrets_row`), it screens nothing.
+    let mut all_cases = timed_cases.clone();
+    all_cases.extend(amount.setkey(entry));
+    let secrets = memcheck::screen(contenders, &settings.reference, &all_cases, dir, true);
+    memcheck::attach(&mut report, secrets);
     Ok((report, timings))
 }

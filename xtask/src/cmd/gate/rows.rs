@@ -8,7 +8,9 @@
 //! row like the others. The thresholds are defined here.
 
 use crate::cli;
+use crate::decide::secrets;
 use crate::decide::verdict::pct;
+use crate::report::secrets::Secrets;
 use crate::report::{Entry, Report, Speed, Status};
 use crate::select::artifact::Artifact;
 use bench_harness::stats::Ratio;
@@ -174,6 +176,7 @@ pub fn rows(
         is,
         th,
     ));
+    rows.extend(secrets_row(baseline, base, now));
     let counted = |e: &Entry, key: &Speed| {
         e.speed_at(&key.alg, &key.dir, key.key_bits, key.block_bytes)
             .and_then(|s| s.instructions)
@@ -250,6 +253,47 @@ pub fn rows(
         rows.push(wall_row(name, &w, th));
     }
     rows
+}
+
+/// The row of what memcheck saw of a variant's secrets, where the
+/// baseline has it: a regression when this tree branches on or indexes by
+/// a secret where the baseline did neither of that kind
+/// ([`secrets::leak`]); unmeasured now (valgrind missing, a crash) is said,
+/// and fails nothing. None where the baseline has no secrets (written
+/// before there were).
+fn secrets_row(baseline: &Entry, base: Option<&Entry>, now: &Entry) -> Option<Row> {
+    let counts = |e: &Entry| e.secrets.as_ref().and_then(Secrets::counts);
+    let words = |c: Option<(usize, usize)>| match c {
+        Some((b, i)) => format!(
+            "{b} branch{}, {i} index{}",
+            if b == 1 { "" } else { "es" },
+            if i == 1 { "" } else { "es" }
+        ),
+        None => "unmeasured".to_string(),
+    };
+    let was = counts(baseline);
+    baseline.secrets.as_ref()?;
+    let is = counts(now);
+    let dependence = |(branches, indexes)| secrets::Dependence { branches, indexes };
+    let leak = was
+        .zip(is)
+        .and_then(|(w, i)| secrets::leak(dependence(i), dependence(w)));
+    let mut row = broken(
+        &baseline.name,
+        format!(
+            "{} secret branches and indexes (memcheck)",
+            crate::env::escape::md_code(&baseline.name)
+        ),
+        &words(was),
+        words(is),
+    );
+    row.base = base.map(|b| words(counts(b)));
+    (row.change, row.verdict) = match leak {
+        Some(l) => (l.words("the baseline"), Severity::Regression),
+        None if is.is_none() => ("not measured now".into(), Severity::Advisory),
+        None => ("no kind the baseline lacks".into(), Severity::Ok),
+    };
+    Some(row)
 }
 
 /// The size rows of variant `name`: `.text`, `.rodata` and `.so` bytes of
@@ -479,6 +523,46 @@ fn number(metric: String, old: Option<f64>, new: Option<f64>) -> Change {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A change that adds a kind of secret-dependence the baseline did not
+    /// have fails; more locations of a kind it had do not; a baseline
+    /// written before secrets were measured has no row.
+    #[test]
+    fn a_change_that_adds_a_secret_branch_fails() {
+        use crate::report::secrets::Site;
+        let site = |f: &str| Site {
+            function: f.into(),
+            offset: 0x10,
+        };
+        let with = |branches: usize, indexes: usize| {
+            let mut e = crate::report::fixture::entry("v", 1_000, [1.0, 1.0], None);
+            e.secrets = Some(Secrets::Measured {
+                branches: vec![site("v::f"); branches],
+                indexes: vec![site("v::g"); indexes],
+            });
+            e
+        };
+        let row = secrets_row(&with(0, 12), None, &with(1, 12)).unwrap();
+        assert_eq!(row.verdict, Severity::Regression);
+        assert_eq!(row.baseline, "0 branches, 12 indexes");
+        assert_eq!(row.now, "1 branch, 12 indexes");
+        assert!(
+            row.change.contains("branches on a secret in 1 place"),
+            "{}",
+            row.change
+        );
+        let more = secrets_row(&with(0, 12), Some(&with(0, 12)), &with(0, 80)).unwrap();
+        assert_eq!(more.verdict, Severity::Ok);
+        assert_eq!(more.base.as_deref(), Some("0 branches, 12 indexes"));
+        let mut unmeasured = with(0, 0);
+        unmeasured.secrets = Some(Secrets::Unmeasured { why: "VAES".into() });
+        assert_eq!(
+            secrets_row(&with(0, 0), None, &unmeasured).unwrap().verdict,
+            Severity::Advisory
+        );
+        let old = crate::report::fixture::entry("v", 1_000, [1.0, 1.0], None);
+        assert!(secrets_row(&old, None, &with(5, 5)).is_none());
+    }
 
     /// A figure that was 0 (or not a number) and is now more never passes
     /// as "+0%"; one that shrank is not a regression.
