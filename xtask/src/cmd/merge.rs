@@ -1,7 +1,7 @@
 //! `cargo xtask merge REPORT.json... [--out DIR]`: reports of one cipher
 //! from several machines become one cross-machine report,
 //! `DIR/CIPHER.{md,json,svg}` (by default `reports/machines/`), by the rule
-//! of [`crate::render::merge`]. Each file is read as `render` reads one
+//! of [`crate::report::merged`]. Each file is read as `render` reads one
 //! (checked, an older schema upgraded); nothing is measured. A flag grid's
 //! report (`reports/flags/`) is refused: it is several profiles' runs.
 
@@ -9,8 +9,9 @@ use crate::env::escape::terminal;
 use crate::env::outputs::{self, Kind, Outputs};
 use crate::env::workspace;
 use crate::error::{Error, Result};
-use crate::render::merge::{self, Refused};
+use crate::render::merge;
 use crate::report::check;
+use crate::report::merged::{self, Portability, Refused};
 use crate::report::reader::{self, NotRead};
 use std::path::PathBuf;
 
@@ -93,7 +94,7 @@ pub fn run(args: Args) -> Result<()> {
         files.input(input);
     }
     files.check()?;
-    let merged = merge::merge(reports, &generated_by, here.as_ref()).map_err(|e| match e {
+    let merged = merged::merge(reports, &generated_by, here.as_ref()).map_err(|e| match e {
         Refused::TooFew(w) | Refused::Mixed(w) => {
             Error::usage(w, "give one report per machine, all of one cipher")
         }
@@ -112,8 +113,8 @@ pub fn run(args: Args) -> Result<()> {
     println!(
         "{}: {}",
         match merged.portability {
-            merge::Portability::Portable => "portable",
-            merge::Portability::MachineDependent => "machine-dependent",
+            Portability::Portable => "portable",
+            Portability::MachineDependent => "machine-dependent",
         },
         merged
             .portable

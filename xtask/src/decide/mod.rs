@@ -12,6 +12,7 @@
 pub mod interaction;
 pub mod looks;
 pub mod paired;
+pub mod portable;
 pub mod secrets;
 pub mod verdict;
 pub mod worth;

@@ -13,6 +13,7 @@ mod family;
 pub(crate) mod fixture;
 pub mod grid;
 pub mod json;
+pub mod merged;
 pub mod ran;
 pub mod raw;
 pub mod reader;

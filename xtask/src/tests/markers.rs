@@ -56,7 +56,7 @@ fn merge_files_carry_merge_marker() {
             (r, p.display().to_string())
         })
         .collect();
-    let m = merge::merge(reports, "cargo xtask merge a b", None).unwrap();
+    let m = crate::report::merged::merge(reports, "cargo xtask merge a b", None).unwrap();
     says(
         "merge",
         "json",

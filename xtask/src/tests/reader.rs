@@ -312,7 +312,7 @@ fn render_upgrades_another_machines_report_json_only() {
     let merged = |bytes: &[u8]| {
         let r = reader::parse_report(bytes, "crc32c").unwrap_or_else(|_| panic!("read"));
         let reports = vec![(r, "L".into()), (other.clone(), "M".into())];
-        let m = merge::merge(reports, "cargo xtask merge L M", None)
+        let m = crate::report::merged::merge(reports, "cargo xtask merge L M", None)
             .unwrap_or_else(|e| panic!("not merged: {e:?}"));
         serde_json::to_string(&m).unwrap()
     };
@@ -527,7 +527,9 @@ fn rendered(r: &Report) -> Vec<(&'static str, String)> {
         (r.clone(), "a/cast6.json".to_string()),
         (other_machine(), "b/cast6.json".to_string()),
     ];
-    if let Ok(m) = merge::merge(pair, "cargo xtask merge a/cast6.json b/cast6.json", None) {
+    if let Ok(m) =
+        crate::report::merged::merge(pair, "cargo xtask merge a/cast6.json b/cast6.json", None)
+    {
         out.push(("merged markdown", merge::markdown::render(&m)));
         out.push(("merged chart", merge::svg::render(&m)));
     }

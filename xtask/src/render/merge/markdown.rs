@@ -2,9 +2,9 @@
 //! machines, each variant's speed on each, the rule's steps, what was left
 //! out. Every name goes through `env::escape`.
 
-use super::{Merged, Portability};
 use crate::decide::verdict::{Conclusion, pct};
 use crate::env::escape::{md_cell, md_cell_fragment, md_code, md_code_cell, md_comment, md_text};
+use crate::report::merged::{Merged, Portability};
 use std::fmt::Write;
 
 pub fn render(m: &Merged) -> String {

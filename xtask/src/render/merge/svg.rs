@@ -3,8 +3,8 @@
 //! machine; the portable pick's row marked. Every name is escaped
 //! (`env::escape`).
 
-use super::Merged;
 use crate::env::escape::{xml_attr, xml_comment, xml_text};
+use crate::report::merged::Merged;
 use std::fmt::Write;
 
 const COLOURS: [&str; 6] = [

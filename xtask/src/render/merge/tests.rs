@@ -1,8 +1,10 @@
 //! The portable rule on synthetic reports: the fixture's report as one
 //! machine, changed copies as others.
 
-use super::*;
+use super::{markdown, svg};
+use crate::report::Report;
 use crate::report::fixture;
+use crate::report::merged::*;
 use bench_harness::machine::Fact;
 
 /// The fixture on a machine of CPU family `family`.
