@@ -1,4 +1,4 @@
-//! The compare report's data: the JSON (`schema_version` 6) that compare
+//! The compare report's data: the JSON (`schema_version` 7) that compare
 //! writes and render, the gate and the baseline files read;
 //! `crate::render` renders it. Every median and interval in it can be
 //! computed again from the per-round samples it holds ([`Speed::samples`]),
@@ -43,9 +43,10 @@ use std::fmt;
 /// randomized (`bench_harness::placement`); 6 represents a group of the
 /// same machine code by its smallest member, and keeps the smaller where a
 /// step still leans when racing stops (the burden of proof,
-/// `Verdict::leaning`): a report of 5 is read as it is and its verdict
-/// computed again from its samples by this rule.
-pub const SCHEMA_VERSION: u32 = 6;
+/// `Verdict::leaning`); 7 sets no process aside among fewer than eight
+/// (`paired::OUTLIER_MIN_PROCESSES`): an older report is read as it is and
+/// its figures and verdict computed again from its samples by this rule.
+pub const SCHEMA_VERSION: u32 = 7;
 
 /// The oldest schema this xtask reads: 2, one object per sample, is read
 /// too (the gate reads the base revision's baselines, which may be older

@@ -246,7 +246,7 @@ fn json_round_trips() {
 #[test]
 fn json_interface_names() {
     let v = serde_json::to_value(fixture::report()).unwrap();
-    assert_eq!(v["schema_version"], 6);
+    assert_eq!(v["schema_version"], 7);
     assert_eq!(v["verdict"]["status"], "decided");
     assert_eq!(v["verdict"]["pick"], "auto");
     assert!(v["verdict"]["reasons"].is_array());
