@@ -1,6 +1,8 @@
-//! `cargo xtask __secrets SO CASES OUTCOME` (internal): what
-//! `count/memcheck.rs` runs under valgrind's memcheck. It loads one
-//! artifact and runs each case once with its secrets marked undefined by a
+//! `cargo xtask __secrets CASES OUTCOME SO...` (internal): what
+//! `count/memcheck.rs` runs under valgrind's memcheck. It loads each
+//! artifact in turn, keeping every one loaded to the end (so that no two
+//! share an address, and each location is one artifact's), and runs each
+//! case once with its secrets marked undefined by a
 //! client request: the key before key setup, the key and the data before a
 //! crypt (what a mode computes from them is then undefined too, so memcheck
 //! reports every branch and address that depends on them); both are marked
@@ -14,15 +16,16 @@ use bench_harness::sampling::{Case, CaseKind};
 use bench_harness::so::SoCipher;
 use std::path::PathBuf;
 
-/// `__secrets SO CASES OUTCOME`.
+/// `__secrets CASES OUTCOME SO...`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The artifact.
-    so: PathBuf,
     /// The cases to run (JSON).
     cases: PathBuf,
-    /// Where to write what became of it (JSON).
+    /// Where to write what became of each artifact (JSON, in order).
     outcome: PathBuf,
+    /// The artifacts.
+    #[arg(required = true)]
+    sos: Vec<PathBuf>,
 }
 
 /// Valgrind's client requests, by the sequence `valgrind.h` documents for
@@ -79,16 +82,26 @@ pub fn run(args: Args) -> Result<()> {
         |p: &PathBuf, e: &dyn std::fmt::Display| Error::failed(format!("{}: {e}", p.display()));
     let bytes = std::fs::read(&args.cases).map_err(|e| read(&args.cases, &e))?;
     let cases: Vec<Case> = serde_json::from_slice(&bytes).map_err(|e| read(&args.cases, &e))?;
-    let outcome = match SoCipher::load(&args.so) {
-        Err(EngineError::Unavailable(why)) => SecretsOutcome::Unavailable(why),
-        Err(e) => SecretsOutcome::NotLoaded(e.to_string()),
-        Ok(mut engine) => SecretsOutcome::Ran(Scanned {
-            crypt_address: engine.crypt_address() as u64,
-            failed: run_cases(&mut engine, &cases).err(),
-        }),
-    };
+    let mut loaded = Vec::new();
+    let mut outcome = Vec::new();
+    for so in &args.sos {
+        outcome.push(match SoCipher::load(so) {
+            Err(EngineError::Unavailable(why)) => SecretsOutcome::Unavailable(why),
+            Err(e) => SecretsOutcome::NotLoaded(e.to_string()),
+            Ok(mut engine) => {
+                let ran = SecretsOutcome::Ran(Scanned {
+                    crypt_address: engine.crypt_address() as u64,
+                    failed: run_cases(&mut engine, &cases).err(),
+                });
+                loaded.push(engine);
+                ran
+            }
+        });
+    }
     let json = serde_json::to_vec(&outcome).map_err(|e| Error::failed(e.to_string()))?;
-    std::fs::write(&args.outcome, json).map_err(|e| read(&args.outcome, &e))
+    std::fs::write(&args.outcome, json).map_err(|e| read(&args.outcome, &e))?;
+    drop(loaded);
+    Ok(())
 }
 
 /// Each case once, its secrets undefined while the artifact runs.

@@ -1,6 +1,6 @@
 //! Secret-dependent branches and indexes, seen by valgrind's memcheck
 //! (`report/secrets.rs` says what it can and cannot see). Each artifact
-//! runs alone in a child (`__secrets`, `child/secrets_child.rs`) that marks
+//! runs in a child (`__secrets`, `child/secrets_child.rs`) that marks
 //! its key and data undefined by client requests around key setup and one
 //! crypt per mode and direction; memcheck reports each location where a
 //! conditional jump or move (a branch) or a memory address (an index)
@@ -20,7 +20,6 @@ use bench_harness::sampling::{Case, CaseKind};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 /// What became of the artifact in the child, written as JSON.
@@ -109,7 +108,7 @@ pub fn screen(
         };
         let why = leak.words(&format!("`{reference}`"));
         if allow_leaks {
-            eprintln!("    `{}` {why}; kept (--allow-leaks)", c.name);
+            eprintln!("    `{}` {why}; kept", c.name);
         } else {
             eprintln!("    `{}` left out: {why}", c.name);
             c.screen_out(format!("{why}; `--allow-leaks` keeps it in the verdict"));
@@ -127,9 +126,12 @@ pub fn attach(report: &mut Report, found: Vec<(String, Secrets)>) {
     }
 }
 
-/// Memcheck's account of each of `artifacts` (`(name, path)`) in `cases`,
-/// one valgrind run each, as many at once as there are cores (at most
-/// four), in `dir` (scratch).
+/// Memcheck's account of each of `artifacts` (`(name, path)`) in `cases`:
+/// one valgrind run per core (at most four), each loading its share of the
+/// artifacts into one process, all kept loaded so that no two share an
+/// address; a run that fails (an artifact crashes it, or hangs) is done
+/// again one artifact at a time, so that only the culprit is unmeasured.
+/// Its files in `dir` (scratch).
 pub fn scan(artifacts: &[(String, PathBuf)], cases: &[Case], dir: &Path) -> Vec<Secrets> {
     if let Err(why) = valgrind() {
         return artifacts
@@ -137,41 +139,39 @@ pub fn scan(artifacts: &[(String, PathBuf)], cases: &[Case], dir: &Path) -> Vec<
             .map(|_| Secrets::Unmeasured { why: why.clone() })
             .collect();
     }
-    let next = AtomicUsize::new(0);
     let workers = std::thread::available_parallelism().map_or(1, |n| n.get().min(4));
-    let mut out: Vec<Option<Secrets>> = vec![None; artifacts.len()];
-    let done: Vec<Vec<(usize, Secrets)>> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..workers)
-            .map(|_| {
-                s.spawn(|| {
-                    let mut mine = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some((_, so)) = artifacts.get(i) else {
-                            break mine;
-                        };
-                        let stem = dir.join(format!("secrets-{i}"));
-                        let found = scan_one(so, cases, &stem)
-                            .unwrap_or_else(|why| Secrets::Unmeasured { why });
-                        mine.push((i, found));
+    let sos: Vec<&Path> = artifacts.iter().map(|(_, so)| so.as_path()).collect();
+    let share = sos.len().div_ceil(workers).max(1);
+    std::thread::scope(|s| {
+        let handles: Vec<_> = (sos.chunks(share).enumerate())
+            .map(|(k, chunk)| {
+                s.spawn(move || {
+                    let stem = dir.join(format!("secrets-{k}"));
+                    match run_child(chunk, cases, &stem) {
+                        Ok(found) => found,
+                        Err(_) => (chunk.iter().enumerate())
+                            .map(|(i, so)| {
+                                let stem = dir.join(format!("secrets-{k}-{i}"));
+                                run_child(&[so], cases, &stem).map_or_else(
+                                    |why| Secrets::Unmeasured { why },
+                                    |mut f| f.remove(0),
+                                )
+                            })
+                            .collect(),
                     }
                 })
             })
             .collect();
         (handles.into_iter())
-            .map(|h| h.join().unwrap_or_default())
-            .collect()
-    });
-    for (i, found) in done.into_iter().flatten() {
-        out[i] = Some(found);
-    }
-    (out.into_iter())
-        .map(|s| {
-            s.unwrap_or_else(|| Secrets::Unmeasured {
-                why: "its memcheck run ended with its thread".into(),
+            .flat_map(|h| {
+                h.join().unwrap_or_else(|_| {
+                    vec![Secrets::Unmeasured {
+                        why: "its memcheck run ended with its thread".into(),
+                    }]
+                })
             })
-        })
-        .collect()
+            .collect()
+    })
 }
 
 /// Whether valgrind runs here.
@@ -185,9 +185,10 @@ fn valgrind() -> Result<(), String> {
     }
 }
 
-/// One artifact under memcheck, its files under `stem` (`.cases.json`,
-/// `.outcome.json`, `.xml`, `.stderr`).
-fn scan_one(so: &Path, cases: &[Case], stem: &Path) -> Result<Secrets, String> {
+/// The artifacts `sos` under one memcheck run, its files under `stem`
+/// (`.cases.json`, `.outcome.json`, `.xml`, `.stderr`): each one's account,
+/// in order; an error when the run itself failed.
+fn run_child(sos: &[&Path], cases: &[Case], stem: &Path) -> Result<Vec<Secrets>, String> {
     let file = |ext: &str| stem.with_extension(ext);
     let (spec, outcome, xml, err) = (
         file("cases.json"),
@@ -214,12 +215,13 @@ fn scan_one(so: &Path, cases: &[Case], stem: &Path) -> Result<Secrets, String> {
     .arg(format!("--xml-file={}", xml.display()))
     .arg(exe)
     .arg("__secrets")
-    .args([so, &spec, &outcome])
+    .args([&spec, &outcome])
+    .args(sos)
     .stdout(Stdio::null())
     .stderr(stderr);
     let mut child =
         deadline::spawn(&mut cmd, Group::Own).map_err(|e| format!("running valgrind: {e}"))?;
-    let status = match deadline::wait(&mut child, deadline::count(1), Group::Own)
+    let status = match deadline::wait(&mut child, deadline::count(sos.len()), Group::Own)
         .map_err(|e| format!("waiting for valgrind: {e}"))?
     {
         Waited::Exited(status) => status,
@@ -238,10 +240,26 @@ fn scan_one(so: &Path, cases: &[Case], stem: &Path) -> Result<Secrets, String> {
             .unwrap_or("");
         return Err(format!("memcheck could not run it ({status}; {last})"));
     }
-    let outcome: SecretsOutcome = std::fs::read(&outcome)
+    let outcomes: Vec<SecretsOutcome> = std::fs::read(&outcome)
         .map_err(|e| e.to_string())
         .and_then(|b| serde_json::from_slice(&b).map_err(|e| e.to_string()))
         .map_err(|e| format!("{}: {e}", outcome.display()))?;
+    if outcomes.len() != sos.len() {
+        return Err(format!(
+            "{}: {} artifacts, not {}",
+            outcome.display(),
+            outcomes.len(),
+            sos.len()
+        ));
+    }
+    let text = std::fs::read_to_string(&xml).map_err(|e| format!("{}: {e}", xml.display()))?;
+    Ok((sos.iter().zip(outcomes))
+        .map(|(so, o)| secrets_of(so, o, &text).unwrap_or_else(|why| Secrets::Unmeasured { why }))
+        .collect())
+}
+
+/// One artifact's account from its outcome in the child and the run's XML.
+fn secrets_of(so: &Path, outcome: SecretsOutcome, xml: &str) -> Result<Secrets, String> {
     let ran = match outcome {
         SecretsOutcome::Ran(ran) => ran,
         SecretsOutcome::Unavailable(why) => {
@@ -252,8 +270,7 @@ fn scan_one(so: &Path, cases: &[Case], stem: &Path) -> Result<Secrets, String> {
     if let Some(why) = ran.failed {
         return Err(format!("a case failed under memcheck: {why}"));
     }
-    let text = std::fs::read_to_string(&xml).map_err(|e| format!("{}: {e}", xml.display()))?;
-    let found = parse(&text, so)?;
+    let found = parse(xml, so)?;
     let symbols = Symbols::read(so)?;
     let crypt = (symbols.address_of(abi::symbol::CRYPT))
         .ok_or_else(|| format!("{}: no {}", so.display(), abi::symbol::CRYPT))?;
