@@ -137,7 +137,7 @@ pub fn build(
         return Err(format!("build failed: {first}"));
     }
     let so = so.ok_or("cargo reported no .so for inlinelab-artifact")?;
-    let inlining = match tree.source {
+    let inlining = match &tree.source {
         Source::Shim { lib } => remarks::parse(&String::from_utf8_lossy(&out.stdout), lib),
         Source::Workspace => Vec::new(),
     };

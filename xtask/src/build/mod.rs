@@ -77,7 +77,7 @@ struct Job {
     tree: Tree,
     selection: Selection<'static>,
     extra: &'static [&'static str],
-    crate_name: &'static str,
+    crate_name: String,
     dest: std::path::PathBuf,
 }
 
@@ -125,7 +125,7 @@ pub fn build_and_size_reusing(
                         &tree,
                         &job.selection,
                         job.extra,
-                        job.crate_name,
+                        &job.crate_name,
                         &job.dest,
                     );
                     if w == 0 {
@@ -219,7 +219,7 @@ fn plan(contenders: &[Contender], dir: &Path, reuse: Reuse) -> Plan {
                     tree: c.tree.clone(),
                     selection,
                     extra,
-                    crate_name: c.crate_name(),
+                    crate_name: c.crate_name().to_string(),
                     dest,
                 });
             }

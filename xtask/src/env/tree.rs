@@ -33,7 +33,7 @@ pub enum Source {
     Workspace,
     /// A shim package (`intake/shim.rs`) over a crate this workspace did
     /// not write: its library `lib` is the cipher's crate.
-    Shim { lib: &'static str },
+    Shim { lib: String },
 }
 
 impl Tree {

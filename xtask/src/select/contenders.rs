@@ -101,7 +101,7 @@ impl Contender {
     }
 
     /// The crate whose symbols are the cipher's.
-    pub fn crate_name(&self) -> &'static str {
+    pub fn crate_name(&self) -> &str {
         match (self.kind, &self.tree.source) {
             (Kind::Variant(_) | Kind::Control(_), Source::Shim { lib }) => lib,
             (Kind::Variant(_) | Kind::Control(_), Source::Workspace) => "variants",

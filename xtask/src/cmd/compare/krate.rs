@@ -410,7 +410,14 @@ fn backend_ran(args: &Args, entry: &CipherEntry, published: &Path, t: &Taken) ->
         terminal(PUBLISHED)
     );
     let per_case = which_ran::sampled_for(args.amount.sec);
-    let ran = which_ran::observe(entry.name, published, &cases, t.lib, &t.work.path, per_case);
+    let ran = which_ran::observe(
+        entry.name,
+        published,
+        &cases,
+        &t.lib,
+        &t.work.path,
+        per_case,
+    );
     for line in ran.sentences(&|s: &str| format!("`{}`", terminal(s)), &terminal) {
         eprintln!("  {line}");
     }
@@ -530,8 +537,8 @@ struct Taken {
     sets: Vec<Scanned>,
     /// The type measured, what it is, its modes and the report's name.
     identified: Identified,
-    /// The crate's library name, for the lifetime of the process.
-    lib: &'static str,
+    /// The crate's library name.
+    lib: String,
 }
 
 impl Taken {
@@ -678,7 +685,7 @@ fn take_in(args: &Args, target: &Path, sets: &[FlagSet]) -> Result<Taken> {
             Ok(Scanned { set, cfg, scan })
         })
         .collect::<Result<Vec<Scanned>>>()?;
-    let lib: &'static str = Box::leak(package.lib_name.clone().into_boxed_str());
+    let lib = package.lib_name.clone();
     Ok(Taken {
         text,
         package,
@@ -746,12 +753,12 @@ fn make_variants(args: &Args, t: &Taken) -> Result<Made> {
         let hot_names = hot_path(
             &t.shim_of(&published),
             &t.crates.join("_hot-build"),
-            t.lib,
+            &t.lib,
             &t.work.path,
         )?;
-        let (hot, unmatched) = axes::out_of_line(&s.scan, &s.cfg, t.lib, &hot_names);
+        let (hot, unmatched) = axes::out_of_line(&s.scan, &s.cfg, &t.lib, &hot_names);
         if k == 0 {
-            backends = crate::intake::modules::modules(t.lib, &hot_names);
+            backends = crate::intake::modules::modules(&t.lib, &hot_names);
         }
         let of_set = axes::variants(&s.scan, &s.cfg, &hot);
         let shape = match &t.identified.primitive {
@@ -867,7 +874,7 @@ fn contenders(entry: &'static CipherEntry, t: &Taken, made: &Made) -> Vec<Conten
         target_dir: Some(t.crates.join("_build").join(&t.key)),
         rustflags: made.remaps.clone(),
         flags: FlagSet::profile(),
-        source: Source::Shim { lib: t.lib },
+        source: Source::Shim { lib: t.lib.clone() },
     };
     let contender = |kind, name: &str, label: String, shim: PathBuf| Contender {
         module: entry.module,
@@ -899,13 +906,15 @@ fn contenders(entry: &'static CipherEntry, t: &Taken, made: &Made) -> Vec<Conten
 /// at `shim`) leaves out of line on its hot path: built (without the
 /// copies' remapping, in a target directory of its own: only its code's
 /// shape is read) and walked from `inlinelab_crypt`.
-fn hot_path(shim: &Path, target: &Path, lib: &'static str, work: &Path) -> Result<Vec<String>> {
+fn hot_path(shim: &Path, target: &Path, lib: &str, work: &Path) -> Result<Vec<String>> {
     let tree = Tree {
         root: shim.to_path_buf(),
         target_dir: Some(target.to_path_buf()),
         rustflags: Vec::new(),
         flags: FlagSet::profile(),
-        source: Source::Shim { lib },
+        source: Source::Shim {
+            lib: lib.to_string(),
+        },
     };
     let dest = work.join("hot-path-probe.so");
     let selection = crate::select::contenders::Selection::Variant {

@@ -173,7 +173,6 @@ pub fn prepare(
 impl Sides {
     /// The two contenders, base first, both over the one shim.
     pub fn contenders(&self, entry: &'static CipherEntry) -> Vec<Contender> {
-        let lib: &'static str = Box::leak(self.base.lib_name.clone().into_boxed_str());
         let label = |p: &Package, at: &str| format!("{} {} {at}", p.name, p.version);
         [
             (BASE, label(&self.base, &format!("at {}", self.rev))),
@@ -191,7 +190,9 @@ impl Sides {
                 target_dir: Some(self.target.clone()),
                 rustflags: self.rustflags.clone(),
                 flags: crate::env::flags::FlagSet::profile(),
-                source: Source::Shim { lib },
+                source: Source::Shim {
+                    lib: self.base.lib_name.clone(),
+                },
             },
             state: State::Pending,
         })
