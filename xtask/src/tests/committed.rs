@@ -152,7 +152,8 @@ fn committed_json_round_trips() {
 
 /// Every file under `reports/` and `docs/runs/` (but the flag grids' of
 /// `reports/flags/` and `reports/crates/*/flags/`, which git ignores) is
-/// at most 1 MB, and every
+/// at most 4 MiB (a run that races to its fifth look keeps every sample of
+/// some 26 processes, and memcheck's sites beside them: 3 MB for cast5), and every
 /// compare report among them (this machine's, other machines', the runs
 /// `docs/` keeps; baselines too) is of this schema: `cargo xtask render`
 /// upgrades one of an older schema, figures unchanged.
@@ -180,7 +181,7 @@ fn committed_files_are_small_and_of_this_schema() {
     for path in files {
         let name = path.display();
         let bytes = std::fs::read(&path).unwrap();
-        assert!(bytes.len() <= 1 << 20, "{name}: {} bytes", bytes.len());
+        assert!(bytes.len() <= 4 << 20, "{name}: {} bytes", bytes.len());
         if path.extension().is_none_or(|e| e != "json") {
             continue;
         }
