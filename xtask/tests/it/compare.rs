@@ -255,7 +255,7 @@ fn end_to_end() {
         "progress lines: {stderr}"
     );
     let json = read_json(out_dir);
-    assert_eq!(json["schema_version"], 6);
+    assert_eq!(json["schema_version"], 7);
     assert_eq!(json["cipher"], "cast6");
     assert_eq!(json["run"]["quick"], true);
 

@@ -596,7 +596,7 @@ fn bad_baselines_are_setup_errors() {
         (
             "schema",
             serde_json::to_vec(&other_schema).unwrap(),
-            "has schema version 99, but this gate reads versions 2 to 6",
+            "has schema version 99, but this gate reads versions 2 to 7",
         ),
         (
             "cipher",
