@@ -150,15 +150,7 @@ fn note(
     match result {
         Ok(()) => true,
         Err(e) => {
-            error.get_or_insert_with(|| {
-                format!(
-                    "{} {} {}-bit {} B: {e}",
-                    case.mode.name(),
-                    case.dir_name(),
-                    case.key_bytes * 8,
-                    case.block_bytes
-                )
-            });
+            error.get_or_insert_with(|| super::failed_case(case, e));
             false
         }
     }

@@ -125,15 +125,7 @@ fn run_cases(engine: &mut SoCipher, cases: &[Case]) -> std::result::Result<(), S
         request::defined(&buf);
         request::defined(&iv);
         key.fill(0);
-        done.map_err(|e| {
-            format!(
-                "{} {} {}-bit {} B: {e}",
-                case.mode.name(),
-                case.dir_name(),
-                case.key_bytes * 8,
-                case.block_bytes
-            )
-        })?;
+        done.map_err(|e| super::failed_case(case, e))?;
     }
     Ok(())
 }
