@@ -206,12 +206,7 @@ fn run(
     if !status.success() {
         let err = std::fs::read(&files.err).unwrap_or_default();
         let err = String::from_utf8_lossy(&err);
-        // The process's own last words, else valgrind's (`==PID== ...`).
-        let last = err
-            .lines()
-            .rfind(|l| !l.trim().is_empty() && !l.starts_with("=="))
-            .or_else(|| err.lines().rfind(|l| !l.trim().is_empty()))
-            .unwrap_or("");
+        let last = super::last_words(&err);
         let how = format!("valgrind: {status}; {last}");
         return Err(match at() {
             Some(k) => Crash::At(k, Fate::Crashed, how),

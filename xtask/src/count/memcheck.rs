@@ -10,6 +10,7 @@
 //! not the artifact's. A run memcheck cannot finish is
 //! [`Secrets::Unmeasured`], with why.
 
+use crate::count::callgrind;
 use crate::decide::secrets;
 use crate::env::deadline::{self, Group, Waited};
 use crate::intake::symbols::Symbols;
@@ -133,7 +134,9 @@ pub fn attach(report: &mut Report, found: Vec<(String, Secrets)>) {
 /// again one artifact at a time, so that only the culprit is unmeasured.
 /// Its files in `dir` (scratch).
 pub fn scan(artifacts: &[(String, PathBuf)], cases: &[Case], dir: &Path) -> Vec<Secrets> {
-    if let Err(why) = valgrind() {
+    if callgrind::check().is_err() {
+        let why = "valgrind is not installed (memcheck sees secret-dependent branches and indexes)"
+            .to_string();
         return artifacts
             .iter()
             .map(|_| Secrets::Unmeasured { why: why.clone() })
@@ -172,17 +175,6 @@ pub fn scan(artifacts: &[(String, PathBuf)], cases: &[Case], dir: &Path) -> Vec<
             })
             .collect()
     })
-}
-
-/// Whether valgrind runs here.
-fn valgrind() -> Result<(), String> {
-    match Command::new("valgrind").arg("--version").output() {
-        Ok(o) if o.status.success() => Ok(()),
-        _ => Err(
-            "valgrind is not installed (memcheck sees secret-dependent branches and indexes)"
-                .into(),
-        ),
-    }
 }
 
 /// The artifacts `sos` under one memcheck run, its files under `stem`
@@ -234,10 +226,7 @@ fn run_child(sos: &[&Path], cases: &[Case], stem: &Path) -> Result<Vec<Secrets>,
     };
     if !status.success() {
         let text = std::fs::read_to_string(&err).unwrap_or_default();
-        let last = (text.lines())
-            .rfind(|l| !l.trim().is_empty() && !l.starts_with("=="))
-            .or_else(|| text.lines().rfind(|l| !l.trim().is_empty()))
-            .unwrap_or("");
+        let last = super::last_words(&text);
         return Err(format!("memcheck could not run it ({status}; {last})"));
     }
     let outcomes: Vec<SecretsOutcome> = std::fs::read(&outcome)

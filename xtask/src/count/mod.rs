@@ -10,3 +10,12 @@ pub mod explain;
 pub mod functions;
 pub mod memcheck;
 pub mod spec;
+
+/// A failed valgrind run's last words in its stderr `text`: the process's
+/// own last line, else valgrind's (`==PID== ...`).
+pub fn last_words(text: &str) -> &str {
+    (text.lines())
+        .rfind(|l| !l.trim().is_empty() && !l.starts_with("=="))
+        .or_else(|| text.lines().rfind(|l| !l.trim().is_empty()))
+        .unwrap_or("")
+}
