@@ -74,6 +74,7 @@ pub fn read(
         functions,
         rounds_out_of_line,
         inlining: Vec::new(),
+        inlining_shared: None,
     };
     Ok(Sized {
         artifact,

@@ -110,6 +110,7 @@ pub fn artifact(name: &str, text: u64) -> Artifact {
             Vec::new()
         },
         inlining: Vec::new(),
+        inlining_shared: None,
     }
 }
 

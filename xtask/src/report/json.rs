@@ -17,7 +17,15 @@ pub fn to_json(report: &Report) -> String {
 
 /// The arrays whose elements take a line each: the bulk of a report, which
 /// indented would be most of its bytes in whitespace.
-const ONE_LINE_EACH: [&str; 3] = ["speed", "hot_path", "functions"];
+const ONE_LINE_EACH: [&str; 7] = [
+    "speed",
+    "hot_path",
+    "functions",
+    "inlining",
+    "gone",
+    "branches",
+    "indexes",
+];
 
 /// How a container is written.
 #[derive(Clone, Copy, PartialEq, Eq)]

@@ -4,8 +4,62 @@
 //! out (`[]`, not written) where they are equal; reading fills them in
 //! again. A crate's report holds a hundred such entries (every attribute
 //! that changes nothing), whose lists would be most of its bytes.
+//!
+//! LLVM's decisions (`inlining`) are shared the same way across every
+//! entry: the first entry that has them (`published`, in a crate's report)
+//! lists them all, and each other one only the calls decided otherwise and
+//! those its build did not decide on (`SharedInlining`); a variant changes
+//! a few calls of the hundreds.
 
 use crate::report::Report;
+use crate::select::artifact::{Artifact, Decision, Inlining, SharedInlining};
+use std::collections::BTreeMap;
+
+/// An artifact's decisions by call (callee, caller).
+fn by_call(inlining: &[Inlining]) -> BTreeMap<(&str, &str), &Decision> {
+    (inlining.iter())
+        .map(|i| ((i.callee.as_str(), i.caller.as_str()), &i.decision))
+        .collect()
+}
+
+/// `own`'s decisions as differences from `base`'s.
+fn share_inlining(own: &mut Artifact, base_name: &str, base: &[Inlining]) {
+    let at_base = by_call(base);
+    let mine = by_call(&own.inlining);
+    let gone = (at_base.keys())
+        .filter(|k| !mine.contains_key(*k))
+        .map(|(callee, caller)| (callee.to_string(), caller.to_string()))
+        .collect();
+    own.inlining
+        .retain(|i| at_base.get(&(i.callee.as_str(), i.caller.as_str())) != Some(&&i.decision));
+    own.inlining_shared = Some(SharedInlining {
+        base: base_name.to_string(),
+        gone,
+    });
+}
+
+/// `own`'s decisions whole again, from `base`'s and its differences.
+fn fill_inlining(own: &mut Artifact, base: &[Inlining]) {
+    let Some(shared) = own.inlining_shared.take() else {
+        return;
+    };
+    let mut calls: BTreeMap<(String, String), Decision> = (base.iter())
+        .map(|i| ((i.callee.clone(), i.caller.clone()), i.decision.clone()))
+        .collect();
+    for call in &shared.gone {
+        calls.remove(call);
+    }
+    for i in own.inlining.drain(..) {
+        calls.insert((i.callee, i.caller), i.decision);
+    }
+    own.inlining = (calls.into_iter())
+        .map(|((callee, caller), decision)| Inlining {
+            callee,
+            caller,
+            decision,
+        })
+        .collect();
+}
 
 impl Report {
     /// This report as written: an entry's `hot_path` and `functions` left
@@ -29,6 +83,20 @@ impl Report {
             if own.functions == first.functions {
                 own.functions.clear();
             }
+        }
+        let base = self.entries().find_map(|e| {
+            let a = e.artifact.as_ref()?;
+            (!a.inlining.is_empty()).then(|| (e.name.clone(), a.inlining.clone()))
+        });
+        if let Some((name, decisions)) = base {
+            for e in out.entries_mut().filter(|e| e.name != name) {
+                if let Some(own) = e.artifact.as_mut().filter(|a| !a.inlining.is_empty()) {
+                    share_inlining(own, &name, &decisions);
+                }
+            }
+        }
+        if let Some(s) = out.suggested.as_mut() {
+            **s = s.with_lists_shared();
         }
         out
     }
@@ -57,6 +125,23 @@ impl Report {
             if own.functions.is_empty() {
                 own.functions = functions;
             }
+        }
+        let bases: Vec<Option<Vec<Inlining>>> = (self.entries())
+            .map(|e| {
+                let shared = e.artifact.as_ref()?.inlining_shared.as_ref()?;
+                (self.entries())
+                    .find(|h| h.name == shared.base)
+                    .and_then(|h| h.artifact.as_ref())
+                    .map(|a| a.inlining.clone())
+            })
+            .collect();
+        for (e, base) in self.entries_mut().zip(bases) {
+            if let (Some(own), Some(base)) = (e.artifact.as_mut(), base) {
+                fill_inlining(own, &base);
+            }
+        }
+        if let Some(s) = self.suggested.take() {
+            self.suggested = Some(Box::new(s.with_lists_filled()));
         }
         self
     }
@@ -93,5 +178,80 @@ mod tests {
         let shared = other.with_lists_shared();
         assert_eq!(lists(&shared, "hint"), (0, functions - 1));
         assert_eq!(shared.with_lists_filled(), other);
+    }
+
+    /// LLVM's decisions: the first entry with them lists them all; the
+    /// others only what differs (a call decided otherwise, a call added,
+    /// a call gone); read back, each is its own list again, and an entry
+    /// that decided nothing stays so.
+    #[test]
+    fn decisions_are_written_as_differences() {
+        use crate::select::artifact::{Decision, Inlining};
+        let call = |callee: &str, caller: &str, decision: Decision| Inlining {
+            callee: callee.into(),
+            caller: caller.into(),
+            decision,
+        };
+        let mut r = fixture::report();
+        let names: Vec<String> = r.entries().map(|e| e.name.clone()).collect();
+        assert!(names.len() >= 3, "{names:?}");
+        let base = vec![
+            call("f", "a", Decision::Always),
+            call(
+                "g",
+                "a",
+                Decision::Cheap {
+                    cost: 5,
+                    threshold: 325,
+                },
+            ),
+            call("h", "b", Decision::Unavailable),
+        ];
+        // The second: `g` left a call, `h` gone, `k` new.
+        let other = vec![
+            call("f", "a", Decision::Always),
+            call(
+                "g",
+                "a",
+                Decision::TooCostly {
+                    cost: 900,
+                    threshold: 325,
+                },
+            ),
+            call("k", "b", Decision::Never),
+        ];
+        for (e, list) in r
+            .entries_mut()
+            .zip([base.clone(), other.clone(), base.clone()])
+        {
+            e.artifact.as_mut().unwrap().inlining = list;
+        }
+        let shared = r.with_lists_shared();
+        let written = |n: usize| shared.entries().nth(n).unwrap().artifact.clone().unwrap();
+        assert_eq!(written(0).inlining, base);
+        assert_eq!(written(0).inlining_shared, None);
+        assert_eq!(written(1).inlining, other[1..].to_vec());
+        let marker = written(1).inlining_shared.unwrap();
+        assert_eq!(
+            (marker.base.as_str(), marker.gone),
+            (names[0].as_str(), vec![("h".into(), "b".into())])
+        );
+        assert!(written(2).inlining.is_empty());
+        assert!(written(2).inlining_shared.is_some());
+        // Through the file's JSON and back.
+        let json = crate::report::json::to_json(&r);
+        let read: crate::report::Report = serde_json::from_str(&json).unwrap();
+        assert_eq!(read.with_lists_filled(), r);
+        // An entry that decided nothing is written and read so.
+        let mut none = r.clone();
+        none.entries_mut()
+            .nth(2)
+            .unwrap()
+            .artifact
+            .as_mut()
+            .unwrap()
+            .inlining
+            .clear();
+        assert_eq!(none.with_lists_shared().with_lists_filled(), none);
     }
 }

@@ -45,6 +45,21 @@ pub struct Artifact {
     /// `-Cremark=inline`; empty for this workspace's ciphers).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub inlining: Vec<Inlining>,
+    /// In a file only: `inlining` holds just the decisions that differ
+    /// from those of another entry's artifact, which are the rest
+    /// (`report/shared_lists.rs`); `None` once read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inlining_shared: Option<SharedInlining>,
+}
+
+/// Where an artifact's LLVM decisions are written as differences: the
+/// entry whose decisions they differ from, and the calls (callee, caller)
+/// it has that this artifact's build did not decide on.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SharedInlining {
+    pub base: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub gone: Vec<(String, String)>,
 }
 
 /// One function of the cipher.
