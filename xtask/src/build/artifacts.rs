@@ -66,8 +66,8 @@ pub struct Files {
     /// crate (read under the build lock: the next build rewrites the file).
     pub rlib_bytes: u64,
     pub seconds: f64,
-    /// LLVM's decisions for calls to the crate's functions (a shim's
-    /// build; empty for this workspace's).
+    /// LLVM's decisions for calls to the functions of the crate the
+    /// artifact holds ([`remarked_crate`]).
     pub inlining: Vec<Inlining>,
 }
 
@@ -102,15 +102,11 @@ pub fn build(
         Source::Workspace => select(&mut cmd, selection, extra),
         Source::Shim { .. } => select_shim(&mut cmd, extra),
     }
-    // A shim's build keeps rustc's diagnostics in its JSON, where its
-    // inline remarks are read ([`remarks`]); this workspace's has cargo
-    // render them.
-    cmd.arg(match tree.source {
-        Source::Shim { .. } => "--message-format=json",
-        Source::Workspace => "--message-format=json-render-diagnostics",
-    })
-    .arg("--manifest-path")
-    .arg(tree.root.join("Cargo.toml"));
+    // rustc's diagnostics stay in the JSON, where the inline remarks are
+    // read ([`remarks`]).
+    cmd.arg("--message-format=json")
+        .arg("--manifest-path")
+        .arg(tree.root.join("Cargo.toml"));
     if let Some(dir) = &tree.target_dir {
         cmd.arg("--target-dir").arg(dir);
     }
@@ -137,10 +133,10 @@ pub fn build(
         return Err(format!("build failed: {first}"));
     }
     let so = so.ok_or("cargo reported no .so for inlinelab-artifact")?;
-    let inlining = match &tree.source {
-        Source::Shim { lib } => remarks::parse(&String::from_utf8_lossy(&out.stdout), lib),
-        Source::Workspace => Vec::new(),
-    };
+    let inlining = remarks::parse(
+        &String::from_utf8_lossy(&out.stdout),
+        &remarked_crate(tree, selection),
+    );
     let rlib = rlib.ok_or_else(|| format!("cargo reported no .rlib for {rlib_crate}"))?;
     if let Some(dir) = dest.parent() {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
@@ -171,15 +167,24 @@ fn first_error(stdout: &str) -> Option<String> {
         })
 }
 
-/// The compiler flags a build in `tree` gets: the tree's, and for a
-/// crate's shim [`remarks::FLAG`] (LLVM's inlining decisions printed, the
-/// code unchanged), so that its remarks come from the build measured.
+/// The compiler flags a build in `tree` gets: the tree's, and
+/// [`remarks::FLAG`] (LLVM's inlining decisions printed, the code
+/// unchanged), so that the remarks come from the build measured.
 pub fn rustflags(tree: &Tree) -> Vec<String> {
     let mut flags = tree.all_rustflags();
-    if let Source::Shim { .. } = tree.source {
-        flags.push(remarks::FLAG.to_string());
-    }
+    flags.push(remarks::FLAG.to_string());
     flags
+}
+
+/// The crate whose functions' inlining a build's remarks are read for:
+/// a shim's crate under test, else the peer's crate or `variants` (whose
+/// build holds the one variant selected).
+fn remarked_crate(tree: &Tree, selection: &Selection) -> String {
+    match (&tree.source, selection) {
+        (Source::Shim { lib }, _) => lib.clone(),
+        (Source::Workspace, Selection::Peer(p)) => p.crate_name.replace('-', "_"),
+        (Source::Workspace, Selection::Variant { .. }) => "variants".into(),
+    }
 }
 
 /// Runs the build `cmd` to its end or its deadline ([`deadline::build`]),

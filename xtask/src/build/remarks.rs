@@ -3,7 +3,7 @@
 //! decision of LLVM's inliner, which cargo passes on (and replays from its
 //! cache when the build is fresh) as a `compiler-message`. The flag only
 //! adds diagnostics: the machine code is the same with and without it
-//! (`xtask/tests/it/crate_remarks.rs` builds a crate both ways and compares
+//! (`xtask/tests/it/remarks.rs` builds a variant both ways and compares
 //! the bytes), so the remarks of a crate's variants come from the very
 //! build that is measured.
 //!

@@ -17,6 +17,7 @@
 //! counted as hung, and the others counted again.
 
 use crate::count::functions::{self, Functions};
+use crate::count::memo::{Key, Memo};
 use crate::count::spec::{CountOutcome, CountSpec, Counted};
 use crate::env::deadline::{self, Group, Waited};
 use crate::error::{Error, Result};
@@ -80,7 +81,13 @@ pub fn count_functions(
         out: dir.join("callgrind.out"),
         err: dir.join("count-stderr"),
     };
-    let mut result: Vec<Option<(Count, Vec<Functions>)>> = vec![None; artifacts.len()];
+    // The same file in the same cases was counted before in this process.
+    let keys: Vec<Option<Key>> = (artifacts.iter())
+        .map(|(_, so)| Key::of(so, &cases))
+        .collect();
+    let mut result: Vec<Option<(Count, Vec<Functions>)>> = (keys.iter())
+        .map(|k| k.as_ref().and_then(|k| COUNTED.get(k)))
+        .collect();
     loop {
         let left: Vec<usize> = (0..artifacts.len())
             .filter(|&i| result[i].is_none())
@@ -119,11 +126,20 @@ pub fn count_functions(
             }
         }
     }
-    result
+    let result: Vec<(Count, Vec<Functions>)> = result
         .into_iter()
         .map(|c| c.expect("every artifact"))
-        .collect()
+        .collect();
+    for (key, counted) in keys.into_iter().zip(&result) {
+        if let (Some(key), (Count::Counted(_), _)) = (key, counted) {
+            COUNTED.put(key, counted.clone());
+        }
+    }
+    result
 }
+
+/// Every artifact counted in this process, by its bytes and cases.
+static COUNTED: Memo<(Count, Vec<Functions>)> = Memo::new();
 
 /// Why a counting run gave nothing.
 enum Crash {

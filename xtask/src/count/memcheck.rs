@@ -11,6 +11,7 @@
 //! [`Secrets::Unmeasured`], with why.
 
 use crate::count::callgrind;
+use crate::count::memo::{Key, Memo};
 use crate::decide::secrets;
 use crate::env::deadline::{self, Group, Waited};
 use crate::intake::symbols::Symbols;
@@ -141,6 +142,43 @@ pub fn scan(artifacts: &[(String, PathBuf)], cases: &[Case], dir: &Path) -> Vec<
             .iter()
             .map(|_| Secrets::Unmeasured { why: why.clone() })
             .collect();
+    }
+    // The same file in the same cases was scanned before in this process.
+    let keys: Vec<Option<Key>> = (artifacts.iter())
+        .map(|(_, so)| Key::of(so, &cases))
+        .collect();
+    let known: Vec<Option<Secrets>> = (keys.iter())
+        .map(|k| k.as_ref().and_then(|k| SCANNED.get(k)))
+        .collect();
+    let fresh: Vec<(String, PathBuf)> = (artifacts.iter().zip(&known))
+        .filter(|(_, k)| k.is_none())
+        .map(|(a, _)| a.clone())
+        .collect();
+    let mut found = scan_fresh(&fresh, cases, dir).into_iter();
+    let all: Vec<Secrets> = (known.into_iter())
+        .map(|k| {
+            k.or_else(|| found.next())
+                .unwrap_or_else(|| Secrets::Unmeasured {
+                    why: "its memcheck run gave no account of it".into(),
+                })
+        })
+        .collect();
+    for (key, secrets) in keys.into_iter().zip(&all) {
+        if let (Some(key), Secrets::Measured { .. }) = (key, secrets) {
+            SCANNED.put(key, secrets.clone());
+        }
+    }
+    all
+}
+
+/// Every artifact memcheck measured in this process, by its bytes and
+/// cases.
+static SCANNED: Memo<Secrets> = Memo::new();
+
+/// [`scan`] of the artifacts not scanned before.
+fn scan_fresh(artifacts: &[(String, PathBuf)], cases: &[Case], dir: &Path) -> Vec<Secrets> {
+    if artifacts.is_empty() {
+        return Vec::new();
     }
     let workers = std::thread::available_parallelism().map_or(1, |n| n.get().min(4));
     let sos: Vec<&Path> = artifacts.iter().map(|(_, so)| so.as_path()).collect();

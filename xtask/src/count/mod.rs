@@ -9,6 +9,7 @@ pub mod counts;
 pub mod explain;
 pub mod functions;
 pub mod memcheck;
+pub mod memo;
 pub mod spec;
 
 /// A failed valgrind run's last words in its stderr `text`: the process's

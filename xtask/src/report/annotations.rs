@@ -79,6 +79,12 @@ pub struct Suggestion {
     /// The parts were given with `--suggest`, not chosen by the evidence.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub given: bool,
+    /// The first run's entry whose machine code the set that held is (its
+    /// pick, or `published`): hot path and key schedule the same, addresses
+    /// normalized, no larger. It held as that entry's result, with no run
+    /// of its own (`Report::suggested` absent).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub same_code_as: Option<String>,
 }
 
 /// The instruction screen of the suggested sets (`decide/interaction.rs`):

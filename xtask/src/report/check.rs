@@ -104,6 +104,25 @@ pub fn check(r: &Report) -> Checked {
 /// cipher, valid by the same checks, holding no run of its own, beside a
 /// record of the suggestion whose sets it timed.
 fn check_suggested(r: &Report) -> Checked {
+    let record = r.annotations.as_ref().and_then(|a| a.suggestion.as_ref());
+    if let Some(same) = record.and_then(|s| s.same_code_as.as_deref()) {
+        // Held as the first run's entry of the same machine code: no run
+        // of its own, and that entry in this one.
+        if r.suggested.is_some() {
+            return Err(
+                "a suggested set held as the same machine code has a run of its own".into(),
+            );
+        }
+        if record.and_then(|s| s.held.as_ref()).is_none() {
+            return Err("a suggested set of the same machine code as an entry did not hold".into());
+        }
+        if !r.variants.iter().any(|e| e.name == same) {
+            return Err(format!(
+                "the suggested set is the same machine code as `{}`, which is not in the report",
+                shown(same)
+            ));
+        }
+    }
     let Some(s) = r.suggested.as_deref() else {
         return Ok(());
     };

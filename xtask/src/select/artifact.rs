@@ -40,9 +40,10 @@ pub struct Artifact {
     pub functions: Vec<Function>,
     /// The round functions found as functions of their own.
     pub rounds_out_of_line: Vec<String>,
-    /// LLVM's inlining decisions for calls to the crate's functions, from
-    /// the build that made this artifact (a crate's variants, built with
-    /// `-Cremark=inline`; empty for this workspace's ciphers).
+    /// LLVM's inlining decisions for calls to the functions of the crate
+    /// the artifact holds (a crate's, a peer's, `variants`), from the build
+    /// that made it (`-Cremark=inline`; empty in a file written before
+    /// they were read).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub inlining: Vec<Inlining>,
     /// In a file only: `inlining` holds just the decisions that differ

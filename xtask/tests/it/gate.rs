@@ -62,8 +62,15 @@ fn committed_baseline(cipher: &str) -> serde_json::Value {
 /// by `baseline`: a base revision whose committed baseline differs from the
 /// working tree's, made without touching the working tree or any ref.
 fn commit_with_baseline(cipher: &str, baseline: &serde_json::Value) -> String {
+    let bytes = serde_json::to_vec_pretty(baseline).unwrap();
+    commit_with(&format!("reports/baseline/{cipher}.json"), &bytes)
+}
+
+/// A commit (on no branch) that is HEAD with the file at `path` replaced by
+/// `bytes`, made without touching the working tree or any ref.
+fn commit_with(path: &str, bytes: &[u8]) -> String {
     let scratch = tempfile::TempDir::new().unwrap();
-    let index = scratch.path().join(format!("gate-index-{cipher}"));
+    let index = scratch.path().join("gate-index");
     let index = index.to_str().unwrap();
     let env = [
         ("GIT_INDEX_FILE", index),
@@ -72,28 +79,20 @@ fn commit_with_baseline(cipher: &str, baseline: &serde_json::Value) -> String {
         ("GIT_COMMITTER_NAME", "gate test"),
         ("GIT_COMMITTER_EMAIL", "gate@test.invalid"),
     ];
-    let bytes = serde_json::to_vec_pretty(baseline).unwrap();
-    let blob = git(&["hash-object", "-w", "--stdin"], &env, Some(&bytes));
+    let blob = git(&["hash-object", "-w", "--stdin"], &env, Some(bytes));
     git(&["read-tree", "HEAD"], &env, None);
     git(
         &[
             "update-index",
             "--cacheinfo",
-            &format!("100644,{blob},reports/baseline/{cipher}.json"),
+            &format!("100644,{blob},{path}"),
         ],
         &env,
         None,
     );
     let tree = git(&["write-tree"], &env, None);
     git(
-        &[
-            "commit-tree",
-            &tree,
-            "-p",
-            "HEAD",
-            "-m",
-            "gate test baseline",
-        ],
+        &["commit-tree", &tree, "-p", "HEAD", "-m", "gate test commit"],
         &env,
         None,
     )
@@ -687,6 +686,48 @@ fn base_tree_build_failure_is_a_row() {
             .contains("| metric | baseline | base tree | now |")
     );
     assert!(run.stdout.contains("| `auto` | 55 |"), "{}", run.stdout);
+}
+
+/// A function LLVM inlines differently in one of our variants, base tree
+/// to this tree, is named with its callers and LLVM's reason, whatever
+/// the thresholds decide: the base revision makes cast6's `load`
+/// `#[inline(never)]`, which this tree's build inlines.
+#[test]
+#[ignore = "CI tier: builds the base tree's variant; .ci/run runs it (see ARCHITECTURE.md, Tests)"]
+fn a_function_inlined_differently_is_named() {
+    let file = "variants/src/rfc2612.rs";
+    let source = git(&["show", &format!("HEAD:{file}")], &[], None);
+    let at = "    fn load(block: &[u8; 16]) -> [u32; 4] {";
+    assert!(source.contains(at), "{file} no longer has `{at}`");
+    let edited = source.replacen(at, &format!("    #[inline(never)]\n{at}"), 1);
+    let base = commit_with(file, format!("{edited}\n").as_bytes());
+    let out = xtask(
+        &[
+            "gate",
+            "cast6",
+            "--no-time",
+            "--variants",
+            "auto",
+            "--against",
+            &base,
+        ],
+        &[],
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        matches!(out.status.code(), Some(0 | 1)),
+        "{stdout}\n{stderr}"
+    );
+    let section = stdout
+        .split("### What LLVM inlined differently: cast6")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no section of LLVM's decisions:\n{stdout}"));
+    assert!(section.contains("- `auto`:\n"), "{section}");
+    let line = (section.lines())
+        .find(|l| l.starts_with("  - `load` is now inlined into "))
+        .unwrap_or_else(|| panic!("`load` not named:\n{section}"));
+    assert!(line.contains("inlined ×"), "{line}");
 }
 
 /// An artifact that crashes the one counting process is blamed (a row, exit

@@ -19,4 +19,5 @@ mod interrupt;
 mod layers;
 mod new_cipher;
 mod outputs;
+mod remarks;
 mod terminal;

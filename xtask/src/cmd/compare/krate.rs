@@ -103,7 +103,7 @@ pub fn run(args: &Args, sets: &[FlagSet], target: &Path) -> Result<()> {
     let suggestion = suggested::settle(args, &run, &report, &annotations, &settings)?;
     let explain = args
         .explain_in_source
-        .then(|| explain(&report, suggestion.as_ref().map(|s| &s.round), &annotations));
+        .then(|| explain(&report, suggestion.as_ref(), &annotations));
     let patch = match suggestion.as_ref().and_then(|s| s.held.as_ref()) {
         Some(v) => patch_of(t, v, &report.cipher, explain.as_ref()),
         None => patch_of_pick(&report, t, &made, explain.as_ref()),
@@ -111,7 +111,7 @@ pub fn run(args: &Args, sets: &[FlagSet], target: &Path) -> Result<()> {
     if let Some(s) = suggestion {
         report.run.notes.extend(s.notes);
         annotations.suggestion = Some(s.record);
-        report.suggested = Some(Box::new(s.round));
+        report.suggested = s.round.map(Box::new);
     }
     match &patch {
         Ok((p, _)) => annotations.patch = p.clone(),
@@ -317,12 +317,14 @@ impl Explain {
 }
 
 /// The comments of `--explain-in-source`, from the first run `first`, the
-/// suggested set's `round`, and the table `a`.
+/// suggested set (its own run, or the first run's entry whose machine code
+/// it is), and the table `a`.
 fn explain(
     first: &crate::report::Report,
-    round: Option<&crate::report::Report>,
+    settled: Option<&suggested::Settled>,
     a: &crate::report::annotations::Annotations,
 ) -> Explain {
+    let round = settled.and_then(|s| s.round.as_ref());
     use crate::decide::verdict::{pct, size_pct};
     let command = first.generated_by.clone();
     let kept = (worth::judge(first, a).into_iter())
@@ -374,6 +376,31 @@ fn explain(
                 ),
             ));
         }
+    }
+    // A set that held as the first run's pick's machine code: that
+    // entry's speed, its own footprint.
+    if let Some(s) = settled.map(|s| &s.record)
+        && let Some(same) = &s.same_code_as
+    {
+        let published = (first.variants.iter())
+            .find(|e| e.name == first.run.reference)
+            .and_then(|e| e.artifact.as_ref())
+            .map(|a| a.footprint_bytes);
+        let own = s.screen.as_ref().and_then(|x| x.footprint(&s.variant));
+        let size = published.zip(own).map_or("unknown".to_string(), |(p, v)| {
+            size_pct(v as f64 / p.max(1) as f64 - 1.0)
+        });
+        let speed = (first.variants.iter())
+            .find(|e| e.name == *same)
+            .map(|e| e.overall.as_ref().map_or("the same".to_string(), pct))
+            .unwrap_or_else(|| "not timed".into());
+        whole.push((
+            s.variant.clone(),
+            format!(
+                "footprint {size} and speed {speed} against `{}` (the same machine code as `{same}`, measured in that run)",
+                first.run.reference
+            ),
+        ));
     }
     Explain {
         kept,

@@ -30,6 +30,7 @@ use crate::env::tree::{self, BaseTree, Tree};
 use crate::env::workdir::WorkDir;
 use crate::env::workspace;
 use crate::error::{Error, Result};
+use crate::render::markdown::why;
 use crate::report::{Entry, Report, Speed};
 use crate::select::ciphers;
 use crate::select::contenders::{self, Contender, Origin};
@@ -105,7 +106,7 @@ pub fn run(args: Args) -> Result<()> {
         if let Some(change) = &baselines.changed {
             changed_md.push_str(&summary::render_change(change));
         }
-        let rows = gate_one(&args, entry, &chosen, baselines, &meta.target_dir)?;
+        let (rows, inlined) = gate_one(&args, entry, &chosen, baselines, &meta.target_dir)?;
         regressions += rows
             .iter()
             .filter(|r| r.verdict == Severity::Regression)
@@ -116,6 +117,7 @@ pub fn run(args: Args) -> Result<()> {
             &args.thresholds,
             &rows,
         ));
+        md.push_str(&inlined);
     }
     summary::end(
         &(changed_md + &md),
@@ -275,7 +277,7 @@ fn gate_one(
     variants: &[&'static str],
     baselines: Baselines,
     target: &Path,
-) -> Result<Vec<Row>> {
+) -> Result<(Vec<Row>, String)> {
     let work = WorkDir::lock(target, entry.name)?;
     let timed = !args.no_time;
     let mut contenders =
@@ -327,6 +329,7 @@ fn gate_one(
     };
     let judged_by = &baselines.judged_by.variants;
     let mut rows = Vec::new();
+    let mut inlined = Vec::new();
     for b in judged_by
         .iter()
         .filter(|b| !left_out(entry, variants, &b.name))
@@ -349,6 +352,11 @@ fn gate_one(
         }
         let wall = wall(args, b, n, &contenders, &timings);
         rows.extend(rows::rows(b, base, n, &cases, wall, &args.thresholds));
+        inlined.push(why::Sides {
+            variant: &b.name,
+            base: decisions(base.unwrap_or(b)),
+            head: decisions(n),
+        });
     }
     for v in variants {
         if !judged_by.iter().any(|b| b.name == *v) {
@@ -356,7 +364,17 @@ fn gate_one(
         }
     }
     rows.sort_by_key(|r| r.verdict);
-    Ok(rows)
+    let against = match &args.against {
+        Some(rev) => format!("the base tree at {rev}"),
+        None => baselines.label.clone(),
+    };
+    let inlined = why::per_variant(entry.name, &against, &inlined);
+    Ok((rows, inlined))
+}
+
+/// The LLVM decisions `e`'s artifact records (none without one).
+fn decisions(e: &Entry) -> &[crate::select::artifact::Inlining] {
+    e.artifact.as_ref().map_or(&[], |a| &a.inlining)
 }
 
 /// The variants the base tree builds: those its revision's baseline lists

@@ -15,7 +15,14 @@ use std::fmt::Write;
 /// `published`, from the run that measured it whole (the suggested set's
 /// own run, or this one); `None` without a patch.
 fn patch_effect(r: &Report, code: &dyn Fn(&str) -> String) -> Option<String> {
-    let p = r.annotations.as_ref()?.patch.as_ref()?;
+    let a = r.annotations.as_ref()?;
+    let p = a.patch.as_ref()?;
+    if let Some(s) = &a.suggestion
+        && s.held.as_deref() == Some(p.variant.as_str())
+        && let Some(same) = &s.same_code_as
+    {
+        return same_code_effect(r, s, same, code);
+    }
     let (run, which) = match r.suggested.as_deref() {
         Some(s) if s.variants.iter().any(|e| e.name == p.variant) => {
             (s, "in the suggested set's run")
@@ -53,13 +60,50 @@ fn patch_effect(r: &Report, code: &dyn Fn(&str) -> String) -> Option<String> {
     ))
 }
 
+/// The effect of the set `s` that held as the first run's entry `same`
+/// (the same machine code, no larger): its own footprint, as the screen
+/// sized it, and that entry's speed, both against `published`.
+fn same_code_effect(
+    r: &Report,
+    s: &crate::report::annotations::Suggestion,
+    same: &str,
+    code: &dyn Fn(&str) -> String,
+) -> Option<String> {
+    let find = |n: &str| r.variants.iter().find(|e| e.name == n);
+    let published = find(&r.run.reference)?;
+    let b = published.artifact.as_ref()?.footprint_bytes;
+    let a = s.screen.as_ref()?.footprint(&s.variant)?;
+    let speed = if same == r.run.reference {
+        format!("the same (the same machine code as {})", code(same))
+    } else {
+        format!(
+            "{} (the same machine code as {}, measured in this run)",
+            find(same)?
+                .overall
+                .as_ref()
+                .map_or("not timed".to_string(), pct),
+            code(same)
+        )
+    };
+    Some(format!(
+        "{} (built whole; its hot path and key schedule are {}'s machine code): footprint {} ({a} bytes against {b}) and speed {speed} against {} over the crypt cases",
+        code(&s.variant),
+        code(same),
+        size_pct(a as f64 / b.max(1) as f64 - 1.0),
+        code(&r.run.reference),
+    ))
+}
+
 /// The suggested set, on the first screen: what it combines, whether it
-/// held in its own run, and that run's steps.
+/// held in its own run (or as the first run's pick's machine code), and
+/// that run's steps.
 pub fn render_suggestion(w: &mut String, r: &Report) {
-    let (Some(a), Some(round)) = (&r.annotations, r.suggested.as_deref()) else {
+    let Some(a) = &r.annotations else { return };
+    let Some(s) = &a.suggestion else { return };
+    let Some(round) = r.suggested.as_deref() else {
+        same_code_suggestion(w, r, s);
         return;
     };
-    let Some(s) = &a.suggestion else { return };
     let against = match &s.against {
         Some(p) => format!(
             "{} and the first run's pick {}",
@@ -98,7 +142,7 @@ pub fn render_suggestion(w: &mut String, r: &Report) {
                 published = md_code(&round.run.reference),
                 tolerance = interaction::TOLERANCE * 100.0,
             );
-            screen_table(w, s, screen, round);
+            screen_table(w, s, screen, &round.run.reference, &round.variants);
             let _ = writeln!(w, "That run's steps:\n");
         }
         None => {
@@ -126,17 +170,42 @@ pub fn render_suggestion(w: &mut String, r: &Report) {
     crate::render::markdown::glance::chain_table(w, round);
 }
 
+/// The suggested set that held as the first run's entry of the same
+/// machine code, with no run of its own: what it combines, the screen.
+fn same_code_suggestion(w: &mut String, r: &Report, s: &crate::report::annotations::Suggestion) {
+    let Some(same) = &s.same_code_as else { return };
+    let list = |v: &[String]| v.iter().map(|c| md_code(c)).collect::<Vec<_>>().join(", ");
+    let _ = writeln!(
+        w,
+        "**The suggested set, built whole:** {set} is {parts} applied together ({edits} edit(s)), built and checked against {published}{screened}. Its hot path and key schedule are the same machine code as {same} (addresses normalized), and it is no larger: identical machine code is one result, so it holds as the result this run measured for {same}, with no run of its own. The patch above is its diff.\n",
+        set = md_code(&s.variant),
+        parts = list(&s.combines),
+        edits = s.edits.len(),
+        published = md_code(&r.run.reference),
+        same = md_code(same),
+        screened = if s.screen.is_some() {
+            "; callgrind counted each set first"
+        } else {
+            ""
+        },
+    );
+    if let Some(screen) = &s.screen {
+        screen_table(w, s, screen, &r.run.reference, &[]);
+    }
+}
+
 /// Each set the screen counted: what it applies, its footprint and
 /// instructions beside what its parts predict, whether it passed (and by
-/// how much it missed), and whether it was timed.
+/// how much it missed), and whether it was timed (among `timed`, the
+/// suggested run's entries) or held.
 fn screen_table(
     w: &mut String,
     s: &crate::report::annotations::Suggestion,
     screen: &crate::report::annotations::Screen,
-    round: &Report,
+    published: &str,
+    timed: &[crate::report::Entry],
 ) {
     use super::cells::bytes;
-    let published = &round.run.reference;
     let figures = |v: Option<&[f64]>| {
         v.map_or("not counted".to_string(), |v| {
             v.iter()
@@ -174,12 +243,11 @@ fn screen_table(
                 None => "not counted".to_string(),
             },
         };
-        let timed = if round.variants.iter().any(|e| &e.name == name) {
-            if s.held.as_ref() == Some(name) {
-                "yes: held"
-            } else {
-                "yes"
-            }
+        let held = s.held.as_ref() == Some(name);
+        let timed = if timed.iter().any(|e| &e.name == name) {
+            if held { "yes: held" } else { "yes" }
+        } else if held {
+            "no: held as the same machine code"
         } else {
             "no"
         };
@@ -230,8 +298,12 @@ pub fn patch_preamble(r: &Report) -> String {
                 let parts = (s.tried.iter())
                     .find(|x| x.variant == p.variant)
                     .map_or(&s.combines, |x| &x.combines);
+                let how = match &s.same_code_as {
+                    Some(same) => format!("built whole: the same machine code as {same}"),
+                    None => "measured whole".to_string(),
+                };
                 format!(
-                    "the suggested set {} ({} applied together, measured whole)",
+                    "the suggested set {} ({} applied together, {how})",
                     p.variant,
                     few(parts)
                 )

@@ -3,7 +3,7 @@
 //! (`select::artifact::Decision`), read from the build that was measured;
 //! a markdown fragment (LLVM's own wording of a reason as code).
 
-use crate::env::escape::md_code;
+use crate::env::escape::{md_code, md_text};
 use crate::report::Report;
 use crate::report::annotations::calls_to;
 use crate::select::artifact::{Decision, Inlining};
@@ -22,6 +22,105 @@ pub fn cell(r: &Report, variant: &str, path: &str) -> String {
         return String::new();
     }
     summary(&calls_to(path, &a.inlining))
+}
+
+/// Every callee LLVM stopped or started inlining into a caller, base to
+/// head, one line each with its callers and head's reason (`\`round\`
+/// became a call in 1 caller(s) (\`encrypt_block\`): a call ×1: ...`),
+/// callees in order; empty when every call site both sides decided is
+/// decided alike, `None` when a side has no decisions (its build was not
+/// read with remarks).
+pub fn changed(base: &[Inlining], head: &[Inlining]) -> Option<Vec<String>> {
+    use std::collections::BTreeMap;
+    if base.is_empty() || head.is_empty() {
+        return None;
+    }
+    let at_base: BTreeMap<(&str, &str), bool> = (base.iter())
+        .map(|i| ((i.callee.as_str(), i.caller.as_str()), i.inlined()))
+        .collect();
+    // callee -> (stopped, started): head's decisions at the callers whose
+    // decision changed.
+    let mut changed: BTreeMap<&str, (Vec<&Inlining>, Vec<&Inlining>)> = BTreeMap::new();
+    for i in head {
+        let Some(&was) = at_base.get(&(i.callee.as_str(), i.caller.as_str())) else {
+            continue;
+        };
+        match (was, i.inlined()) {
+            (true, false) => changed.entry(i.callee.as_str()).or_default().0.push(i),
+            (false, true) => changed.entry(i.callee.as_str()).or_default().1.push(i),
+            _ => {}
+        }
+    }
+    let mut lines = Vec::new();
+    for (callee, (stopped, started)) in changed {
+        for (calls, what) in [
+            (&stopped, "became a call in"),
+            (&started, "is now inlined into"),
+        ] {
+            if calls.is_empty() {
+                continue;
+            }
+            let callers: Vec<String> = calls.iter().map(|i| md_code(&i.caller)).collect();
+            lines.push(format!(
+                "{} {what} {} caller(s) ({}): {}.",
+                md_code(callee),
+                calls.len(),
+                callers.join(", "),
+                summary(calls)
+            ));
+        }
+    }
+    Some(lines)
+}
+
+/// One variant's decisions at both sides of a gate: its name, the
+/// reference's (the baseline's or the base tree's) and head's.
+pub struct Sides<'a> {
+    pub variant: &'a str,
+    pub base: &'a [Inlining],
+    pub head: &'a [Inlining],
+}
+
+/// `gate CIPHER`'s section: per variant, every function LLVM stopped or
+/// started inlining, `against` (the baseline or the base tree) to head,
+/// whatever the thresholds decided; the variants that changed nothing
+/// counted, those a side has no decisions for named with the command that
+/// records them.
+pub fn per_variant(cipher: &str, against: &str, variants: &[Sides]) -> String {
+    let mut md = format!("### What LLVM inlined differently: {}\n\n", md_text(cipher));
+    md.push_str(&format!(
+        "From LLVM's inline remarks (`-Cremark=inline`) of the builds measured, {} to this tree, whatever the thresholds decided:\n\n",
+        md_text(against)
+    ));
+    let mut alike = 0;
+    let mut unread = Vec::new();
+    for v in variants {
+        match changed(v.base, v.head) {
+            None => unread.push(md_code(v.variant)),
+            Some(lines) if lines.is_empty() => alike += 1,
+            Some(lines) => {
+                md.push_str(&format!("- {}:\n", md_code(v.variant)));
+                for line in lines {
+                    md.push_str(&format!("  - {line}\n"));
+                }
+            }
+        }
+    }
+    if alike > 0 {
+        md.push_str(&format!(
+            "- {alike} variant(s): every call site both sides decided is decided alike.\n"
+        ));
+    }
+    if !unread.is_empty() {
+        md.push_str(&format!(
+            "- {} variant(s) not compared ({}): a side records no decisions (a baseline measured before they were read: `cargo xtask baseline {}` records them).\n",
+            unread.len(),
+            unread.join(", "),
+            md_text(cipher)
+        ));
+    }
+    md.push('\n');
+    md
 }
 
 /// `inlined ×2 (cost 395 < 487); a call ×14: too costly (5315 > 487)`.
@@ -145,5 +244,65 @@ mod tests {
             "inlined ×2 (`always`, cost 395 < 487); a call ×2: too costly (cost 600 > 487); a call ×1: `inline(never)`; a call ×1: its body not available to the caller's crate"
         );
         assert_eq!(summary(&[]), "no call LLVM decided on");
+    }
+
+    /// Per variant: one whose decisions changed lists each function, one
+    /// whose did not is counted, one a side has no decisions for is named
+    /// with the command that records them.
+    #[test]
+    fn each_variant_says_what_llvm_decided_otherwise() {
+        let call = |callee: &str, caller: &str, decision| Inlining {
+            callee: callee.into(),
+            caller: caller.into(),
+            decision,
+        };
+        let base = vec![
+            call("load", "encrypt_block", Decision::Never),
+            call("q", "encrypt_block", Decision::Always),
+        ];
+        let head = vec![
+            call(
+                "load",
+                "encrypt_block",
+                Decision::Cheap {
+                    cost: 5,
+                    threshold: 375,
+                },
+            ),
+            call("q", "encrypt_block", Decision::Always),
+        ];
+        let md = per_variant(
+            "cast6",
+            "the baseline",
+            &[
+                Sides {
+                    variant: "auto",
+                    base: &base,
+                    head: &head,
+                },
+                Sides {
+                    variant: "never",
+                    base: &base,
+                    head: &base,
+                },
+                Sides {
+                    variant: "always",
+                    base: &[],
+                    head: &head,
+                },
+            ],
+        );
+        assert!(
+            md.starts_with("### What LLVM inlined differently: cast6\n"),
+            "{md}"
+        );
+        assert!(
+            md.contains("- `auto`:\n  - `load` is now inlined into 1 caller(s) (`encrypt_block`): inlined ×1 (cost 5 < 375).\n"),
+            "{md}"
+        );
+        assert!(md.contains("- 1 variant(s): every call site"), "{md}");
+        assert!(md.contains("not compared (`always`)"), "{md}");
+        assert!(md.contains("`cargo xtask baseline cast6`"), "{md}");
+        assert!(!md.contains("`q`"), "{md}");
     }
 }

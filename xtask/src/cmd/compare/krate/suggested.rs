@@ -73,7 +73,9 @@ pub trait Run {
 /// variant that held, and notes for the report.
 pub struct Settled {
     pub record: Suggestion,
-    pub round: Report,
+    /// The suggested set's own run; `None` when the set that held is the
+    /// first run's pick's machine code (`Suggestion::same_code_as`).
+    pub round: Option<Report>,
     pub held: Option<axes::Variant>,
     pub notes: Vec<String>,
 }
@@ -187,6 +189,36 @@ pub fn settle(
     let (scan, cfg) = run.scanned();
     let whole = sets.variant(NAME.into(), &parts);
     let edits = axes::edits(scan, cfg, &whole.change);
+    let record = |held: Option<String>, same_code_as: Option<String>| Suggestion {
+        variant: NAME.into(),
+        combines: combines.clone(),
+        against: pick.clone(),
+        edits: table::patch_edits(scan, &edits),
+        tried: tried.clone(),
+        held,
+        screen: screen.clone(),
+        given,
+        same_code_as,
+    };
+    // Identical machine code is one result: a set that is the first run's
+    // pick's code (or published's, when that was the pick), no larger, holds
+    // as the result that run measured, with no run of its own.
+    let measured = pick.clone().unwrap_or_else(|| PUBLISHED.into());
+    if let Some(v) = same_code(run, &measured, &timed) {
+        notes.push(format!(
+            "`{}` is the same machine code as `{measured}` (hot path and key schedule, addresses normalized), no larger, which the first run measured: it holds as that result, with no run of its own; the patch is its diff",
+            v.name
+        ));
+        if let Some(last) = notes.last() {
+            eprintln!("[suggested] {}", crate::env::escape::terminal(last));
+        }
+        return Ok(Some(Settled {
+            record: record(Some(v.name.clone()), Some(measured)),
+            round: None,
+            held: Some(v),
+            notes,
+        }));
+    }
     eprintln!(
         "[suggested] timing {} against {against}",
         (timed.iter())
@@ -213,20 +245,53 @@ pub fn settle(
         eprintln!("[suggested] {}", crate::env::escape::terminal(last));
     }
     Ok(Some(Settled {
-        record: Suggestion {
-            variant: NAME.into(),
-            combines,
-            against: pick,
-            edits: table::patch_edits(scan, &edits),
-            tried,
-            held: held.as_ref().map(|v| v.name.clone()),
-            screen,
-            given,
-        },
-        round,
+        record: record(held.as_ref().map(|v| v.name.clone()), None),
+        round: Some(round),
         held,
         notes,
     }))
+}
+
+/// When every set of `timed` is machine code the first run measured, the
+/// first of them (the largest first) whose hot path and key schedule are
+/// those of its pick `measured` (addresses normalized), no larger: the
+/// others being `published`'s code (which the pick beat there), a run of
+/// their own would time nothing new. `None` when a set is other code, or
+/// none is the pick's. Built (reusing what was) and compared as a run
+/// compares its contenders (`pipeline.rs`).
+fn same_code(run: &dyn Run, measured: &str, timed: &[axes::Variant]) -> Option<axes::Variant> {
+    let mut names = vec![PUBLISHED.to_string()];
+    if measured != PUBLISHED {
+        names.push(measured.to_string());
+    }
+    names.extend(timed.iter().map(|v| v.name.clone()));
+    let (entry, mut contenders) = run.contenders(names);
+    let steps = contenders.len();
+    build::build_and_size_reusing(entry, &mut contenders, run.work(), steps, Reuse::Previous);
+    let code = |name: &str| {
+        let b = contenders.iter().find(|c| c.name == name)?.live()?;
+        Some((
+            b.hot_path.clone()?,
+            b.key_schedule.clone()?,
+            b.artifact.footprint_bytes,
+        ))
+    };
+    let (hot, key, size) = code(measured)?;
+    let (p_hot, p_key, _) = code(PUBLISHED)?;
+    let sets: Vec<_> = timed.iter().map(|v| (v, code(&v.name))).collect();
+    let known = |c: &Option<(Vec<u8>, Vec<u8>, u64)>| {
+        c.as_ref()
+            .is_some_and(|(h, k, _)| (*h == hot && *k == key) || (*h == p_hot && *k == p_key))
+    };
+    if !sets.iter().all(|(_, c)| known(c)) {
+        return None;
+    }
+    (sets.into_iter())
+        .find(|(_, c)| {
+            c.as_ref()
+                .is_some_and(|(h, k, s)| *h == hot && *k == key && *s <= size)
+        })
+        .map(|(v, _)| v.clone())
 }
 
 /// The sets of a search: each built on `base`, written when made.

@@ -10,7 +10,7 @@ use crate::decide::verdict::pct;
 use crate::env::escape::{md_code, md_text};
 use crate::render::markdown::why;
 use crate::report::ran::Ran;
-use crate::select::artifact::{Artifact, Inlining};
+use crate::select::artifact::Artifact;
 use bench_harness::stats::Ratio;
 
 /// The extensions valgrind's CPU lacks among those crates choose backends
@@ -103,49 +103,17 @@ fn sizes(base: &Artifact, head: &Artifact) -> String {
 /// decided; said when nothing changed, left out when a side has no
 /// remarks.
 fn inlining(base: &Artifact, head: &Artifact) -> String {
-    use std::collections::BTreeMap;
-    if base.inlining.is_empty() || head.inlining.is_empty() {
+    let Some(lines) = why::changed(&base.inlining, &head.inlining) else {
         return String::new();
-    }
-    let at_base: BTreeMap<(&str, &str), bool> = (base.inlining.iter())
-        .map(|i| ((i.callee.as_str(), i.caller.as_str()), i.inlined()))
-        .collect();
-    // callee -> (stopped, started): head's decisions at the callers whose
-    // decision changed.
-    let mut changed: BTreeMap<&str, (Vec<&Inlining>, Vec<&Inlining>)> = BTreeMap::new();
-    for i in &head.inlining {
-        let Some(&was) = at_base.get(&(i.callee.as_str(), i.caller.as_str())) else {
-            continue;
-        };
-        match (was, i.inlined()) {
-            (true, false) => changed.entry(i.callee.as_str()).or_default().0.push(i),
-            (false, true) => changed.entry(i.callee.as_str()).or_default().1.push(i),
-            _ => {}
-        }
-    }
+    };
     let mut md = String::from("### What LLVM inlined differently\n\n");
-    if changed.is_empty() {
+    if lines.is_empty() {
         md.push_str("At every call site both sides' builds decided (LLVM's inline remarks, `-Cremark=inline`, from the builds measured), head inlines what base inlined and leaves a call where base left one.\n\n");
         return md;
     }
     md.push_str("From LLVM's inline remarks (`-Cremark=inline`) of the builds measured, base to head, whatever the thresholds above decided:\n\n");
-    for (callee, (stopped, started)) in changed {
-        for (calls, what) in [
-            (&stopped, "became a call in"),
-            (&started, "is now inlined into"),
-        ] {
-            if calls.is_empty() {
-                continue;
-            }
-            let callers: Vec<String> = calls.iter().map(|i| md_code(&i.caller)).collect();
-            md.push_str(&format!(
-                "- {} {what} {} caller(s) ({}): {}.\n",
-                md_code(callee),
-                calls.len(),
-                callers.join(", "),
-                why::summary(calls)
-            ));
-        }
+    for line in lines {
+        md.push_str(&format!("- {line}\n"));
     }
     md.push('\n');
     md
