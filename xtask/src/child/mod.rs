@@ -1,16 +1,16 @@
 //! The hidden commands xtask runs as children of itself: `__measure` (a
 //! measuring process), `__count` (what callgrind runs), `__instructions`,
-//! and `__sample` (`sample_child.rs`: where an artifact's CPU time goes,
-//! sampled by `sampler.rs`), and `__secrets` (`secrets_child.rs`: what
+//! and `__sample` (`sample.rs`: where an artifact's CPU time goes,
+//! sampled by `sampler.rs`), and `__secrets` (`secrets.rs`: what
 //! memcheck runs); `which_ran.rs` runs `__sample` and names the backend
 //! each mode family ran, timed and counted.
 
-pub mod count_child;
+pub mod count;
 pub mod instructions;
-pub mod measure_child;
-pub mod sample_child;
+pub mod measure;
+pub mod sample;
 pub mod sampler;
-pub mod secrets_child;
+pub mod secrets;
 pub mod which_ran;
 
 /// A case that failed in a child, as its error names it: `ecb encrypt

@@ -4,7 +4,7 @@
 //! `intake/modules.rs`) and counted under callgrind
 //! (`count/by_module.rs`). What compare's crate report and the gate name.
 
-use crate::child::sample_child::{CaseSamples, SampleOutcome, SampleSpec};
+use crate::child::sample::{CaseSamples, SampleOutcome, SampleSpec};
 use crate::child::sampler;
 use crate::count::by_module;
 use crate::env::deadline::{self, Group, Waited};

@@ -8,7 +8,7 @@
 //! of the harness around it.
 //!
 //! One valgrind run counts every artifact of a cipher: the counting process
-//! (`__count`, see `count_child.rs`) loads each in turn and brackets each
+//! (`__count`, see `count.rs`) loads each in turn and brackets each
 //! case with two marker functions, on which callgrind zeroes
 //! (`--zero-before`) and dumps (`--dump-before`) its counts; the dumps are
 //! appended to one file (`--combine-dumps`) and read back in order. Its cost

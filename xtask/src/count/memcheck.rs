@@ -1,6 +1,6 @@
 //! Secret-dependent branches and indexes, seen by valgrind's memcheck
 //! (`report/secrets.rs` says what it can and cannot see). Each artifact
-//! runs in a child (`__secrets`, `child/secrets_child.rs`) that marks
+//! runs in a child (`__secrets`, `child/secrets.rs`) that marks
 //! its key and data undefined by client requests around key setup and one
 //! crypt per mode and direction; memcheck reports each location where a
 //! conditional jump or move (a branch) or a memory address (an index)

@@ -1,5 +1,5 @@
 //! What `callgrind.rs` asks of the counting child
-//! ([`crate::child::count_child`], `__count`) and what it answers: the
+//! ([`crate::child::count`], `__count`) and what it answers: the
 //! spec and the outcome, written as JSON between the two.
 
 use bench_harness::sampling::Case;

@@ -6,7 +6,7 @@
 //! loader puts the code and the allocator the buffers differs between
 //! them: the processes are the unit of the statistics ([`Timings`]).
 
-use crate::child::measure_child::{EngineState, Outcome, Spec};
+use crate::child::measure::{EngineState, Outcome, Spec};
 use crate::env::deadline::{self, Group, Waited};
 use crate::env::workspace;
 use crate::error::{Error, Result};

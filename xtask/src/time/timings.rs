@@ -8,7 +8,7 @@
 //! with its process ([`Timings::samples`]), so that each figure here can be
 //! computed again from it.
 
-use crate::child::measure_child::Outcome;
+use crate::child::measure::Outcome;
 use crate::decide::paired::{self, Combined, Paired};
 use crate::report::{self, Operation, Sample, Spent};
 use bench_harness::sampling::Case;
@@ -167,7 +167,7 @@ impl Timings {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::child::measure_child::{EngineOutcome, EngineState};
+    use crate::child::measure::{EngineOutcome, EngineState};
     use bench_harness::clock::Counter;
     use bench_harness::engine::Dir as CaseDir;
     use bench_harness::engine::Mode;

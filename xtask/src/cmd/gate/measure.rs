@@ -28,7 +28,7 @@ pub fn counted_cases(entry: &CipherEntry) -> Vec<Case> {
 }
 
 /// A crate's artifacts checked against its oracle (every mode, key length
-/// and direction, 1 to 40 blocks: `measure_child`) without timing them: a
+/// and direction, 1 to 40 blocks: `measure`) without timing them: a
 /// measuring process with no case to time. One that computes something
 /// else is marked failed, with the first case that differs.
 fn check(
