@@ -408,6 +408,7 @@ pub fn render_table(w: &mut String, r: &Report) {
         variant: &j.row.variant,
         cells: cells(j),
         why: whys(r, &j.row.variant, &j.row.path),
+        secrets: secrets_change(r, &j.row.variant),
     });
     table(w, rows);
     let unsettled: Vec<&str> = (judged.iter())
@@ -442,6 +443,7 @@ pub fn render_table(w: &mut String, r: &Report) {
         variant: &j.row.variant,
         cells: cells(j),
         why: whys(r, &j.row.variant, &j.row.path),
+        secrets: secrets_change(r, &j.row.variant),
     });
     table(w, rows);
 }
@@ -473,6 +475,28 @@ struct Row<'a> {
     /// LLVM's decisions for the function as published and in the variant
     /// ([`whys`]).
     why: [String; 2],
+    /// How the variant's secret-dependence differs from published's
+    /// ([`secrets_change`]); empty when it does not, or is unknown.
+    secrets: String,
+}
+
+/// Where `variant` branches on or indexes memory by a secret in another
+/// number of code locations than the crate as published (memcheck's
+/// sites): `branches 2 (published 0); indexes 12 (published 12)`; empty
+/// when the numbers are the same, or either is unmeasured.
+fn secrets_change(r: &Report, variant: &str) -> String {
+    let counts = |name: &str| {
+        (r.entries().find(|e| e.name == name))
+            .and_then(|e| e.secrets.as_ref())
+            .and_then(|s| s.counts())
+    };
+    match (counts(variant), counts(&r.run.reference)) {
+        (Some(v), Some(p)) if v != p => format!(
+            "branches {} ({} {}); indexes {} ({} {})",
+            v.0, r.run.reference, p.0, v.1, r.run.reference, p.1
+        ),
+        _ => String::new(),
+    }
 }
 
 /// LLVM's decisions for calls to the function `path`, as published and in
@@ -491,19 +515,26 @@ fn whys(r: &Report, variant: &str, path: &str) -> [String; 2] {
 fn table<'a>(w: &mut String, rows: impl Iterator<Item = Row<'a>>) {
     let rows: Vec<Row> = rows.collect();
     let with_why = rows.iter().any(|r| r.why.iter().any(|c| !c.is_empty()));
+    let with_secrets = rows.iter().any(|r| !r.secrets.is_empty());
     let _ = writeln!(
         w,
-        "| # | function | where | as published | variant | footprint | speed | outcome |{}",
+        "| # | function | where | as published | variant | footprint | speed | outcome |{}{}",
         if with_why {
             " LLVM, as published | LLVM, in the variant |"
+        } else {
+            ""
+        },
+        if with_secrets {
+            " secret-dependent sites, where they differ |"
         } else {
             ""
         }
     );
     let _ = writeln!(
         w,
-        "|---:|---|---|---|---|---:|---:|---|{}",
-        if with_why { "---|---|" } else { "" }
+        "|---:|---|---|---|---|---:|---:|---|{}{}",
+        if with_why { "---|---|" } else { "" },
+        if with_secrets { "---|" } else { "" }
     );
     for row in rows {
         let [size, speed, outcome] = &row.cells;
@@ -516,9 +547,14 @@ fn table<'a>(w: &mut String, rows: impl Iterator<Item = Row<'a>>) {
         } else {
             String::new()
         };
+        let secrets = if with_secrets {
+            format!(" {} |", md_cell(&row.secrets))
+        } else {
+            String::new()
+        };
         let _ = writeln!(
             w,
-            "| {} | {} | {} | {} | {} | {size} | {speed} | {outcome} |{why}",
+            "| {} | {} | {} | {} | {} | {size} | {speed} | {outcome} |{why}{secrets}",
             row.number,
             md_code_cell(row.path),
             md_cell(row.location),
@@ -635,6 +671,72 @@ mod tests {
         let rows = md.lines().filter(|l| l.starts_with("| 1 |")).count();
         assert_eq!(rows, 1, "{md}");
         assert!(!md.contains("Which backend ran"), "{md}");
+        // No secrets measured: no such column.
+        assert!(!md.contains("secret-dependent sites"), "{md}");
+    }
+
+    /// A variant whose secret-dependent sites differ from published's in
+    /// number says so in its row; one that does not leaves the cell empty.
+    #[test]
+    fn an_edit_that_changes_secret_dependence_says_so() {
+        use crate::report::secrets::{Secrets, Site};
+        let mut r = crate::report::fixture::report();
+        let sites = |n: u64| -> Vec<Site> {
+            (0..n)
+                .map(|offset| Site {
+                    function: "f".into(),
+                    offset,
+                })
+                .collect()
+        };
+        let reference = r.run.reference.clone();
+        let others: Vec<String> = (r.variants.iter())
+            .map(|e| e.name.clone())
+            .filter(|n| *n != reference)
+            .collect();
+        let (changed, same) = (others[0].clone(), others[1].clone());
+        for e in &mut r.variants {
+            let branches = if e.name == changed { 1 } else { 0 };
+            e.secrets = Some(Secrets::Measured {
+                branches: sites(branches),
+                indexes: sites(4),
+            });
+        }
+        let row = |number, variant: &str| Annotated {
+            number,
+            function: "round".into(),
+            path: "round".into(),
+            location: "src/lib.rs:12".into(),
+            attr: "inline".into(),
+            variant: variant.into(),
+        };
+        r.annotations = Some(Annotations {
+            krate: "toy".into(),
+            version: "0.1.0".into(),
+            ty: "Toy".into(),
+            written: 2,
+            rows: vec![row(1, &changed), row(2, &same)],
+            added: Vec::new(),
+            backends: Vec::new(),
+            cpu_features: Vec::new(),
+            ran: None,
+            patch: None,
+            suggestion: None,
+        });
+        let mut md = String::new();
+        super::render_table(&mut md, &r);
+        assert!(
+            md.contains(" secret-dependent sites, where they differ |"),
+            "{md}"
+        );
+        let line = |n: &str| md.lines().find(|l| l.starts_with(n)).unwrap().to_string();
+        assert!(
+            line("| 1 |").ends_with(&format!(
+                "| branches 1 ({reference} 0); indexes 4 ({reference} 4) |"
+            )),
+            "{md}"
+        );
+        assert!(line("| 2 |").ends_with("|  |"), "{md}");
     }
 
     /// Each family's backend, timed and counted, a line each, every name
