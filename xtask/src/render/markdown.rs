@@ -20,6 +20,7 @@ mod facts;
 mod glance;
 mod grid;
 mod ipc;
+mod older_cpu;
 mod secrets;
 mod speed;
 pub mod why;
@@ -69,6 +70,7 @@ pub fn render(r: &Report) -> String {
     render_chart(w, r);
     annotations::render_table(w, r);
     secrets::render_table(w, r);
+    older_cpu::render(w, r);
     details(w, "The rule's steps in words", |w| {
         render_steps(w, r, &steps)
     });

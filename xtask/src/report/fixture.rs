@@ -128,6 +128,7 @@ pub fn entry(name: &str, text: u64, mb_s: [f64; 2], gain: Option<f64>) -> Entry 
         uncounted: None,
         flags: None,
         secrets: None,
+        older_cpu: None,
     }
 }
 

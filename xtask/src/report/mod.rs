@@ -14,6 +14,7 @@ pub(crate) mod fixture;
 pub mod grid;
 pub mod json;
 pub mod merged;
+pub mod older_cpu;
 pub mod ran;
 pub mod raw;
 pub mod reader;
@@ -320,6 +321,10 @@ pub struct Entry {
     /// written before there was a look, a contender not built).
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub secrets: Option<secrets::Secrets>,
+    /// What it did on a CPU without the extensions its code may use
+    /// (`time/emulated.rs`); `null` where nobody looked.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub older_cpu: Option<older_cpu::OlderCpu>,
 }
 
 /// What became of a variant or peer; `ok`, `failed`, `hung`,

@@ -212,6 +212,7 @@ fn entry_of(
         uncounted: None,
         flags: (!c.tree.flags.is_profile()).then(|| c.tree.flags.name()),
         secrets: None,
+        older_cpu: None,
     }
 }
 

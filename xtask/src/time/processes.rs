@@ -21,10 +21,41 @@ use std::process::{Command, ExitStatus};
 use std::time::{Duration, Instant};
 
 /// The measuring process's files, in the work directory.
-struct Files {
+pub(crate) struct Files {
     spec: PathBuf,
     outcome: PathBuf,
     marker: PathBuf,
+}
+
+impl Files {
+    /// The files named `STEM-spec.json`, `STEM-outcome.json` and
+    /// `STEM-marker` in `dir` (`spec.json`, ... with no stem).
+    pub(crate) fn in_dir(dir: &Path, stem: &str) -> Files {
+        let name = |n: &str| {
+            if stem.is_empty() {
+                dir.join(n)
+            } else {
+                dir.join(format!("{stem}-{n}"))
+            }
+        };
+        Files {
+            spec: name("spec.json"),
+            outcome: name("outcome.json"),
+            marker: name("marker"),
+        }
+    }
+
+    /// The index of the engine the process was running when it ended, as
+    /// its marker file names it.
+    pub(crate) fn running(&self) -> Option<usize> {
+        std::fs::read_to_string(&self.marker)
+            .ok()
+            .and_then(|s| s.trim().parse::<usize>().ok())
+    }
+
+    pub(crate) fn outcome(&self) -> &Path {
+        &self.outcome
+    }
 }
 
 /// Times the live contenders of `entry` on `cases`, interleaved, in
@@ -80,11 +111,7 @@ pub fn measure_one(
     reversed: bool,
     dir: &Path,
 ) -> Result<Option<(Outcome, Vec<usize>)>> {
-    let files = Files {
-        spec: dir.join("spec.json"),
-        outcome: dir.join("outcome.json"),
-        marker: dir.join("marker"),
-    };
+    let files = Files::in_dir(dir, "");
     loop {
         let live: Vec<usize> = (0..contenders.len())
             .filter(|&i| contenders[i].live().is_some())
@@ -98,7 +125,7 @@ pub fn measure_one(
             ..spec(entry, contenders, &live, cases, plan)
         };
         let limit = deadline::measure(plan, spec.engines.len(), cases.len());
-        match run_child(&spec, &files, limit)? {
+        match run_child(&spec, &files, limit, &[])? {
             Waited::Exited(status) if status.success() => {
                 let outcome = read_outcome(&files.outcome)?;
                 let measured = apply(&outcome, &live, contenders);
@@ -113,7 +140,7 @@ pub fn measure_one(
 }
 
 /// What the measuring process is to do with the contenders `live`.
-fn spec(
+pub(crate) fn spec(
     entry: &CipherEntry,
     contenders: &[Contender],
     live: &[usize],
@@ -140,15 +167,29 @@ fn spec(
     }
 }
 
-/// Runs `__measure` on `spec` and waits for it, at most `limit`.
-fn run_child(spec: &Spec, files: &Files, limit: Duration) -> Result<Waited> {
+/// Runs `__measure` on `spec` and waits for it, at most `limit`; under
+/// `wrapper` (an emulator and its arguments, the process its program)
+/// when given.
+pub(crate) fn run_child(
+    spec: &Spec,
+    files: &Files,
+    limit: Duration,
+    wrapper: &[String],
+) -> Result<Waited> {
     let json = serde_json::to_vec(spec).map_err(|e| Error::failed(e.to_string()))?;
     workspace::write_atomically(&files.spec, &json)?;
     let _ = std::fs::remove_file(&files.outcome);
     let _ = std::fs::remove_file(&files.marker);
     let exe = std::env::current_exe().map_err(|e| Error::failed(format!("finding xtask: {e}")))?;
     // It starts no process of its own: killing it leaves nothing behind.
-    let mut cmd = Command::new(exe);
+    let mut cmd = match wrapper.split_first() {
+        Some((program, args)) => {
+            let mut cmd = Command::new(program);
+            cmd.args(args).arg(exe);
+            cmd
+        }
+        None => Command::new(exe),
+    };
     cmd.arg("__measure")
         .args([&files.spec, &files.outcome, &files.marker]);
     let mut child = deadline::spawn(&mut cmd, Group::Shared)
@@ -157,7 +198,7 @@ fn run_child(spec: &Spec, files: &Files, limit: Duration) -> Result<Waited> {
         .map_err(|e| Error::failed(format!("waiting for the measuring process: {e}")))
 }
 
-fn read_outcome(path: &Path) -> Result<Outcome> {
+pub(crate) fn read_outcome(path: &Path) -> Result<Outcome> {
     let fail = |e: &dyn std::fmt::Display| Error::failed(format!("{}: {e}", path.display()));
     let bytes = std::fs::read(path).map_err(|e| fail(&e))?;
     serde_json::from_slice(&bytes).map_err(|e| fail(&e))
@@ -237,13 +278,24 @@ fn blame(ended: &Ended, marker: &Path, live: &[usize], contenders: &mut [Contend
     Ok(())
 }
 
-fn signal_of(status: &ExitStatus) -> String {
+pub(crate) fn signal_of(status: &ExitStatus) -> String {
     #[cfg(unix)]
     {
         use std::os::unix::process::ExitStatusExt;
-        status
-            .signal()
-            .map_or("unknown".into(), |s| format!("signal {s}"))
+        let name = |s: i32| match s {
+            libc::SIGILL => Some("SIGILL, an illegal instruction"),
+            libc::SIGSEGV => Some("SIGSEGV"),
+            libc::SIGBUS => Some("SIGBUS"),
+            libc::SIGFPE => Some("SIGFPE"),
+            libc::SIGABRT => Some("SIGABRT"),
+            libc::SIGKILL => Some("SIGKILL"),
+            libc::SIGTERM => Some("SIGTERM"),
+            _ => None,
+        };
+        status.signal().map_or("unknown".into(), |s| match name(s) {
+            Some(n) => format!("signal {s} ({n})"),
+            None => format!("signal {s}"),
+        })
     }
     #[cfg(not(unix))]
     {

@@ -749,3 +749,64 @@ fn a_flag_grid_is_built_and_decided_per_set() {
         md
     );
 }
+
+/// A quick compare of `cipher`'s `variants` with `more` arguments at 16
+/// bytes, in `dir`: it succeeds, and its report's JSON.
+fn quick(cipher: &str, variants: &str, more: &[&str], dir: &Path) -> serde_json::Value {
+    let mut args = vec!["compare", cipher, "--quick", "--variants", variants];
+    args.extend_from_slice(more);
+    args.extend([
+        "--sizes",
+        "16",
+        "--budget",
+        "0.001",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    let out = xtask(&args, &[]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    read_json_of(dir, cipher)
+}
+
+/// On a CPU without the extensions (qemu's `qemu64`): cast6 built for
+/// x86-64-v3 dies of an illegal instruction there, a failure said but not
+/// held against it (its flag set asked for more than the baseline), while
+/// the baseline builds compute the oracle's answer; AES-NI's form says it
+/// cannot run there, and the aes crate falls back.
+#[test]
+#[ignore = "CI tier: needs qemu-user (.ci/run installs it) and builds a flag grid"]
+fn an_older_cpu_runs_each_check() {
+    let tmp = scratch("older-cpu");
+    let json = quick(
+        "cast6",
+        "auto",
+        &["--target-cpu", "x86-64,x86-64-v3"],
+        tmp.path(),
+    );
+    let older = |name: &str| entry(&json, name)["older_cpu"].clone();
+    assert_eq!(older("auto~x86-64")["outcome"], "right", "{json}");
+    let v3 = older("auto~x86-64-v3");
+    assert_eq!(v3["outcome"], "failed", "{v3}");
+    assert_eq!(v3["built_beyond"], true, "{v3}");
+    assert!(v3["why"].as_str().unwrap().contains("SIGILL"), "{v3}");
+    // Said, not held against it: timed like the others.
+    assert_eq!(entry(&json, "auto~x86-64-v3")["status"], "ok", "{json}");
+    let md = std::fs::read_to_string(tmp.path().join("cast6.md")).unwrap();
+    assert!(md.contains("## On a CPU without the extensions"), "{md}");
+    assert!(
+        md.contains("- `auto~x86-64-v3`: killed by signal 4 (SIGILL, an illegal instruction); built for a CPU beyond the baseline"),
+        "{md}"
+    );
+
+    let tmp = scratch("older-cpu-aes");
+    let json = quick("aes", "tables_auto,aesni_auto", &[], tmp.path());
+    let older = |name: &str| entry(&json, name)["older_cpu"].clone();
+    assert_eq!(older("aesni_auto")["outcome"], "unavailable", "{json}");
+    assert_eq!(older("tables_auto")["outcome"], "right", "{json}");
+    let peers = json["peers"].as_array().unwrap();
+    assert!(!peers.is_empty());
+    for p in peers {
+        assert_eq!(p["older_cpu"]["outcome"], "right", "{p}");
+    }
+}

@@ -11,9 +11,11 @@ use crate::env::subject::quoted;
 use crate::env::workspace;
 use crate::error::{Error, Result};
 use crate::report::calibration;
+use crate::report::older_cpu::OlderCpu;
 use crate::report::{Report, Status};
 use crate::select::contenders;
 use crate::time::analyse::Settings;
+use crate::time::emulated;
 use crate::time::race;
 use crate::time::screen;
 use bench_harness::registry::CipherEntry;
@@ -101,6 +103,7 @@ pub fn compare(
         work,
         args.allow_leaks,
     );
+    let older_cpu = on_an_older_cpu(entry, &mut contenders, &self::cases(args, entry), work);
     let screened = screen::screen(entry, &mut contenders, &settings.reference, &cases, work)?;
     let control = contenders::control(&contenders, &settings.reference, work);
     contenders.extend(control);
@@ -129,7 +132,34 @@ pub fn compare(
     report.run.notes.extend(screened);
     explain::count(&mut report, entry, &contenders, &cases, work);
     memcheck::attach(&mut report, secrets);
+    for e in report.entries_mut() {
+        e.older_cpu = (older_cpu.iter())
+            .find(|(name, _)| *name == e.name)
+            .map(|(_, o)| o.clone());
+    }
     Ok(report)
+}
+
+/// Each live contender's check run on a CPU without the extensions
+/// (`time/emulated.rs`) before timing: one that fails there although built
+/// for the baseline is marked failed, with why.
+fn on_an_older_cpu(
+    entry: &CipherEntry,
+    contenders: &mut [contenders::Contender],
+    cases: &[bench_harness::sampling::Case],
+    work: &Path,
+) -> Vec<(String, OlderCpu)> {
+    let found = emulated::check(entry, contenders, cases, work);
+    for (name, o) in &found {
+        if let (true, OlderCpu::Failed { cpu, why, .. }) = (o.disqualifies(), o)
+            && let Some(c) = contenders.iter_mut().find(|c| c.name == *name)
+        {
+            c.fail(format!(
+                "fails on a CPU without the extensions, {cpu}: {why}"
+            ));
+        }
+    }
+    found
 }
 
 /// The verdict on stdout, every text from the report as a terminal shows

@@ -1,0 +1,230 @@
+//! The differential check on a CPU without the extensions: every live
+//! contender's measuring process (`__measure`, with no case to time: the
+//! check against the oracle alone, every mode, key length and direction)
+//! run under qemu's user-mode emulator ([`QEMU`]) with [`MODEL`], x86-64's
+//! baseline: no SSE4.1 or 4.2, AES-NI, PCLMULQDQ, AVX, AVX2, AVX-512,
+//! VAES or SHA. A contender either says it cannot run there (this
+//! workspace's forms of an extension must), or computes what the oracle
+//! computes on its fallback; one that dies there (an illegal instruction,
+//! RustCrypto/hashes#851's SIGILL) or computes something else is a failed
+//! row, named by its flag set where it has one.
+
+use crate::child::measure::EngineState;
+use crate::env::deadline::{self, Waited};
+use crate::report::older_cpu::OlderCpu;
+use crate::select::contenders::Contender;
+use crate::time::processes::{self, Files};
+use bench_harness::registry::CipherEntry;
+use bench_harness::sampling::{Case, Plan};
+use std::path::Path;
+
+/// The emulator, as Debian's `qemu-user` installs it.
+pub const QEMU: &str = "qemu-x86_64";
+
+/// The CPU model it emulates for the check.
+pub const MODEL: &str = "qemu64";
+
+/// What [`MODEL`] lacks, in words.
+pub const LACKS: &str = "SSE4.1/4.2, AES-NI, PCLMULQDQ, AVX, AVX2, AVX-512, VAES and SHA";
+
+/// The emulated CPU, as a report names it.
+pub fn cpu() -> String {
+    format!("{MODEL} (qemu: no {LACKS})")
+}
+
+/// Whether `flags` (a build's compiler flags) ask for a CPU beyond the
+/// baseline: a `target-cpu` other than `x86-64`, or a `+feature`.
+pub fn beyond_baseline(flags: &[String]) -> bool {
+    let all = flags.join(" ");
+    let values = |key: &str| -> Vec<String> {
+        (all.match_indices(key))
+            .map(|(i, _)| {
+                all[i + key.len()..]
+                    .split_whitespace()
+                    .next()
+                    .unwrap_or("")
+                    .to_string()
+            })
+            .collect()
+    };
+    values("target-cpu=").iter().any(|cpu| cpu != "x86-64")
+        || values("target-feature=").iter().any(|f| f.contains('+'))
+}
+
+/// The cases the check runs of a run's `cases`: the first of each kind
+/// and mode (the child checks every key length and direction of each mode
+/// its cases name, a crate's variant every mode whatever they name), each
+/// run once more, briefly, as a case.
+fn one_per_mode(cases: &[Case]) -> Vec<Case> {
+    let mut out: Vec<Case> = Vec::new();
+    for c in cases {
+        if !out.iter().any(|o| o.kind == c.kind && o.mode == c.mode) {
+            out.push(*c);
+        }
+    }
+    out
+}
+
+/// Each live contender of `entry` (not the A/A control: the reference's
+/// own file) run on the older CPU, checked in every mode of `cases` (a
+/// run's): its name and outcome. Without the emulator, each is not run,
+/// said once.
+pub fn check(
+    entry: &CipherEntry,
+    contenders: &[Contender],
+    cases: &[Case],
+    dir: &Path,
+) -> Vec<(String, OlderCpu)> {
+    let cases = one_per_mode(cases);
+    let live: Vec<usize> = (0..contenders.len())
+        .filter(|&i| contenders[i].live().is_some() && !contenders[i].is_control())
+        .collect();
+    if live.is_empty() {
+        return Vec::new();
+    }
+    let not_run = |why: String| {
+        (live.iter())
+            .map(|&i| {
+                (
+                    contenders[i].name.clone(),
+                    OlderCpu::NotRun { why: why.clone() },
+                )
+            })
+            .collect()
+    };
+    if let Err(why) = emulator() {
+        return not_run(why);
+    }
+    eprintln!(
+        "checking {} artifacts on a CPU without {LACKS} ({MODEL}, emulated by qemu)",
+        live.len()
+    );
+    let files = Files::in_dir(dir, "older-cpu");
+    let wrapper = [QEMU.to_string(), "-cpu".into(), MODEL.into()];
+    let plan = Plan {
+        rounds: 1,
+        batch_seconds: 0.001,
+    };
+    let mut left = live.clone();
+    let mut found: Vec<(usize, OlderCpu)> = Vec::new();
+    let cpu = cpu();
+    while !left.is_empty() {
+        let spec = processes::spec(entry, contenders, &left, &cases, plan);
+        // Emulated code runs some ten times slower: the deadline of a
+        // measuring process, ten times over.
+        let limit = deadline::measure(plan, left.len(), cases.len()) * 10;
+        let ended = match processes::run_child(&spec, &files, limit, &wrapper) {
+            Ok(Waited::Exited(status)) if status.success() => {
+                match processes::read_outcome(files.outcome()) {
+                    Ok(outcome) => {
+                        for (o, &i) in outcome.engines.iter().zip(&left) {
+                            found.push((i, of_state(&o.state, &cpu, built_beyond(&contenders[i]))));
+                        }
+                        break;
+                    }
+                    Err(e) => format!("its outcome could not be read: {}", cause(e)),
+                }
+            }
+            Ok(Waited::Exited(status)) => match status.code() {
+                Some(code) => format!("the process exited with code {code}"),
+                None => format!("killed by {}", processes::signal_of(&status)),
+            },
+            Ok(Waited::Hung(limit)) => format!(
+                "still running at its deadline of {:.0} s (killed)",
+                limit.as_secs_f64()
+            ),
+            Err(e) => cause(e),
+        };
+        // The marker names the engine that was running; none: the oracle
+        // or the harness itself failed there.
+        let Some(k) = files.running().filter(|&k| k < left.len()) else {
+            let why = format!("the check could not run on {MODEL}: {ended}");
+            found.extend(
+                left.iter()
+                    .map(|&i| (i, OlderCpu::NotRun { why: why.clone() })),
+            );
+            break;
+        };
+        let i = left.remove(k);
+        eprintln!(
+            "    {} failed on {MODEL} ({ended}); checking the others again",
+            contenders[i].label
+        );
+        found.push((
+            i,
+            OlderCpu::Failed {
+                cpu: cpu.clone(),
+                why: ended,
+                built_beyond: built_beyond(&contenders[i]),
+            },
+        ));
+    }
+    found.sort_by_key(|(i, _)| *i);
+    (found.into_iter())
+        .map(|(i, o)| (contenders[i].name.clone(), o))
+        .collect()
+}
+
+/// An error's one line.
+fn cause(e: crate::error::Error) -> String {
+    match e {
+        crate::error::Error::Usage { cause, .. } | crate::error::Error::Failed(cause) => cause,
+    }
+}
+
+/// Whether the emulator runs here: `Err` says why not.
+fn emulator() -> Result<(), String> {
+    match std::process::Command::new(QEMU).arg("-version").output() {
+        Ok(o) if o.status.success() => Ok(()),
+        Ok(o) => Err(format!(
+            "{QEMU} -version failed: {}",
+            String::from_utf8_lossy(&o.stderr).trim()
+        )),
+        Err(_) => Err(format!(
+            "{QEMU} is not installed (Debian's qemu-user; .ci/run installs it)"
+        )),
+    }
+}
+
+/// Whether contender `c` was built for a CPU beyond the baseline.
+fn built_beyond(c: &Contender) -> bool {
+    beyond_baseline(&c.tree.all_rustflags())
+}
+
+/// An engine's outcome of the check as what it did on the older CPU.
+fn of_state(state: &EngineState, cpu: &str, built_beyond: bool) -> OlderCpu {
+    match state {
+        EngineState::Measured => OlderCpu::Right { cpu: cpu.into() },
+        EngineState::Unavailable(why) => OlderCpu::Unavailable {
+            cpu: cpu.into(),
+            why: why.clone(),
+        },
+        EngineState::Failed(why) => OlderCpu::Failed {
+            cpu: cpu.into(),
+            why: why.clone(),
+            built_beyond,
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn flags(v: &[&str]) -> Vec<String> {
+        v.iter().map(|s| s.to_string()).collect()
+    }
+
+    /// A target CPU other than the baseline, or a feature added, is beyond
+    /// it; the baseline named, a feature removed, LTO or nothing is not.
+    #[test]
+    fn what_asks_for_more_than_the_baseline() {
+        assert!(beyond_baseline(&flags(&["-Ctarget-cpu=x86-64-v3"])));
+        assert!(beyond_baseline(&flags(&["-C", "target-cpu=native"])));
+        assert!(beyond_baseline(&flags(&["-Ctarget-feature=-sse4.2,+aes"])));
+        assert!(!beyond_baseline(&flags(&["-Ctarget-cpu=x86-64"])));
+        assert!(!beyond_baseline(&flags(&["-Ctarget-feature=-avx2"])));
+        assert!(!beyond_baseline(&flags(&["-Cremark=inline", "-Clto=fat"])));
+        assert!(!beyond_baseline(&[]));
+    }
+}
