@@ -160,3 +160,55 @@ fn bad_hash_input_is_refused_with_one_line() {
         "toyhash 0.1.0 has 3 block cipher or hash types",
     );
 }
+
+/// The `simdhash` fixture on a CPU without AVX2 (qemu's `qemu64`): as
+/// published its block function asks the CPU and falls back, so it
+/// computes the oracle's answer there; with the feature `unchecked` it
+/// takes its AVX2 form without asking, dies of an illegal instruction, and
+/// is a failed row left out of the verdict (built for the baseline, which
+/// promises that CPU), the run exiting 1.
+#[test]
+#[ignore = "CI tier: needs qemu-user (.ci/run installs it) and builds a crate's variants"]
+fn an_unchecked_target_feature_dies_on_an_older_cpu() {
+    let tmp = scratch("crate-older-cpu");
+    let out = Command::new(env!("CARGO_BIN_EXE_xtask"))
+        .args(["compare", "--crate"])
+        .arg(root().join("xtask/tests/fixtures/simdhash"))
+        .args(["--offline", "--quick", "--features", "unchecked"])
+        .args(["--variants", "none,with_unchecked"])
+        .args([
+            "--sizes", "64", "--rounds", "3", "--sec", "0.003", "--budget", "0.001",
+        ])
+        .arg("--out")
+        .arg(tmp.path())
+        .output()
+        .expect("xtask runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    let json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(tmp.path().join("simdhash.json")).unwrap()).unwrap();
+    let older = |name: &str| entry(&json, name)["older_cpu"].clone();
+    assert_eq!(older("published")["outcome"], "right", "{json}");
+    assert_eq!(older("none")["outcome"], "right", "{json}");
+    let unchecked = older("with_unchecked");
+    assert_eq!(unchecked["outcome"], "failed", "{unchecked}");
+    assert!(
+        unchecked["why"].as_str().unwrap().contains("SIGILL"),
+        "{unchecked}"
+    );
+    assert!(unchecked.get("built_beyond").is_none(), "{unchecked}");
+    let e = entry(&json, "with_unchecked");
+    assert_eq!(e["status"], "failed", "{e}");
+    assert!(
+        e["reason"]
+            .as_str()
+            .unwrap()
+            .starts_with("fails on a CPU without the extensions, qemu64"),
+        "{e}"
+    );
+    let md = std::fs::read_to_string(tmp.path().join("simdhash.md")).unwrap();
+    assert!(
+        md.contains("- `with_unchecked`: killed by signal 4 (SIGILL, an illegal instruction); built for the baseline, which promises this CPU: left out of the verdict."),
+        "{md}"
+    );
+}
