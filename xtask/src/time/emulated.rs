@@ -99,6 +99,7 @@ pub fn check(
         "checking {} artifacts on a CPU without {LACKS} ({MODEL}, emulated by qemu)",
         live.len()
     );
+    let start = std::time::Instant::now();
     let files = Files::in_dir(dir, "older-cpu");
     let wrapper = [QEMU.to_string(), "-cpu".into(), MODEL.into()];
     let plan = Plan {
@@ -159,6 +160,7 @@ pub fn check(
             },
         ));
     }
+    eprintln!("    in {:.1}s", start.elapsed().as_secs_f64());
     found.sort_by_key(|(i, _)| *i);
     (found.into_iter())
         .map(|(i, o)| (contenders[i].name.clone(), o))
