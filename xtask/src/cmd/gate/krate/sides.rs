@@ -8,16 +8,19 @@
 //! Built from one path, one package, the two artifacts differ only where
 //! the code does: the same symbols, laid out alike (rustc orders a crate's
 //! inlined functions by their symbols, whose hash follows the package's
-//! path). Paths are remapped onto the working tree's.
+//! path). Paths are remapped onto the working tree's. What is the intake's
+//! comes through the crate's front door (`intake/door/`): the compiler's
+//! probe of the base's type and the shim tree each side is built from;
+//! what is the gate's stays here: the crate located, the revision
+//! exported, the working tree copied, the sides built in turn.
 
 use crate::build::{self, Reuse};
 use crate::env::revision::Repo;
-use crate::env::tree::{Source, Tree};
 use crate::env::workdir::WorkDir;
 use crate::error::{Error, Result};
+use crate::intake::door::{make, take};
 use crate::intake::fetch::{self, Package};
-use crate::intake::identify::{self, Identified};
-use crate::intake::probe::Probe;
+use crate::intake::identify::Identified;
 use crate::intake::shim::{self, Dependency, Shim};
 use crate::select::contenders::{Contender, Kind, Origin, State};
 use bench_harness::crates::CrateCipher;
@@ -99,7 +102,7 @@ pub fn prepare(
         relative,
     } = located;
     let head = fetch::in_place(&manifest, offline)?;
-    let crates = target.join("inlinelab").join("crates");
+    let crates = take::crates(target);
     // One work and build directory per crate name, whatever its path: a
     // gate of a crate replaces what the last one of that name left.
     let key = format!("gate-{}", head.name);
@@ -136,16 +139,8 @@ pub fn prepare(
         ));
     }
     let lock = shim::lock_file(&[])?;
-    let probe = Probe {
-        package: &base,
-        copy: &base.dir,
-        features: &[],
-        lock: &lock,
-        dir: &work.path.join("probe"),
-        target: &crates.join("_probe-target"),
-        offline,
-    };
-    let identified = identify::identify(&probe, ty).map_err(|e| rebase(e, &at_base))?;
+    let identified = take::identify(&base, &base.dir, &lock, &work.path, &crates, ty, offline)
+        .map_err(|e| rebase(e, &at_base))?;
     let cipher = identified.cipher(
         &base,
         vec![BASE.into(), HEAD.into()],
@@ -185,15 +180,12 @@ impl Sides {
             origin: Origin::Current,
             name: side.to_string(),
             label,
-            tree: Tree {
-                root: self.work.path.join("shim"),
-                target_dir: Some(self.target.clone()),
-                rustflags: self.rustflags.clone(),
-                flags: crate::env::flags::FlagSet::profile(),
-                source: Source::Shim {
-                    lib: self.base.lib_name.clone(),
-                },
-            },
+            tree: make::shim_tree(
+                self.work.path.join("shim"),
+                self.target.clone(),
+                self.rustflags.clone(),
+                &self.base.lib_name,
+            ),
             state: State::Pending,
         })
         .collect()
