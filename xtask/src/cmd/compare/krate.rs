@@ -24,7 +24,7 @@ use crate::intake::annotations::{Cfg, Scan};
 use crate::intake::axes::{self, PUBLISHED};
 use crate::intake::door::make::{self, Made};
 use crate::intake::door::take::{self, Taken};
-use crate::intake::spec::Spec;
+use crate::intake::spec::{Given, Spec};
 use crate::intake::{patch, table};
 use crate::render::output::FLAGS_DIR;
 use crate::render::{output, worth};
@@ -36,17 +36,19 @@ use std::path::{Path, PathBuf};
 mod suggested;
 
 pub fn run(args: &Args, sets: &[FlagSet], target: &Path) -> Result<()> {
-    let spec = Spec::parse(args.krate.as_deref().unwrap_or_default())?;
+    let given = (args.krate.as_ref())
+        .ok_or_else(|| Error::usage("no --crate given", "give --crate SPEC"))?;
+    let spec = &given.spec;
     if let Some(r) = args.reference.as_deref().filter(|r| *r != PUBLISHED) {
         return Err(Error::usage(
             format!("--reference {r}: a crate's ratios are taken against the crate as published"),
             format!("leave out --reference (a crate run's reference is `{PUBLISHED}`)"),
         ));
     }
-    let opts = options(args, &spec);
+    let opts = options(args, given);
     let mut reports = Reports {
         args,
-        spec: &spec,
+        spec,
         grid: flags::is_grid(sets),
         described: None,
         early: None,
@@ -145,11 +147,11 @@ pub fn run(args: &Args, sets: &[FlagSet], target: &Path) -> Result<()> {
     pipeline::failures(&report)
 }
 
-/// What the intake reads of compare's arguments, `spec` the crate named.
-fn options<'a>(args: &'a Args, spec: &'a Spec) -> take::Options<'a> {
+/// What the intake reads of compare's arguments, `given` the crate named.
+fn options<'a>(args: &'a Args, given: &'a Given) -> take::Options<'a> {
     take::Options {
-        spec,
-        given: args.krate.as_deref().unwrap_or_default(),
+        spec: &given.spec,
+        given: &given.text,
         offline: args.offline,
         ty: args.ty.as_deref(),
         features: args.features.as_deref().unwrap_or_default(),

@@ -70,9 +70,10 @@ pub struct Located {
     relative: PathBuf,
 }
 
-/// Finds the crate at `path`, its repository and the commit `rev` names.
-pub fn locate(path: &Path, rev: &str) -> Result<Located> {
-    let manifest = manifest(path)?;
+/// Finds the crate of `manifest` (`--crate`'s, read as it was parsed),
+/// its repository and the commit `rev` names.
+pub fn locate(manifest: &Path, rev: &str) -> Result<Located> {
+    let manifest = manifest.to_path_buf();
     let dir = manifest.parent().unwrap_or(Path::new("/")).to_path_buf();
     let repo = Repo::holding(&dir)?;
     let commit = repo.resolve(rev)?;
@@ -238,29 +239,6 @@ impl Sides {
         }
         Ok(())
     }
-}
-
-/// The manifest `--crate PATH` names (a directory holding `Cargo.toml`, or
-/// the manifest), made absolute.
-fn manifest(path: &Path) -> Result<PathBuf> {
-    let manifest = if path.is_dir() {
-        path.join("Cargo.toml")
-    } else {
-        path.to_path_buf()
-    };
-    let hint = "give the path of a crate in a git checkout, e.g. --crate ../block-ciphers/aes";
-    if !manifest.is_file() || manifest.file_name() != Some("Cargo.toml".as_ref()) {
-        return Err(Error::usage(
-            format!(
-                "--crate {}: no Cargo.toml there, so not a crate",
-                path.display()
-            ),
-            hint,
-        ));
-    }
-    manifest
-        .canonicalize()
-        .map_err(|e| Error::usage(format!("--crate {}: {e}", path.display()), hint))
 }
 
 /// A usage error about the base's crate said as one about the base
