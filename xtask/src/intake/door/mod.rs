@@ -6,8 +6,9 @@
 //! [`take::Taken`]); `make.rs` builds it as published to find its hot
 //! path, makes the variants chosen, and gives their contenders
 //! ([`make::make`] gives a [`make::Made`]). `compare --crate` runs both;
-//! `gate --crate` identifies the type at its base revision and builds its
-//! two sides over the same kind of shim tree.
+//! `gate --crate` takes its base revision's exported tree in where it is
+//! ([`take::in_place`]) and builds its two sides over the same kind of
+//! shim tree ([`make::shim_tree`]).
 
 pub mod make;
 pub mod take;

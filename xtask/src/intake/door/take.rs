@@ -3,9 +3,10 @@
 //! measured asked of the compiler, its feature sets read and its inline
 //! attributes scanned under each ([`take`], for `compare --crate`). The
 //! caller's checks (where its reports go) run at the points [`Checks`]
-//! names, before the intake goes further. The compiler's probe
-//! ([`identify`]) and the crates' scratch directory ([`crates`]) are
-//! shared with `gate --crate`, which takes in a revision's exported tree.
+//! names, before the intake goes further. A crate in a tree of its own
+//! (`gate --crate`'s base, a revision's exported tree) is taken in where
+//! it is ([`in_place`]), through the same probe of the compiler
+//! (`identify`) and the same scratch directory ([`crates`]).
 
 use crate::env::subject::{Subject, quoted};
 use crate::env::workdir::WorkDir;
@@ -134,7 +135,7 @@ pub fn crates(target: &Path) -> PathBuf {
 /// has more than one) and what it takes, through a probe depending on its
 /// copy `copy` (with its default features) in `work`'s `probe/`, built in
 /// `crates`' probe target.
-pub fn identify(
+fn identify(
     package: &Package,
     copy: &Path,
     lock: &str,
@@ -153,6 +154,38 @@ pub fn identify(
         offline,
     };
     identify::identify(&probe, ty)
+}
+
+/// A crate taken in where it is, in a tree of its own (`gate --crate`'s
+/// base: a revision's exported tree): its package, the lock file its shim
+/// starts from (the workspace's), and the type measured.
+pub struct InPlace {
+    pub package: Package,
+    pub lock: String,
+    pub identified: Identified,
+}
+
+/// Reads the crate of `manifest` where it is, refuses it when `same` does
+/// (before the compiler is asked anything), and asks the compiler which
+/// type to measure (`ty`, when it has more than one) through a probe in
+/// `work`, built in `crates`' probe target.
+pub fn in_place(
+    manifest: &Path,
+    work: &Path,
+    crates: &Path,
+    ty: Option<&str>,
+    offline: bool,
+    same: &dyn Fn(&Package) -> Result<()>,
+) -> Result<InPlace> {
+    let package = fetch::in_place(manifest, offline)?;
+    same(&package)?;
+    let lock = shim::lock_file(&[])?;
+    let identified = identify(&package, &package.dir, &lock, work, crates, ty, offline)?;
+    Ok(InPlace {
+        package,
+        lock,
+        identified,
+    })
 }
 
 /// Finds the crate, locks its work directory, copies it as published,

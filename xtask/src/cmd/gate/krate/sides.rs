@@ -9,8 +9,10 @@
 //! the code does: the same symbols, laid out alike (rustc orders a crate's
 //! inlined functions by their symbols, whose hash follows the package's
 //! path). Paths are remapped onto the working tree's. What is the intake's
-//! comes through the crate's front door (`intake/door/`): the compiler's
-//! probe of the base's type and the shim tree each side is built from;
+//! comes through the crate's front door (`intake/door/`): the base taken
+//! in where it was exported (its package read, checked to be the working
+//! tree's crate, its type asked of the compiler) and the shim tree each
+//! side is built from;
 //! what is the gate's stays here: the crate located, the revision
 //! exported, the working tree copied, the sides built in turn.
 
@@ -18,7 +20,8 @@ use crate::build::{self, Reuse};
 use crate::env::revision::Repo;
 use crate::env::workdir::WorkDir;
 use crate::error::{Error, Result};
-use crate::intake::door::{make, take};
+use crate::intake::door::make;
+use crate::intake::door::take::{self, InPlace};
 use crate::intake::fetch::{self, Package};
 use crate::intake::identify::Identified;
 use crate::intake::shim::{self, Dependency, Shim};
@@ -129,18 +132,25 @@ pub fn prepare(
         ));
     }
     let base_manifest = base_manifest.canonicalize().unwrap_or(base_manifest);
-    let base = fetch::in_place(&base_manifest, offline).map_err(|e| rebase(e, &at_base))?;
-    if base.name != head.name {
-        return Err(at_base(
+    // The working tree's crate, or refused as the base's (the door's
+    // usage errors are said of the base revision).
+    let same = |base: &Package| {
+        if base.name == head.name {
+            return Ok(());
+        }
+        Err(Error::usage(
             format!(
                 "the crate there is `{}`, the working tree's `{}`",
                 base.name, head.name
             ),
-            "give the path the crate has at both revisions".into(),
-        ));
-    }
-    let lock = shim::lock_file(&[])?;
-    let identified = take::identify(&base, &base.dir, &lock, &work.path, &crates, ty, offline)
+            "give the path the crate has at both revisions",
+        ))
+    };
+    let InPlace {
+        package: base,
+        lock,
+        identified,
+    } = take::in_place(&base_manifest, &work.path, &crates, ty, offline, &same)
         .map_err(|e| rebase(e, &at_base))?;
     let cipher = identified.cipher(
         &base,
