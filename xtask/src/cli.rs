@@ -1,6 +1,7 @@
 //! Command-line plumbing shared by every command: the value parsers that
 //! check bounds at parse time, and clap's errors turned into this crate's
-//! usage errors (one line of cause, one `hint:` line, exit 2).
+//! usage errors (one line of cause, one `hint:` line, exit 2); a value
+//! parser's own usage error (`intake/spec.rs`'s) is passed on as it is.
 
 use crate::error::{Error, Result};
 use clap::error::ErrorKind;
@@ -131,7 +132,16 @@ pub fn from_clap(e: clap::Error, cli: &clap::Command, args: &[OsString]) -> Resu
             print!("{}", e.render());
             Ok(())
         }
-        _ => Err(usage(&e, &command_path(cli, args))),
+        _ => Err(ours(&e).unwrap_or_else(|| usage(&e, &command_path(cli, args)))),
+    }
+}
+
+/// The usage error a value parser of ours refused a value with (`--crate`'s
+/// spec), as it is: its cause and hint, not clap's words around them.
+fn ours(e: &clap::Error) -> Option<Error> {
+    match std::error::Error::source(e)?.downcast_ref::<Error>()? {
+        Error::Usage { cause, hint } => Some(Error::usage(cause.clone(), hint.clone())),
+        Error::Failed(cause) => Some(Error::failed(cause.clone())),
     }
 }
 

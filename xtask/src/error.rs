@@ -26,6 +26,18 @@ impl Error {
 
 pub type Result<T> = std::result::Result<T, Error>;
 
+/// Its cause: what clap says of a value its parser refused with one
+/// (`cli.rs` takes the error itself back).
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Error::Usage { cause, .. } | Error::Failed(cause) => f.write_str(cause),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
 /// Prints the error, if any, and gives the exit code.
 pub fn exit(result: Result<()>) -> ExitCode {
     match result {

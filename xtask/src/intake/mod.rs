@@ -1,4 +1,7 @@
-//! Taking in a crate this workspace did not write (`compare --crate`): what
+//! Taking in a crate this workspace did not write (`compare --crate`,
+//! `gate --crate`): its front door (`door/`: the crate taken in, from a
+//! spec or a revision's exported tree, to its variants made and its
+//! contenders ready, the steps below in order), what
 //! the spec names (`spec.rs`), where cargo has its source (`fetch.rs`), a
 //! copy to edit (`copy.rs`), its inline attributes found and edited in
 //! place (`annotations/`), the variants those edits make (`axes.rs`), its
@@ -15,6 +18,7 @@
 pub mod annotations;
 pub mod axes;
 pub mod copy;
+pub mod door;
 pub mod features;
 pub mod fetch;
 pub mod identify;

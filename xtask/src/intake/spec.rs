@@ -1,5 +1,9 @@
 //! What `--crate SPEC` names: `NAME@VERSION` from the registry, or a path
 //! to a local crate (a directory holding `Cargo.toml`, or the manifest).
+//! Read on the command line (clap's `value_parser`, [`Given::parse`] for
+//! `compare`, [`Given::local`] for `gate`, which takes only a path), so a
+//! malformed one is refused before any work, its usage error as it is
+//! (`cli.rs` takes it back from clap's).
 
 use crate::error::{Error, Result};
 use std::path::{Path, PathBuf};
@@ -13,8 +17,57 @@ pub enum Spec {
     Path(PathBuf),
 }
 
+/// `--crate`'s value as the command line read it: the spec, and its text
+/// as given (what the terminal and a command's record say).
+#[derive(Clone, Debug)]
+pub struct Given {
+    pub spec: Spec,
+    pub text: String,
+}
+
+impl Given {
+    /// `compare --crate SPEC`: [`Spec::parse`] of `text`, kept with it.
+    pub fn parse(text: &str) -> Result<Given> {
+        Ok(Given {
+            spec: Spec::parse(text)?,
+            text: text.to_string(),
+        })
+    }
+
+    /// `gate --crate PATH`: a local crate only, at `path` (a directory
+    /// holding `Cargo.toml`, or the manifest), whatever the path looks like.
+    pub fn local(path: PathBuf) -> Result<Given> {
+        let text = path.display().to_string();
+        let hint = "give the path of a crate in a git checkout, e.g. --crate ../block-ciphers/aes";
+        Ok(Given {
+            spec: Spec::Path(manifest(&path, &text, hint)?),
+            text,
+        })
+    }
+}
+
 /// The hint every malformed spec gets.
 const HINT: &str = "give NAME@VERSION from crates.io (e.g. --crate cast6@0.2.0) or the path of a crate (e.g. --crate ../block-ciphers/serpent)";
+
+/// The manifest `path` names (a directory holding `Cargo.toml`, or the
+/// manifest), made absolute; else a usage error about `--crate text`,
+/// with `hint`.
+fn manifest(path: &Path, text: &str, hint: &str) -> Result<PathBuf> {
+    let manifest = if path.is_dir() {
+        path.join("Cargo.toml")
+    } else {
+        path.to_path_buf()
+    };
+    if !manifest.is_file() || manifest.file_name() != Some("Cargo.toml".as_ref()) {
+        return Err(Error::usage(
+            format!("--crate {text}: no Cargo.toml there, so not a crate"),
+            hint,
+        ));
+    }
+    manifest
+        .canonicalize()
+        .map_err(|e| Error::usage(format!("--crate {text}: {e}"), hint))
+}
 
 impl Spec {
     /// Reads `--crate`'s value. A value holding a path separator, or naming
@@ -22,21 +75,7 @@ impl Spec {
     pub fn parse(text: &str) -> Result<Spec> {
         let path = Path::new(text);
         if text.contains('/') || path.exists() {
-            let manifest = if path.is_dir() {
-                path.join("Cargo.toml")
-            } else {
-                path.to_path_buf()
-            };
-            if !manifest.is_file() || manifest.file_name() != Some("Cargo.toml".as_ref()) {
-                return Err(Error::usage(
-                    format!("--crate {text}: no Cargo.toml there, so not a crate"),
-                    HINT,
-                ));
-            }
-            let manifest = manifest
-                .canonicalize()
-                .map_err(|e| Error::usage(format!("--crate {text}: {e}"), HINT))?;
-            return Ok(Spec::Path(manifest));
+            return Ok(Spec::Path(manifest(path, text, HINT)?));
         }
         let Some((name, version)) = text.split_once('@') else {
             return Err(Error::usage(
@@ -66,6 +105,14 @@ impl Spec {
             name: name.into(),
             version: exact,
         })
+    }
+
+    /// The manifest of a local crate; `None` for the registry's.
+    pub fn manifest(&self) -> Option<&Path> {
+        match self {
+            Spec::Registry { .. } => None,
+            Spec::Path(manifest) => Some(manifest),
+        }
     }
 
     /// The directory of a local crate; `None` for the registry's.
@@ -142,6 +189,27 @@ mod tests {
             let e = Spec::parse(bad).unwrap_err();
             assert!(matches!(e, Error::Usage { .. }), "{bad}: {e:?}");
         }
+    }
+
+    /// `gate --crate` takes only a path, kept as given: a registry spec is
+    /// no crate there.
+    #[test]
+    fn the_gate_takes_only_a_path() {
+        let dir = env!("CARGO_MANIFEST_DIR");
+        let given = Given::local(PathBuf::from(dir)).unwrap();
+        assert_eq!(
+            given.spec,
+            Spec::Path(Path::new(dir).join("Cargo.toml").canonicalize().unwrap())
+        );
+        assert_eq!(given.text, dir);
+        let Err(Error::Usage { cause, hint }) = Given::local("cast6@0.2.0".into()) else {
+            panic!("a registry spec was taken as a path");
+        };
+        assert_eq!(
+            cause,
+            "--crate cast6@0.2.0: no Cargo.toml there, so not a crate"
+        );
+        assert!(hint.contains("a crate in a git checkout"), "{hint}");
     }
 
     /// A requirement or build metadata is refused before cargo is asked,

@@ -1,8 +1,10 @@
-//! `cargo xtask compare`'s command line.
+//! `cargo xtask compare`'s command line (`--crate`'s spec read as it is
+//! parsed, `intake/spec.rs`).
 
 use crate::cli;
 use crate::decide::verdict;
 use crate::env::flags;
+use crate::intake::spec::Given;
 use crate::select::ciphers;
 use crate::time::plan::{self, Amount};
 use std::path::PathBuf;
@@ -22,8 +24,9 @@ pub struct Args {
     /// edited in copies, each copy built through a downstream shim and
     /// timed against the crate as published; reports go to
     /// reports/crates/NAME-VERSION/ unless --out says otherwise.
-    #[arg(long = "crate", value_name = "SPEC", conflicts_with = "cipher")]
-    pub krate: Option<String>,
+    #[arg(long = "crate", value_name = "SPEC", conflicts_with = "cipher",
+          value_parser = Given::parse)]
+    pub krate: Option<Given>,
 
     /// With --crate: the type to measure, when the crate has more than one
     /// block cipher or hash (`--type Aes128`, `--type Blake2s256`); a missing

@@ -1,9 +1,13 @@
 //! `cargo xtask compare --crate SPEC`: a crate this workspace did not
-//! write, taken in (`intake/`): fetched by cargo (or packaged from a local
-//! path), its cipher or hash type found by the compiler, its inline attributes
-//! found and edited in copies, each copy built through the same downstream
-//! shim as the crate itself (the registry peer) and timed against the
-//! crate as published by compare's pipeline; the report goes to
+//! write, taken in through the front door (`intake/door/`): fetched by
+//! cargo (or packaged from a local path), its cipher or hash type found by
+//! the compiler, its inline attributes found and edited in copies, each
+//! copy built through the same downstream shim as the crate itself (the
+//! registry peer) and timed against the crate as published by compare's
+//! pipeline. What is compare's stays here: where the reports go (checked
+//! as the intake learns the crate, `Reports`), the report with its table
+//! and which backend ran, the suggested set (`krate/suggested.rs`), the
+//! patch and `--explain-in-source`; the report goes to
 //! `reports/crates/NAME-VERSION/`.
 
 use super::args::Args;
@@ -14,39 +18,52 @@ use crate::env::escape::terminal;
 use crate::env::flags::{self, FlagSet};
 use crate::env::outputs::{self, Outputs};
 use crate::env::subject::{Described, Subject, quoted};
-use crate::env::tree::{Source, Tree};
-use crate::env::workdir::WorkDir;
 use crate::env::workspace;
 use crate::error::{Error, Result};
-use crate::intake::annotations::{self, Cfg, Manifest, Scan};
+use crate::intake::annotations::{Cfg, Scan};
 use crate::intake::axes::{self, PUBLISHED};
-use crate::intake::features::{self, FeatureSet};
-use crate::intake::fetch::{self, Package};
-use crate::intake::identify::{self, Identified};
-use crate::intake::probe::Probe;
-use crate::intake::shim::{self, Dependency, Shim};
-use crate::intake::spec::Spec;
-use crate::intake::{copy, patch, table};
+use crate::intake::door::make::{self, Made};
+use crate::intake::door::take::{self, Taken};
+use crate::intake::spec::{Given, Spec};
+use crate::intake::{patch, table};
 use crate::render::output::FLAGS_DIR;
 use crate::render::{output, worth};
 use crate::report::ran::Ran;
-use crate::select::contenders::{Contender, Kind, Origin, State};
-use bench_harness::crates::{CrateCipher, PEER_NAME, Primitive};
+use crate::select::contenders::Contender;
 use bench_harness::registry::CipherEntry;
-use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
 mod suggested;
 
 pub fn run(args: &Args, sets: &[FlagSet], target: &Path) -> Result<()> {
-    let taken = take_in(args, target, sets)?;
-    let made = make_variants(args, &taken)?;
+    let given = (args.krate.as_ref())
+        .ok_or_else(|| Error::usage("no --crate given", "give --crate SPEC"))?;
+    let spec = &given.spec;
+    if let Some(r) = args.reference.as_deref().filter(|r| *r != PUBLISHED) {
+        return Err(Error::usage(
+            format!("--reference {r}: a crate's ratios are taken against the crate as published"),
+            format!("leave out --reference (a crate run's reference is `{PUBLISHED}`)"),
+        ));
+    }
+    let opts = options(args, given);
+    let mut reports = Reports {
+        args,
+        spec,
+        grid: flags::is_grid(sets),
+        described: None,
+        early: None,
+        out: None,
+    };
+    let taken = take::take(&opts, target, &mut reports)?;
+    let out = (reports.out.take())
+        .ok_or_else(|| Error::failed("the crate was taken in before its reports were checked"))?;
+    let made = make::make(&opts, &taken)?;
     let t = &taken;
     let names: Vec<String> = made.selected.iter().map(|v| v.name.clone()).collect();
-    let cipher = crate_cipher(t, sets, names, made.with_peer);
+    let cipher = make::crate_cipher(t, sets, names, made.with_peer);
     let entry = CipherEntry::of_crate(&cipher);
     let contenders: Vec<Contender> = (sets.iter())
-        .flat_map(|set| crate::select::contenders::under(set, contenders(entry, t, &made)))
+        .flat_map(|set| crate::select::contenders::under(set, make::contenders(entry, t, &made)))
         .collect();
     let command = format!(
         "cargo xtask compare --crate {}{}{}",
@@ -118,16 +135,90 @@ pub fn run(args: &Args, sets: &[FlagSet], target: &Path) -> Result<()> {
         Err(why) => report.run.notes.push(format!("no patch written: {why}")),
     }
     report.annotations = Some(annotations);
-    output::write(&report, &t.out)?;
-    write_patch(&report, &t.out, patch.ok().and_then(|(_, text)| text))?;
-    output::refresh(&t.out, false)?;
+    output::write(&report, &out)?;
+    write_patch(&report, &out, patch.ok().and_then(|(_, text)| text))?;
+    output::refresh(&out, false)?;
     if let Some(a) = &report.annotations {
         let judged = worth::judge(&report, a);
         let added = worth::judge_added(&report, a);
         println!("{}", terminal(&worth::headline(a, &judged, &added)));
     }
-    pipeline::print_verdict(&report, &t.out);
+    pipeline::print_verdict(&report, &out);
     pipeline::failures(&report)
+}
+
+/// What the intake reads of compare's arguments, `given` the crate named.
+fn options<'a>(args: &'a Args, given: &'a Given) -> take::Options<'a> {
+    take::Options {
+        spec: &given.spec,
+        given: &given.text,
+        offline: args.offline,
+        ty: args.ty.as_deref(),
+        features: args.features.as_deref().unwrap_or_default(),
+        variants: args.variants.as_deref(),
+        suggest: args.suggest.as_deref(),
+        no_peer: args.no_peer,
+        later: suggested::names().collect(),
+    }
+}
+
+/// Where the reports go, checked as the intake learns the crate: the
+/// folder named by the spec before cargo is asked anything, by the
+/// registry's spelling once fetched, and every file of the run once the
+/// report's name is known.
+struct Reports<'a> {
+    args: &'a Args,
+    spec: &'a Spec,
+    grid: bool,
+    described: Option<Described>,
+    /// The folder named before the crate was fetched.
+    early: Option<PathBuf>,
+    /// Where the reports go.
+    out: Option<PathBuf>,
+}
+
+impl Reports<'_> {
+    fn described(&self) -> Result<&Described> {
+        (self.described.as_ref())
+            .ok_or_else(|| Error::failed("the crate's reports checked before it was named"))
+    }
+}
+
+impl take::Checks for Reports<'_> {
+    fn named(&mut self, subject: &Subject, key: &str) -> Result<()> {
+        let described = Described {
+            subject: subject.clone(),
+            grid: self.grid,
+        };
+        let early = out_dir(self.args, &described, key);
+        self.described = Some(described);
+        check_out_dir(self.spec, &early)?;
+        self.early = Some(early);
+        Ok(())
+    }
+
+    fn fetched(&mut self, key: &str) -> Result<()> {
+        let out = out_dir(self.args, self.described()?, key);
+        if Some(&out) != self.early.as_ref() {
+            check_out_dir(self.spec, &out)?;
+        }
+        self.out = Some(out);
+        Ok(())
+    }
+
+    fn identified(&mut self, name: &str) -> Result<()> {
+        let described = self.described()?;
+        let out = (self.out.as_ref())
+            .ok_or_else(|| Error::failed("the crate's reports planned before it was fetched"))?;
+        let mut files = Outputs::in_dir("--out", out);
+        output::plan(&mut files, out, name, described);
+        files.add(
+            out.join(patch_file(name)),
+            outputs::Kind::Report(described.clone()),
+        );
+        output::plan_refresh(&mut files, out, false)?;
+        files.check()
+    }
 }
 
 /// The crate's run as the suggested set sees it.
@@ -148,13 +239,13 @@ impl suggested::Run for Context<'_> {
     }
 
     fn write(&self, v: &axes::Variant) -> Result<Option<String>> {
-        write_variant(self.t, v, 0)
+        make::write_variant(self.t, v, 0)
     }
 
     fn contenders(&self, names: Vec<String>) -> (&'static CipherEntry, Vec<Contender>) {
-        let cipher = crate_cipher(self.t, self.sets, names, false);
+        let cipher = make::crate_cipher(self.t, self.sets, names, false);
         let entry = CipherEntry::of_crate(&cipher);
-        (entry, contenders(entry, self.t, self.made))
+        (entry, make::contenders(entry, self.t, self.made))
     }
 
     fn work(&self) -> &Path {
@@ -164,26 +255,6 @@ impl suggested::Run for Context<'_> {
     fn profile(&self) -> bool {
         self.sets.iter().all(FlagSet::is_profile)
     }
-}
-
-/// The crate's cipher as the harness sees it, with `variants` (the
-/// reference first) and the registry peer when `with_peer`.
-fn crate_cipher(
-    t: &Taken,
-    sets: &[FlagSet],
-    variants: Vec<String>,
-    with_peer: bool,
-) -> CrateCipher {
-    let peer = with_peer.then(|| {
-        format!(
-            "{} {} (as published, from the registry)",
-            t.package.name, t.package.version
-        )
-    });
-    // The crate as published under the first flag set: every flag set
-    // computes the same function.
-    let oracle = (t.work.path).join(format!("{}.so", sets[0].contender(PUBLISHED)));
-    t.identified.cipher(&t.package, variants, peer, oracle)
 }
 
 /// The patch file of the report `name`, beside it.
@@ -540,481 +611,6 @@ fn real_path(path: &Path) -> PathBuf {
     }
 }
 
-/// What the intake learned of the crate before any variant: where it is
-/// and where its run keeps its files, the type measured and what it takes,
-/// and its attributes.
-struct Taken {
-    /// `--crate`'s value, as given.
-    text: String,
-    package: Package,
-    /// `cast6-0.2.0`.
-    key: String,
-    /// Where the report goes.
-    out: PathBuf,
-    /// `target/inlinelab/crates`: the scratch packages and build targets.
-    crates: PathBuf,
-    /// `target/inlinelab/crates/KEY`, locked: the copies, shims, artifacts.
-    work: WorkDir,
-    /// The package's directory name (`cast6-0.2.0`), each copy's.
-    dir_name: OsString,
-    /// The lock file every shim starts from.
-    lock: String,
-    /// The feature sets, the default one first (`--features`), each with
-    /// its attributes as a build with it sees them.
-    sets: Vec<Scanned>,
-    /// The type measured, what it is, its modes and the report's name.
-    identified: Identified,
-    /// The crate's library name.
-    lib: String,
-}
-
-impl Taken {
-    /// The copy of the crate variant `v` is built from.
-    fn copy_of(&self, v: &str) -> PathBuf {
-        self.work.path.join("copies").join(v).join(&self.dir_name)
-    }
-
-    /// The shim variant `v` (or the registry peer, `@registry`) is built
-    /// through.
-    fn shim_of(&self, v: &str) -> PathBuf {
-        self.work.path.join("copies").join(v).join("shim")
-    }
-
-    /// Writes the shim of variant `v` over its copy, the crate built with
-    /// the features of set `set`.
-    fn write_shim(&self, v: &str, set: usize) -> Result<()> {
-        shim::write(
-            &Shim {
-                package: &self.package.name,
-                dependency: Dependency::Copy(&self.copy_of(v)),
-                ty: &self.identified.ty,
-                kind: self.identified.primitive.kind(),
-                holds: &format!("{}::{v}", self.package.holds()),
-                features: &self.sets[set].set.features,
-                lock: &self.lock,
-            },
-            &self.shim_of(v),
-        )
-    }
-}
-
-/// A feature set, and the crate's attributes as a build with it sees them.
-struct Scanned {
-    set: FeatureSet,
-    cfg: Cfg,
-    scan: Scan,
-}
-
-/// Finds the crate, locks its work directory, copies it as published,
-/// asks the compiler which type to measure and what it takes, checks
-/// every file the run will write, and scans the attributes. What can be
-/// refused without cargo (the spec, `--reference`, where the reports go)
-/// is refused before cargo is asked anything.
-fn take_in(args: &Args, target: &Path, sets: &[FlagSet]) -> Result<Taken> {
-    let spec = Spec::parse(args.krate.as_deref().unwrap_or_default())?;
-    if let Some(r) = args.reference.as_deref().filter(|r| *r != PUBLISHED) {
-        return Err(Error::usage(
-            format!("--reference {r}: a crate's ratios are taken against the crate as published"),
-            format!("leave out --reference (a crate run's reference is `{PUBLISHED}`)"),
-        ));
-    }
-    let grid = flags::is_grid(sets);
-    // The subject, the folder's name, and the spec as the report's
-    // command records it (the subject its marker is read back as); a
-    // local crate's name and version read where it is (nothing resolved,
-    // nothing written).
-    let (subject, early_key, text) = match &spec {
-        Spec::Registry { name, version } => (
-            Subject::Registry {
-                name: name.clone(),
-                version: version.clone(),
-            },
-            format!("{name}-{version}"),
-            format!("{name}@{version}"),
-        ),
-        Spec::Path(manifest) => {
-            let p = fetch::in_place(manifest, args.offline)?;
-            let dir = p.dir.display().to_string();
-            (
-                Subject::Path(dir.clone()),
-                format!("{}-{}", p.name, p.version),
-                quoted(&dir).into_owned(),
-            )
-        }
-    };
-    let described = Described { subject, grid };
-    let early_out = out_dir(args, &described, &early_key);
-    check_out_dir(&spec, &early_out)?;
-    let crates = target.join("inlinelab").join("crates");
-    let scratch_name = match &spec {
-        Spec::Registry { name, version } => format!("_fetch-{name}-{version}"),
-        Spec::Path(p) => format!(
-            "_path-{:016x}",
-            bench_harness::so::fnv1a(p.display().to_string().as_bytes())
-        ),
-    };
-    // Two runs of one spec share its scratch files (the package unpacked
-    // there is what the published copy is made from): held until the copy
-    // is made.
-    let fetching = WorkDir::lock(target, &format!("crates/{scratch_name}"))?;
-    let scratch = fetching.path.clone();
-    eprintln!(
-        "[intake] finding {} ...",
-        args.krate.as_deref().unwrap_or_default()
-    );
-    let package = fetch::fetch(&spec, &scratch, args.offline)?;
-    let key = format!("{}-{}", package.name, package.version);
-    // The registry's spelling of the name (`md_5` is `md-5`) may name
-    // another folder.
-    let out = out_dir(args, &described, &key);
-    if out != early_out {
-        check_out_dir(&spec, &out)?;
-    }
-    let work = WorkDir::lock(target, &format!("crates/{key}"))?;
-    let dir_name =
-        (package.dir.file_name()).map_or_else(|| key.clone().into(), |n| n.to_os_string());
-    let lock = shim::lock_file(&[scratch.join("fetch").join("Cargo.lock")])?;
-    let published = work.path.join("copies").join(PUBLISHED).join(&dir_name);
-    copy::copy_package(&package.dir, &published)?;
-    drop(fetching);
-    let manifest = Manifest::read(&published).map_err(|e| Error::failed(e.to_string()))?;
-    let sets = features::sets(
-        args.features.as_deref().unwrap_or_default(),
-        &manifest.declared(),
-        &format!("{} {}", package.name, package.version),
-    )?;
-    let probe = Probe {
-        package: &package,
-        copy: &published,
-        features: &[],
-        lock: &lock,
-        dir: &work.path.join("probe"),
-        target: &crates.join("_probe-target"),
-        offline: args.offline,
-    };
-    let identified = identify::identify(&probe, args.ty.as_deref())?;
-    let name = identified.name.clone();
-    let mut files = Outputs::in_dir("--out", &out);
-    output::plan(&mut files, &out, &name, &described);
-    files.add(
-        out.join(patch_file(&name)),
-        outputs::Kind::Report(described.clone()),
-    );
-    output::plan_refresh(&mut files, &out, false)?;
-    files.check()?;
-    let sets = (sets.into_iter())
-        .map(|set| {
-            let asked: Vec<&str> = set.features.iter().map(String::as_str).collect();
-            let enabled: Vec<String> = manifest.features(&asked, false).into_iter().collect();
-            let cfg = Cfg::from_rustc(None, &enabled).map_err(|e| Error::failed(e.to_string()))?;
-            let scan = annotations::scan(&published, &cfg)
-                .map_err(|e| Error::failed(format!("{key}: {e}")))?;
-            Ok(Scanned { set, cfg, scan })
-        })
-        .collect::<Result<Vec<Scanned>>>()?;
-    let lib = package.lib_name.clone();
-    Ok(Taken {
-        text,
-        package,
-        key,
-        out,
-        crates,
-        work,
-        dir_name,
-        lock,
-        sets,
-        identified,
-        lib,
-    })
-}
-
-/// The variants made: those `--variants` chose of every one the crate
-/// has (copied, edited and given their shims), what was left as it is and
-/// why, the remapping every build shares, and whether the registry crate
-/// is timed beside them.
-struct Made {
-    selected: Vec<axes::Variant>,
-    /// The feature set of each of `selected` (an index into `Taken::sets`).
-    set_of: Vec<usize>,
-    /// The crate's modules the published hot path reaches.
-    backends: Vec<String>,
-    notes: Vec<String>,
-    remaps: Vec<String>,
-    with_peer: bool,
-}
-
-/// For each feature set, builds the crate as published with it to find its
-/// hot path's out-of-line functions and lists its variants; then writes the
-/// chosen ones' copies and shims (and the registry peer's shim).
-fn make_variants(args: &Args, t: &Taken) -> Result<Made> {
-    let mut all: Vec<(axes::Variant, usize)> = Vec::new();
-    let mut backends = Vec::new();
-    let mut notes = Vec::new();
-    if let Some(s) = t.sets.first().filter(|s| !s.scan.generated.is_empty()) {
-        let note = format!(
-            "code the build script generates is included at {} (`include!` of a path under `OUT_DIR`): its inline attributes are not in the package's source, so they are not in the table and no patch edits them",
-            s.scan.generated.join(", ")
-        );
-        eprintln!("[intake] {}", terminal(&note));
-        notes.push(note);
-    }
-    for (k, s) in t.sets.iter().enumerate() {
-        let published = s.set.name(PUBLISHED);
-        if k == 0 {
-            t.write_shim(PUBLISHED, 0)?;
-        } else {
-            let v = axes::Variant {
-                name: published.clone(),
-                change: axes::Change::Published,
-            };
-            write_variant(t, &v, k)?;
-        }
-        let with = match s.set.features.as_slice() {
-            [] => String::new(),
-            f => format!(" with {}", f.join(", ")),
-        };
-        eprintln!(
-            "[intake] building {} as published{with}, to find the functions its hot path calls ...",
-            t.key
-        );
-        let hot_names = hot_path(
-            &t.shim_of(&published),
-            &t.crates.join("_hot-build"),
-            &t.lib,
-            &t.work.path,
-        )?;
-        let (hot, unmatched) = axes::out_of_line(&s.scan, &s.cfg, &t.lib, &hot_names);
-        if k == 0 {
-            backends = crate::intake::modules::modules(&t.lib, &hot_names);
-        }
-        let of_set = axes::variants(&s.scan, &s.cfg, &hot);
-        let shape = match &t.identified.primitive {
-            Primitive::Hash { digest_size } => format!("a hash, {digest_size}-byte digests"),
-            Primitive::BlockCipher {
-                block_size,
-                key_lengths,
-            } => format!("{block_size}-byte blocks, keys of {key_lengths:?} bytes"),
-        };
-        eprintln!(
-            "[intake] {}{with}, type {}: {shape}; {} inline attributes ({} compiled on this target) in {} files; {} functions out of line on the hot path; {} variants",
-            t.key,
-            t.identified.ty,
-            s.scan.annotations.len(),
-            s.scan.applying(&s.cfg).count(),
-            s.scan.files.len(),
-            hot.len(),
-            of_set.len()
-        );
-        notes.extend((unmatched.iter()).map(|u| format!("not given `always`{with}: {u}")));
-        all.extend(of_set.into_iter().map(|v| {
-            let name = s.set.name(&v.name);
-            (axes::Variant { name, ..v }, k)
-        }));
-    }
-    let names: Vec<axes::Variant> = all.iter().map(|(v, _)| v.clone()).collect();
-    let selected = select(args, &names)?;
-    let set_of: Vec<usize> = (selected.iter())
-        .map(|v| {
-            all.iter()
-                .find(|(a, _)| a.name == v.name)
-                .map_or(0, |(_, k)| *k)
-        })
-        .collect();
-    for (v, &k) in selected.iter().zip(&set_of) {
-        if v.change != axes::Change::Published {
-            notes.extend(write_variant(t, v, k)?);
-        }
-    }
-    // One RUSTFLAGS for every build of the crate (its dependencies
-    // compiled once), whichever variants are chosen: each variant's copy
-    // remapped onto the crate's own directory, so that the copies' paths
-    // (panic locations) are the crate's.
-    let remaps = (names.iter().map(|v| v.name.clone()))
-        .chain(suggested::names())
-        .map(|v| {
-            format!(
-                "--remap-path-prefix={}={}",
-                t.copy_of(&v).display(),
-                t.package.dir.display()
-            )
-        })
-        .collect();
-    let with_peer = t.package.from_registry && !args.no_peer;
-    if with_peer {
-        shim::write(
-            &Shim {
-                package: &t.package.name,
-                dependency: Dependency::Registry {
-                    version: &t.package.version,
-                },
-                ty: &t.identified.ty,
-                kind: t.identified.primitive.kind(),
-                holds: PEER_NAME,
-                features: &[],
-                lock: &t.lock,
-            },
-            &t.shim_of(REGISTRY_DIR),
-        )?;
-    }
-    Ok(Made {
-        selected,
-        set_of,
-        backends,
-        notes,
-        remaps,
-        with_peer,
-    })
-}
-
-/// Copies the crate for variant `v` of feature set `set`, edits the copy
-/// and writes its shim; what the edits left as published, and why, as a
-/// note.
-fn write_variant(t: &Taken, v: &axes::Variant, set: usize) -> Result<Option<String>> {
-    let s = &t.sets[set];
-    let copy_dir = t.copy_of(&v.name);
-    copy::copy_package(&t.package.dir, &copy_dir)?;
-    let edits = axes::edits(&s.scan, &s.cfg, &v.change);
-    annotations::apply_under(&copy_dir, &edits)
-        .map_err(|e| Error::failed(format!("{}: {e}", v.name)))?;
-    t.write_shim(&v.name, set)?;
-    let left = axes::skipped(&s.scan, &s.cfg, &v.change);
-    Ok((!left.is_empty()).then(|| {
-        format!(
-            "`{}` leaves {} `#[target_feature]` function(s) as published (rustc refuses `inline(always)` on them): {}",
-            v.name,
-            left.len(),
-            left.join(", ")
-        )
-    }))
-}
-
-/// The registry peer's directory among the copies (not a variant's name:
-/// those are `[a-z0-9_]`).
-const REGISTRY_DIR: &str = "@registry";
-
-/// The contenders: each chosen variant over its shim, and the registry
-/// peer, all built in the crate's target directory with the shared
-/// remapping.
-fn contenders(entry: &'static CipherEntry, t: &Taken, made: &Made) -> Vec<Contender> {
-    let tree = |root: PathBuf| Tree {
-        root,
-        target_dir: Some(t.crates.join("_build").join(&t.key)),
-        rustflags: made.remaps.clone(),
-        flags: FlagSet::profile(),
-        source: Source::Shim { lib: t.lib.clone() },
-    };
-    let contender = |kind, name: &str, label: String, shim: PathBuf| Contender {
-        module: entry.module,
-        kind,
-        origin: Origin::Current,
-        name: name.to_string(),
-        label,
-        tree: tree(shim),
-        state: State::Pending,
-    };
-    let mut out: Vec<Contender> = (entry.variants.iter())
-        .map(|(v, _)| {
-            let label = format!("{}-{v}", t.package.name);
-            contender(Kind::Variant(v), v, label, t.shim_of(v))
-        })
-        .collect();
-    for p in entry.peers {
-        out.push(contender(
-            Kind::Peer(p),
-            p.name,
-            p.label.to_string(),
-            t.shim_of(REGISTRY_DIR),
-        ));
-    }
-    out
-}
-
-/// The demangled names of the functions the crate as published (its shim
-/// at `shim`) leaves out of line on its hot path: built (without the
-/// copies' remapping, in a target directory of its own: only its code's
-/// shape is read) and walked from `inlinelab_crypt`.
-fn hot_path(shim: &Path, target: &Path, lib: &str, work: &Path) -> Result<Vec<String>> {
-    let tree = Tree {
-        root: shim.to_path_buf(),
-        target_dir: Some(target.to_path_buf()),
-        rustflags: Vec::new(),
-        flags: FlagSet::profile(),
-        source: Source::Shim {
-            lib: lib.to_string(),
-        },
-    };
-    let dest = work.join("hot-path-probe.so");
-    let selection = crate::select::contenders::Selection::Variant {
-        module: "under_test",
-        variant: PUBLISHED,
-    };
-    let files =
-        crate::build::artifacts::build(&tree, &selection, &[], lib, &dest).map_err(|why| {
-            Error::usage(
-                format!("the crate as published does not build through the shim: {why}"),
-                "a crate whose own build fails cannot be measured; try another version",
-            )
-        })?;
-    crate::build::code::hot_path_names(&files.so).map_err(Error::failed)
-}
-
-/// `--variants` and `--suggest` checked against the crate's variants:
-/// those selected (the reference always kept).
-fn select(args: &Args, all: &[axes::Variant]) -> Result<Vec<axes::Variant>> {
-    let chosen = select_variants(args, all)?;
-    // `--suggest`: variants of this run, each once, at least two.
-    if let Some(parts) = &args.suggest {
-        let names: Vec<&str> = chosen.iter().map(|v| v.name.as_str()).collect();
-        let bad = (parts.iter().enumerate()).find(|(i, p)| {
-            *p == PUBLISHED || !names.contains(&p.as_str()) || parts[..*i].contains(p)
-        });
-        if let Some((_, p)) = bad {
-            return Err(Error::usage(
-                format!(
-                    "--suggest names `{}`, which is not a variant of this run (or names it twice)",
-                    crate::env::escape::terminal(p)
-                ),
-                format!("name variants of: {}", names[1..].join(", ")),
-            ));
-        }
-        if parts.len() < 2 {
-            return Err(Error::usage(
-                "--suggest needs two variants or more to apply together",
-                "one variant alone is already measured whole in the run",
-            ));
-        }
-    }
-    Ok(chosen)
-}
-
-/// `--variants` applied to the crate's variants (the reference always
-/// kept).
-fn select_variants(args: &Args, all: &[axes::Variant]) -> Result<Vec<axes::Variant>> {
-    let Some(patterns) = &args.variants else {
-        return Ok(all.to_vec());
-    };
-    let chosen: Vec<axes::Variant> = (all.iter())
-        .filter(|v| {
-            v.name == PUBLISHED
-                || patterns
-                    .iter()
-                    .any(|p| crate::select::ciphers::matches(p, &v.name))
-        })
-        .cloned()
-        .collect();
-    if chosen.len() == 1 && !patterns.iter().any(|p| p == PUBLISHED) {
-        let names: Vec<&str> = all.iter().map(|v| v.name.as_str()).collect();
-        return Err(Error::usage(
-            format!(
-                "--variants {} matches none of the crate's variants",
-                patterns.join(",")
-            ),
-            format!("one of: {}", names.join(", ")),
-        ));
-    }
-    Ok(chosen)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1067,50 +663,5 @@ mod tests {
             out_dir(&given, &local, "cast6-0.2.0"),
             PathBuf::from("elsewhere")
         );
-    }
-
-    /// `--suggest` names variants of the run (after `--variants`), at
-    /// least two, each once; `published` is not one to apply.
-    #[test]
-    fn a_suggested_set_names_variants_of_the_run() {
-        let all: Vec<axes::Variant> = ["published", "none", "drop_1", "drop_2", "add_1"]
-            .iter()
-            .enumerate()
-            .map(|(i, n)| axes::Variant {
-                name: n.to_string(),
-                change: if i == 0 {
-                    axes::Change::Published
-                } else {
-                    axes::Change::Drop(i)
-                },
-            })
-            .collect();
-        let with = |suggest: &str| {
-            let a = args(&[
-                "compare",
-                "--crate",
-                "x@1.0.0",
-                "--variants",
-                "drop_*,add_1",
-                "--suggest",
-                suggest,
-            ]);
-            select(&a, &all)
-        };
-        assert_eq!(with("drop_1,add_1").unwrap().len(), 4);
-        for (suggest, says) in [
-            ("drop_1,drop_99", "--suggest names `drop_99`"),
-            ("drop_1,none", "--suggest names `none`"),
-            ("drop_1,drop_1", "--suggest names `drop_1`"),
-            ("published,drop_1", "--suggest names `published`"),
-            ("drop_1", "--suggest needs two variants or more"),
-        ] {
-            match with(suggest) {
-                Err(Error::Usage { cause, .. }) => {
-                    assert!(cause.contains(says), "{suggest}: {cause}")
-                }
-                other => panic!("{suggest}: {:?}", other.map(|v| v.len())),
-            }
-        }
     }
 }

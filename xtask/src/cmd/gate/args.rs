@@ -1,8 +1,11 @@
 //! `cargo xtask gate`'s command line: this workspace's ciphers against
 //! their committed baselines, or a crate's working tree against a revision
-//! of its repository (`--crate PATH --against REV`).
+//! of its repository (`--crate PATH --against REV`, the path read as a
+//! local crate's as it is parsed, `intake/spec.rs`).
 
 use crate::cmd::gate::rows::Thresholds;
+use crate::intake::spec::Given;
+use clap::builder::{PathBufValueParser, TypedValueParser};
 use std::path::PathBuf;
 
 #[derive(clap::Args)]
@@ -20,8 +23,9 @@ pub struct Args {
     /// repository), which is the baseline: sizes, hot path and
     /// instructions per operation in every mode, key length and key setup.
     #[arg(long = "crate", value_name = "PATH", requires = "against",
-          conflicts_with_all = ["cipher", "baseline", "baseline_rev", "accept_baseline_change", "variants"])]
-    pub krate: Option<PathBuf>,
+          conflicts_with_all = ["cipher", "baseline", "baseline_rev", "accept_baseline_change", "variants"],
+          value_parser = PathBufValueParser::new().try_map(Given::local))]
+    pub krate: Option<Given>,
 
     /// With --crate: the type to gate, when the crate has more than one
     /// block cipher (`--type Aes128`); a missing or wrong one lists them.

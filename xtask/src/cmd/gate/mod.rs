@@ -63,8 +63,8 @@ pub fn run(args: Args) -> Result<()> {
     if let Some(path) = &args.comment {
         Outputs::file("--comment", path, Kind::GateComment).check()?;
     }
-    if let Some(path) = &args.krate {
-        return krate::run(&args, path);
+    if let Some(given) = &args.krate {
+        return krate::run(&args, given);
     }
     let meta = workspace::metadata()?;
     let ciphers = ciphers::named(&args.cipher, true, "gate")?;

@@ -30,6 +30,7 @@ use crate::count::explain;
 use crate::env::escape::md_code;
 use crate::env::workspace;
 use crate::error::{Error, Result};
+use crate::intake::spec::Given;
 use crate::report::ran::{Observed, Ran};
 use crate::report::{Entry, Report, Speed, Status};
 use crate::select::contenders::Contender;
@@ -37,14 +38,19 @@ use crate::time::plan::Amount;
 use bench_harness::registry::CipherEntry;
 use moved::{CaseCount, Moved};
 use sides::{BASE, HEAD, Sides};
-use std::path::Path;
 
-pub fn run(args: &Args, path: &Path) -> Result<()> {
+pub fn run(args: &Args, given: &Given) -> Result<()> {
     let rev = args
         .against
         .as_deref()
         .ok_or_else(|| Error::usage("--crate needs --against REV", "e.g. --against origin/main"))?;
-    let located = sides::locate(path, rev)?;
+    let manifest = given.spec.manifest().ok_or_else(|| {
+        Error::usage(
+            format!("--crate {}: not the path of a crate", given.text),
+            "give the path of a crate in a git checkout, e.g. --crate ../block-ciphers/aes",
+        )
+    })?;
+    let located = sides::locate(manifest, rev)?;
     let meta = workspace::metadata()?;
     callgrind::check()?;
     let sides = sides::prepare(
@@ -57,7 +63,7 @@ pub fn run(args: &Args, path: &Path) -> Result<()> {
     let entry = CipherEntry::of_crate(&sides.cipher);
     let mut contenders = sides.contenders(entry);
     crate::env::fault::check(&crate::select::contenders::names(&contenders))?;
-    let command = command(args, path);
+    let command = command(args, &given.text);
     sides.build(entry, &mut contenders)?;
     let (report, _) = measure::measure_built(
         entry,
@@ -128,10 +134,10 @@ pub fn run(args: &Args, path: &Path) -> Result<()> {
 }
 
 /// The command as its comment's marker says it.
-fn command(args: &Args, path: &Path) -> String {
+fn command(args: &Args, path: &str) -> String {
     format!(
         "cargo xtask gate --crate {} --against {}{}",
-        path.display(),
+        path,
         args.against.as_deref().unwrap_or(""),
         args.ty
             .as_ref()

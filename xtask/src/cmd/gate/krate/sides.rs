@@ -8,16 +8,22 @@
 //! Built from one path, one package, the two artifacts differ only where
 //! the code does: the same symbols, laid out alike (rustc orders a crate's
 //! inlined functions by their symbols, whose hash follows the package's
-//! path). Paths are remapped onto the working tree's.
+//! path). Paths are remapped onto the working tree's. What is the intake's
+//! comes through the crate's front door (`intake/door/`): the base taken
+//! in where it was exported (its package read, checked to be the working
+//! tree's crate, its type asked of the compiler) and the shim tree each
+//! side is built from;
+//! what is the gate's stays here: the crate located, the revision
+//! exported, the working tree copied, the sides built in turn.
 
 use crate::build::{self, Reuse};
 use crate::env::revision::Repo;
-use crate::env::tree::{Source, Tree};
 use crate::env::workdir::WorkDir;
 use crate::error::{Error, Result};
+use crate::intake::door::make;
+use crate::intake::door::take::{self, InPlace};
 use crate::intake::fetch::{self, Package};
-use crate::intake::identify::{self, Identified};
-use crate::intake::probe::Probe;
+use crate::intake::identify::Identified;
 use crate::intake::shim::{self, Dependency, Shim};
 use crate::select::contenders::{Contender, Kind, Origin, State};
 use bench_harness::crates::CrateCipher;
@@ -67,9 +73,10 @@ pub struct Located {
     relative: PathBuf,
 }
 
-/// Finds the crate at `path`, its repository and the commit `rev` names.
-pub fn locate(path: &Path, rev: &str) -> Result<Located> {
-    let manifest = manifest(path)?;
+/// Finds the crate of `manifest` (`--crate`'s, read as it was parsed),
+/// its repository and the commit `rev` names.
+pub fn locate(manifest: &Path, rev: &str) -> Result<Located> {
+    let manifest = manifest.to_path_buf();
     let dir = manifest.parent().unwrap_or(Path::new("/")).to_path_buf();
     let repo = Repo::holding(&dir)?;
     let commit = repo.resolve(rev)?;
@@ -99,7 +106,7 @@ pub fn prepare(
         relative,
     } = located;
     let head = fetch::in_place(&manifest, offline)?;
-    let crates = target.join("inlinelab").join("crates");
+    let crates = take::crates(target);
     // One work and build directory per crate name, whatever its path: a
     // gate of a crate replaces what the last one of that name left.
     let key = format!("gate-{}", head.name);
@@ -125,27 +132,26 @@ pub fn prepare(
         ));
     }
     let base_manifest = base_manifest.canonicalize().unwrap_or(base_manifest);
-    let base = fetch::in_place(&base_manifest, offline).map_err(|e| rebase(e, &at_base))?;
-    if base.name != head.name {
-        return Err(at_base(
+    // The working tree's crate, or refused as the base's (the door's
+    // usage errors are said of the base revision).
+    let same = |base: &Package| {
+        if base.name == head.name {
+            return Ok(());
+        }
+        Err(Error::usage(
             format!(
                 "the crate there is `{}`, the working tree's `{}`",
                 base.name, head.name
             ),
-            "give the path the crate has at both revisions".into(),
-        ));
-    }
-    let lock = shim::lock_file(&[])?;
-    let probe = Probe {
-        package: &base,
-        copy: &base.dir,
-        features: &[],
-        lock: &lock,
-        dir: &work.path.join("probe"),
-        target: &crates.join("_probe-target"),
-        offline,
+            "give the path the crate has at both revisions",
+        ))
     };
-    let identified = identify::identify(&probe, ty).map_err(|e| rebase(e, &at_base))?;
+    let InPlace {
+        package: base,
+        lock,
+        identified,
+    } = take::in_place(&base_manifest, &work.path, &crates, ty, offline, &same)
+        .map_err(|e| rebase(e, &at_base))?;
     let cipher = identified.cipher(
         &base,
         vec![BASE.into(), HEAD.into()],
@@ -185,15 +191,12 @@ impl Sides {
             origin: Origin::Current,
             name: side.to_string(),
             label,
-            tree: Tree {
-                root: self.work.path.join("shim"),
-                target_dir: Some(self.target.clone()),
-                rustflags: self.rustflags.clone(),
-                flags: crate::env::flags::FlagSet::profile(),
-                source: Source::Shim {
-                    lib: self.base.lib_name.clone(),
-                },
-            },
+            tree: make::shim_tree(
+                self.work.path.join("shim"),
+                self.target.clone(),
+                self.rustflags.clone(),
+                &self.base.lib_name,
+            ),
             state: State::Pending,
         })
         .collect()
@@ -246,29 +249,6 @@ impl Sides {
         }
         Ok(())
     }
-}
-
-/// The manifest `--crate PATH` names (a directory holding `Cargo.toml`, or
-/// the manifest), made absolute.
-fn manifest(path: &Path) -> Result<PathBuf> {
-    let manifest = if path.is_dir() {
-        path.join("Cargo.toml")
-    } else {
-        path.to_path_buf()
-    };
-    let hint = "give the path of a crate in a git checkout, e.g. --crate ../block-ciphers/aes";
-    if !manifest.is_file() || manifest.file_name() != Some("Cargo.toml".as_ref()) {
-        return Err(Error::usage(
-            format!(
-                "--crate {}: no Cargo.toml there, so not a crate",
-                path.display()
-            ),
-            hint,
-        ));
-    }
-    manifest
-        .canonicalize()
-        .map_err(|e| Error::usage(format!("--crate {}: {e}", path.display()), hint))
 }
 
 /// A usage error about the base's crate said as one about the base
