@@ -64,8 +64,7 @@ pub fn run(args: Args) -> Result<()> {
         &calibrations,
     )?;
     for r in &read.reports {
-        let json = args.dir.join(format!("{}.json", r.cipher));
-        if older_schema(&json) || !laid_out(&json, r) {
+        if older_schema(&args.dir.join(format!("{}.json", r.cipher))) {
             output::write(r, &args.dir)?;
         } else {
             output::render(r, &args.dir)?;
@@ -219,13 +218,6 @@ fn rewrite_baselines(baselines: &[(PathBuf, Report)]) -> Result<()> {
 
 /// Whether the JSON at `path` says it is of a schema older than this one
 /// (one that cannot be read says nothing: the reader has named it).
-/// Whether the file at `path` is `r` laid out as a run writes it today
-/// (`json::to_json`): one written before a layout change (LLVM's decisions
-/// shared, say) is written again, its figures unchanged.
-fn laid_out(path: &Path, r: &Report) -> bool {
-    std::fs::read(path).is_ok_and(|b| b == json::to_json(r).as_bytes())
-}
-
 fn older_schema(path: &Path) -> bool {
     let version = std::fs::read(path)
         .ok()
