@@ -4,7 +4,6 @@
 //! version).
 
 use crate::build::Reuse;
-use crate::cmd::gate::baseline_file;
 use crate::cmd::gate::measure;
 use crate::count::callgrind;
 use crate::env::outputs::{self, Kind, Outputs};
@@ -12,6 +11,7 @@ use crate::env::tree::Tree;
 use crate::env::workdir::WorkDir;
 use crate::env::workspace;
 use crate::error::{Error, Result};
+use crate::report::baseline_file;
 use crate::select::ciphers;
 use crate::select::contenders::{self, Origin};
 

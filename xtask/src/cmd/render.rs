@@ -15,13 +15,13 @@
 //! Each calibration in `DIR/calibration/` is rendered again from its JSON
 //! too.
 
-use crate::cmd::gate::baseline_file;
 use crate::env::escape::terminal;
 use crate::env::outputs::{self, Kind, Outputs};
 use crate::env::workspace;
 use crate::error::{Error, Result};
 use crate::render::calibration::markdown;
 use crate::render::output;
+use crate::report::baseline_file;
 use crate::report::calibration::{self, Calibration};
 use crate::report::check;
 use crate::report::json;

@@ -24,12 +24,12 @@
 //! them. Exit 0 when all holds, 1 when anything does not.
 
 use crate::build::{self, Reuse};
-use crate::cmd::gate::baseline_file;
 use crate::env::tree::Tree;
 use crate::env::workdir::WorkDir;
 use crate::env::workspace;
 use crate::error::{Error, Result};
 use crate::report::Report;
+use crate::report::baseline_file;
 use crate::select::artifact::Artifact;
 use crate::select::ciphers;
 use crate::select::contenders::{self, Contender, Kind, Origin};
@@ -436,9 +436,9 @@ pub fn artifact_differences(recorded: &Artifact, built: &Artifact) -> Vec<&'stat
 #[cfg(test)]
 mod tests {
     use super::{Artifact, differences, embedded_sources, stale};
-    use crate::cmd::gate::baseline_file;
     use crate::env::workspace;
     use crate::report::Report;
+    use crate::report::baseline_file;
     use serde_json::{Value, json};
 
     /// The committed files of crc32c that verify checks.

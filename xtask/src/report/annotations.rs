@@ -87,6 +87,19 @@ pub struct Suggestion {
     pub same_code_as: Option<String>,
 }
 
+impl Suggestion {
+    /// The parts the set `name` applies: the whole set's, or a smaller
+    /// one's the search tried.
+    pub fn combines_of(&self, name: &str) -> Option<&[String]> {
+        if name == self.variant {
+            return Some(&self.combines);
+        }
+        (self.tried.iter())
+            .find(|t| t.variant == name)
+            .map(|t| t.combines.as_slice())
+    }
+}
+
 /// The instruction screen of the suggested sets (`decide/interaction.rs`):
 /// each set's count against what its parts predict.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -5,6 +5,7 @@
 //! by the functions here.
 
 pub mod annotations;
+pub mod baseline_file;
 pub mod calibration;
 pub mod check;
 mod columns;
@@ -406,6 +407,20 @@ pub struct Speed {
 }
 
 impl Speed {
+    /// The key of this entry as the gate's rows and the baseline file name
+    /// it: `ecb(aes) encrypt 128-bit 16 B`, or `ecb(aes) setkey 128-bit`
+    /// for key setup.
+    pub fn case_name(&self) -> String {
+        if self.block_bytes == 0 {
+            format!("{} {} {}-bit", self.alg, self.dir, self.key_bits)
+        } else {
+            format!(
+                "{} {} {}-bit {} B",
+                self.alg, self.dir, self.key_bits, self.block_bytes
+            )
+        }
+    }
+
     /// Sets the figures that come from this engine's samples alone, the
     /// counter running at `hz`: its level ([`paired::level`]), the rates at
     /// it, the spread and the rounds.

@@ -4,12 +4,12 @@
 //! render, merge and verify's comparison, in this process.
 
 use super::hostile_input::{committed, pointers, small};
-use crate::cmd::gate::baseline_file;
 use crate::cmd::verify;
 use crate::env::workspace;
 use crate::error::Error;
 use crate::render::{chart, markdown, merge};
 use crate::report::Report;
+use crate::report::baseline_file;
 use crate::report::reader::{self, NotRead};
 use crate::select::artifact::Artifact;
 use proptest::prelude::*;

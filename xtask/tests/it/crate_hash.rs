@@ -212,3 +212,47 @@ fn an_unchecked_target_feature_dies_on_an_older_cpu() {
         "{md}"
     );
 }
+
+/// The `stamphash` fixture, whose build script writes `src/stamp.rs` in
+/// the package's own source: the run measures it, says which file its
+/// build wrote, and writes no patch (an edit there would not survive a
+/// build).
+#[test]
+#[ignore = "CI tier: builds a crate's variants"]
+fn a_build_that_writes_its_source_gets_no_patch() {
+    let tmp = scratch("crate-stamp");
+    let out = Command::new(env!("CARGO_BIN_EXE_xtask"))
+        .args(["compare", "--crate"])
+        .arg(root().join("xtask/tests/fixtures/stamphash"))
+        .args(["--offline", "--quick", "--variants", "none"])
+        .args([
+            "--sizes", "64", "--rounds", "3", "--sec", "0.003", "--budget", "0.001",
+        ])
+        .arg("--out")
+        .arg(tmp.path())
+        .output()
+        .expect("xtask runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("[intake] the build of the crate as published wrote into the package's own source (src/stamp.rs)"),
+        "{stderr}"
+    );
+    let json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(tmp.path().join("stamphash.json")).unwrap()).unwrap();
+    let notes = json["run"]["notes"].to_string();
+    assert!(
+        notes.contains("no patch written: the crate's build writes its own source (src/stamp.rs)"),
+        "{notes}"
+    );
+    assert!(
+        json["annotations"]["patch"].is_null(),
+        "{}",
+        json["annotations"]
+    );
+    assert!(!tmp.path().join("stamphash.patch").exists());
+    // The fixture's own files are as committed: only copies were built.
+    let stamp = std::fs::read_to_string(root().join("xtask/tests/fixtures/stamphash/src/stamp.rs"))
+        .unwrap();
+    assert!(stamp.starts_with("//! Written by build.rs."), "{stamp}");
+}

@@ -387,7 +387,7 @@ fn the_suggested_set_is_measured_whole() {
     );
     assert!(
         md.contains(&format!(
-            "the same machine code as `{pick}` (addresses normalized)"
+            "the same machine code as `{pick}`'s (addresses normalized)"
         )),
         "{md}"
     );

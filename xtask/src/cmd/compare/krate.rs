@@ -122,6 +122,12 @@ pub fn run(args: &Args, sets: &[FlagSet], target: &Path) -> Result<()> {
         .explain_in_source
         .then(|| explain(&report, suggestion.as_ref(), &annotations));
     let patch = match suggestion.as_ref().and_then(|s| s.held.as_ref()) {
+        // A build script that writes the package's source: no edit of it
+        // survives a build (the intake's note says which files).
+        _ if !made.rewritten.is_empty() => Err(format!(
+            "the crate's build writes its own source ({})",
+            made.rewritten.join(", ")
+        )),
         Some(v) => patch_of(t, v, &report.cipher, explain.as_ref()),
         None => patch_of_pick(&report, t, &made, explain.as_ref()),
     };
@@ -451,13 +457,13 @@ fn explain(
     // A set that held as the first run's pick's machine code: that
     // entry's speed, its own footprint.
     if let Some(s) = settled.map(|s| &s.record)
-        && let Some(same) = &s.same_code_as
+        && let (Some(same), Some(held)) = (&s.same_code_as, &s.held)
     {
         let published = (first.variants.iter())
             .find(|e| e.name == first.run.reference)
             .and_then(|e| e.artifact.as_ref())
             .map(|a| a.footprint_bytes);
-        let own = s.screen.as_ref().and_then(|x| x.footprint(&s.variant));
+        let own = s.screen.as_ref().and_then(|x| x.footprint(held));
         let size = published.zip(own).map_or("unknown".to_string(), |(p, v)| {
             size_pct(v as f64 / p.max(1) as f64 - 1.0)
         });
@@ -466,7 +472,7 @@ fn explain(
             .map(|e| e.overall.as_ref().map_or("the same".to_string(), pct))
             .unwrap_or_else(|| "not timed".into());
         whole.push((
-            s.variant.clone(),
+            held.clone(),
             format!(
                 "footprint {size} and speed {speed} against `{}` (the same machine code as `{same}`, measured in that run)",
                 first.run.reference

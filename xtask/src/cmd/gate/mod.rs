@@ -14,7 +14,6 @@
 //! and is judged by its own baseline only with `--accept-baseline-change`.
 
 pub mod args;
-pub mod baseline_file;
 pub mod krate;
 pub mod measure;
 pub mod rows;
@@ -31,6 +30,7 @@ use crate::env::workdir::WorkDir;
 use crate::env::workspace;
 use crate::error::{Error, Result};
 use crate::render::markdown::why;
+use crate::report::baseline_file;
 use crate::report::{Entry, Report, Speed};
 use crate::select::ciphers;
 use crate::select::contenders::{self, Contender, Origin};

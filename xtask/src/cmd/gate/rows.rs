@@ -130,16 +130,6 @@ pub fn base_failed(name: &str, why: &str) -> Row {
     row
 }
 
-/// The key of a speed entry as the rows name it: `ecb(aes) encrypt 128-bit
-/// 16 B`, or `ecb(aes) setkey 128-bit` for key setup.
-pub fn case_name(s: &Speed) -> String {
-    if s.block_bytes == 0 {
-        format!("{} {} {}-bit", s.alg, s.dir, s.key_bits)
-    } else {
-        format!("{} {} {}-bit {} B", s.alg, s.dir, s.key_bits, s.block_bytes)
-    }
-}
-
 /// The rows of one variant: `baseline` is its entry in the baseline judged
 /// by, `base` the base tree's (with `--against`, when it was measured),
 /// `now` this tree's; `cases` are the counted cases (their keys).
@@ -239,7 +229,7 @@ pub fn rows(
         let metric = format!(
             "{} {}, instructions/op",
             crate::env::escape::md_code(name),
-            crate::env::escape::md_text(&case_name(key))
+            crate::env::escape::md_text(&key.case_name())
         );
         let Some(b) = counted(baseline, key) else {
             // The baseline's trust check makes every case present.
@@ -496,7 +486,7 @@ pub fn baseline_changes(old: Option<&Report>, new: Option<&Report>) -> Vec<Chang
                     format!(
                         "{} {}, instructions/op",
                         crate::env::escape::md_code(name),
-                        crate::env::escape::md_text(&case_name(k))
+                        crate::env::escape::md_text(&k.case_name())
                     ),
                     a,
                     b,

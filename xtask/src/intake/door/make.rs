@@ -34,6 +34,10 @@ pub struct Made {
     pub notes: Vec<String>,
     remaps: Vec<String>,
     pub with_peer: bool,
+    /// The package's files the build of the crate as published wrote (a
+    /// build script that writes its own source): no patch can be applied
+    /// in place there.
+    pub rewritten: Vec<String>,
 }
 
 /// For each feature set, builds the crate as published with it to find its
@@ -43,6 +47,7 @@ pub fn make(opts: &Options, t: &Taken) -> Result<Made> {
     let mut all: Vec<(axes::Variant, usize)> = Vec::new();
     let mut backends = Vec::new();
     let mut notes = Vec::new();
+    let mut rewritten: Vec<String> = Vec::new();
     if let Some(s) = t.sets.first().filter(|s| !s.scan.generated.is_empty()) {
         let note = format!(
             "code the build script generates is included at {} (`include!` of a path under `OUT_DIR`): its inline attributes are not in the package's source, so they are not in the table and no patch edits them",
@@ -70,12 +75,18 @@ pub fn make(opts: &Options, t: &Taken) -> Result<Made> {
             "[intake] building {} as published{with}, to find the functions its hot path calls ...",
             t.key
         );
+        let before = copy::stamps(&t.copy_of(&published));
         let hot_names = hot_path(
             &t.shim_of(&published),
             &t.crates.join("_hot-build"),
             &t.lib,
             &t.work.path,
         )?;
+        for file in copy::written(&before, &copy::stamps(&t.copy_of(&published))) {
+            if !rewritten.contains(&file) {
+                rewritten.push(file);
+            }
+        }
         let (hot, unmatched) = axes::out_of_line(&s.scan, &s.cfg, &t.lib, &hot_names);
         if k == 0 {
             backends = crate::intake::modules::modules(&t.lib, &hot_names);
@@ -149,6 +160,14 @@ pub fn make(opts: &Options, t: &Taken) -> Result<Made> {
             &t.shim_of(REGISTRY_DIR),
         )?;
     }
+    if !rewritten.is_empty() {
+        let note = format!(
+            "the build of the crate as published wrote into the package's own source ({}): its build script writes the source, so an edit there would not survive a build, and no patch is written",
+            rewritten.join(", ")
+        );
+        eprintln!("[intake] {}", terminal(&note));
+        notes.push(note);
+    }
     Ok(Made {
         selected,
         set_of,
@@ -156,6 +175,7 @@ pub fn make(opts: &Options, t: &Taken) -> Result<Made> {
         notes,
         remaps,
         with_peer,
+        rewritten,
     })
 }
 

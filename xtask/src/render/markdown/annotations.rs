@@ -72,7 +72,8 @@ fn same_code_effect(
     let find = |n: &str| r.variants.iter().find(|e| e.name == n);
     let published = find(&r.run.reference)?;
     let b = published.artifact.as_ref()?.footprint_bytes;
-    let a = s.screen.as_ref()?.footprint(&s.variant)?;
+    let held = s.held.as_deref()?;
+    let a = s.screen.as_ref()?.footprint(held)?;
     let speed = if same == r.run.reference {
         format!("the same (the same machine code as {})", code(same))
     } else {
@@ -87,7 +88,7 @@ fn same_code_effect(
     };
     Some(format!(
         "{} (built whole; its hot path and key schedule are {}'s machine code): footprint {} ({a} bytes against {b}) and speed {speed} against {} over the crypt cases",
-        code(&s.variant),
+        code(held),
         code(same),
         size_pct(a as f64 / b.max(1) as f64 - 1.0),
         code(&r.run.reference),
@@ -173,15 +174,27 @@ pub fn render_suggestion(w: &mut String, r: &Report) {
 /// The suggested set that held as the first run's entry of the same
 /// machine code, with no run of its own: what it combines, the screen.
 fn same_code_suggestion(w: &mut String, r: &Report, s: &crate::report::annotations::Suggestion) {
-    let Some(same) = &s.same_code_as else { return };
+    let (Some(same), Some(held)) = (&s.same_code_as, &s.held) else {
+        return;
+    };
     let list = |v: &[String]| v.iter().map(|c| md_code(c)).collect::<Vec<_>>().join(", ");
+    let kept = if *held == s.variant {
+        String::new()
+    } else {
+        format!(
+            " The search kept {} ({}).",
+            md_code(held),
+            list(s.combines_of(held).unwrap_or_default())
+        )
+    };
     let _ = writeln!(
         w,
-        "**The suggested set, built whole:** {set} is {parts} applied together ({edits} edit(s)), built and checked against {published}{screened}. Its hot path and key schedule are the same machine code as {same} (addresses normalized), and it is no larger: identical machine code is one result, so it holds as the result this run measured for {same}, with no run of its own. The patch above is its diff.\n",
+        "**The suggested set, built whole:** {set} is {parts} applied together ({edits} edit(s)), built and checked against {published}{screened}.{kept} The hot path and key schedule of {held} are the same machine code as {same}'s (addresses normalized), and it is no larger: identical machine code is one result, so it holds as the result this run measured for {same}, with no run of its own. The patch above is its diff.\n",
         set = md_code(&s.variant),
         parts = list(&s.combines),
         edits = s.edits.len(),
         published = md_code(&r.run.reference),
+        held = md_code(held),
         same = md_code(same),
         screened = if s.screen.is_some() {
             "; callgrind counted each set first"
@@ -778,6 +791,80 @@ mod tests {
         super::render_table(&mut md, &r);
         assert!(
             md.contains("- parallel modes ran ``toy::wide`|`` (97% of 100 samples); callgrind counted `toy::narrow` (95% of its instructions; valgrind's CPU has no AVX-512): instruction counts are for that backend.\n"),
+            "{md}"
+        );
+    }
+
+    /// A smaller set the search kept that is the pick's machine code: the
+    /// patch's first lines and the first screen name that set, with its own
+    /// footprint (not the whole set's), and the pick's speed.
+    #[test]
+    fn a_kept_set_of_the_picks_code_is_the_one_said() {
+        use crate::report::annotations::{Counted, Patch, Screen, Suggestion, Tried};
+        let mut r = crate::report::fixture::report();
+        let reference = r.run.reference.clone();
+        let pick = (r.variants.iter())
+            .find(|e| e.name != reference && e.overall.is_some())
+            .map(|e| e.name.clone())
+            .expect("a timed variant");
+        let counted = |variant: &str, footprint: u64| Counted {
+            variant: variant.into(),
+            instructions: vec![1.0],
+            footprint: Some(footprint),
+        };
+        r.annotations = Some(Annotations {
+            krate: "toy".into(),
+            version: "0.1.0".into(),
+            ty: "Toy".into(),
+            written: 2,
+            rows: Vec::new(),
+            added: Vec::new(),
+            backends: Vec::new(),
+            cpu_features: Vec::new(),
+            ran: None,
+            patch: Some(Patch {
+                file: "toy.patch".into(),
+                variant: "suggested_1".into(),
+                edits: Vec::new(),
+            }),
+            suggestion: Some(Suggestion {
+                variant: "suggested".into(),
+                combines: vec![pick.clone(), "drop_1".into(), "drop_2".into()],
+                against: Some(pick.clone()),
+                edits: Vec::new(),
+                tried: vec![Tried {
+                    variant: "suggested_1".into(),
+                    combines: vec![pick.clone(), "drop_1".into()],
+                }],
+                held: Some("suggested_1".into()),
+                screen: Some(Screen {
+                    cases: vec!["ecb(toy) encrypt 128-bit 8192 B".into()],
+                    base: pick.clone(),
+                    counts: vec![counted("suggested", 99_999), counted("suggested_1", 1_234)],
+                    uncounted: Vec::new(),
+                }),
+                given: false,
+                same_code_as: Some(pick.clone()),
+            }),
+        });
+        let preamble = super::patch_preamble(&r);
+        assert!(
+            preamble.contains(&format!(
+                "the suggested set suggested_1 ({pick}, drop_1 applied together, built whole: the same machine code as {pick})"
+            )),
+            "{preamble}"
+        );
+        assert!(
+            preamble.contains("# It is `suggested_1` (built whole;")
+                && preamble.contains("(1234 bytes against "),
+            "{preamble}"
+        );
+        let mut md = String::new();
+        super::render_suggestion(&mut md, &r);
+        assert!(
+            md.contains(&format!(
+                "The search kept `suggested_1` (`{pick}`, `drop_1`). The hot path and key schedule of `suggested_1` are the same machine code as `{pick}`'s"
+            )),
             "{md}"
         );
     }

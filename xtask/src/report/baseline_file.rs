@@ -8,7 +8,6 @@
 //! counted case, or with a count or size of 0 (or below). A variant
 //! valgrind cannot run (`uncounted`: VAES) is held to its sizes alone.
 
-use crate::cmd::gate::rows;
 use crate::env::workspace;
 use crate::error::{Error, Result};
 use crate::report::check;
@@ -144,7 +143,7 @@ pub fn check(report: &Report, entry: &CipherEntry, what: &str) -> Result<()> {
                     .and_then(|s| s.instructions)
                     .is_none()
             })
-            .map(rows::case_name)
+            .map(|k| k.case_name())
             .collect();
         if let Some(first) = lacking.first() {
             return Err(untrusted(format!(
@@ -159,7 +158,7 @@ pub fn check(report: &Report, entry: &CipherEntry, what: &str) -> Result<()> {
             {
                 return Err(untrusted(format!(
                     "variant `{name}` counts {n} instructions per operation in {}",
-                    rows::case_name(s)
+                    s.case_name()
                 )));
             }
         }
