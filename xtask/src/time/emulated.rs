@@ -100,71 +100,118 @@ pub fn check(
         live.len()
     );
     let start = std::time::Instant::now();
-    let files = Files::in_dir(dir, "older-cpu");
-    let wrapper = [QEMU.to_string(), "-cpu".into(), MODEL.into()];
     let plan = Plan {
         rounds: 1,
         batch_seconds: 0.001,
     };
-    let mut left = live.clone();
-    let mut found: Vec<(usize, OlderCpu)> = Vec::new();
     let cpu = cpu();
-    while !left.is_empty() {
-        let spec = processes::spec(entry, contenders, &left, &cases, plan);
-        // Emulated code runs some ten times slower: the deadline of a
-        // measuring process, ten times over.
-        let limit = deadline::measure(plan, left.len(), cases.len()) * 10;
-        let ended = match processes::run_child(&spec, &files, limit, &wrapper) {
-            Ok(Waited::Exited(status)) if status.success() => {
-                match processes::read_outcome(files.outcome()) {
-                    Ok(outcome) => {
-                        for (o, &i) in outcome.engines.iter().zip(&left) {
-                            found.push((i, of_state(&o.state, &cpu, built_beyond(&contenders[i]))));
-                        }
-                        break;
-                    }
-                    Err(e) => format!("its outcome could not be read: {}", cause(e)),
-                }
-            }
-            Ok(Waited::Exited(status)) => match status.code() {
-                Some(code) => format!("the process exited with code {code}"),
-                None => format!("killed by {}", processes::signal_of(&status)),
+    // One emulated process per core (at most four), each over its share:
+    // emulation is slow, and the shares are independent.
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get().min(4));
+    let share = live.len().div_ceil(workers).max(1);
+    let shares: Vec<Share> = (live.chunks(share).enumerate())
+        .map(|(k, chunk)| Share {
+            files: Files::in_dir(dir, &format!("older-cpu-{k}")),
+            spec: crate::child::measure::Spec {
+                check_only: true,
+                ..processes::spec(entry, contenders, chunk, &cases, plan)
             },
-            Ok(Waited::Hung(limit)) => format!(
-                "still running at its deadline of {:.0} s (killed)",
-                limit.as_secs_f64()
-            ),
-            Err(e) => cause(e),
-        };
-        // The marker names the engine that was running; none: the oracle
-        // or the harness itself failed there.
-        let Some(k) = files.running().filter(|&k| k < left.len()) else {
-            let why = format!("the check could not run on {MODEL}: {ended}");
-            found.extend(
-                left.iter()
-                    .map(|&i| (i, OlderCpu::NotRun { why: why.clone() })),
-            );
-            break;
-        };
-        let i = left.remove(k);
-        eprintln!(
-            "    {} failed on {MODEL} ({ended}); checking the others again",
-            contenders[i].label
-        );
-        found.push((
-            i,
-            OlderCpu::Failed {
-                cpu: cpu.clone(),
-                why: ended,
-                built_beyond: built_beyond(&contenders[i]),
-            },
-        ));
-    }
+            built_beyond: chunk.iter().map(|&i| built_beyond(&contenders[i])).collect(),
+            labels: chunk.iter().map(|&i| contenders[i].label.clone()).collect(),
+        })
+        .collect();
+    let found: Vec<(String, OlderCpu)> = std::thread::scope(|s| {
+        let handles: Vec<_> = (shares.into_iter())
+            .map(|share| s.spawn(|| share.run(&cpu)))
+            .collect();
+        (handles.into_iter())
+            .flat_map(|h| {
+                h.join().unwrap_or_else(|_| {
+                    vec![(
+                        String::new(),
+                        OlderCpu::NotRun {
+                            why: "its check ended with its thread".into(),
+                        },
+                    )]
+                })
+            })
+            .collect()
+    });
     eprintln!("    in {:.1}s", start.elapsed().as_secs_f64());
-    found.sort_by_key(|(i, _)| *i);
-    (found.into_iter())
-        .map(|(i, o)| (contenders[i].name.clone(), o))
-        .collect()
+    found
+}
+
+/// Some of the contenders, run in one emulated process: its files, the
+/// measuring spec, and for each engine whether it was built beyond the
+/// baseline and its label.
+struct Share {
+    files: Files,
+    spec: crate::child::measure::Spec,
+    built_beyond: Vec<bool>,
+    labels: Vec<String>,
+}
+
+impl Share {
+    /// Runs the share's check on the emulated CPU, again without an engine
+    /// that kills it: each engine's name and outcome, in order.
+    fn run(mut self, cpu: &str) -> Vec<(String, OlderCpu)> {
+        let wrapper = [QEMU.to_string(), "-cpu".into(), MODEL.into()];
+        let mut found: Vec<(String, OlderCpu)> = Vec::new();
+        while !self.spec.engines.is_empty() {
+            // Emulated code runs some ten times slower: the deadline of a
+            // measuring process, ten times over.
+            let limit =
+                deadline::measure(self.spec.plan, self.spec.engines.len(), self.spec.cases.len())
+                    * 10;
+            let ended = match processes::run_child(&self.spec, &self.files, limit, &wrapper) {
+                Ok(Waited::Exited(status)) if status.success() => {
+                    match processes::read_outcome(self.files.outcome()) {
+                        Ok(outcome) => {
+                            for ((o, (name, _)), beyond) in (outcome.engines.iter())
+                                .zip(&self.spec.engines)
+                                .zip(&self.built_beyond)
+                            {
+                                found.push((name.clone(), of_state(&o.state, cpu, *beyond)));
+                            }
+                            return found;
+                        }
+                        Err(e) => format!("its outcome could not be read: {}", cause(e)),
+                    }
+                }
+                Ok(Waited::Exited(status)) => match status.code() {
+                    Some(code) => format!("the process exited with code {code}"),
+                    None => format!("killed by {}", processes::signal_of(&status)),
+                },
+                Ok(Waited::Hung(limit)) => format!(
+                    "still running at its deadline of {:.0} s (killed)",
+                    limit.as_secs_f64()
+                ),
+                Err(e) => cause(e),
+            };
+            // The marker names the engine that was running; none: the
+            // oracle or the harness itself failed there.
+            let Some(k) = self.files.running().filter(|&k| k < self.spec.engines.len()) else {
+                let why = format!("the check could not run on {MODEL}: {ended}");
+                found.extend((self.spec.engines.iter()).map(|(name, _)| {
+                    (name.clone(), OlderCpu::NotRun { why: why.clone() })
+                }));
+                return found;
+            };
+            let (name, _) = self.spec.engines.remove(k);
+            let beyond = self.built_beyond.remove(k);
+            let label = self.labels.remove(k);
+            eprintln!("    {label} failed on {MODEL} ({ended}); checking the others again");
+            found.push((
+                name,
+                OlderCpu::Failed {
+                    cpu: cpu.to_string(),
+                    why: ended,
+                    built_beyond: beyond,
+                },
+            ));
+        }
+        found
+    }
 }
 
 /// An error's one line.

@@ -164,6 +164,7 @@ pub(crate) fn spec(
             .map(|(_, k)| k.to_vec())
             .unwrap_or_default(),
         reversed: false,
+        check_only: false,
     }
 }
 
