@@ -116,7 +116,10 @@ pub fn check(
                 check_only: true,
                 ..processes::spec(entry, contenders, chunk, &cases, plan)
             },
-            built_beyond: chunk.iter().map(|&i| built_beyond(&contenders[i])).collect(),
+            built_beyond: chunk
+                .iter()
+                .map(|&i| built_beyond(&contenders[i]))
+                .collect(),
             labels: chunk.iter().map(|&i| contenders[i].label.clone()).collect(),
         })
         .collect();
@@ -160,9 +163,11 @@ impl Share {
         while !self.spec.engines.is_empty() {
             // Emulated code runs some ten times slower: the deadline of a
             // measuring process, ten times over.
-            let limit =
-                deadline::measure(self.spec.plan, self.spec.engines.len(), self.spec.cases.len())
-                    * 10;
+            let limit = deadline::measure(
+                self.spec.plan,
+                self.spec.engines.len(),
+                self.spec.cases.len(),
+            ) * 10;
             let ended = match processes::run_child(&self.spec, &self.files, limit, &wrapper) {
                 Ok(Waited::Exited(status)) if status.success() => {
                     match processes::read_outcome(self.files.outcome()) {
@@ -190,11 +195,16 @@ impl Share {
             };
             // The marker names the engine that was running; none: the
             // oracle or the harness itself failed there.
-            let Some(k) = self.files.running().filter(|&k| k < self.spec.engines.len()) else {
+            let Some(k) = self
+                .files
+                .running()
+                .filter(|&k| k < self.spec.engines.len())
+            else {
                 let why = format!("the check could not run on {MODEL}: {ended}");
-                found.extend((self.spec.engines.iter()).map(|(name, _)| {
-                    (name.clone(), OlderCpu::NotRun { why: why.clone() })
-                }));
+                found.extend(
+                    (self.spec.engines.iter())
+                        .map(|(name, _)| (name.clone(), OlderCpu::NotRun { why: why.clone() })),
+                );
                 return found;
             };
             let (name, _) = self.spec.engines.remove(k);
