@@ -726,9 +726,18 @@ fn renamed(v: &Value, old: &str, new: &str) -> Value {
     match v {
         Value::String(s) if s == old => json!(new),
         Value::Array(a) => Value::Array(a.iter().map(|x| renamed(x, old, new)).collect()),
+        // LLVM's reason for a decision (`"why": "always"`) is a word of
+        // the format, not a name, though a variant may be named alike.
         Value::Object(m) => Value::Object(
             m.iter()
-                .map(|(k, x)| (k.clone(), renamed(x, old, new)))
+                .map(|(k, x)| {
+                    let x = if k == "why" {
+                        x.clone()
+                    } else {
+                        renamed(x, old, new)
+                    };
+                    (k.clone(), x)
+                })
                 .collect(),
         ),
         other => other.clone(),

@@ -365,7 +365,7 @@ fn gate_one(
     }
     rows.sort_by_key(|r| r.verdict);
     let against = match &args.against {
-        Some(rev) => format!("the base tree at {rev}"),
+        Some(rev) => format!("the base tree at {}", crate::env::escape::md_code(rev)),
         None => baselines.label.clone(),
     };
     let inlined = why::per_variant(entry.name, &against, &inlined);

@@ -82,15 +82,15 @@ pub struct Sides<'a> {
 }
 
 /// `gate CIPHER`'s section: per variant, every function LLVM stopped or
-/// started inlining, `against` (the baseline or the base tree) to head,
+/// started inlining, `against` (the baseline or the base tree, in
+/// markdown as the gate's summary says it) to head,
 /// whatever the thresholds decided; the variants that changed nothing
 /// counted, those a side has no decisions for named with the command that
 /// records them.
 pub fn per_variant(cipher: &str, against: &str, variants: &[Sides]) -> String {
     let mut md = format!("### What LLVM inlined differently: {}\n\n", md_text(cipher));
     md.push_str(&format!(
-        "From LLVM's inline remarks (`-Cremark=inline`) of the builds measured, {} to this tree, whatever the thresholds decided:\n\n",
-        md_text(against)
+        "From LLVM's inline remarks (`-Cremark=inline`) of the builds measured, {against} to this tree, whatever the thresholds decided:\n\n"
     ));
     let mut alike = 0;
     let mut unread = Vec::new();
