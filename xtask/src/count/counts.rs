@@ -85,7 +85,7 @@ pub fn attach(
         };
         let mut timed = std::mem::take(&mut e.speed);
         for (c, &count) in cases.iter().zip(n) {
-            let blank = uncounted(entry, c);
+            let blank = Speed::uncounted(entry, c);
             let at = timed.iter().position(|s| same_case(s, &blank));
             let mut s = at.map_or(blank, |k| timed.swap_remove(k));
             s.instructions = Some(count);
@@ -99,23 +99,4 @@ pub fn attach(
 /// Whether two speed entries are of the same case: the gate's row key.
 pub fn same_case(a: &Speed, b: &Speed) -> bool {
     a.alg == b.alg && a.dir == b.dir && a.key_bits == b.key_bits && a.block_bytes == b.block_bytes
-}
-
-/// A speed entry for case `c` with nothing measured.
-pub fn uncounted(entry: &CipherEntry, c: &Case) -> Speed {
-    Speed {
-        alg: c.alg(entry.name),
-        dir: crate::report::Operation::of(c),
-        key_bits: c.key_bytes * 8,
-        block_bytes: c.block_bytes,
-        ticks_per_op: 0.0,
-        ops_per_sec: 0.0,
-        bytes_per_sec: None,
-        ticks_per_byte: None,
-        spread: 0.0,
-        ratio: None,
-        rounds: 0,
-        instructions: None,
-        samples: Vec::new(),
-    }
 }

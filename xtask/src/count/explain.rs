@@ -85,7 +85,7 @@ fn attach(report: &mut Report, entry: &CipherEntry, name: &str, cases: &[Case], 
         return;
     };
     for (c, &n) in cases.iter().zip(counts) {
-        let case = crate::count::counts::uncounted(entry, c);
+        let case = crate::report::Speed::uncounted(entry, c);
         if let Some(s) = e
             .speed
             .iter_mut()

@@ -105,7 +105,7 @@ pub fn check(report: &Report, entry: &CipherEntry, what: &str) -> Result<()> {
     }
     let keys: Vec<_> = cases::gate_cases(entry)
         .iter()
-        .map(|c| crate::count::counts::uncounted(entry, c))
+        .map(|c| crate::report::Speed::uncounted(entry, c))
         .collect();
     for (i, e) in report.variants.iter().enumerate() {
         let name = &e.name;

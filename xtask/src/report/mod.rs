@@ -407,6 +407,28 @@ pub struct Speed {
 }
 
 impl Speed {
+    /// A speed entry for case `c` of `entry` with nothing measured.
+    pub fn uncounted(
+        entry: &bench_harness::registry::CipherEntry,
+        c: &bench_harness::sampling::Case,
+    ) -> Speed {
+        Speed {
+            alg: c.alg(entry.name),
+            dir: Operation::of(c),
+            key_bits: c.key_bytes * 8,
+            block_bytes: c.block_bytes,
+            ticks_per_op: 0.0,
+            ops_per_sec: 0.0,
+            bytes_per_sec: None,
+            ticks_per_byte: None,
+            spread: 0.0,
+            ratio: None,
+            rounds: 0,
+            instructions: None,
+            samples: Vec::new(),
+        }
+    }
+
     /// The key of this entry as the gate's rows and the baseline file name
     /// it: `ecb(aes) encrypt 128-bit 16 B`, or `ecb(aes) setkey 128-bit`
     /// for key setup.

@@ -16,7 +16,11 @@ fn rename(r: &mut serde_json::Value, from: &str, to: &str) {
     match r {
         serde_json::Value::String(s) if s == from => *s = to.to_string(),
         serde_json::Value::Array(a) => a.iter_mut().for_each(|v| rename(v, from, to)),
-        serde_json::Value::Object(o) => o.values_mut().for_each(|v| rename(v, from, to)),
+        // LLVM's reason for a decision (`"why": "always"`) is a word of
+        // the format, not a name, though a variant may be named alike.
+        serde_json::Value::Object(o) => (o.iter_mut())
+            .filter(|(k, _)| *k != "why")
+            .for_each(|(_, v)| rename(v, from, to)),
         _ => {}
     }
 }

@@ -23,7 +23,6 @@ pub use args::Args;
 
 use crate::build::Reuse;
 use crate::count::callgrind;
-use crate::count::counts;
 use crate::env::outputs::{Kind, Outputs};
 use crate::env::tree::{self, BaseTree, Tree};
 use crate::env::workdir::WorkDir;
@@ -313,7 +312,7 @@ fn gate_one(
     drop(base_tree);
     let cases: Vec<Speed> = measure::counted_cases(entry)
         .iter()
-        .map(|c| counts::uncounted(entry, c))
+        .map(|c| crate::report::Speed::uncounted(entry, c))
         .collect();
     let current = |name: &str| {
         contenders

@@ -526,7 +526,7 @@ fn counted_in(
     let timed = e.timed_as().map_or(Some(e), find)?;
     let instructions = (heads.iter())
         .map(|c| {
-            let case = crate::count::counts::uncounted(entry, c);
+            let case = crate::report::Speed::uncounted(entry, c);
             (timed.speed.iter())
                 .find(|s| crate::count::counts::same_case(s, &case))?
                 .instructions
@@ -542,7 +542,7 @@ fn counted_in(
 /// `ecb(toy) encrypt 128-bit 8192 B`, `setkey(toy) 128-bit`, `sha1
 /// digest 8192 B`.
 fn case_label(entry: &CipherEntry, c: &bench_harness::sampling::Case) -> String {
-    let s = crate::count::counts::uncounted(entry, c);
+    let s = crate::report::Speed::uncounted(entry, c);
     if c.block_bytes == 0 {
         format!("{} {}-bit", s.alg, s.key_bits)
     } else if s.key_bits == 0 {

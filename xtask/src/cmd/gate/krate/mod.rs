@@ -25,7 +25,6 @@ use crate::cmd::gate::rows::{self, Severity};
 use crate::cmd::gate::summary::{self, Against, Basis};
 use crate::count::by_module;
 use crate::count::callgrind;
-use crate::count::counts;
 use crate::count::explain;
 use crate::env::escape::md_code;
 use crate::env::workspace;
@@ -78,7 +77,7 @@ pub fn run(args: &Args, given: &Given) -> Result<()> {
     let name = &sides.base.name;
     let cases: Vec<Speed> = measure::counted_cases(entry)
         .iter()
-        .map(|c| counts::uncounted(entry, c))
+        .map(|c| crate::report::Speed::uncounted(entry, c))
         .collect();
     let wall = head.overall.filter(|_| !args.no_time);
     let mut rows = rows::rows(
