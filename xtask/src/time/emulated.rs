@@ -10,7 +10,7 @@
 //! row, named by its flag set where it has one.
 
 use crate::child::measure::EngineState;
-use crate::env::deadline::{self, Waited};
+use crate::env::deadline::Waited;
 use crate::report::older_cpu::OlderCpu;
 use crate::select::contenders::Contender;
 use crate::time::processes::{self, Files};
@@ -161,13 +161,11 @@ impl Share {
         let wrapper = [QEMU.to_string(), "-cpu".into(), MODEL.into()];
         let mut found: Vec<(String, OlderCpu)> = Vec::new();
         while !self.spec.engines.is_empty() {
-            // Emulated code runs some ten times slower: the deadline of a
-            // measuring process, ten times over.
-            let limit = deadline::measure(
-                self.spec.plan,
-                self.spec.engines.len(),
-                self.spec.cases.len(),
-            ) * 10;
+            let limit = limit(self.spec.engines.len());
+            // Emulation is slow: an engine still running at the deadline is
+            // not judged there (the run's own measuring process, native,
+            // says whether it hangs), and the others are checked again.
+            let mut hung = false;
             let ended = match processes::run_child(&self.spec, &self.files, limit, &wrapper) {
                 Ok(Waited::Exited(status)) if status.success() => {
                     match processes::read_outcome(self.files.outcome()) {
@@ -187,10 +185,13 @@ impl Share {
                     Some(code) => format!("the process exited with code {code}"),
                     None => format!("killed by {}", processes::signal_of(&status)),
                 },
-                Ok(Waited::Hung(limit)) => format!(
-                    "still running at its deadline of {:.0} s (killed)",
-                    limit.as_secs_f64()
-                ),
+                Ok(Waited::Hung(limit)) => {
+                    hung = true;
+                    format!(
+                        "still running at its deadline of {:.0} s on the emulated CPU (killed)",
+                        limit.as_secs_f64()
+                    )
+                }
                 Err(e) => cause(e),
             };
             // The marker names the engine that was running; none: the
@@ -213,15 +214,26 @@ impl Share {
             eprintln!("    {label} failed on {MODEL} ({ended}); checking the others again");
             found.push((
                 name,
-                OlderCpu::Failed {
-                    cpu: cpu.to_string(),
-                    why: ended,
-                    built_beyond: beyond,
+                if hung {
+                    OlderCpu::NotRun { why: ended }
+                } else {
+                    OlderCpu::Failed {
+                        cpu: cpu.to_string(),
+                        why: ended,
+                        built_beyond: beyond,
+                    }
                 },
             ));
         }
         found
     }
+}
+
+/// The deadline of an emulated process checking `engines` engines: a
+/// start, then a few seconds an engine, several times what a check of
+/// this workspace's variants takes there.
+fn limit(engines: usize) -> std::time::Duration {
+    std::time::Duration::from_secs(20 + 5 * u64::try_from(engines).unwrap_or(u64::MAX / 8))
 }
 
 /// An error's one line.

@@ -186,7 +186,10 @@ pub(crate) fn run_child(
     let mut cmd = match wrapper.split_first() {
         Some((program, args)) => {
             let mut cmd = Command::new(program);
-            cmd.args(args).arg(exe);
+            // A fault injected for tests (`env/fault.rs`) is a fault of the
+            // run's own measuring process, not of a check on an emulated
+            // CPU.
+            cmd.args(args).arg(exe).env_remove("INLINELAB_FAULT");
             cmd
         }
         None => Command::new(exe),
