@@ -17,10 +17,24 @@ fn toyhash() -> PathBuf {
 
 /// A short, cheap run of the fixture: `variants` besides `published`.
 fn run(extra: &[&str], variants: &str, out: &Path, fault: Option<&str>) -> Output {
+    let mut args = vec!["--type", "ToyHash"];
+    args.extend_from_slice(extra);
+    run_fixture(&toyhash(), &args, variants, out, fault)
+}
+
+/// A short, cheap run of the hash fixture at `crate_dir` with `extra`
+/// arguments: `variants` besides `published`.
+fn run_fixture(
+    crate_dir: &Path,
+    extra: &[&str],
+    variants: &str,
+    out: &Path,
+    fault: Option<&str>,
+) -> Output {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_xtask"));
     cmd.args(["compare", "--crate"])
-        .arg(toyhash())
-        .args(["--offline", "--quick", "--type", "ToyHash"])
+        .arg(crate_dir)
+        .args(["--offline", "--quick"])
         .args(extra)
         .args(["--variants", variants])
         .args([
@@ -171,18 +185,13 @@ fn bad_hash_input_is_refused_with_one_line() {
 #[ignore = "CI tier: needs qemu-user (.ci/run installs it) and builds a crate's variants"]
 fn an_unchecked_target_feature_dies_on_an_older_cpu() {
     let tmp = scratch("crate-older-cpu");
-    let out = Command::new(env!("CARGO_BIN_EXE_xtask"))
-        .args(["compare", "--crate"])
-        .arg(root().join("xtask/tests/fixtures/simdhash"))
-        .args(["--offline", "--quick", "--features", "unchecked"])
-        .args(["--variants", "none,with_unchecked"])
-        .args([
-            "--sizes", "64", "--rounds", "3", "--sec", "0.003", "--budget", "0.001",
-        ])
-        .arg("--out")
-        .arg(tmp.path())
-        .output()
-        .expect("xtask runs");
+    let out = run_fixture(
+        &root().join("xtask/tests/fixtures/simdhash"),
+        &["--features", "unchecked"],
+        "none,with_unchecked",
+        tmp.path(),
+        None,
+    );
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     let json: serde_json::Value =
@@ -221,17 +230,13 @@ fn an_unchecked_target_feature_dies_on_an_older_cpu() {
 #[ignore = "CI tier: builds a crate's variants"]
 fn a_build_that_writes_its_source_gets_no_patch() {
     let tmp = scratch("crate-stamp");
-    let out = Command::new(env!("CARGO_BIN_EXE_xtask"))
-        .args(["compare", "--crate"])
-        .arg(root().join("xtask/tests/fixtures/stamphash"))
-        .args(["--offline", "--quick", "--variants", "none"])
-        .args([
-            "--sizes", "64", "--rounds", "3", "--sec", "0.003", "--budget", "0.001",
-        ])
-        .arg("--out")
-        .arg(tmp.path())
-        .output()
-        .expect("xtask runs");
+    let out = run_fixture(
+        &root().join("xtask/tests/fixtures/stamphash"),
+        &[],
+        "none",
+        tmp.path(),
+        None,
+    );
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     assert!(
