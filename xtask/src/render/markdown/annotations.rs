@@ -650,6 +650,24 @@ fn same_as_registry(w: &mut String, r: &Report) {
 mod tests {
     use crate::report::annotations::{Annotated, Annotations};
 
+    /// A crate's annotations with `written` attributes and nothing else:
+    /// each test sets what it looks at.
+    fn annotations(krate: &str, written: usize) -> Annotations {
+        Annotations {
+            krate: krate.into(),
+            version: "0.1.0".into(),
+            ty: "Toy".into(),
+            written,
+            rows: Vec::new(),
+            added: Vec::new(),
+            backends: Vec::new(),
+            cpu_features: Vec::new(),
+            ran: None,
+            patch: None,
+            suggestion: None,
+        }
+    }
+
     /// The section names every attribute, escaped, and its first sentence
     /// counts them.
     #[test]
@@ -657,10 +675,6 @@ mod tests {
         let mut r = crate::report::fixture::report();
         let variant = r.variants[1].name.clone();
         r.annotations = Some(Annotations {
-            krate: "toy|cipher".into(),
-            version: "0.1.0".into(),
-            ty: "Toy".into(),
-            written: 3,
             rows: vec![Annotated {
                 number: 1,
                 function: "round".into(),
@@ -669,12 +683,7 @@ mod tests {
                 attr: "inline(always)".into(),
                 variant,
             }],
-            added: Vec::new(),
-            backends: Vec::new(),
-            cpu_features: Vec::new(),
-            ran: None,
-            patch: None,
-            suggestion: None,
+            ..annotations("toy|cipher", 3)
         });
         let mut md = String::new();
         super::render_headline(&mut md, &r);
@@ -724,17 +733,8 @@ mod tests {
             variant: variant.into(),
         };
         r.annotations = Some(Annotations {
-            krate: "toy".into(),
-            version: "0.1.0".into(),
-            ty: "Toy".into(),
-            written: 2,
             rows: vec![row(1, &changed), row(2, &same)],
-            added: Vec::new(),
-            backends: Vec::new(),
-            cpu_features: Vec::new(),
-            ran: None,
-            patch: None,
-            suggestion: None,
+            ..annotations("toy", 2)
         });
         let mut md = String::new();
         super::render_table(&mut md, &r);
@@ -772,20 +772,13 @@ mod tests {
             }],
         };
         r.annotations = Some(Annotations {
-            krate: "toy".into(),
-            version: "0.1.0".into(),
-            ty: "Toy".into(),
-            written: 0,
-            rows: Vec::new(),
-            added: Vec::new(),
             backends: vec!["toy::wide".into(), "toy::narrow".into()],
             cpu_features: vec!["avx512f".into()],
             ran: Some(Ran {
                 timed: Observed::Families(vec![family("toy::wide`|", 97)]),
                 counted: Observed::Families(vec![family("toy::narrow", 95)]),
             }),
-            patch: None,
-            suggestion: None,
+            ..annotations("toy", 0)
         });
         let mut md = String::new();
         super::render_table(&mut md, &r);
@@ -813,15 +806,6 @@ mod tests {
             footprint: Some(footprint),
         };
         r.annotations = Some(Annotations {
-            krate: "toy".into(),
-            version: "0.1.0".into(),
-            ty: "Toy".into(),
-            written: 2,
-            rows: Vec::new(),
-            added: Vec::new(),
-            backends: Vec::new(),
-            cpu_features: Vec::new(),
-            ran: None,
             patch: Some(Patch {
                 file: "toy.patch".into(),
                 variant: "suggested_1".into(),
@@ -846,6 +830,7 @@ mod tests {
                 given: false,
                 same_code_as: Some(pick.clone()),
             }),
+            ..annotations("toy", 2)
         });
         let preamble = super::patch_preamble(&r);
         assert!(
