@@ -180,6 +180,9 @@ fn run(
         .arg(format!("--toggle-collect={}", abi::symbol::SET_KEY))
         .arg(format!("--toggle-collect={}", abi::symbol::CRYPT))
         .args([
+            // No gdbserver: its FIFOs in /tmp would outlive a process
+            // killed at its deadline.
+            "--vgdb=no",
             "--combine-dumps=yes",
             "--dump-line=no",
             // Names as the symbol table has them, demangled here as the

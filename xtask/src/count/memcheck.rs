@@ -236,6 +236,9 @@ fn run_child(sos: &[&Path], cases: &[Case], stem: &Path) -> Result<Vec<Secrets>,
     let mut cmd = Command::new("valgrind");
     cmd.args([
         "--tool=memcheck",
+        // No gdbserver: its FIFOs in /tmp would outlive a process killed
+        // at its deadline.
+        "--vgdb=no",
         "--xml=yes",
         "--num-callers=1",
         "--error-limit=no",

@@ -111,7 +111,74 @@ pub fn measure_one(
     reversed: bool,
     dir: &Path,
 ) -> Result<Option<(Outcome, Vec<usize>)>> {
-    let files = Files::in_dir(dir, "");
+    let run = Run {
+        reversed,
+        check_only: false,
+    };
+    run_until_an_outcome(
+        entry,
+        contenders,
+        only,
+        cases,
+        plan,
+        run,
+        &Files::in_dir(dir, ""),
+    )
+}
+
+/// The differential check alone, natively, before the slower stages run
+/// an artifact (memcheck, the emulated CPU): a contender that computes
+/// something else, crashes or hangs the measuring process is marked so
+/// here, within a measuring process's deadline, and those stages leave it
+/// out (a hung artifact would otherwise run to each one's deadline in
+/// turn). The first measuring process checks again.
+pub fn check(
+    entry: &CipherEntry,
+    contenders: &mut [Contender],
+    cases: &[Case],
+    dir: &Path,
+) -> Result<()> {
+    let live = contenders.iter().filter(|c| c.live().is_some()).count();
+    if live == 0 {
+        return Ok(());
+    }
+    eprintln!(
+        "checking {live} artifacts against the oracle (every mode, key length and direction)"
+    );
+    let plan = Plan {
+        rounds: 1,
+        batch_seconds: 0.001,
+    };
+    let run = Run {
+        reversed: false,
+        check_only: true,
+    };
+    let files = Files::in_dir(dir, "check");
+    run_until_an_outcome(entry, contenders, None, cases, plan, run, &files).map(|_| ())
+}
+
+/// How a measuring process runs its engines.
+#[derive(Clone, Copy)]
+struct Run {
+    /// Loaded last to first ([`Spec::reversed`]).
+    reversed: bool,
+    /// The check against the oracle alone ([`Spec::check_only`]).
+    check_only: bool,
+}
+
+/// Measuring processes over the live contenders (those in `only`, when
+/// given), each again without any that crashed or hung the one before,
+/// until one finishes: its outcome and the contender index of each engine
+/// with samples; `None` when no contender is live.
+fn run_until_an_outcome(
+    entry: &CipherEntry,
+    contenders: &mut [Contender],
+    only: Option<&[usize]>,
+    cases: &[Case],
+    plan: Plan,
+    run: Run,
+    files: &Files,
+) -> Result<Option<(Outcome, Vec<usize>)>> {
     loop {
         let live: Vec<usize> = (0..contenders.len())
             .filter(|&i| contenders[i].live().is_some())
@@ -121,11 +188,12 @@ pub fn measure_one(
             return Ok(None);
         }
         let spec = Spec {
-            reversed,
+            reversed: run.reversed,
+            check_only: run.check_only,
             ..spec(entry, contenders, &live, cases, plan)
         };
         let limit = deadline::measure(plan, spec.engines.len(), cases.len());
-        match run_child(&spec, &files, limit, &[])? {
+        match run_child(&spec, files, limit, &[])? {
             Waited::Exited(status) if status.success() => {
                 let outcome = read_outcome(&files.outcome)?;
                 let measured = apply(&outcome, &live, contenders);
@@ -266,14 +334,14 @@ fn blame(ended: &Ended, marker: &Path, live: &[usize], contenders: &mut [Contend
     match ended {
         Ended::Died(_) => {
             eprintln!(
-                "    {} crashed the measuring process ({how}); measuring the others again",
+                "    {} crashed the measuring process ({how}); the others go on without it",
                 contenders[i].label
             );
             contenders[i].fail(format!("crashed while measured ({how})"));
         }
         Ended::Hung(_) => {
             eprintln!(
-                "    {} hung the measuring process ({how}, killed); measuring the others again",
+                "    {} hung the measuring process ({how}, killed); the others go on without it",
                 contenders[i].label
             );
             contenders[i].hang(format!("hung while measured ({how}, killed)"));

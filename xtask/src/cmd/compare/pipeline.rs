@@ -16,6 +16,7 @@ use crate::report::{Report, Status};
 use crate::select::contenders;
 use crate::time::analyse::Settings;
 use crate::time::emulated;
+use crate::time::processes;
 use crate::time::race;
 use crate::time::screen;
 use bench_harness::registry::CipherEntry;
@@ -96,6 +97,7 @@ pub fn compare(
         one_result_per_code(&mut contenders, &settings.reference);
     }
     let mut cases = args.amount.cases(entry);
+    processes::check(entry, &mut contenders, &self::cases(args, entry), work)?;
     let secrets = memcheck::screen(
         &mut contenders,
         &settings.reference,
