@@ -61,6 +61,7 @@ fn json(out: &Path) -> serde_json::Value {
 /// sentence that counts them, names the variants it built; the crate's own
 /// directory is byte for byte what it was.
 #[test]
+#[ignore = "CI tier: builds a crate's dependencies and every variant of it; .ci/run runs it (see ARCHITECTURE.md, Tests)"]
 fn a_crate_from_a_path_end_to_end() {
     let before = files(&fixture("toycipher"));
     let tmp = scratch("crate");
