@@ -679,7 +679,7 @@ fn flag_values_that_do_not_build_are_refused() {
     }
 }
 
-/// A flag grid, end to end on two variants and two opt-levels: every
+/// A flag grid, end to end on two variants and two target CPUs: every
 /// contender built under each flag set (its name `VARIANT~SET`, its own
 /// target directory and fingerprint), one verdict over them all, the pick
 /// under each set and the inversions on the first screen; `merge` refuses
@@ -697,8 +697,10 @@ fn a_flag_grid_is_built_and_decided_per_set() {
             "--quick",
             "--variants",
             "never,auto",
-            "--opt-level",
-            "3,z",
+            // The sets `an_older_cpu_runs_each_check` builds too: their
+            // dependencies compiled once in a run of both.
+            "--target-cpu",
+            "x86-64,x86-64-v3",
             "--sizes",
             "16",
             "--budget",
@@ -712,24 +714,33 @@ fn a_flag_grid_is_built_and_decided_per_set() {
     assert!(out.status.success(), "{stderr}");
     let json = read_json(out_dir);
     let sets: Vec<&str> = (json["flag_sets"].as_array().unwrap().iter())
-        .map(|s| s["opt_level"].as_str().unwrap())
+        .map(|s| s["target_cpu"]["name"].as_str().unwrap())
         .collect();
-    assert_eq!(sets, ["3", "z"]);
-    for name in ["never~O3", "auto~O3", "never~Oz", "auto~Oz"] {
+    assert_eq!(sets, ["x86-64", "x86-64-v3"]);
+    for name in [
+        "never~x86-64",
+        "auto~x86-64",
+        "never~x86-64-v3",
+        "auto~x86-64-v3",
+    ] {
         let e = entry(&json, name);
         assert_eq!(e["flags"], name.split('~').nth(1).unwrap(), "{name}");
     }
     let peer = (json["peers"].as_array().unwrap().iter())
-        .find(|e| e["name"] == "rustcrypto~Oz")
+        .find(|e| e["name"] == "rustcrypto~x86-64-v3")
         .expect("the peer under each flag set");
-    assert_eq!(peer["flags"], "Oz");
+    assert_eq!(peer["flags"], "x86-64-v3");
     // Each flag set's artifacts are their own files, built apart.
     let fingerprint = |n: &str| entry(&json, n)["artifact"]["fingerprint"].clone();
-    assert_ne!(fingerprint("auto~O3"), fingerprint("auto~Oz"));
-    assert_eq!(json["run"]["reference_variant"], "auto~O3");
+    assert_ne!(fingerprint("auto~x86-64"), fingerprint("auto~x86-64-v3"));
+    assert_eq!(json["run"]["reference_variant"], "auto~x86-64");
     let md = std::fs::read_to_string(out_dir.join("cast6.md")).unwrap();
     assert!(md.contains("**Which flags and which variant.**"), "{md}");
-    assert!(md.contains("| `O3` | opt-level=3 |") && md.contains("| `Oz` | opt-level=z |"));
+    assert!(md.contains("| `x86-64` | -Ctarget-cpu=x86-64 |"), "{md}");
+    assert!(
+        md.contains("| `x86-64-v3` | -Ctarget-cpu=x86-64-v3 |"),
+        "{md}"
+    );
     let report = out_dir.join("cast6.json");
     let merged = xtask(
         &["merge", report.to_str().unwrap(), report.to_str().unwrap()],
