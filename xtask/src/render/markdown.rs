@@ -13,7 +13,7 @@ use cells::{bytes, details, opt_bytes};
 use std::collections::HashMap;
 use std::fmt::Write;
 
-mod annotations;
+pub mod annotations;
 pub use annotations::patch_preamble;
 mod cells;
 mod facts;

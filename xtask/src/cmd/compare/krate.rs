@@ -26,6 +26,7 @@ use crate::intake::door::make::{self, Made};
 use crate::intake::door::take::{self, Taken};
 use crate::intake::spec::{Given, Spec};
 use crate::intake::{patch, table};
+use crate::render::markdown::annotations::SameCode;
 use crate::render::output::FLAGS_DIR;
 use crate::render::{output, worth};
 use crate::report::ran::Ran;
@@ -386,10 +387,7 @@ impl Explain {
         let effect = (self.whole.iter())
             .find(|(v, _)| v == variant)
             .map_or("not timed".to_string(), |(_, e)| e.clone());
-        format!(
-            "inlinelab: set by `{variant}`, measured whole: {effect} ({})",
-            self.command
-        )
+        format!("inlinelab: set by `{variant}`, {effect} ({})", self.command)
     }
 }
 
@@ -448,7 +446,7 @@ fn explain(
             whole.push((
                 e.name.clone(),
                 format!(
-                    "footprint {size} and speed {speed} against `{}`",
+                    "measured whole: footprint {size} and speed {speed} against `{}`",
                     r.run.reference
                 ),
             ));
@@ -456,26 +454,15 @@ fn explain(
     }
     // A set that held as the first run's pick's machine code: that
     // entry's speed, its own footprint.
-    if let Some(s) = settled.map(|s| &s.record)
-        && let (Some(same), Some(held)) = (&s.same_code_as, &s.held)
-    {
-        let published = (first.variants.iter())
-            .find(|e| e.name == first.run.reference)
-            .and_then(|e| e.artifact.as_ref())
-            .map(|a| a.footprint_bytes);
-        let own = s.screen.as_ref().and_then(|x| x.footprint(held));
-        let size = published.zip(own).map_or("unknown".to_string(), |(p, v)| {
-            size_pct(v as f64 / p.max(1) as f64 - 1.0)
-        });
-        let speed = (first.variants.iter())
-            .find(|e| e.name == *same)
-            .map(|e| e.overall.as_ref().map_or("the same".to_string(), pct))
-            .unwrap_or_else(|| "not timed".into());
+    if let Some(c) = settled.and_then(|s| SameCode::of(first, &s.record)) {
         whole.push((
-            held.clone(),
+            c.held.to_string(),
             format!(
-                "footprint {size} and speed {speed} against `{}` (the same machine code as `{same}`, measured in that run)",
-                first.run.reference
+                "built whole, the same machine code as `{}` (measured in that run): footprint {} and speed {} against `{}`",
+                c.same,
+                c.size(),
+                c.speed.as_deref().unwrap_or("the same"),
+                first.run.reference,
             ),
         ));
     }

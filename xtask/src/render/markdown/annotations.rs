@@ -19,9 +19,9 @@ fn patch_effect(r: &Report, code: &dyn Fn(&str) -> String) -> Option<String> {
     let p = a.patch.as_ref()?;
     if let Some(s) = &a.suggestion
         && s.held.as_deref() == Some(p.variant.as_str())
-        && let Some(same) = &s.same_code_as
+        && s.same_code_as.is_some()
     {
-        return same_code_effect(r, s, same, code);
+        return same_code_effect(r, s, code);
     }
     let (run, which) = match r.suggested.as_deref() {
         Some(s) if s.variants.iter().any(|e| e.name == p.variant) => {
@@ -60,37 +60,77 @@ fn patch_effect(r: &Report, code: &dyn Fn(&str) -> String) -> Option<String> {
     ))
 }
 
-/// The effect of the set `s` that held as the first run's entry `same`
-/// (the same machine code, no larger): its own footprint, as the screen
-/// sized it, and that entry's speed, both against `published`.
+/// The figures of the set that held as the first run's entry `same` (the
+/// same machine code, no larger), against `published`: its own footprint,
+/// as the screen sized it, and that entry's speed. The report's sentence
+/// and `--explain-in-source`'s comment say them.
+pub struct SameCode<'a> {
+    pub held: &'a str,
+    pub same: &'a str,
+    /// The set's footprint and `published`'s, in bytes.
+    pub footprint: u64,
+    pub published: u64,
+    /// `same`'s speed against `published`, as a percentage; `None` when
+    /// `same` is `published` itself.
+    pub speed: Option<String>,
+}
+
+impl SameCode<'_> {
+    /// Of suggestion `s` in report `r`; `None` when no set held as another
+    /// entry's code, or a footprint is missing.
+    pub fn of<'a>(
+        r: &'a Report,
+        s: &'a crate::report::annotations::Suggestion,
+    ) -> Option<SameCode<'a>> {
+        let find = |n: &str| r.variants.iter().find(|e| e.name == n);
+        let same = s.same_code_as.as_deref()?;
+        let held = s.held.as_deref()?;
+        Some(SameCode {
+            held,
+            same,
+            footprint: s.screen.as_ref()?.footprint(held)?,
+            published: find(&r.run.reference)?.artifact.as_ref()?.footprint_bytes,
+            speed: if same == r.run.reference {
+                None
+            } else {
+                Some(
+                    find(same)?
+                        .overall
+                        .as_ref()
+                        .map_or("not timed".to_string(), pct),
+                )
+            },
+        })
+    }
+
+    /// The footprint's change, as a percentage.
+    pub fn size(&self) -> String {
+        size_pct(self.footprint as f64 / self.published.max(1) as f64 - 1.0)
+    }
+}
+
+/// The effect of the set `s` that held as the first run's entry whose
+/// machine code it is ([`SameCode`]), in the report's words.
 fn same_code_effect(
     r: &Report,
     s: &crate::report::annotations::Suggestion,
-    same: &str,
     code: &dyn Fn(&str) -> String,
 ) -> Option<String> {
-    let find = |n: &str| r.variants.iter().find(|e| e.name == n);
-    let published = find(&r.run.reference)?;
-    let b = published.artifact.as_ref()?.footprint_bytes;
-    let held = s.held.as_deref()?;
-    let a = s.screen.as_ref()?.footprint(held)?;
-    let speed = if same == r.run.reference {
-        format!("the same (the same machine code as {})", code(same))
-    } else {
-        format!(
-            "{} (the same machine code as {}, measured in this run)",
-            find(same)?
-                .overall
-                .as_ref()
-                .map_or("not timed".to_string(), pct),
-            code(same)
-        )
+    let c = SameCode::of(r, s)?;
+    let speed = match &c.speed {
+        None => format!("the same (the same machine code as {})", code(c.same)),
+        Some(speed) => format!(
+            "{speed} (the same machine code as {}, measured in this run)",
+            code(c.same)
+        ),
     };
     Some(format!(
-        "{} (built whole; its hot path and key schedule are {}'s machine code): footprint {} ({a} bytes against {b}) and speed {speed} against {} over the crypt cases",
-        code(held),
-        code(same),
-        size_pct(a as f64 / b.max(1) as f64 - 1.0),
+        "{} (built whole; its hot path and key schedule are {}'s machine code): footprint {} ({} bytes against {}) and speed {speed} against {} over the crypt cases",
+        code(c.held),
+        code(c.same),
+        c.size(),
+        c.footprint,
+        c.published,
         code(&r.run.reference),
     ))
 }
