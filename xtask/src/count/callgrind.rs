@@ -7,14 +7,15 @@
 //! `--toggle-collect` counts exactly the artifact's instructions and nothing
 //! of the harness around it.
 //!
-//! One valgrind run counts every artifact of a cipher: the counting process
+//! One valgrind run counts a share of a cipher's artifacts, one share a
+//! core (at most four: valgrind runs one thread): the counting process
 //! (`__count`, see `count.rs`) loads each in turn and brackets each
 //! case with two marker functions, on which callgrind zeroes
 //! (`--zero-before`) and dumps (`--dump-before`) its counts; the dumps are
 //! appended to one file (`--combine-dumps`) and read back in order. Its cost
-//! is one valgrind start per cipher, not per variant. The run has a
+//! is one valgrind start per share, not per variant. Each run has a
 //! deadline ([`deadline::count`]): an artifact that loops is killed there,
-//! counted as hung, and the others counted again.
+//! counted as hung, and the others of its share counted again.
 
 use crate::count::functions::{self, Functions};
 use crate::count::memo::{Key, Memo};
@@ -48,7 +49,7 @@ pub enum Count {
     Hung(String),
 }
 
-/// The counting process's files, in the work directory.
+/// A counting process's files, in the work directory.
 struct Files {
     spec: PathBuf,
     outcome: PathBuf,
@@ -58,9 +59,28 @@ struct Files {
     err: PathBuf,
 }
 
-/// Counts each of `artifacts` (`(name, path)`) in every case, in one
-/// valgrind run (again without an artifact that crashes or hangs it), in
-/// `dir` (scratch).
+impl Files {
+    /// Share `k`'s files in `dir`: the first share's named as one run's
+    /// were (`callgrind.out`), the others' numbered (`callgrind-1.out`).
+    fn in_dir(dir: &Path, k: usize) -> Files {
+        let n = if k == 0 {
+            String::new()
+        } else {
+            format!("-{k}")
+        };
+        Files {
+            spec: dir.join(format!("count{n}.json")),
+            outcome: dir.join(format!("count{n}-outcome.json")),
+            marker: dir.join(format!("count{n}-marker")),
+            out: dir.join(format!("callgrind{n}.out")),
+            err: dir.join(format!("count{n}-stderr")),
+        }
+    }
+}
+
+/// Counts each of `artifacts` (`(name, path)`) in every case, in valgrind
+/// runs of a share each (again without an artifact that crashes or hangs
+/// one), in `dir` (scratch).
 pub fn count(artifacts: &[(String, PathBuf)], cases: &[Case], dir: &Path) -> Vec<Count> {
     let counted = count_functions(artifacts, cases, dir);
     counted.into_iter().map(|(c, _)| c).collect()
@@ -74,13 +94,6 @@ pub fn count_functions(
     cases: &[Case],
     dir: &Path,
 ) -> Vec<(Count, Vec<Functions>)> {
-    let files = Files {
-        spec: dir.join("count.json"),
-        outcome: dir.join("count-outcome.json"),
-        marker: dir.join("count-marker"),
-        out: dir.join("callgrind.out"),
-        err: dir.join("count-stderr"),
-    };
     // The same file in the same cases was counted before in this process.
     let keys: Vec<Option<Key>> = (artifacts.iter())
         .map(|(_, so)| Key::of(so, &cases))
@@ -88,42 +101,34 @@ pub fn count_functions(
     let mut result: Vec<Option<(Count, Vec<Functions>)>> = (keys.iter())
         .map(|k| k.as_ref().and_then(|k| COUNTED.get(k)))
         .collect();
-    loop {
-        let left: Vec<usize> = (0..artifacts.len())
-            .filter(|&i| result[i].is_none())
-            .collect();
-        if left.is_empty() {
-            break;
-        }
-        let spec = CountSpec {
-            artifacts: left.iter().map(|&i| artifacts[i].clone()).collect(),
-            cases: cases.to_vec(),
-        };
-        match run(&spec, &files) {
-            Ok(counts) => {
-                for (&i, c) in left.iter().zip(counts) {
-                    result[i] = Some(c);
-                }
-            }
-            Err(Crash::At(k, fate, how)) => {
-                let i = left[k];
-                let (verb, count): (_, fn(String) -> Count) = match fate {
-                    Fate::Crashed => ("crashed", Count::Failed),
-                    Fate::Hung => ("hung", Count::Hung),
-                };
-                eprintln!(
-                    "    {} {verb} the counting process ({how}); counting the others again",
-                    artifacts[i].0
-                );
-                let why = format!("{verb} while its instructions were counted ({how})");
-                result[i] = Some((count(why), Vec::new()));
-            }
-            Err(Crash::Whole(why)) => {
-                for &i in &left {
-                    let why = format!("counting instructions: {why}");
-                    result[i] = Some((Count::Failed(why), Vec::new()));
-                }
-            }
+    let left: Vec<usize> = (0..artifacts.len())
+        .filter(|&i| result[i].is_none())
+        .collect();
+    if !left.is_empty() {
+        // One valgrind run a core, each over its share (in order, so that
+        // an artifact's place in its process is the same on every run
+        // here).
+        let workers = std::thread::available_parallelism().map_or(1, |n| n.get().min(4));
+        let share = left.len().div_ceil(workers).max(1);
+        let found: Vec<(usize, (Count, Vec<Functions>))> = std::thread::scope(|s| {
+            let handles: Vec<_> = (left.chunks(share).enumerate())
+                .map(|(k, chunk)| {
+                    s.spawn(move || count_share(chunk, artifacts, cases, &Files::in_dir(dir, k)))
+                })
+                .collect();
+            (handles.into_iter().zip(left.chunks(share)))
+                .flat_map(|(h, chunk)| {
+                    h.join().unwrap_or_else(|_| {
+                        let why = "counting instructions: its thread ended".to_string();
+                        (chunk.iter())
+                            .map(|&i| (i, (Count::Failed(why.clone()), Vec::new())))
+                            .collect()
+                    })
+                })
+                .collect()
+        });
+        for (i, c) in found {
+            result[i] = Some(c);
         }
     }
     let result: Vec<(Count, Vec<Functions>)> = result
@@ -136,6 +141,61 @@ pub fn count_functions(
         }
     }
     result
+}
+
+/// The artifacts `share` (indices into `artifacts`) counted in one valgrind
+/// run, again without any that crashes or hangs it: each index and what
+/// counting gave.
+fn count_share(
+    share: &[usize],
+    artifacts: &[(String, PathBuf)],
+    cases: &[Case],
+    files: &Files,
+) -> Vec<(usize, (Count, Vec<Functions>))> {
+    let mut result: Vec<Option<(Count, Vec<Functions>)>> = vec![None; share.len()];
+    loop {
+        let left: Vec<usize> = (0..share.len()).filter(|&k| result[k].is_none()).collect();
+        if left.is_empty() {
+            break;
+        }
+        let spec = CountSpec {
+            artifacts: left.iter().map(|&k| artifacts[share[k]].clone()).collect(),
+            cases: cases.to_vec(),
+        };
+        match run(&spec, files) {
+            Ok(counts) => {
+                for (&k, c) in left.iter().zip(counts) {
+                    result[k] = Some(c);
+                }
+            }
+            Err(Crash::At(at, fate, how)) => {
+                let k = left[at];
+                let (verb, count): (_, fn(String) -> Count) = match fate {
+                    Fate::Crashed => ("crashed", Count::Failed),
+                    Fate::Hung => ("hung", Count::Hung),
+                };
+                eprintln!(
+                    "    {} {verb} the counting process ({how}); counting the others again",
+                    artifacts[share[k]].0
+                );
+                let why = format!("{verb} while its instructions were counted ({how})");
+                result[k] = Some((count(why), Vec::new()));
+            }
+            Err(Crash::Whole(why)) => {
+                for &k in &left {
+                    let why = format!("counting instructions: {why}");
+                    result[k] = Some((Count::Failed(why), Vec::new()));
+                }
+            }
+        }
+    }
+    (share.iter().copied())
+        .zip(
+            result
+                .into_iter()
+                .map(|c| c.expect("every artifact of the share")),
+        )
+        .collect()
 }
 
 /// Every artifact counted in this process, by its bytes and cases.

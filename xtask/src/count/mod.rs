@@ -1,5 +1,5 @@
-//! Counting instructions with callgrind: one valgrind run over every
-//! artifact of a cipher, and the counts per case it gives; the
+//! Counting instructions with callgrind: a valgrind run over each core's
+//! share of a cipher's artifacts, and the counts per case they give; the
 //! instructions per function of each case (`functions.rs`), and the
 //! crate's module that got them (`by_module.rs`).
 

@@ -127,7 +127,7 @@ pub fn measure_built(
         if entry.from_crate.is_some() {
             "a valgrind run each"
         } else {
-            "one valgrind run"
+            "a valgrind run a core's share"
         }
     );
     let start = std::time::Instant::now();
