@@ -27,21 +27,6 @@ pub fn counted_cases(entry: &CipherEntry) -> Vec<Case> {
     cases::gate_cases(entry)
 }
 
-/// A crate's artifacts checked against its oracle (every mode, key length
-/// and direction, 1 to 40 blocks: `measure`) without timing them: a
-/// measuring process with no case to time. One that computes something
-/// else is marked failed, with the first case that differs.
-fn check(
-    entry: &CipherEntry,
-    contenders: &mut [Contender],
-    dir: &Path,
-    plan: bench_harness::sampling::Plan,
-) -> Result<()> {
-    eprintln!("    checking each artifact against the oracle (not timed: --no-time)");
-    processes::measure_one(entry, contenders, None, &[], plan, false, dir)?;
-    Ok(())
-}
-
 /// [`counts::count`] of each contender in a valgrind run of its own, each
 /// artifact the first one its process loads: a crate's two sides (`gate
 /// --crate`) are compared with each other, and the same code must count
@@ -103,7 +88,9 @@ pub fn measure_built(
     let steps = contenders.len() + 2;
     let timings = if no_time {
         if entry.from_crate.is_some() {
-            check(entry, contenders, dir, plan)?;
+            // A crate's artifacts against its oracle, not timed: the
+            // native check compare runs before its slow stages.
+            processes::check(entry, contenders, dir)?;
         }
         None
     } else {
