@@ -325,6 +325,19 @@ fn golden_gate_summary() {
             0.06,
             Severity::Advisory,
         ),
+        Row {
+            baseline: "0 branches, 0 indexes".into(),
+            base: Some("0 branches, 0 indexes".into()),
+            now: "unmeasured".into(),
+            change_base: Some("not measured now".into()),
+            ..row(
+                "vaes_x2",
+                "secret branches and indexes (memcheck)",
+                "not measured now",
+                0.0,
+                Severity::Unmeasured,
+            )
+        },
         row("auto_x2", ".so bytes", "+0.00%", 0.0, Severity::Ok),
         row("a|b<c>", ".text bytes", "-1.00%", 0.0, Severity::Ok),
     ];

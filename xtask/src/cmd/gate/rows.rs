@@ -75,7 +75,11 @@ pub struct Row {
 #[derive(Debug, PartialEq, Eq, PartialOrd, Ord, Clone, Copy)]
 pub enum Severity {
     Regression,
+    /// A wall-clock slowdown flagged, not failing (without --strict-time).
     Advisory,
+    /// A figure the baseline has and this run could not measure (memcheck
+    /// could not run the artifact): said, failing nothing.
+    Unmeasured,
     Ok,
 }
 
@@ -280,7 +284,8 @@ fn secrets_row(baseline: &Entry, base: Option<&Entry>, now: &Entry) -> Option<Ro
     row.base = base.map(|b| words(counts(b)));
     (row.change, row.verdict) = match leak {
         Some(l) => (l.words("the baseline"), Severity::Regression),
-        None if is.is_none() => ("not measured now".into(), Severity::Advisory),
+        None if is.is_none() && was.is_none() => ("unmeasured in both".into(), Severity::Ok),
+        None if is.is_none() => ("not measured now".into(), Severity::Unmeasured),
         None => ("no kind the baseline lacks".into(), Severity::Ok),
     };
     Some(row)
@@ -548,7 +553,14 @@ mod tests {
         unmeasured.secrets = Some(Secrets::Unmeasured { why: "VAES".into() });
         assert_eq!(
             secrets_row(&with(0, 0), None, &unmeasured).unwrap().verdict,
-            Severity::Advisory
+            Severity::Unmeasured
+        );
+        // Unmeasured in the baseline too (valgrind cannot run VAES): nothing
+        // new to say, and never a slowdown.
+        let both = secrets_row(&unmeasured, None, &unmeasured).unwrap();
+        assert_eq!(
+            (both.verdict, both.change.as_str()),
+            (Severity::Ok, "unmeasured in both")
         );
         let old = crate::report::fixture::entry("v", 1_000, [1.0, 1.0], None);
         assert!(secrets_row(&old, None, &with(5, 5)).is_none());

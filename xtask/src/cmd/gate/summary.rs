@@ -102,10 +102,14 @@ pub fn render(cipher: &str, basis: &Basis, th: &Thresholds, rows: &[Row]) -> Str
 /// "**N regression(s)** against ...", with the advisories counted.
 fn headline(md: &mut String, basis: &Basis, rows: &[Row]) {
     let count = |v: Severity| rows.iter().filter(|r| r.verdict == v).count();
-    let (regressions, advisories) = (count(Severity::Regression), count(Severity::Advisory));
+    let (regressions, advisories, unmeasured) = (
+        count(Severity::Regression),
+        count(Severity::Advisory),
+        count(Severity::Unmeasured),
+    );
     let _ = writeln!(
         md,
-        "{} against {}{}.{}\n",
+        "{} against {}{}.{}{}\n",
         if regressions == 0 {
             "**No regression**".to_string()
         } else {
@@ -121,6 +125,11 @@ fn headline(md: &mut String, basis: &Basis, rows: &[Row]) {
         },
         if advisories > 0 {
             format!(" {advisories} wall-clock slowdown(s) flagged as advisory.")
+        } else {
+            String::new()
+        },
+        if unmeasured > 0 {
+            format!(" {unmeasured} figure(s) the baseline has were not measured now.")
         } else {
             String::new()
         }
@@ -154,6 +163,7 @@ fn flagged(md: &mut String, rows: &[Row], against: bool) {
         let verdict = match r.verdict {
             Severity::Regression => "**regression**",
             Severity::Advisory => "slower (advisory)",
+            Severity::Unmeasured => "not measured (advisory)",
             Severity::Ok => "ok",
         };
         let mut cells = vec![md_cell_fragment(&r.metric), md_cell(&r.baseline)];
