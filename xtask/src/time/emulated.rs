@@ -51,20 +51,6 @@ pub fn beyond_baseline(flags: &[String]) -> bool {
         || values("target-feature=").iter().any(|f| f.contains('+'))
 }
 
-/// The cases the check runs of a run's `cases`: the first of each kind
-/// and mode (the child checks every key length and direction of each mode
-/// its cases name, a crate's variant every mode whatever they name), each
-/// run once more, briefly, as a case.
-fn one_per_mode(cases: &[Case]) -> Vec<Case> {
-    let mut out: Vec<Case> = Vec::new();
-    for c in cases {
-        if !out.iter().any(|o| o.kind == c.kind && o.mode == c.mode) {
-            out.push(*c);
-        }
-    }
-    out
-}
-
 /// Each live contender of `entry` (not the A/A control: the reference's
 /// own file) run on the older CPU, checked in every mode of `cases` (a
 /// run's): its name and outcome. Without the emulator, each is not run,
@@ -75,7 +61,7 @@ pub fn check(
     cases: &[Case],
     dir: &Path,
 ) -> Vec<(String, OlderCpu)> {
-    let cases = one_per_mode(cases);
+    let cases = processes::one_per_mode(cases);
     let live: Vec<usize> = (0..contenders.len())
         .filter(|&i| contenders[i].live().is_some() && !contenders[i].is_control())
         .collect();

@@ -126,13 +126,33 @@ pub fn measure_one(
     )
 }
 
+/// The cases a check runs of a run's `cases`: the first of each kind and
+/// mode. The child checks every key length and direction of each mode its
+/// cases name (a crate's variant every mode, whatever they name) and keys
+/// each artifact as the first case does; it times none of them.
+pub(crate) fn one_per_mode(cases: &[Case]) -> Vec<Case> {
+    let mut out: Vec<Case> = Vec::new();
+    for c in cases {
+        if !out.iter().any(|o| o.kind == c.kind && o.mode == c.mode) {
+            out.push(*c);
+        }
+    }
+    out
+}
+
 /// The differential check alone, natively, before the slower stages run
-/// an artifact (memcheck, the emulated CPU): a contender that computes
-/// something else, crashes or hangs the measuring process is marked so
-/// here, within a measuring process's deadline, and those stages leave it
-/// out (a hung artifact would otherwise run to each one's deadline in
-/// turn). The first measuring process checks again.
-pub fn check(entry: &CipherEntry, contenders: &mut [Contender], dir: &Path) -> Result<()> {
+/// an artifact (memcheck, the emulated CPU), in every mode of `cases` (a
+/// run's): a contender that computes something else, crashes or hangs the
+/// measuring process is marked so here, within a measuring process's
+/// deadline, and those stages leave it out (a hung artifact would
+/// otherwise run to each one's deadline in turn). The first measuring
+/// process checks again.
+pub fn check(
+    entry: &CipherEntry,
+    contenders: &mut [Contender],
+    cases: &[Case],
+    dir: &Path,
+) -> Result<()> {
     let live = contenders.iter().filter(|c| c.live().is_some()).count();
     if live == 0 {
         return Ok(());
@@ -149,9 +169,10 @@ pub fn check(entry: &CipherEntry, contenders: &mut [Contender], dir: &Path) -> R
         check_only: true,
     };
     let files = Files::in_dir(dir, "check");
-    // The check runs as the artifacts load (child/measure.rs): no case is
-    // timed, and its deadline is a measuring process's margin.
-    run_until_an_outcome(entry, contenders, None, &[], plan, run, &files).map(|_| ())
+    // The check runs as the artifacts load (child/measure.rs), in the
+    // modes the cases name: no case is timed.
+    let cases = one_per_mode(cases);
+    run_until_an_outcome(entry, contenders, None, &cases, plan, run, &files).map(|_| ())
 }
 
 /// How a measuring process runs its engines.

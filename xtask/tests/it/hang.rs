@@ -49,6 +49,14 @@ fn compare_kills_a_hung_variant_and_measures_the_others() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("never hung"), "{stderr}");
+    // Found by the native check against the oracle, before memcheck runs
+    // (which then runs the other alone), not at memcheck's deadline.
+    let found = stderr.find("cast6-never hung the measuring process");
+    let memcheck = stderr.find("looking for secret-dependent branches and indexes in 1 artifacts");
+    assert!(
+        matches!((found, memcheck), (Some(f), Some(m)) if f < m),
+        "{stderr}"
+    );
     let json = read_json(&out_dir.path().join("cast6.json"));
     let never = entry(&json, "never");
     assert_eq!(never["status"], "hung", "{never}");

@@ -97,7 +97,7 @@ pub fn compare(
         one_result_per_code(&mut contenders, &settings.reference);
     }
     let mut cases = args.amount.cases(entry);
-    processes::check(entry, &mut contenders, work)?;
+    processes::check(entry, &mut contenders, &cases, work)?;
     let secrets = memcheck::screen(
         &mut contenders,
         &settings.reference,

@@ -90,7 +90,7 @@ pub fn measure_built(
         if entry.from_crate.is_some() {
             // A crate's artifacts against its oracle, not timed: the
             // native check compare runs before its slow stages.
-            processes::check(entry, contenders, dir)?;
+            processes::check(entry, contenders, &timed_cases, dir)?;
         }
         None
     } else {
