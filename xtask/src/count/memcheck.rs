@@ -244,6 +244,10 @@ fn run_child(sos: &[&Path], cases: &[Case], stem: &Path) -> Result<Vec<Secrets>,
         "--error-limit=no",
         "--leak-check=no",
         "--undef-value-errors=yes",
+        // Only frames in the artifact count (`parse`), which has no debug
+        // info: the inlining tables of xtask's own would be read at every
+        // start for nothing.
+        "--read-inline-info=no",
     ])
     .arg(format!("--xml-file={}", xml.display()))
     .arg(exe)
