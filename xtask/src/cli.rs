@@ -6,6 +6,7 @@
 use crate::error::{Error, Result};
 use clap::error::ErrorKind;
 use std::ffi::OsString;
+use std::io::Write;
 use std::ops::RangeInclusive;
 
 /// Block sizes a run may ask for, in bytes: tcrypt's bound (1 MiB at most).
@@ -129,7 +130,8 @@ pub fn from_clap(e: clap::Error, cli: &clap::Command, args: &[OsString]) -> Resu
         ErrorKind::DisplayHelp
         | ErrorKind::DisplayVersion
         | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
-            print!("{}", e.render());
+            // A reader that stops early (`--help | head`) is no error.
+            let _ = write!(std::io::stdout(), "{}", e.render());
             Ok(())
         }
         _ => Err(ours(&e).unwrap_or_else(|| usage(&e, &command_path(cli, args)))),

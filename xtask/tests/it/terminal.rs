@@ -1,6 +1,7 @@
 //! Names from a report's JSON printed to a terminal (issue 29, case 7):
 //! `merge`'s "left out:" lines on stderr and its "portable: use ..." line
-//! on stdout show control characters escaped, each line one line.
+//! on stdout show control characters escaped, each line one line; and help
+//! printed to a reader that has gone is no panic.
 
 use std::process::Command;
 
@@ -99,4 +100,22 @@ fn merge_prints_names_as_a_terminal_shows_them() {
         "{}",
         lines[0]
     );
+}
+
+/// Help read by a reader that has already gone (`cargo xtask gate --help |
+/// head -1`): exit 0, no panic, whatever the pipe's buffer holds (the
+/// reading end is closed before xtask starts).
+#[test]
+fn help_into_a_closed_pipe_is_no_panic() {
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let out = Command::new(env!("CARGO_BIN_EXE_xtask"))
+        .args(["gate", "--help"])
+        .stdout(writer)
+        .stderr(std::process::Stdio::piped())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
 }
