@@ -13,8 +13,10 @@
 // The modules by job, lowest first: a module imports only the crate root
 // and modules listed before it (`tests/layers.rs` checks).
 //
-// Foundations: the counter, statistics, buffer placement, output files.
+// Foundations: the counter, statistics, buffer placement, output files,
+// the tests' injected crash.
 pub mod clock;
+pub mod fault;
 pub mod outfile;
 pub mod placement;
 pub mod stats;
@@ -32,6 +34,8 @@ pub mod interleave;
 // The measuring core xtask uses: cases, the oracle check, interleaved
 // samples.
 pub mod sampling;
+// What valgrind runs (`under-valgrind`): counting and the secrets screen.
+pub mod under_valgrind;
 // tcrypt's measurements and their output lines.
 pub mod format;
 pub mod measure;

@@ -19,7 +19,7 @@ mod time;
 #[cfg(test)]
 mod tests;
 
-use child::{instructions, measure, sample, secrets};
+use child::{instructions, measure, sample};
 use clap::{CommandFactory, Parser, Subcommand};
 use cmd::{baseline, bloat, calibrate, compare, merge, verify};
 use std::process::ExitCode;
@@ -80,18 +80,12 @@ enum Command {
     /// The measuring process compare and gate start.
     #[command(name = "__measure", hide = true)]
     Measure(measure::Args),
-    /// What callgrind runs to count instructions.
-    #[command(name = "__count", hide = true)]
-    Count(child::count::Args),
     /// The gate's instruction counts of one artifact (for tests).
     #[command(name = "__instructions", hide = true)]
     Instructions(instructions::Args),
     /// Where an artifact's CPU time goes (instruction-pointer samples).
     #[command(name = "__sample", hide = true)]
     Sample(sample::Args),
-    /// What memcheck runs to find secret-dependent branches and indexes.
-    #[command(name = "__secrets", hide = true)]
-    Secrets(secrets::Args),
 }
 
 fn main() -> ExitCode {
@@ -110,10 +104,8 @@ fn main() -> ExitCode {
             Command::Verify(args) => verify::run(args),
             Command::Bloat(args) => bloat::run(args),
             Command::Measure(args) => measure::run(args),
-            Command::Count(args) => child::count::run(args),
             Command::Instructions(args) => instructions::run(args),
             Command::Sample(args) => sample::run(args),
-            Command::Secrets(args) => secrets::run(args),
         },
         Err(e) => cli::from_clap(e, &Cli::command(), &args),
     };

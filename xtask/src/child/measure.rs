@@ -5,7 +5,6 @@
 //! that the parent (`child.rs`) can name the artifact that crashed. Also the
 //! protocol between the two: [`Spec`] in, [`Outcome`] out.
 
-use crate::env::fault;
 use crate::error::{Error, Result};
 use bench_harness::clock::Counter;
 use bench_harness::crates::CrateCipher;
@@ -108,7 +107,7 @@ pub fn run(args: Args) -> Result<()> {
 fn measure(spec: &Spec, marker: &Path) -> Result<Outcome> {
     let mark = |i: usize| {
         let _ = std::fs::write(marker, i.to_string());
-        fault::crash_point(&spec.engines[i].0);
+        bench_harness::fault::crash_point(&spec.engines[i].0);
     };
     let entry = match &spec.from_crate {
         Some(c) => CipherEntry::of_crate(c),

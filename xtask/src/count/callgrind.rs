@@ -9,7 +9,7 @@
 //!
 //! One valgrind run counts a share of a cipher's artifacts, one share a
 //! core (at most four: valgrind runs one thread): the counting process
-//! (`__count`, see `count.rs`) loads each in turn and brackets each
+//! (`under-valgrind count`, bench-harness's `under_valgrind/count.rs`) loads each in turn and brackets each
 //! case with two marker functions, on which callgrind zeroes
 //! (`--zero-before`) and dumps (`--dump-before`) its counts; the dumps are
 //! appended to one file (`--combine-dumps`) and read back in order. Its cost
@@ -19,10 +19,10 @@
 
 use crate::count::functions::{self, Functions};
 use crate::count::memo::{Key, Memo};
-use crate::count::spec::{CountOutcome, CountSpec, Counted};
 use crate::env::deadline::{self, Group, Waited};
 use crate::error::{Error, Result};
 use bench_harness::sampling::Case;
+use bench_harness::under_valgrind::count::{CountOutcome, CountSpec, Counted};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
@@ -217,7 +217,7 @@ enum Fate {
     Hung,
 }
 
-/// One valgrind run of `__count` over `spec`: each artifact's counts, and
+/// One valgrind run of `under-valgrind count` over `spec`: each artifact's counts, and
 /// its instructions per function in each case.
 // Long: one counting child's life (spec written, valgrind started, waited
 // on with its deadline, its outcome and dumps read), each step's failure a
@@ -232,7 +232,7 @@ fn run(
     for stale in [&files.outcome, &files.marker, &files.out] {
         let _ = std::fs::remove_file(stale);
     }
-    let exe = std::env::current_exe().map_err(|e| whole(&e))?;
+    let program = super::program::path().map_err(Crash::Whole)?;
     let err = std::fs::File::create(&files.err).map_err(|e| whole(&e))?;
     let mut cmd = Command::new("valgrind");
     cmd.arg("--tool=callgrind")
@@ -252,8 +252,8 @@ fn run(
             "--zero-before=inlinelab_count_start",
             "--dump-before=inlinelab_count_end",
         ])
-        .arg(exe)
-        .arg("__count")
+        .arg(program)
+        .arg("count")
         .args([&files.spec, &files.outcome, &files.marker])
         .stdout(Stdio::null())
         .stderr(err);

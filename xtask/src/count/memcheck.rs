@@ -1,6 +1,7 @@
 //! Secret-dependent branches and indexes, seen by valgrind's memcheck
 //! (`report/secrets.rs` says what it can and cannot see). Each artifact
-//! runs in a child (`__secrets`, `child/secrets.rs`) that marks
+//! runs in a child (`under-valgrind secrets`, bench-harness's
+//! `under_valgrind/secrets.rs`) that marks
 //! its key and data undefined by client requests around key setup and one
 //! crypt per mode and direction; memcheck reports each location where a
 //! conditional jump or move (a branch) or a memory address (an index)
@@ -19,31 +20,10 @@ use crate::report::Report;
 use crate::report::secrets::{Secrets, Site};
 use crate::select::contenders::Contender;
 use bench_harness::sampling::{Case, CaseKind};
-use serde::{Deserialize, Serialize};
+use bench_harness::under_valgrind::secrets::SecretsOutcome;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Instant;
-
-/// What became of the artifact in the child, written as JSON.
-#[derive(Debug, Serialize, Deserialize)]
-pub enum SecretsOutcome {
-    /// Loaded and run.
-    Ran(Scanned),
-    /// This CPU (as valgrind shows it) cannot run it.
-    Unavailable(String),
-    NotLoaded(String),
-}
-
-/// A run of the child's cases.
-#[derive(Debug, Serialize, Deserialize)]
-pub struct Scanned {
-    /// Where `inlinelab_crypt` was loaded: less its address in the file,
-    /// the artifact's load base.
-    pub crypt_address: u64,
-    /// The first case that failed, if one did (the locations before it
-    /// are still reported).
-    pub failed: Option<String>,
-}
 
 /// The cases memcheck runs of `cases` (a run's): key setup of each mode's
 /// first key size, and for each mode and direction one crypt of its first
@@ -231,7 +211,7 @@ fn run_child(sos: &[&Path], cases: &[Case], stem: &Path) -> Result<Vec<Secrets>,
     for stale in [&outcome, &xml] {
         let _ = std::fs::remove_file(stale);
     }
-    let exe = std::env::current_exe().map_err(|e| e.to_string())?;
+    let program = super::program::path()?;
     let stderr = std::fs::File::create(&err).map_err(|e| format!("{}: {e}", err.display()))?;
     let mut cmd = Command::new("valgrind");
     cmd.args([
@@ -250,8 +230,8 @@ fn run_child(sos: &[&Path], cases: &[Case], stem: &Path) -> Result<Vec<Secrets>,
         "--read-inline-info=no",
     ])
     .arg(format!("--xml-file={}", xml.display()))
-    .arg(exe)
-    .arg("__secrets")
+    .arg(program)
+    .arg("secrets")
     .args([&spec, &outcome])
     .args(sos)
     .stdout(Stdio::null())

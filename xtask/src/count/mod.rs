@@ -10,7 +10,7 @@ pub mod explain;
 pub mod functions;
 pub mod memcheck;
 pub mod memo;
-pub mod spec;
+pub mod program;
 
 /// A failed valgrind run's last words in its stderr `text`: the process's
 /// own last line, else valgrind's (`==PID== ...`).

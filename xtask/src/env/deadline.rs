@@ -1,6 +1,6 @@
 //! How long a child process may run before it is taken as hung, and the
 //! one way to wait for one. Every child that runs an artifact or builds one
-//! (`__measure`, `__count` under valgrind, cargo) is waited on here, so an
+//! (`__measure`, `under-valgrind` under valgrind, cargo) is waited on here, so an
 //! artifact that loops forever stalls nothing: it is killed at its deadline
 //! and blamed, and the others are measured, as after a crash.
 //!

@@ -1,5 +1,7 @@
 //! Faults injected for tests through `INLINELAB_FAULT=KIND:NAME`; this is
-//! the one place that reads it, and the stages ask it themselves. NAME is a
+//! the one place that reads it (but for the crash, which the measuring and
+//! counting processes check where they load an artifact:
+//! bench-harness's `fault.rs`), and the stages ask it themselves. NAME is a
 //! contender's name (`never`, `rustcrypto`, or `never@base` for the base
 //! tree's `never` under `gate --against`). compare and gate refuse (exit 2)
 //! a fault of another kind, or one naming none of their contenders, before
@@ -25,6 +27,7 @@
 //!   digest, in one call and streamed, too), which the check against the
 //!   oracle must refuse (NAME failed, never timed).
 
+use bench_harness::fault;
 use std::sync::OnceLock;
 
 /// The faults that are a build of the artifact with extra features (see
@@ -53,7 +56,7 @@ fn parse(v: &str) -> Result<Fault, String> {
     let Some((kind, name)) = v.split_once(':') else {
         return Err(format!("INLINELAB_FAULT={v:?} is not KIND:NAME"));
     };
-    if kind == "crash" {
+    if kind == fault::CRASH {
         return Ok(Fault::Crash(name.into()));
     }
     match BUILT.iter().find(|(k, _)| *k == kind) {
@@ -74,7 +77,7 @@ impl Fault {
 fn injected() -> Option<&'static Fault> {
     static FAULT: OnceLock<Option<Fault>> = OnceLock::new();
     FAULT
-        .get_or_init(|| parse(&std::env::var("INLINELAB_FAULT").ok()?).ok())
+        .get_or_init(|| parse(&std::env::var(fault::VAR).ok()?).ok())
         .as_ref()
 }
 
@@ -84,10 +87,10 @@ fn injected() -> Option<&'static Fault> {
 /// that would inject nothing is a usage error, not a run that silently
 /// tests nothing.
 pub fn check(names: &[String]) -> crate::error::Result<()> {
-    let Ok(v) = std::env::var("INLINELAB_FAULT") else {
+    let Ok(v) = std::env::var(fault::VAR) else {
         return Ok(());
     };
-    let kinds: Vec<&str> = std::iter::once("crash")
+    let kinds: Vec<&str> = std::iter::once(fault::CRASH)
         .chain(BUILT.iter().map(|(k, _)| *k))
         .collect();
     let hint = format!(
@@ -111,15 +114,5 @@ pub fn extra_features(name: &str) -> &'static [&'static str] {
     match injected() {
         Some(Fault::Built(features, n)) if n == name => features,
         _ => &[],
-    }
-}
-
-/// Called by the measuring and counting processes each time they turn to
-/// engine `name` (after writing the marker that names it).
-pub fn crash_point(name: &str) {
-    if let Some(Fault::Crash(n)) = injected()
-        && n == name
-    {
-        std::process::abort();
     }
 }

@@ -455,7 +455,6 @@ fn xtask_arg() -> impl Strategy<Value = OsString> {
         "bloat",
         "help",
         "__measure",
-        "__count",
         "__instructions",
         "cast6",
         "aes",

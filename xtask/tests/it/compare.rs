@@ -7,11 +7,11 @@ use crate::common::{entry, root};
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 use tempfile::TempDir;
 
 fn xtask(args: &[&str], env: &[(&str, &str)]) -> Output {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_xtask"));
+    let mut cmd = crate::common::xtask_command();
     cmd.args(args);
     for (k, v) in env {
         cmd.env(k, v);
@@ -32,7 +32,7 @@ fn check_usage(args: &[&str], expected: &str) {
 }
 
 fn check_usage_os(args: &[&OsStr], expected: &str) {
-    let out = Command::new(env!("CARGO_BIN_EXE_xtask"))
+    let out = crate::common::xtask_command()
         .args(args)
         .output()
         .expect("xtask runs");

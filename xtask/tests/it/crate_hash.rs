@@ -8,7 +8,7 @@
 
 use crate::common::{check_refused, entry, root, s, scratch};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 use std::time::Duration;
 
 fn toyhash() -> PathBuf {
@@ -31,7 +31,7 @@ fn run_fixture(
     out: &Path,
     fault: Option<&str>,
 ) -> Output {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_xtask"));
+    let mut cmd = crate::common::xtask_command();
     cmd.args(["compare", "--crate"])
         .arg(crate_dir)
         .args(["--offline", "--quick"])

@@ -18,7 +18,7 @@ fn run(variants: &str, out: &Path, fault: Option<&str>) -> Output {
 
 /// [`run`] with more options.
 fn run_with(variants: &str, out: &Path, fault: Option<&str>, more: &[&str]) -> Output {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_xtask"));
+    let mut cmd = crate::common::xtask_command();
     cmd.args(["compare", "--crate"])
         .arg(fixture("toycipher"))
         .args(["--offline", "--quick", "--variants", variants])
@@ -554,7 +554,7 @@ fn the_registry_crate_is_only_read() {
     let read = |p: &Option<PathBuf>| p.as_ref().map(|p| std::fs::read(p).unwrap());
     let (files_before, archive_before) = (files(&src), read(&archive));
     let tmp = scratch("crate-registry");
-    let out = Command::new(env!("CARGO_BIN_EXE_xtask"))
+    let out = crate::common::xtask_command()
         .args(["compare", "--crate", "cast6@0.2.0", "--offline", "--quick"])
         .args(["--variants", "drop_1", "--sizes", "16", "--rounds", "3"])
         .args(["--sec", "0.003", "--budget", "0.001", "--out"])
@@ -624,7 +624,7 @@ fn a_workspace_member_is_taken_in() {
     .unwrap();
     let before = files(&ws);
     let out_dir = tmp.path().join("out");
-    let out = Command::new(env!("CARGO_BIN_EXE_xtask"))
+    let out = crate::common::xtask_command()
         .args(["compare", "--crate"])
         .arg(&member)
         .args([

@@ -7,7 +7,7 @@
 
 use crate::common::{copy_tree, files, fixture, registry_src, root, s, scratch};
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 /// The cheapest run of a crate: one variant besides `published`, every
 /// timing as short as the options take.
@@ -27,7 +27,7 @@ const CHEAP: [&str; 12] = [
 ];
 
 fn xtask(args: &[&str], env: &[(&str, &Path)]) -> Output {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_xtask"));
+    let mut cmd = crate::common::xtask_command();
     cmd.args(args);
     for (k, v) in env {
         cmd.env(k, v);

@@ -19,7 +19,7 @@ use std::path::PathBuf;
 use std::process::{Command, Output};
 
 fn xtask(args: &[&str], env: &[(&str, &str)]) -> Output {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_xtask"));
+    let mut cmd = crate::common::xtask_command();
     cmd.args(args);
     for (k, v) in env {
         cmd.env(k, v);

@@ -10,11 +10,11 @@
 use crate::common::entry;
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 use std::time::Instant;
 
 fn xtask(args: &[&str], fault: &str) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_xtask"))
+    crate::common::xtask_command()
         .args(args)
         .env("INLINELAB_FAULT", fault)
         .output()

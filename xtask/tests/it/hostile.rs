@@ -323,3 +323,43 @@ fn render_reads_only_reports() {
     assert_eq!(out.status.code(), Some(0), "{stderr}");
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
 }
+
+/// The program valgrind runs refuses arguments it was not given by xtask
+/// (exit 2, a usage line and a hint) and names a file it cannot read (exit
+/// 1), writing nothing.
+#[test]
+fn under_valgrind_refuses_what_xtask_would_not_pass() {
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_under-valgrind"))
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    for args in [
+        &[][..],
+        &["count", "a", "b"],
+        &["secrets", "a", "b"],
+        &["x"],
+    ] {
+        let out = run(args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 2, "{args:?}: {err}");
+        assert!(err.starts_with("under-valgrind: usage:"), "{err}");
+        assert!(err.lines().nth(1).unwrap().starts_with("hint: "), "{err}");
+    }
+    let dir = scratch("under-valgrind");
+    let missing = dir.path().join("no-spec.json");
+    let outcome = dir.path().join("outcome.json");
+    let marker = dir.path().join("marker");
+    let out = run(&[
+        "count",
+        missing.to_str().unwrap(),
+        outcome.to_str().unwrap(),
+        marker.to_str().unwrap(),
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains(&missing.display().to_string()), "{err}");
+    assert!(!outcome.exists() && !marker.exists());
+}

@@ -6,7 +6,7 @@
 use crate::common::{root, scratch};
 use std::io::Read;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 /// The processes whose environment holds `tag`.
@@ -55,7 +55,7 @@ fn interrupted_while_building(args: &[&str], signal: rustix::process::Signal, na
     let target = tmp.path().join("target");
     let tag = format!("INLINELAB_INTERRUPT_TEST={name}-{}", std::process::id());
     let (key, value) = tag.split_once('=').unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_xtask"))
+    let mut child = crate::common::xtask_command()
         .args(args)
         .current_dir(root())
         .env("CARGO_TARGET_DIR", &target)

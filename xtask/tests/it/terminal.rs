@@ -3,8 +3,6 @@
 //! on stdout show control characters escaped, each line one line; and help
 //! printed to a reader that has gone is no panic.
 
-use std::process::Command;
-
 fn committed(cipher: &str) -> serde_json::Value {
     let path = crate::common::root().join(format!("reports/{cipher}.json"));
     serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
@@ -65,7 +63,7 @@ fn merge_prints_names_as_a_terminal_shows_them() {
     for (dir, r) in [(&a, &ra), (&b, &rb)] {
         std::fs::write(dir.join("cast6.json"), serde_json::to_vec(r).unwrap()).unwrap();
     }
-    let output = Command::new(env!("CARGO_BIN_EXE_xtask"))
+    let output = crate::common::xtask_command()
         .arg("merge")
         .args([a.join("cast6.json"), b.join("cast6.json")])
         .arg("--out")
@@ -109,7 +107,7 @@ fn merge_prints_names_as_a_terminal_shows_them() {
 fn help_into_a_closed_pipe_is_no_panic() {
     let (reader, writer) = std::io::pipe().unwrap();
     drop(reader);
-    let out = Command::new(env!("CARGO_BIN_EXE_xtask"))
+    let out = crate::common::xtask_command()
         .args(["gate", "--help"])
         .stdout(writer)
         .stderr(std::process::Stdio::piped())

@@ -8,10 +8,22 @@ use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 use tempfile::TempDir;
 
+/// The xtask binary as a command, told where the program valgrind runs
+/// is: this test's cargo built it and holds the build directory, so xtask
+/// must not run cargo to build it (`count/program.rs`).
+pub fn xtask_command() -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_xtask"));
+    cmd.env(
+        "INLINELAB_UNDER_VALGRIND",
+        env!("CARGO_BIN_EXE_under-valgrind"),
+    );
+    cmd
+}
+
 /// Runs xtask, killing it after `limit` (a hang is a failure, not a stuck
 /// test).
 pub fn xtask_within(args: &[&str], limit: Duration) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_xtask"))
+    let mut child = xtask_command()
         .args(args)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

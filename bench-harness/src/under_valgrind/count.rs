@@ -1,31 +1,54 @@
-//! `cargo xtask __count SPEC OUTCOME MARKER` (internal): what `callgrind.rs`
-//! runs under valgrind: every artifact of the spec in turn, loaded into this
-//! one process, each case once after a warm-up, bracketed by two marker
-//! functions: callgrind zeroes its counts on entering the first
-//! ([`inlinelab_count_start`]) and dumps them on entering the second
-//! ([`inlinelab_count_end`]), so that each (artifact, case) is one dump of
-//! exactly the instructions executed inside `inlinelab_set_key` and
-//! `inlinelab_crypt` (the only functions collected). Its spec and
-//! outcome are [`crate::count::spec`]'s.
+//! `under-valgrind count SPEC OUTCOME MARKER`: what xtask's
+//! `count/callgrind.rs` runs under callgrind: every artifact of the spec in
+//! turn, loaded into this one process, each case once after a warm-up,
+//! bracketed by two marker functions: callgrind zeroes its counts on
+//! entering the first ([`inlinelab_count_start`]) and dumps them on
+//! entering the second ([`inlinelab_count_end`]), so that each (artifact,
+//! case) is one dump of exactly the instructions executed inside
+//! `inlinelab_set_key` and `inlinelab_crypt` (the only functions
+//! collected). The spec and the outcome are written as JSON between the two.
 
-use crate::count::spec::{CountOutcome, CountSpec, Counted};
-use crate::env::fault;
-use crate::error::{Error, Result};
-use bench_harness::engine::{Engine, EngineError};
-use bench_harness::sampling::{Case, CaseKind};
-use bench_harness::so::SoCipher;
-use std::path::PathBuf;
+use super::{at, failed_case};
+use crate::engine::{Engine, EngineError};
+use crate::fault;
+use crate::sampling::{Case, CaseKind};
+use crate::so::SoCipher;
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
 
-/// `__count SPEC OUTCOME MARKER`.
-#[derive(clap::Args)]
-pub struct Args {
-    /// What to count (JSON, written by `callgrind.rs`).
-    spec: PathBuf,
-    /// Where to write what became of each artifact (JSON).
-    outcome: PathBuf,
-    /// Rewritten with the index of the artifact about to be loaded, so that
-    /// the parent can tell which one crashed the process.
-    marker: PathBuf,
+/// The artifacts, each counted in every case.
+#[derive(Serialize, Deserialize)]
+pub struct CountSpec {
+    /// `(name, path)` of each artifact, in the order they are counted.
+    pub artifacts: Vec<(String, PathBuf)>,
+    pub cases: Vec<Case>,
+}
+
+/// What became of each artifact of the spec, in spec order.
+#[derive(Serialize, Deserialize)]
+pub struct CountOutcome {
+    pub artifacts: Vec<Counted>,
+}
+
+/// What became of one artifact.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub enum Counted {
+    /// Loaded and run: one dump per case, in case order.
+    Dumped,
+    /// Loaded, but a case failed: still one dump per case (the cases after
+    /// the failure empty), and the error.
+    DumpedThenFailed(String),
+    /// Not loaded (no dumps): this CPU cannot run it.
+    Unavailable(String),
+    /// Not loaded (no dumps): why.
+    NotLoaded(String),
+}
+
+impl Counted {
+    /// Whether it produced one dump per case.
+    pub fn dumped(&self) -> bool {
+        matches!(self, Counted::Dumped | Counted::DumpedThenFailed(_))
+    }
 }
 
 /// Entered just before the counted operation: callgrind zeroes its counts
@@ -69,16 +92,17 @@ impl Aligned {
     }
 }
 
-pub fn run(args: Args) -> Result<()> {
-    let read = |e: &dyn std::fmt::Display| Error::failed(format!("{}: {e}", args.spec.display()));
-    let bytes = std::fs::read(&args.spec).map_err(|e| read(&e))?;
-    let spec: CountSpec = serde_json::from_slice(&bytes).map_err(|e| read(&e))?;
-    let mut outcome = CountOutcome {
+/// Counts every artifact of the spec at `spec`, writing what became of each
+/// to `outcome` and, before each is loaded, its index to `marker` (so that
+/// the parent can tell which one crashed the process).
+pub fn run(spec: &Path, outcome: &Path, marker: &Path) -> Result<(), String> {
+    let bytes = std::fs::read(spec).map_err(|e| at(spec, e))?;
+    let spec: CountSpec = serde_json::from_slice(&bytes).map_err(|e| at(spec, e))?;
+    let mut out = CountOutcome {
         artifacts: Vec::new(),
     };
     for (i, (name, so)) in spec.artifacts.iter().enumerate() {
-        std::fs::write(&args.marker, i.to_string())
-            .map_err(|e| Error::failed(format!("{}: {e}", args.marker.display())))?;
+        std::fs::write(marker, i.to_string()).map_err(|e| at(marker, e))?;
         fault::crash_point(name);
         let counted = match SoCipher::load(so) {
             Err(EngineError::Unavailable(why)) => Counted::Unavailable(why),
@@ -88,11 +112,10 @@ pub fn run(args: Args) -> Result<()> {
                 Err(why) => Counted::DumpedThenFailed(why),
             },
         };
-        outcome.artifacts.push(counted);
+        out.artifacts.push(counted);
     }
-    let json = serde_json::to_vec(&outcome).map_err(|e| Error::failed(e.to_string()))?;
-    std::fs::write(&args.outcome, json)
-        .map_err(|e| Error::failed(format!("{}: {e}", args.outcome.display())))
+    let json = serde_json::to_vec(&out).map_err(|e| e.to_string())?;
+    std::fs::write(outcome, json).map_err(|e| at(outcome, e))
 }
 
 /// Every case of one loaded artifact, one dump each (empty ones from the
@@ -150,7 +173,7 @@ fn note(
     match result {
         Ok(()) => true,
         Err(e) => {
-            error.get_or_insert_with(|| super::failed_case(case, e));
+            error.get_or_insert_with(|| failed_case(case, e));
             false
         }
     }
