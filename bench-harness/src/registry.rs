@@ -85,6 +85,7 @@ impl CipherEntry {
                 feature: crates::PEER_NAME,
                 rustflags: None,
                 crate_features: &[],
+                library: None,
             })
             .collect();
         Box::leak(Box::new(CipherEntry {
@@ -121,7 +122,75 @@ pub struct Peer {
     pub rustflags: Option<&'static str>,
     /// Features of the peer's crate its artifact build turns on (`zeroize`).
     pub crate_features: &'static [&'static str],
+    /// For a C library's implementation, which library and its name for the
+    /// algorithm: the artifact wraps the library's own API (`crate_name` is
+    /// then the artifact's, whose wrapper is all the artifact holds).
+    pub library: Option<Library>,
 }
+
+/// A C library a peer comes from, linked as the system has it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LibraryName {
+    /// libgcrypt (`gcry_cipher_*`).
+    Libgcrypt,
+    /// OpenSSL's libcrypto (`EVP_*`).
+    Openssl,
+}
+
+impl LibraryName {
+    /// As the declarations name it, and the peer's artifact feature after
+    /// `peer-`.
+    pub fn name(self) -> &'static str {
+        match self {
+            LibraryName::Libgcrypt => "libgcrypt",
+            LibraryName::Openssl => "openssl",
+        }
+    }
+
+    /// The shared object a program links (the development package's
+    /// symlink, `-l` of the link).
+    pub fn linked(self) -> &'static str {
+        match self {
+            LibraryName::Libgcrypt => "libgcrypt.so",
+            LibraryName::Openssl => "libcrypto.so",
+        }
+    }
+
+    /// The Debian package that installs it for linking.
+    pub fn package(self) -> &'static str {
+        match self {
+            LibraryName::Libgcrypt => "libgcrypt20-dev",
+            LibraryName::Openssl => "libssl-dev",
+        }
+    }
+}
+
+/// A library peer's algorithm: the library's name for it by key length (0:
+/// every key length).
+#[derive(Clone, Copy, Debug)]
+pub struct Library {
+    pub name: LibraryName,
+    pub algorithm: &'static [(usize, &'static str)],
+    /// The cipher's block size (the artifact's, fixed at build time).
+    pub block: usize,
+}
+
+impl Library {
+    /// What the artifact is told at build time (`INLINELAB_LIBRARY_ALGORITHM`,
+    /// the environment `variants/artifact` reads): `0=CAST5`,
+    /// `16=AES,24=AES192,32=AES256`.
+    pub fn algorithm_env(&self) -> String {
+        (self.algorithm.iter())
+            .map(|(len, name)| format!("{len}={name}"))
+            .collect::<Vec<_>>()
+            .join(",")
+    }
+}
+
+/// The environment variables that tell a library peer's artifact build its
+/// algorithm ([`Library::algorithm_env`]) and block size.
+pub const LIBRARY_ALGORITHM_ENV: &str = "INLINELAB_LIBRARY_ALGORITHM";
+pub const LIBRARY_BLOCK_ENV: &str = "INLINELAB_LIBRARY_BLOCK";
 
 /// A hash of this workspace (a checksum, `digest_null`), measured with the
 /// kernel's hash template.
@@ -171,7 +240,7 @@ macro_rules! block_size {
 macro_rules! cipher_entry {
     (
         $c:ident, $kind:ident $(($ty:ident))?, [$v0:ident $($v:ident)*], $name:expr,
-        [$($mode:ident: [$($k:literal),*]),* $(,)?], [$($peers:tt)*]
+        [$($mode:ident: [$($k:literal),*]),* $(,)?], [$($peers:tt)*], [$($libraries:tt)*]
     ) => {
         CipherEntry {
             name: $name,
@@ -180,7 +249,9 @@ macro_rules! cipher_entry {
             modes: &[$((Mode::$mode, &[$($k),*])),*],
             variants: engines!($c, $kind $(($ty))?, [$v0 $($v)*]),
             rounds: variants::$c::ROUNDS,
-            peers: &peers!($c $($peers)*),
+            peers: &peers!(
+                $c, block_size!($c, $kind $(($ty))?, $v0), [$($peers)*] [$($libraries)*]
+            ),
             reference: variants::$c::REFERENCE,
             from_crate: None,
         }
@@ -218,14 +289,24 @@ macro_rules! first {
     };
 }
 
+/// A declaration's `library: NAME` as a [`LibraryName`].
+macro_rules! library_name {
+    (libgcrypt) => {
+        LibraryName::Libgcrypt
+    };
+    (openssl) => {
+        LibraryName::Openssl
+    };
+}
+
 /// The [`Peer`]s of a cipher's `peers: [...]`: each peer crate, statically
 /// linked, then each of its `builds` (the same crate, built only as an
 /// artifact with other `RUSTFLAGS` or features of its own). Its feature is
 /// `peer-<crate>`.
 macro_rules! peers {
     (
-        $c:ident
-        $($name:literal {
+        $c:ident, $block:expr,
+        [$($name:literal {
             label: $label:literal,
             krate: $krate:ident,
             keyed: $keyed:ident $how:tt,
@@ -234,7 +315,12 @@ macro_rules! peers {
                 rustflags: [$($flags:literal)?],
                 features: [$($feature:literal),*]
             }),*]
-        }),*
+        }),*]
+        [$($lname:literal {
+            label: $llabel:literal,
+            library: $library:ident,
+            algorithm: [$($len:literal => $algo:literal),*]
+        }),*]
     ) => {
         [$(
             Peer {
@@ -246,6 +332,7 @@ macro_rules! peers {
                 feature: concat!("peer-", stringify!($krate)),
                 rustflags: None,
                 crate_features: &[],
+                library: None,
             },
             $(Peer {
                 name: $build,
@@ -256,8 +343,24 @@ macro_rules! peers {
                 feature: concat!("peer-", stringify!($krate)),
                 rustflags: first!($($flags)?),
                 crate_features: &[$($feature),*],
+                library: None,
             },)*
-        )*]
+        )*
+        $(Peer {
+            name: $lname,
+            label: $llabel,
+            crate_name: "inlinelab_artifact",
+            driver: concat!(stringify!($c), "-", $lname),
+            make: None,
+            feature: concat!("peer-", stringify!($library)),
+            rustflags: None,
+            crate_features: &[],
+            library: Some(Library {
+                name: library_name!($library),
+                algorithm: &[$(($len, $algo)),*],
+                block: $block,
+            }),
+        },)*]
     };
 }
 
@@ -270,11 +373,11 @@ macro_rules! select {
         @entry [$($done:tt)*]
         entry {
             cipher: $c:ident, kind: $kind:ident $(($ty:ident))?, variants: $v:tt,
-            modes: $modes:tt, peers: $peers:tt $(,)?
+            modes: $modes:tt, peers: $peers:tt, libraries: $libraries:tt $(,)?
         } $($rest:tt)*
     ) => {
         select!(@entry [$($done)* cipher_entry!(
-            $c, $kind $(($ty))?, $v, stringify!($c), $modes, $peers
+            $c, $kind $(($ty))?, $v, stringify!($c), $modes, $peers, $libraries
         ),] $($rest)*)
     };
     (
@@ -285,7 +388,7 @@ macro_rules! select {
         } $($rest:tt)*
     ) => {
         select!(@calibration [$($done)* cipher_entry!(
-            $c, $kind $(($ty))?, $v, stringify!($name), $modes, []
+            $c, $kind $(($ty))?, $v, stringify!($name), $modes, [], []
         ),] $($rest)*)
     };
     (

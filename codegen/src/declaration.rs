@@ -18,6 +18,13 @@
 //!             ],
 //!         },
 //!     ],
+//!     libraries: [                                 // optional: a C library's own implementation
+//!         "libgcrypt" {                            // its name among the variants
+//!             label: "libgcrypt 1.10 (its assembler)",
+//!             library: libgcrypt,                  // or openssl (feature `peer-<library>`)
+//!             algorithm: "CAST5",                  // the library's name, or by_length(16 => "AES", ...)
+//!         },
+//!     ],
 //! )
 //! calibration(kernel: cipher_null, modes: [Ecb: [16]], hash: digest_null(init, update, final))
 //! ```
@@ -26,7 +33,9 @@
 //! `modes: [M: [k, ...], ...], peers: ["name" { label: "..", krate: c,
 //! keyed: cipher(T), builds: ["b" { label: "..", rustflags: [".."], features:
 //! ["f", ...] }, ...] },
-//! ...]`, and for a calibration `kernel: k, modes: [...], hash: [h(i, u, f)]`
+//! ...], libraries: ["name" { label: "..", library: l, algorithm: [0 =>
+//! "NAME", ...] }, ...]` (`0 =>` for every key length; `libraries: []`
+//! without one), and for a calibration `kernel: k, modes: [...], hash: [h(i, u, f)]`
 //! (`hash: []` without one); a build's `rustflags: []` when it gives none.
 //! The mode names are the harness's `Mode`s,
 //! checked where the registry names them (their spans kept).
@@ -44,10 +53,11 @@ pub(crate) enum Facts {
     Calibration(Calibration),
 }
 
-/// `entry(modes: ..., peers: ...)`.
+/// `entry(modes: ..., peers: ..., libraries: ...)`.
 pub(crate) struct Entry {
     pub(crate) modes: Vec<Modes>,
     pub(crate) peers: Vec<Peer>,
+    libraries: Vec<LibraryPeer>,
 }
 
 /// `calibration(kernel: ..., modes: ..., hash: ...)`.
@@ -71,6 +81,20 @@ pub(crate) struct Peer {
     keyed: Keyed,
     builds: Vec<Build>,
 }
+
+/// A C library's implementation: `"name" { label, library, algorithm }`.
+struct LibraryPeer {
+    name: LitStr,
+    label: LitStr,
+    library: Ident,
+    /// The library's name for the algorithm, for every key length (`None`)
+    /// or by key length.
+    algorithm: Vec<(Option<LitInt>, LitStr)>,
+}
+
+/// The C libraries a peer may come from (the artifact's `peer-<library>`
+/// features).
+const LIBRARIES: [&str; 2] = ["libgcrypt", "openssl"];
 
 /// How a peer's type is keyed.
 enum Keyed {
@@ -185,19 +209,33 @@ fn comma_list<T>(
 }
 
 fn entry(input: ParseStream, span: Span) -> syn::Result<Entry> {
-    let (mut modes, mut peers) = (Vec::new(), Vec::new());
-    fields(input, &["modes", "peers"], &[], span, |key, v| {
-        match key {
-            "modes" => modes = mode_list(v)?,
-            _ => {
-                let inner;
-                bracketed!(inner in v);
-                peers = comma_list(&inner, peer)?;
+    let (mut modes, mut peers, mut libraries) = (Vec::new(), Vec::new(), Vec::new());
+    fields(
+        input,
+        &["modes", "peers", "libraries"],
+        &["libraries"],
+        span,
+        |key, v| {
+            let inner;
+            match key {
+                "modes" => modes = mode_list(v)?,
+                "peers" => {
+                    bracketed!(inner in v);
+                    peers = comma_list(&inner, peer)?;
+                }
+                _ => {
+                    bracketed!(inner in v);
+                    libraries = comma_list(&inner, library_peer)?;
+                }
             }
-        }
-        Ok(())
-    })?;
-    Ok(Entry { modes, peers })
+            Ok(())
+        },
+    )?;
+    Ok(Entry {
+        modes,
+        peers,
+        libraries,
+    })
 }
 
 fn calibration(input: ParseStream, span: Span) -> syn::Result<Calibration> {
@@ -287,6 +325,49 @@ fn peer(input: ParseStream) -> syn::Result<Peer> {
     })
 }
 
+fn library_peer(input: ParseStream) -> syn::Result<LibraryPeer> {
+    let name: LitStr = input.parse()?;
+    let inner;
+    braced!(inner in input);
+    let (mut label, mut library, mut algorithm) = (None, None, Vec::new());
+    fields(
+        &inner,
+        &["label", "library", "algorithm"],
+        &[],
+        name.span(),
+        |key, v| {
+            match key {
+                "label" => label = Some(v.parse()?),
+                "library" => library = Some(v.parse()?),
+                _ if v.peek(LitStr) => algorithm = vec![(None, v.parse()?)],
+                _ => {
+                    let how: Ident = v.parse()?;
+                    if how != "by_length" {
+                        return Err(syn::Error::new(
+                            how.span(),
+                            "expected the library's name, \"NAME\", or `by_length(16 => \"NAME\", ...)`",
+                        ));
+                    }
+                    let lengths;
+                    parenthesized!(lengths in v);
+                    algorithm = comma_list(&lengths, |s| {
+                        let len: LitInt = s.parse()?;
+                        s.parse::<Token![=>]>()?;
+                        Ok((Some(len), s.parse()?))
+                    })?;
+                }
+            }
+            Ok(())
+        },
+    )?;
+    Ok(LibraryPeer {
+        name,
+        label: label.expect("fields checked it is given"),
+        library: library.expect("fields checked it is given"),
+        algorithm,
+    })
+}
+
 fn keyed_by(input: ParseStream) -> syn::Result<Keyed> {
     let how: Ident = input.parse()?;
     let inner;
@@ -349,7 +430,7 @@ fn validate(facts: &Facts, kind: &Kind, span: Span) -> syn::Result<()> {
     };
     check_modes(modes, span, &mut errors);
     if let Facts::Entry(e) = facts {
-        check_peers(&e.peers, kind, &mut errors);
+        check_peers(&e.peers, &e.libraries, kind, &mut errors);
     }
     errors.finish()
 }
@@ -389,7 +470,7 @@ fn check_modes(modes: &[Modes], span: Span, errors: &mut Errors) {
     }
 }
 
-fn check_peers(peers: &[Peer], kind: &Kind, errors: &mut Errors) {
+fn check_peers(peers: &[Peer], libraries: &[LibraryPeer], kind: &Kind, errors: &mut Errors) {
     let mut names: Vec<String> = Vec::new();
     let mut name = |lit: &LitStr, errors: &mut Errors| {
         let v = lit.value();
@@ -444,6 +525,54 @@ fn check_peers(peers: &[Peer], kind: &Kind, errors: &mut Errors) {
             }
         }
     }
+    for (i, l) in libraries.iter().enumerate() {
+        name(&l.name, errors);
+        not_empty(&l.label, "label", errors);
+        if !LIBRARIES.iter().any(|k| l.library == k) {
+            errors.push(syn::Error::new(
+                l.library.span(),
+                format!("a library peer comes from one of: {}", LIBRARIES.join(", ")),
+            ));
+        }
+        if libraries[..i].iter().any(|o| o.library == l.library) {
+            errors.push(syn::Error::new(
+                l.library.span(),
+                "one peer per library in a declaration",
+            ));
+        }
+        if let Kind::Checksum = kind {
+            errors.push(syn::Error::new(
+                l.name.span(),
+                "a library peer is a cipher's (a checksum has none)",
+            ));
+        }
+        if l.algorithm.is_empty() {
+            errors.push(syn::Error::new(
+                l.name.span(),
+                "`by_length` names at least one algorithm",
+            ));
+        }
+        for (j, (len, algo)) in l.algorithm.iter().enumerate() {
+            let plain = (algo.value().bytes()).all(|b| b.is_ascii_alphanumeric() || b == b'-');
+            if algo.value().is_empty() || !plain {
+                errors.push(syn::Error::new(
+                    algo.span(),
+                    "an algorithm's name is letters, digits and `-`",
+                ));
+            }
+            let twice = len.as_ref().is_some_and(|len| {
+                (l.algorithm[..j].iter()).any(|(o, _)| {
+                    o.as_ref().map(LitInt::base10_digits) == Some(len.base10_digits())
+                })
+            });
+            if let (true, Some(len)) = (twice, len) {
+                errors.push(syn::Error::new(
+                    len.span(),
+                    "this key length is given twice",
+                ));
+            }
+        }
+    }
 }
 
 fn check_keyed(keyed: &Keyed, kind: &Kind, span: Span, errors: &mut Errors) {
@@ -483,7 +612,8 @@ impl Facts {
             Facts::Entry(e) => {
                 let modes = modes_tokens(&e.modes);
                 let peers = e.peers.iter().map(Peer::to_tokens);
-                quote!(modes: #modes, peers: [#(#peers),*])
+                let libraries = e.libraries.iter().map(LibraryPeer::to_tokens);
+                quote!(modes: #modes, peers: [#(#peers),*], libraries: [#(#libraries),*])
             }
             Facts::Calibration(c) => {
                 let kernel = &c.kernel;
@@ -509,6 +639,22 @@ fn modes_tokens(modes: &[Modes]) -> TokenStream {
         quote!(#mode: [#(#keys),*])
     });
     quote!([#(#each),*])
+}
+
+impl LibraryPeer {
+    fn to_tokens(&self) -> TokenStream {
+        let LibraryPeer {
+            name,
+            label,
+            library,
+            algorithm,
+        } = self;
+        let algorithm = algorithm.iter().map(|(len, algo)| match len {
+            Some(len) => quote!(#len => #algo),
+            None => quote!(0 => #algo),
+        });
+        quote!(#name { label: #label, library: #library, algorithm: [#(#algorithm),*] })
+    }
 }
 
 impl Peer {

@@ -536,6 +536,13 @@ fn vaes_available() -> bool {
                 ],
             },
         ],
+        libraries: [
+            "libgcrypt" {
+                label: "libgcrypt (the system's, AES-NI and VAES where the CPU has them; sizes with the whole library)",
+                library: libgcrypt,
+                algorithm: by_length(16 => "AES", 24 => "AES192", 32 => "AES256"),
+            },
+        ],
     )
 )]
 pub mod aes {

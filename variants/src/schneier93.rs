@@ -38,6 +38,13 @@
                 keyed: cipher(Blowfish),
             },
         ],
+        libraries: [
+            "libgcrypt" {
+                label: "libgcrypt (the system's, its amd64 assembler; sizes with the whole library)",
+                library: libgcrypt,
+                algorithm: "BLOWFISH",
+            },
+        ],
     )
 )]
 pub mod blowfish {

@@ -439,7 +439,8 @@ macro_rules! select_peers {
             peers: [$($name:literal {
                 label: $label:literal, krate: $krate:ident, keyed: $keyed:ident $how:tt,
                 builds: $builds:tt
-            }),*]
+            }),*],
+            libraries: $libraries:tt
         }
         $($rest:tt)*
     ) => {
@@ -473,6 +474,30 @@ macro_rules! select_peers {
 }
 
 variants::all_algorithms!(select_peers);
+
+/// A C library's implementation (the declarations' `libraries`): the
+/// library's own API behind the same C ABI, the algorithm named at build
+/// time by `cargo xtask`.
+#[cfg(feature = "peer-libgcrypt")]
+mod libgcrypt;
+#[cfg(feature = "peer-libgcrypt")]
+type Selected = libgcrypt::Gcrypt;
+#[cfg(feature = "peer-libgcrypt")]
+const NAME: &str = "peer-libgcrypt\0";
+
+/// A decimal number read at build time (0 for anything else).
+#[allow(dead_code)] // used only by a library peer
+const fn parse_usize(s: &str) -> usize {
+    let (bytes, mut i, mut n) = (s.as_bytes(), 0, 0usize);
+    while i < bytes.len() {
+        if !bytes[i].is_ascii_digit() {
+            return 0;
+        }
+        n = n * 10 + (bytes[i] - b'0') as usize;
+        i += 1;
+    }
+    n
+}
 
 /// A crate under test (`cargo xtask compare --crate`): xtask builds this
 /// file as the library of a shim package it writes for each variant, which

@@ -7,10 +7,10 @@
 use crate::build::remarks;
 use crate::env::deadline::{self, Group, Waited};
 use crate::env::tree::{Source, Tree};
-use crate::env::workspace;
+use crate::env::{library, workspace};
 use crate::select::artifact::Inlining;
 use crate::select::contenders::Selection;
-use bench_harness::registry::Peer;
+use bench_harness::registry::{self, Peer};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::Instant;
@@ -23,6 +23,10 @@ pub fn select(cmd: &mut Command, selection: &Selection, extra: &[&str]) {
     let mut features: Vec<String> = extra.iter().map(|f| f.to_string()).collect();
     if let Selection::Peer(p) = selection {
         features.extend(peer_features(p));
+        if let Some(library) = &p.library {
+            cmd.env(registry::LIBRARY_ALGORITHM_ENV, library.algorithm_env())
+                .env(registry::LIBRARY_BLOCK_ENV, library.block.to_string());
+        }
     }
     cmd.arg("--no-default-features");
     if !features.is_empty() {
@@ -61,8 +65,8 @@ pub struct Files {
     /// The `.so`, copied out of cargo's output to a per-contender path (the
     /// next build overwrites cargo's own copy).
     pub so: PathBuf,
-    /// The size of the `.rlib` of the crate that holds the cipher, from the
-    /// same build: `variants` compiled with only this variant, or the peer
+    /// The size of the `.rlib` of the crate that holds the cipher (a library
+    /// peer's: the library's shared object), from the same build: `variants` compiled with only this variant, or the peer
     /// crate (read under the build lock: the next build rewrites the file).
     pub rlib_bytes: u64,
     pub seconds: f64,
@@ -137,13 +141,22 @@ pub fn build(
         &String::from_utf8_lossy(&out.stdout),
         &remarked_crate(tree, selection),
     );
-    let rlib = rlib.ok_or_else(|| format!("cargo reported no .rlib for {rlib_crate}"))?;
+    // What holds the cipher's code: the crate's `.rlib`, or a library
+    // peer's shared object (the whole library, as a process maps it).
+    let holder = match selection {
+        Selection::Peer(Peer {
+            library: Some(library),
+            name,
+            ..
+        }) => library::locate(library.name, name)?,
+        _ => rlib.ok_or_else(|| format!("cargo reported no .rlib for {rlib_crate}"))?,
+    };
     if let Some(dir) = dest.parent() {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     }
     std::fs::copy(&so, dest).map_err(|e| format!("copying {}: {e}", so.display()))?;
-    let rlib_bytes = std::fs::metadata(&rlib)
-        .map_err(|e| format!("{}: {e}", rlib.display()))?
+    let rlib_bytes = std::fs::metadata(&holder)
+        .map_err(|e| format!("{}: {e}", holder.display()))?
         .len();
     Ok(Files {
         so: dest.to_path_buf(),

@@ -13,9 +13,9 @@ pub mod remarks;
 mod seed;
 pub mod size;
 
-use crate::env::fault;
 use crate::env::tree::{Source, Tree};
 use crate::env::workspace;
+use crate::env::{fault, library};
 use crate::select::artifact::Artifact;
 use crate::select::contenders::{Built, Contender, Kind, Selection, State};
 use artifacts::Files;
@@ -92,6 +92,7 @@ pub fn build_and_size_reusing(
     steps: usize,
     reuse: Reuse,
 ) {
+    leave_out_missing_libraries(contenders);
     let plan = plan(contenders, dir, reuse);
     let workers = workers().min(plan.jobs.len().max(1));
     if !plan.jobs.is_empty() {
@@ -156,6 +157,20 @@ pub fn build_and_size_reusing(
     });
 }
 
+/// A library peer whose C library this machine does not have is left out
+/// (unavailable here, saying why), never built.
+fn leave_out_missing_libraries(contenders: &mut [Contender]) {
+    for c in contenders.iter_mut() {
+        let Some(library) = c.library() else {
+            continue;
+        };
+        if let Err(why) = library::locate(library.name, &c.name) {
+            eprintln!("{}: left out: {why}", c.label);
+            c.state = State::Unavailable { why, built: None };
+        }
+    }
+}
+
 /// What [`plan`] decided: the builds to run, the artifacts reused (by
 /// contender index), and each contender's inputs and manifest path.
 struct Plan {
@@ -177,6 +192,12 @@ fn plan(contenders: &[Contender], dir: &Path, reuse: Reuse) -> Plan {
         inputs: Vec::new(),
     };
     for (i, c) in contenders.iter().enumerate() {
+        if !matches!(c.state, State::Pending) {
+            // Left out before any build (a library not installed).
+            plan.reused.push(None);
+            plan.inputs.push(Default::default());
+            continue;
+        }
         let dest = dir.join(format!("{}.so", c.name));
         let manifest_path = dir.join(format!("{}.build.json", c.name));
         let extra = fault::extra_features(&c.name);
@@ -277,6 +298,14 @@ fn finish(
             entry.rounds,
         )
         .map(|sized| (files, sized))
+    });
+    // A library peer's code is mostly the library's: its sizes added.
+    let built = built.and_then(|(files, mut sized)| {
+        if let Some(library) = c.library() {
+            let path = library::locate(library.name, &c.name)?;
+            size::add_library(&mut sized.artifact, &path)?;
+        }
+        Ok((files, sized))
     });
     eprint!("[{done}/{steps}] {} ... ", c.label);
     match built {

@@ -58,9 +58,23 @@ pub fn screen(
     dir: &Path,
     allow_leaks: bool,
 ) -> Vec<(String, Secrets)> {
-    let artifacts: Vec<(String, PathBuf)> = (contenders.iter())
-        .filter(|c| !c.is_control())
+    // A library peer's code is the library's, which the scan does not read
+    // (only the artifact's own frames are kept): said so, never a clean
+    // account.
+    let (libraries, screened): (Vec<&Contender>, Vec<&Contender>) = (contenders.iter())
+        .filter(|c| !c.is_control() && c.live().is_some())
+        .partition(|c| c.library().is_some());
+    let artifacts: Vec<(String, PathBuf)> = (screened.iter())
         .filter_map(|c| Some((c.name.clone(), c.live()?.so.clone())))
+        .collect();
+    let unscreened: Vec<(String, Secrets)> = (libraries.iter())
+        .filter_map(|c| {
+            let why = format!(
+                "not screened: its code is {}'s, whose frames memcheck's account here leaves out",
+                c.library()?.name.name()
+            );
+            Some((c.name.clone(), Secrets::Unmeasured { why }))
+        })
         .collect();
     let cases = cases_of(cases);
     eprintln!(
@@ -71,6 +85,7 @@ pub fn screen(
     let start = Instant::now();
     let found: Vec<(String, Secrets)> = (artifacts.iter().map(|(n, _)| n.clone()))
         .zip(scan(&artifacts, &cases, dir))
+        .chain(unscreened)
         .collect();
     eprintln!("    in {:.1}s", start.elapsed().as_secs_f64());
     let of = |name: &str| {

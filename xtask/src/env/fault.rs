@@ -18,6 +18,8 @@
 //! - `hang:NAME`: every operation of NAME's artifact spins forever, so the
 //!   process that runs it (measuring or counting) must be killed at its
 //!   deadline (`deadline.rs`) and NAME reported as hung;
+//! - `missing:NAME`: library peer NAME's C library is taken as not
+//!   installed here (its rows are left out, saying so: `library.rs`);
 //! - `crash:NAME`: the measuring (or counting) process aborts when it turns
 //!   to NAME;
 //! - `unavailable:NAME`: NAME's artifact says this CPU cannot run it (as the
@@ -49,7 +51,12 @@ enum Fault {
     /// Built with these artifact features.
     Built(&'static [&'static str], String),
     Crash(String),
+    /// The C library of library peer NAME taken as not installed.
+    Missing(String),
 }
+
+/// The kind of fault that pretends a library peer's library is missing.
+const MISSING: &str = "missing";
 
 /// `KIND:NAME` read: the fault, or why it is none this file knows.
 fn parse(v: &str) -> Result<Fault, String> {
@@ -58,6 +65,9 @@ fn parse(v: &str) -> Result<Fault, String> {
     };
     if kind == fault::CRASH {
         return Ok(Fault::Crash(name.into()));
+    }
+    if kind == MISSING {
+        return Ok(Fault::Missing(name.into()));
     }
     match BUILT.iter().find(|(k, _)| *k == kind) {
         Some((_, features)) => Ok(Fault::Built(features, name.into())),
@@ -68,7 +78,7 @@ fn parse(v: &str) -> Result<Fault, String> {
 impl Fault {
     fn name(&self) -> &str {
         match self {
-            Fault::Built(_, n) | Fault::Crash(n) => n,
+            Fault::Built(_, n) | Fault::Crash(n) | Fault::Missing(n) => n,
         }
     }
 }
@@ -90,7 +100,8 @@ pub fn check(names: &[String]) -> crate::error::Result<()> {
     let Ok(v) = std::env::var(fault::VAR) else {
         return Ok(());
     };
-    let kinds: Vec<&str> = std::iter::once(fault::CRASH)
+    let kinds: Vec<&str> = [fault::CRASH, MISSING]
+        .into_iter()
         .chain(BUILT.iter().map(|(k, _)| *k))
         .collect();
     let hint = format!(
@@ -115,4 +126,9 @@ pub fn extra_features(name: &str) -> &'static [&'static str] {
         Some(Fault::Built(features, n)) if n == name => features,
         _ => &[],
     }
+}
+
+/// Whether library peer `name`'s library is to be taken as not installed.
+pub fn missing(name: &str) -> bool {
+    matches!(injected(), Some(Fault::Missing(n)) if n == name)
 }

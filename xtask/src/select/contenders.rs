@@ -4,7 +4,7 @@
 use crate::env::flags::{FlagSet, SEPARATOR};
 use crate::env::tree::{Source, Tree};
 use crate::select::artifact::Artifact;
-use bench_harness::registry::{CipherEntry, Peer};
+use bench_harness::registry::{CipherEntry, Library, Peer};
 use std::path::{Path, PathBuf};
 
 /// What a contender is.
@@ -106,6 +106,14 @@ impl Contender {
             (Kind::Variant(_) | Kind::Control(_), Source::Shim { lib }) => lib,
             (Kind::Variant(_) | Kind::Control(_), Source::Workspace) => "variants",
             (Kind::Peer(p), _) => p.crate_name,
+        }
+    }
+
+    /// The C library a library peer comes from.
+    pub fn library(&self) -> Option<Library> {
+        match self.kind {
+            Kind::Peer(p) => p.library,
+            Kind::Variant(_) | Kind::Control(_) => None,
         }
     }
 
