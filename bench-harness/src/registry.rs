@@ -603,7 +603,8 @@ mod tests {
     /// lines, is there for every declared peer: the workspace dependency, a
     /// dev profile that optimizes it (the oracle runs in tests), the
     /// artifact's optional dependency and its `peer-<crate>` feature, and
-    /// the harness's dependency (its static engine). And the README's list
+    /// the harness's dependency (its static engine); for a library peer,
+    /// the artifact's `peer-<library>` feature. And the README's list
     /// of what `compare all` reports on is the list of ciphers.
     #[test]
     fn dependency_lines_match_declarations() {
@@ -622,7 +623,22 @@ mod tests {
             }
             v.is_some()
         };
+        // A library peer's line is its artifact feature.
         for p in CIPHERS.iter().flat_map(|c| c.peers) {
+            let Some(library) = p.library else { continue };
+            let feature = format!("peer-{}", library.name.name());
+            assert_eq!(p.feature, feature, "{}", p.driver);
+            assert!(
+                has(&artifact, &["features", &feature]),
+                "variants/artifact/Cargo.toml: no feature {feature} for {}",
+                p.driver
+            );
+        }
+        for p in CIPHERS
+            .iter()
+            .flat_map(|c| c.peers)
+            .filter(|p| p.library.is_none())
+        {
             let k = p.crate_name;
             let feature = format!("peer-{k}");
             assert_eq!(p.feature, feature, "{}", p.driver);

@@ -1674,7 +1674,7 @@ fn declaration_in_the_chain() {
             _ => None,
         })
         .expect("tiny_variants! is exported");
-    let decl = "entry { cipher : tiny , kind : cipher (Tiny) , variants : [never] , modes : [Ecb : [16]] , peers : [] }";
+    let decl = "entry { cipher : tiny , kind : cipher (Tiny) , variants : [never] , modes : [Ecb : [16]] , peers : [] , libraries : [] }";
     assert!(
         chain.contains(&format!("[$ ($ done) * {decl}] [$ ($ rest) *]")),
         "{chain}"
@@ -1859,7 +1859,8 @@ fn declaration_fixed_form() {
         entry.to_tokens().to_string(),
         quote!(
             modes: [Ecb: [16, 32], Cbc: [16]],
-            peers: ["rustcrypto" { label: "t", krate: tiny, keyed: by_length(16 => A, 32 => B), builds: [] }]
+            peers: ["rustcrypto" { label: "t", krate: tiny, keyed: by_length(16 => A, 32 => B), builds: [] }],
+            libraries: []
         )
         .to_string()
     );
@@ -1883,7 +1884,34 @@ fn declaration_fixed_form() {
             peers: ["rustcrypto" { label: "t", krate: tiny, keyed: cipher(A), builds: [
                 "soft" { label: "s", rustflags: ["--cfg soft"], features: [] },
                 "zeroize" { label: "z", rustflags: [], features: ["zeroize", "std"] }
-            ] }]
+            ] }],
+            libraries: []
+        )
+        .to_string()
+    );
+    let libraries = parse(
+        Role::Entry,
+        quote!(
+            modes: [Ecb: [16]],
+            peers: [],
+            libraries: [
+                "libgcrypt" { algorithm: "TINY", library: libgcrypt, label: "g", },
+                "openssl" { label: "o", library: openssl, algorithm: by_length(16 => "TINY-128", 32 => "TINY-256",) },
+            ],
+        ),
+        &cipher,
+        span,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        libraries.to_tokens().to_string(),
+        quote!(
+            modes: [Ecb: [16]],
+            peers: [],
+            libraries: [
+                "libgcrypt" { label: "g", library: libgcrypt, algorithm: [0 => "TINY"] },
+                "openssl" { label: "o", library: openssl, algorithm: [16 => "TINY-128", 32 => "TINY-256"] }
+            ]
         )
         .to_string()
     );
@@ -1897,5 +1925,74 @@ fn declaration_fixed_form() {
     assert_eq!(
         calibration.to_tokens().to_string(),
         quote!(kernel: cipher_null, modes: [Ecb: [16]], hash: []).to_string()
+    );
+}
+
+/// A library peer the grammar reads but cannot stand: a library of no
+/// known kind, one library twice, a name already a peer's, an algorithm's
+/// name that is no name, a key length twice, a checksum's; each said at its
+/// place.
+#[test]
+fn library_peers_are_checked() {
+    use crate::declaration::parse;
+    use crate::model::{Kind, Role};
+    let span = proc_macro2::Span::call_site();
+    let cipher = Kind::Cipher(syn::parse_quote!(Tiny));
+    let error = |kind: &Kind, tokens| match parse(Role::Entry, tokens, kind, span) {
+        Ok(_) => panic!("accepted"),
+        Err(e) => e.into_iter().map(|e| e.to_string()).collect::<Vec<_>>(),
+    };
+    let lib = |decl| quote!(modes: [Ecb: [16]], peers: [], libraries: [#decl]);
+    for (decl, expected) in [
+        (
+            quote!("x" { label: "x", library: nss, algorithm: "TINY" }),
+            "a library peer comes from one of: libgcrypt, openssl",
+        ),
+        (
+            quote!(
+                "a" { label: "a", library: openssl, algorithm: "TINY" },
+                "b" { label: "b", library: openssl, algorithm: "TINY" }
+            ),
+            "one peer per library in a declaration",
+        ),
+        (
+            quote!(
+                "a" { label: "a", library: openssl, algorithm: "TINY" },
+                "a" { label: "b", library: libgcrypt, algorithm: "TINY" }
+            ),
+            "this name is given twice",
+        ),
+        (
+            quote!("x" { label: "x", library: openssl, algorithm: "TI NY" }),
+            "an algorithm's name is letters, digits and `-`",
+        ),
+        (
+            quote!("x" { label: "x", library: openssl, algorithm: by_length(16 => "A", 16 => "B") }),
+            "this key length is given twice",
+        ),
+        (
+            quote!("x" { label: "x", library: openssl, algorithm: by_length() }),
+            "`by_length` names at least one algorithm",
+        ),
+        (
+            quote!("x" { label: "x", library: openssl, algorithm: cipher(A) }),
+            "expected the library's name",
+        ),
+    ] {
+        let errors = error(&cipher, lib(decl));
+        assert!(
+            errors.iter().any(|e| e.contains(expected)),
+            "{expected}: {errors:?}"
+        );
+    }
+    let errors = error(
+        &Kind::Checksum,
+        lib(quote!("x" { label: "x", library: openssl, algorithm: "TINY" })),
+    );
+    assert!(
+        errors
+            .iter()
+            .any(|e| e.contains("a library peer is a cipher's")),
+        "{errors:?}"
     );
 }

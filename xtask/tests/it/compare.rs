@@ -822,3 +822,83 @@ fn an_older_cpu_runs_each_check() {
         assert_eq!(p["older_cpu"]["outcome"], "right", "{p}");
     }
 }
+
+/// A C library's implementation is a peer as a crate's is (issue 52): built
+/// against the system's library, checked against the oracle (a wrong one
+/// is refused, never timed), timed, its sizes with the whole library's; on
+/// a machine without the library (pretended) its row is left out, saying
+/// why, and nothing of it is built.
+#[test]
+#[ignore = "CI tier: builds many artifacts; .ci/run runs it (see ARCHITECTURE.md, Tests)"]
+fn a_library_peer_is_checked_and_left_out_where_missing() {
+    let run = |fault: Option<&str>| {
+        let tmp = scratch("library-peer");
+        let args = [
+            "compare",
+            "blowfish",
+            "--quick",
+            "--variants",
+            "auto",
+            "--sizes",
+            "16,1024",
+            "--rounds",
+            "3",
+            "--sec",
+            "0.003",
+            "--out",
+            tmp.path().to_str().unwrap(),
+        ];
+        let env: Vec<(&str, &str)> = fault.map(|f| ("INLINELAB_FAULT", f)).into_iter().collect();
+        let out = xtask(&args, &env);
+        let json = read_json_of(tmp.path(), "blowfish");
+        let md = std::fs::read_to_string(tmp.path().join("blowfish.md")).unwrap();
+        (out, json, md, tmp)
+    };
+    let (out, json, md, _tmp) = run(None);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let libgcrypt = peer(&json, "libgcrypt");
+    assert_eq!(libgcrypt["status"], "ok", "{libgcrypt}");
+    // Its sizes hold the library's code: far more than its wrapper's file.
+    let a = &libgcrypt["artifact"];
+    assert!(
+        a["footprint_bytes"].as_u64().unwrap() > 10 * a["so_bytes"].as_u64().unwrap(),
+        "{a}"
+    );
+    assert!(a["hot_path_bytes"].is_null(), "{a}");
+    assert!(md.contains("| peer | libgcrypt ("), "{md}");
+
+    let (out, json, _, _tmp) = run(Some("wrong:libgcrypt"));
+    assert_eq!(out.status.code(), Some(1));
+    let libgcrypt = peer(&json, "libgcrypt");
+    assert_eq!(libgcrypt["status"], "failed", "{libgcrypt}");
+    assert!(
+        libgcrypt["reason"]
+            .as_str()
+            .unwrap()
+            .contains("wrong output"),
+        "{libgcrypt}"
+    );
+
+    let (out, json, md, _tmp) = run(Some("missing:libgcrypt"));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let libgcrypt = peer(&json, "libgcrypt");
+    assert_eq!(libgcrypt["status"], "unavailable", "{libgcrypt}");
+    assert!(libgcrypt["artifact"].is_null(), "built: {libgcrypt}");
+    let why = "libgcrypt is not installed here (libgcrypt.so not found; Debian's package libgcrypt20-dev)";
+    assert!(
+        libgcrypt["reason"].as_str().unwrap().contains(why),
+        "{libgcrypt}"
+    );
+    assert!(stderr.contains(&format!("left out: {why}")), "{stderr}");
+    assert!(md.contains(why), "{md}");
+    assert_eq!(entry(&json, "auto")["status"], "ok");
+}
+
+/// The entry of the peer `name` in a report's JSON.
+fn peer<'a>(json: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
+    (json["peers"].as_array().expect("a report's peers").iter())
+        .find(|e| e["name"] == name)
+        .unwrap_or_else(|| panic!("no peer {name}"))
+}
