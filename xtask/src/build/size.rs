@@ -125,6 +125,25 @@ fn cipher_functions(
     (functions, rounds_out_of_line)
 }
 
+/// A library peer's sizes: its artifact's own sections with the library's
+/// added (the code and data a process that links the library maps), the
+/// library's file in `rlib_bytes`; what the hot path and the key schedule
+/// reach, which the walk of the artifact cannot follow into the library,
+/// unknown.
+pub fn add_library(a: &mut Artifact, library: &Path) -> Result<(), String> {
+    let data = std::fs::read(library).map_err(|e| format!("{}: {e}", library.display()))?;
+    let file = object::File::parse(&*data).map_err(|e| format!("{}: {e}", library.display()))?;
+    let section = |name: &str| file.section_by_name(name).map_or(0, |s| s.size());
+    let (text, rodata, data) = (section(".text"), section(".rodata"), section(".data"));
+    a.text_bytes += text;
+    a.rodata_bytes += rodata;
+    a.data_bytes += data;
+    a.footprint_bytes += text + rodata + data;
+    a.hot_path_bytes = None;
+    a.key_schedule_bytes = None;
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use crate::build::code::shorten;
@@ -143,23 +162,4 @@ mod tests {
         );
         check("cast6::forward_quad", "forward_quad");
     }
-}
-
-/// A library peer's sizes: its artifact's own sections with the library's
-/// added (the code and data a process that links the library maps), the
-/// library's file in `rlib_bytes`; what the hot path and the key schedule
-/// reach, which the walk of the artifact cannot follow into the library,
-/// unknown.
-pub fn add_library(a: &mut Artifact, library: &Path) -> Result<(), String> {
-    let data = std::fs::read(library).map_err(|e| format!("{}: {e}", library.display()))?;
-    let file = object::File::parse(&*data).map_err(|e| format!("{}: {e}", library.display()))?;
-    let section = |name: &str| file.section_by_name(name).map_or(0, |s| s.size());
-    let (text, rodata, data) = (section(".text"), section(".rodata"), section(".data"));
-    a.text_bytes += text;
-    a.rodata_bytes += rodata;
-    a.data_bytes += data;
-    a.footprint_bytes += text + rodata + data;
-    a.hot_path_bytes = None;
-    a.key_schedule_bytes = None;
-    Ok(())
 }
