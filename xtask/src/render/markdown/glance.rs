@@ -117,6 +117,7 @@ pub fn render(w: &mut String, r: &Report) {
                 md_code(&p.name),
                 bytes(footprint(p))
             );
+            against_the_fastest(w, r, p, &families);
         }
         (Conclusion::Decided, None) => {
             let _ = writeln!(w, "**Verdict: none; no variant was measured.**\n");
@@ -133,6 +134,38 @@ pub fn render(w: &mut String, r: &Report) {
         secrets::render_line(w, r, p, &others);
     }
     noise_and_time(w, r);
+}
+
+/// With more than one peer timed beside the pick (crates and C libraries
+/// alike), the pick against the fastest of them in each mode family: the
+/// one the pick's speed over is the least.
+fn against_the_fastest(w: &mut String, r: &Report, p: &Entry, families: &[Family]) {
+    let peers: Vec<&Entry> = (r.peers.iter())
+        .filter(|e| e.status == Status::Measured && e.flags == p.flags)
+        .collect();
+    if peers.len() < 2 {
+        return;
+    }
+    let parts: Vec<String> = (families.iter())
+        .filter_map(|&f| {
+            let (x, q) = (peers.iter())
+                .filter_map(|q| Some((family_ratio(p, q, f)?, q)))
+                .min_by(|a, b| a.0.total_cmp(&b.0))?;
+            Some(format!(
+                "{} {} on {}",
+                times(Some(x)),
+                md_cell(&q.label),
+                f.name()
+            ))
+        })
+        .collect();
+    if !parts.is_empty() {
+        let _ = writeln!(
+            w,
+            "Against the fastest peer in each mode family, whatever its language: {}.\n",
+            parts.join("; ")
+        );
+    }
 }
 
 fn summary_table(w: &mut String, r: &Report, peer: Option<&Entry>, families: &[Family]) {
