@@ -10,7 +10,7 @@
 //! | `inlinelab_block_size` | `() -> usize` (1 for a hash) |
 //! | `inlinelab_digest_size` | `() -> usize`: a hash's digest length, 1 to [`MAX_DIGEST`]; 0 for a block cipher |
 //! | `inlinelab_ctx_size`, `inlinelab_ctx_align` | `() -> usize` |
-//! | `inlinelab_set_key` | `(ctx, keying, key, key_len) -> i32`: `keying` a [`Keying`]; [`OK`], [`ERR_LENGTH`] for a key length it does not take, [`ERR_OP`] for a keying it does not do; a hash takes the empty key, and its context then holds a fresh state |
+//! | `inlinelab_set_key` | `(ctx, keying, key, key_len) -> i32`: `keying` a [`Keying`]; [`OK`], [`ERR_LENGTH`] for a key length it does not take, [`ERR_OP`] for a keying it does not do; a hash takes the empty key, and its context then holds a fresh state; a MAC (a crate's, through the same operations as a hash) takes its key, and its context then holds the keyed MAC and a fresh tag's state |
 //! | `inlinelab_clear` | `(ctx)`: drops (and so zeroizes) a keyed context |
 //! | `inlinelab_crypt` | `(ctx, op, iv, buf, len) -> i32`: `op` an [`Op`]; [`OK`], [`ERR_LENGTH`] for a partial block (or a digest that does not fit), [`ERR_OP`] for an op it does not do, [`ERR_KEYING`] for an XTS op on a context keyed with one key |
 //!
@@ -115,7 +115,8 @@ pub enum Op {
     CbcDecrypt = 3,
     /// A hash's digest of the buffer in one call (init, update, final, as
     /// the kernel's `digest`), XORed into the buffer's first bytes (as many
-    /// as both have); the context is not read.
+    /// as both have); a hash's context is not read, a MAC's gives its key
+    /// (the tag of the buffer under the key `inlinelab_set_key` took).
     Digest = 4,
     /// CTR; `iv` is the big-endian counter block, advanced per block.
     CtrEncrypt = 5,
@@ -127,7 +128,8 @@ pub enum Op {
     XtsEncrypt = 7,
     /// XTS decryption of one data unit; `iv` is the tweak.
     XtsDecrypt = 8,
-    /// A hash's context set to a fresh state; `buf` is not read.
+    /// A hash's context set to a fresh state (a MAC's, to a fresh tag
+    /// under its key); `buf` is not read.
     HashInit = 9,
     /// The buffer's bytes hashed into the context's state; `buf` is only
     /// read.

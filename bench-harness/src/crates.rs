@@ -1,6 +1,6 @@
-//! A block cipher or hash of a crate this workspace did not write (`cargo
-//! xtask compare --crate`): what the intake learned of it (its block size,
-//! the key lengths its type takes or its digest's length, the variants
+//! A block cipher, hash or MAC of a crate this workspace did not write
+//! (`cargo xtask compare --crate`): what the intake learned of it (its block
+//! size, the key lengths its type takes, its digest's length, the variants
 //! built from a copy of it), made
 //! into a `CipherEntry` at run time (`registry::CipherEntry::of_crate`), and handed to the measuring
 //! processes as JSON, since they cannot find it in the registry.
@@ -26,8 +26,8 @@ pub const PEER_NAME: &str = "peer-registry";
 
 /// The kinds of primitive a crate's type may be, as far as this harness
 /// wraps them: which traits it implements, and so what the artifact wraps
-/// it in. A new kind (an AEAD, a stream cipher, a universal hash, a MAC)
-/// starts as an arm here and in [`Primitive`].
+/// it in. A new kind (an AEAD, a stream cipher, a universal hash) starts
+/// as an arm here and in [`Primitive`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Kind {
@@ -35,6 +35,23 @@ pub enum Kind {
     BlockCipher,
     /// `digest` 0.11's `Default + Update + FixedOutput`.
     Hash,
+    /// `digest` 0.11's `KeyInit + Update + FixedOutput + Clone`: what its
+    /// `Mac` is implemented over (less the marker trait), keyed, as
+    /// `hmac::Hmac<sha2::Sha256>` is; streamed as a hash is, its context
+    /// keyed by the MAC's key.
+    Mac,
+}
+
+impl Kind {
+    /// What the kind is called in a sentence: `block cipher`, `hash`,
+    /// `MAC`.
+    pub fn noun(self) -> &'static str {
+        match self {
+            Kind::BlockCipher => "block cipher",
+            Kind::Hash => "hash",
+            Kind::Mac => "MAC",
+        }
+    }
 }
 
 /// What a crate's type is and what it takes, as the compiler said.
@@ -50,6 +67,12 @@ pub enum Primitive {
         /// Its digest's length in bytes (1 to `abi::MAX_DIGEST`).
         digest_size: usize,
     },
+    Mac {
+        /// Its tag's length in bytes (1 to `abi::MAX_DIGEST`).
+        digest_size: usize,
+        /// Every key length from 1 to 64 bytes that `new_from_slice` takes.
+        key_lengths: Vec<usize>,
+    },
 }
 
 impl Primitive {
@@ -57,36 +80,43 @@ impl Primitive {
         match self {
             Primitive::BlockCipher { .. } => Kind::BlockCipher,
             Primitive::Hash { .. } => Kind::Hash,
+            Primitive::Mac { .. } => Kind::Mac,
         }
     }
 
-    /// The unit its input comes in: the block, or 1 byte for a hash.
+    /// The unit its input comes in: the block, or 1 byte for a hash or a
+    /// MAC.
     pub fn block_size(&self) -> usize {
         match self {
             Primitive::BlockCipher { block_size, .. } => *block_size,
-            Primitive::Hash { .. } => 1,
+            Primitive::Hash { .. } | Primitive::Mac { .. } => 1,
         }
     }
 
     /// Every key length it takes: a hash, the empty key only.
     pub fn key_lengths(&self) -> &[usize] {
         match self {
-            Primitive::BlockCipher { key_lengths, .. } => key_lengths,
+            Primitive::BlockCipher { key_lengths, .. } | Primitive::Mac { key_lengths, .. } => {
+                key_lengths
+            }
             Primitive::Hash { .. } => &[0],
         }
     }
 
-    /// A hash's digest length.
+    /// A hash's digest length, or a MAC's tag's.
     pub fn digest_size(&self) -> Option<usize> {
         match self {
             Primitive::BlockCipher { .. } => None,
-            Primitive::Hash { digest_size } => Some(*digest_size),
+            Primitive::Hash { digest_size } | Primitive::Mac { digest_size, .. } => {
+                Some(*digest_size)
+            }
         }
     }
 
     /// The modes it is timed in, with their key lengths: a block cipher's
     /// ([`CrateCipher::modes_for`], `None` when it takes no length this
-    /// harness times), a hash's digest ([`CrateCipher::hash_modes`]).
+    /// harness times), a hash's digest ([`CrateCipher::hash_modes`]), a
+    /// MAC's ([`CrateCipher::mac_modes`], `None` likewise).
     pub fn modes(&self) -> Option<Vec<(Mode, Vec<usize>)>> {
         match self {
             Primitive::BlockCipher {
@@ -94,11 +124,12 @@ impl Primitive {
                 key_lengths,
             } => CrateCipher::modes_for(*block_size, key_lengths),
             Primitive::Hash { .. } => Some(CrateCipher::hash_modes()),
+            Primitive::Mac { key_lengths, .. } => CrateCipher::mac_modes(key_lengths),
         }
     }
 }
 
-/// A crate's block cipher (or hash), as the intake found it.
+/// A crate's block cipher (or hash, or MAC), as the intake found it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CrateCipher {
     /// The report's name: `cast6` (`aes_aes128` when `--type` chose one of
@@ -112,7 +143,8 @@ pub struct CrateCipher {
     pub lib_name: String,
     /// What it is and takes: each variant is checked under every key
     /// length ([`CrateCipher::checked`]); a hash's variants are also
-    /// checked streamed (`sampling::check_hash`).
+    /// checked streamed (`sampling::check_hash`), a MAC's under every key
+    /// length (`sampling::check_mac`).
     pub primitive: Primitive,
     /// The modes timed, with their key lengths ([`Primitive::modes`]).
     pub modes: Vec<(Mode, Vec<usize>)>,
@@ -153,6 +185,19 @@ impl CrateCipher {
     /// the empty key.
     pub fn hash_modes() -> Vec<(Mode, Vec<usize>)> {
         vec![(Mode::Digest, vec![0])]
+    }
+
+    /// What a MAC is timed in: its tag of the whole buffer (the hash
+    /// template's lengths), under one key, the largest of
+    /// [`STANDARD_KEYS`] it takes (HMAC 32 bytes, CMAC-AES-128 16), else
+    /// its largest of 1 to 64 bytes; `None` when it takes none of those.
+    pub fn mac_modes(accepted: &[usize]) -> Option<Vec<(Mode, Vec<usize>)>> {
+        let standard = (STANDARD_KEYS.iter().rev()).find(|k| accepted.contains(k));
+        let key = match standard {
+            Some(&k) => k,
+            None => accepted.iter().copied().filter(|&k| k <= 64).max()?,
+        };
+        Some(vec![(Mode::Digest, vec![key])])
     }
 
     /// The modes a block cipher of `block_size` bytes is timed in, with
@@ -220,5 +265,33 @@ mod tests {
         assert_eq!(keys(16, &[16])[0].1, [16]);
         assert_eq!(keys(8, &[7])[0].1, [7], "no standard length: the largest");
         assert_eq!(CrateCipher::modes_for(16, &[]), None);
+    }
+
+    /// A MAC is timed under one key: HMAC's 32 bytes of the 1 to 64 it
+    /// takes, CMAC-AES-128's 16, a MAC of 5-byte keys its 5; none without
+    /// a key of 1 to 64 bytes. It is checked under every length it takes.
+    #[test]
+    fn a_mac_is_timed_under_its_largest_standard_key() {
+        let range: Vec<usize> = (1..=64).collect();
+        assert_eq!(
+            CrateCipher::mac_modes(&range),
+            Some(vec![(Mode::Digest, vec![32])])
+        );
+        let one = |accepted: &[usize]| CrateCipher::mac_modes(accepted).map(|m| m[0].1.clone());
+        assert_eq!(one(&[16]), Some(vec![16]));
+        assert_eq!(one(&[5]), Some(vec![5]));
+        assert_eq!(one(&[]), None);
+        let mac = Primitive::Mac {
+            digest_size: 32,
+            key_lengths: range.clone(),
+        };
+        assert_eq!(mac.kind(), Kind::Mac);
+        assert_eq!((mac.block_size(), mac.digest_size()), (1, Some(32)));
+        let cipher = CrateCipher {
+            primitive: mac.clone(),
+            modes: mac.modes().unwrap(),
+            ..example()
+        };
+        assert_eq!(cipher.checked(), [(Mode::Digest, range)]);
     }
 }

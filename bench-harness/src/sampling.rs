@@ -233,6 +233,26 @@ pub fn check_hash(engine: &mut dyn HashEngine, oracle: &mut dyn HashEngine) -> R
     Ok(())
 }
 
+/// Checks a MAC, `engine`, against `oracle` under each of `key_lengths`:
+/// both keyed with the same seeded bytes, then the tag of every length
+/// from 0 to [`HASH_CHECK_LENGTHS`] bytes and of a message streamed in
+/// random chunks, as a hash is ([`check_hash`]). The first difference is
+/// the error, with the key's length.
+pub fn check_mac<A, B>(engine: &mut A, oracle: &mut B, key_lengths: &[usize]) -> Result<(), String>
+where
+    A: Engine + HashEngine,
+    B: Engine + HashEngine,
+{
+    let mut rng = placement::Rng::with_seed(0x5eed_0f_4ac5);
+    for &k in key_lengths {
+        let key: Vec<u8> = (0..k).map(|_| rng.below(256) as u8).collect();
+        Engine::set_key(engine, Mode::Digest, &key).map_err(|e| format!("set_key: {e}"))?;
+        Engine::set_key(oracle, Mode::Digest, &key).map_err(|e| format!("oracle set_key: {e}"))?;
+        check_hash(engine, oracle).map_err(|e| format!("{e}, under a {k}-byte key"))?;
+    }
+    Ok(())
+}
+
 /// The digest of `chunks` streamed through `engine`: init, an update per
 /// chunk, final.
 fn stream(engine: &mut dyn HashEngine, chunks: &[&[u8]]) -> Result<Digest, EngineError> {
@@ -411,6 +431,102 @@ mod tests {
     use super::*;
     use crate::engine::StaticCipher;
     use crate::interleave::Batch;
+
+    /// A toy MAC as an engine: its tag a 64-bit FNV-1a of the key and the
+    /// message; `keyless_at` a key length under which it forgets its key
+    /// (a wrong variant).
+    struct ToyMac {
+        key: Vec<u8>,
+        message: Vec<u8>,
+        keyless_at: Option<usize>,
+    }
+
+    impl ToyMac {
+        fn new(keyless_at: Option<usize>) -> ToyMac {
+            ToyMac {
+                key: Vec::new(),
+                message: Vec::new(),
+                keyless_at,
+            }
+        }
+
+        fn tag(&self, message: &[u8]) -> Digest {
+            let key: &[u8] = if Some(self.key.len()) == self.keyless_at {
+                &[]
+            } else {
+                &self.key
+            };
+            let mut h = 0xcbf2_9ce4_8422_2325u64;
+            for b in key.iter().chain([&0xff]).chain(message) {
+                h = (h ^ u64::from(*b)).wrapping_mul(0x100_0000_01b3);
+            }
+            Digest::new(&h.to_le_bytes()).unwrap()
+        }
+    }
+
+    impl Engine for ToyMac {
+        fn name(&self) -> &str {
+            "toymac"
+        }
+        fn block_size(&self) -> usize {
+            1
+        }
+        fn set_key(&mut self, _: Mode, key: &[u8]) -> Result<(), EngineError> {
+            self.key = key.to_vec();
+            Ok(())
+        }
+        fn crypt(
+            &mut self,
+            _: Mode,
+            _: Dir,
+            _: &mut [u8],
+            buf: &mut [u8],
+        ) -> Result<(), EngineError> {
+            let tag = self.tag(buf);
+            crate::engine::fold_digest(buf, &tag);
+            Ok(())
+        }
+    }
+
+    impl HashEngine for ToyMac {
+        fn name(&self) -> &str {
+            "toymac"
+        }
+        fn output_size(&self) -> usize {
+            8
+        }
+        fn init(&mut self) -> Result<(), EngineError> {
+            self.message.clear();
+            Ok(())
+        }
+        fn update(&mut self, data: &[u8]) -> Result<(), EngineError> {
+            self.message.extend_from_slice(data);
+            Ok(())
+        }
+        fn finish(&mut self) -> Result<Digest, EngineError> {
+            let tag = self.tag(&self.message);
+            self.message.clear();
+            Ok(tag)
+        }
+    }
+
+    /// A MAC is checked under every key length given: one that forgets its
+    /// key under one length is refused, naming it; the same MAC agrees with
+    /// itself.
+    #[test]
+    fn a_mac_that_forgets_its_key_is_refused() {
+        let keys: Vec<usize> = (1..=10).collect();
+        let (mut right, mut oracle) = (ToyMac::new(None), ToyMac::new(None));
+        assert_eq!(check_mac(&mut right, &mut oracle, &keys), Ok(()));
+        let mut wrong = ToyMac::new(Some(7));
+        let err = check_mac(&mut wrong, &mut oracle, &keys).unwrap_err();
+        assert!(
+            err.starts_with("wrong output: the digest of 0 bytes"),
+            "{err}"
+        );
+        assert!(err.ends_with(", under a 7-byte key"), "{err}");
+        assert_eq!(check_mac(&mut wrong, &mut oracle, &[1, 8]), Ok(()));
+    }
 
     fn batch(per_op: f64, reference: f64) -> Batch {
         Batch {

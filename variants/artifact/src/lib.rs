@@ -324,6 +324,86 @@ impl<D: Default + digest::Update + digest::FixedOutput> Artifact for HashArtifac
     }
 }
 
+/// A MAC of a crate under test (`compare --crate`): any type with the
+/// traits `digest` 0.11's `Mac` is implemented over (`Update +
+/// FixedOutput`, its marker left out), keyed by `KeyInit` and `Clone`d, as
+/// `hmac::Hmac<sha2::Sha256>`. It goes through a hash's operations: keyed
+/// by `inlinelab_set_key` with the MAC's key, [`Op::Digest`] the tag of the
+/// buffer under that key, and the streamed steps a tag computed in parts.
+#[allow(dead_code)] // unused unless a crate's MAC is selected
+struct MacArtifact<M>(core::marker::PhantomData<M>);
+
+/// A MAC's context: the MAC as its key made it (what a fresh tag starts
+/// from, cloned), and the state of the tag being streamed.
+#[allow(dead_code)] // unused unless a crate's MAC is selected
+struct MacKeyed<M> {
+    keyed: M,
+    state: M,
+}
+
+impl<M: digest::common::KeyInit + digest::Update + digest::FixedOutput + Clone> Artifact
+    for MacArtifact<M>
+{
+    type Ctx = MacKeyed<M>;
+    const BLOCK: usize = 1;
+    const DIGEST: usize = <M::OutputSize as digest::typenum::Unsigned>::USIZE;
+
+    unsafe fn set_key(ctx: *mut MacKeyed<M>, keying: Keying, key: &[u8]) -> i32 {
+        if keying != Keying::One {
+            return abi::ERR_OP;
+        }
+        let Ok(keyed) = M::new_from_slice(key) else {
+            return abi::ERR_LENGTH;
+        };
+        let state = keyed.clone();
+        // SAFETY: the caller guarantees `ctx` is valid for writes of a
+        // `MacKeyed<M>` and holds no live one.
+        unsafe { ctx.write(MacKeyed { keyed, state }) };
+        abi::OK
+    }
+
+    unsafe fn clear(ctx: *mut MacKeyed<M>) {
+        // SAFETY: the caller guarantees a live context, written by `set_key`.
+        unsafe { ctx.drop_in_place() };
+    }
+
+    fn crypt(ctx: &MacKeyed<M>, op: Op, _: &mut [u8], buf: &mut [u8]) -> i32 {
+        if op != Op::Digest {
+            return abi::ERR_OP;
+        }
+        let mut m = ctx.keyed.clone();
+        digest::Update::update(&mut m, buf);
+        let d = digest::FixedOutput::finalize_fixed(m);
+        buf.iter_mut().zip(d.iter()).for_each(|(b, x)| *b ^= x);
+        #[cfg(feature = "fault-wrong-output")]
+        if let Some(b) = buf.first_mut() {
+            *b ^= 1;
+        }
+        abi::OK
+    }
+
+    fn hash(ctx: &mut MacKeyed<M>, step: Step<'_>) -> i32 {
+        match step {
+            Step::Init => ctx.state = ctx.keyed.clone(),
+            Step::Update(data) => digest::Update::update(&mut ctx.state, data),
+            Step::Final(out) => {
+                let Some(out) = out.get_mut(..Self::DIGEST) else {
+                    return abi::ERR_LENGTH;
+                };
+                let fresh = ctx.keyed.clone();
+                let d =
+                    digest::FixedOutput::finalize_fixed(core::mem::replace(&mut ctx.state, fresh));
+                out.iter_mut().zip(d.iter()).for_each(|(o, x)| *o = *x);
+                #[cfg(feature = "fault-wrong-output")]
+                if let Some(b) = out.first_mut() {
+                    *b ^= 1;
+                }
+            }
+        }
+        abi::OK
+    }
+}
+
 /// `Selected` is the variant `variants::selected!` names, and `NAME` what
 /// `inlinelab_name` says: `cast6::never`.
 #[allow(unused_macros)] // unused in a peer's artifact
@@ -503,7 +583,8 @@ const fn parse_usize(s: &str) -> usize {
 /// file as the library of a shim package it writes for each variant, which
 /// depends on a copy of the crate as `under_test` and writes `select.rs`
 /// beside its manifest: `type Selected = CipherArtifact<::under_test::T>;`
-/// (`HashArtifact<..>` for a hash) and `NAME_BYTES`. The crate is so reached across a crate boundary, as its
+/// (`HashArtifact<..>` for a hash, `MacArtifact<..>` for a MAC) and
+/// `NAME_BYTES`. The crate is so reached across a crate boundary, as its
 /// users reach it. Never enabled in this workspace (it has no `select.rs`).
 #[cfg(feature = "under-test")]
 include!(concat!(env!("CARGO_MANIFEST_DIR"), "/select.rs"));

@@ -239,13 +239,19 @@ fn load(
     }
     .map_err(EngineState::Failed)?;
     // A crate's hash: streamed too, every length from 0 to 300 bytes and a
-    // message in random chunks, against the crate as published.
-    if let Some(c) = entry
-        .from_crate
-        .filter(|c| c.primitive.kind() == Kind::Hash)
-    {
-        let mut oracle = crate_oracle(c)?;
-        sampling::check_hash(&mut engine, &mut oracle).map_err(EngineState::Failed)?;
+    // message in random chunks, against the crate as published; a MAC's so
+    // under every key length it takes.
+    if let Some(c) = entry.from_crate {
+        let streamed = match c.primitive.kind() {
+            Kind::BlockCipher => Ok(()),
+            Kind::Hash => sampling::check_hash(&mut engine, &mut crate_oracle(c)?),
+            Kind::Mac => sampling::check_mac(
+                &mut engine,
+                &mut crate_oracle(c)?,
+                c.primitive.key_lengths(),
+            ),
+        };
+        streamed.map_err(EngineState::Failed)?;
     }
     Ok(engine)
 }

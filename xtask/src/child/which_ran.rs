@@ -60,7 +60,7 @@ pub fn observe(
 
 /// The first case of each family among `cases`, in [`Family::ALL`] order.
 pub fn one_per_family(cipher: &str, cases: &[Case]) -> Vec<Case> {
-    let family = |c: &Case| Family::of_case(&c.alg(cipher), Operation::of(c));
+    let family = |c: &Case| Family::of_case(&c.alg(cipher), Operation::of(c), c.key_bytes * 8);
     (Family::ALL.into_iter())
         .filter_map(|f| cases.iter().find(|c| family(c) == f).copied())
         .collect()
@@ -196,7 +196,7 @@ pub fn samples_by_module(
     });
     modules::attribute(
         lib,
-        Family::of_case(&alg, dir),
+        Family::of_case(&alg, dir, case.key_bytes * 8),
         (&alg, dir, case.key_bytes * 8, case.block_bytes),
         weights,
     )

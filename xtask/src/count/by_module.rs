@@ -45,7 +45,7 @@ pub fn attribute(cipher: &str, lib: &str, cases: &[Case], functions: &[Functions
     for (case, dump) in cases.iter().zip(functions) {
         let alg = case.alg(cipher);
         let dir = Operation::of(case);
-        let family = Family::of_case(&alg, dir);
+        let family = Family::of_case(&alg, dir, case.key_bytes * 8);
         if out
             .iter()
             .any(|r: &crate::report::ran::FamilyRan| r.family == family)

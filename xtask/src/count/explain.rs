@@ -18,7 +18,7 @@ use std::path::Path;
 /// Per mode family in `cases`, the first case of its largest block and,
 /// among those, its smallest key.
 pub fn headline_cases(entry: &CipherEntry, cases: &[Case]) -> Vec<Case> {
-    let family = |c: &Case| Family::of_case(&c.alg(entry.name), Operation::of(c));
+    let family = |c: &Case| Family::of_case(&c.alg(entry.name), Operation::of(c), c.key_bytes * 8);
     Family::ALL
         .into_iter()
         .filter_map(|f| {

@@ -1,12 +1,13 @@
 //! Which of a crate's types is measured, and what it takes: the probe's
-//! candidates (block ciphers and hashes), the one `--type` chose (or the
-//! only one), its block size and key lengths or its digest's length, the
-//! modes and key lengths the harness runs it in, and the name its report
-//! and cases carry. Shared by `compare --crate` and `gate --crate`.
+//! candidates (block ciphers, hashes and MACs), the one `--type` chose (or
+//! the only one; a generic one with its parameters), its block size and
+//! key lengths or its digest's length, the modes and key lengths the
+//! harness runs it in, and the name its report and cases carry. Shared by
+//! `compare --crate` and `gate --crate`.
 
 use crate::error::{Error, Result};
 use crate::intake::fetch::Package;
-use crate::intake::probe::{Candidate, Probe};
+use crate::intake::probe::{Candidate, Found, Probe};
 use bench_harness::crates::CrateCipher;
 use bench_harness::crates::Primitive;
 use bench_harness::engine::Mode;
@@ -51,19 +52,22 @@ impl Identified {
 }
 
 /// Asks the compiler (through `probe`) which types of the crate are block
-/// ciphers or hashes, chooses one (`ty`, `--type`), and learns what it
-/// takes: a digest longer than the artifacts' ABI carries, or a cipher that
-/// takes no key of 1 to 64 bytes, is refused.
+/// ciphers, hashes or MACs, chooses one (`ty`, `--type`), and learns what
+/// it takes: a digest longer than the artifacts' ABI carries, or a cipher
+/// or MAC that takes no key of 1 to 64 bytes, is refused.
 pub fn identify(probe: &Probe, ty: Option<&str>) -> Result<Identified> {
     let package = probe.package;
     let key = format!("{}-{}", package.name, package.version);
-    eprintln!("[intake] asking the compiler which types of {key} are block ciphers or hashes ...");
-    let candidates = probe.candidates()?;
-    let chosen = choose_type(package, ty, &candidates)?;
+    eprintln!(
+        "[intake] asking the compiler which types of {key} are block ciphers, hashes or MACs ..."
+    );
+    let ty = ty.map(crate::intake::shim::type_name).transpose()?;
+    let found = probe.candidates(ty.as_deref())?;
+    let chosen = choose_type(package, ty.as_deref(), &found)?;
     let primitive = probe.learn(&chosen)?;
     let ty = chosen.name;
     let modes = modes_of(&key, &ty, &primitive)?;
-    let name = report_name(package, &ty, candidates.len());
+    let name = report_name(package, &ty, found.candidates.len());
     Ok(Identified {
         ty,
         primitive,
@@ -98,29 +102,68 @@ fn modes_of(key: &str, ty: &str, primitive: &Primitive) -> Result<Vec<(Mode, Vec
 }
 
 /// The type to measure: `--type` when it is a candidate; the one candidate
-/// when there is one; else a usage error listing them.
-fn choose_type(package: &Package, ty: Option<&str>, candidates: &[Candidate]) -> Result<Candidate> {
+/// when there is one; else a usage error listing them, or saying that the
+/// type named is generic and needs its parameters.
+fn choose_type(package: &Package, ty: Option<&str>, found: &Found) -> Result<Candidate> {
+    let candidates = &found.candidates;
     let list = (candidates.iter())
         .map(|c| c.name.as_str())
         .collect::<Vec<_>>()
         .join(", ");
     let key = format!("{} {}", package.name, package.version);
-    match (ty, candidates) {
+    let generic = |t: &str| {
+        Error::usage(
+            format!("{key}'s `{t}` is generic: name it with its parameters"),
+            format!(
+                "e.g. --type '{t}<sha2::Sha256>' --with sha2@0.11.0 (--with adds the crate its parameter names)"
+            ),
+        )
+    };
+    if let Some(t) = ty
+        && found.generic.iter().any(|g| g == t)
+    {
+        return Err(generic(t));
+    }
+    if let Some(c) = ty.and_then(|t| candidates.iter().find(|c| c.name == t)) {
+        return Ok(c.clone());
+    }
+    match (ty, candidates.as_slice()) {
+        (Some(t), _) if t.contains('<') => Err(Error::usage(
+            format!(
+                "{key}: `{t}` is no block cipher, hash or MAC here: {}",
+                found
+                    .why_not
+                    .as_deref()
+                    .unwrap_or("the compiler refused it")
+            ),
+            "name its parameters by crates --with adds (e.g. --with sha2@0.11.0 for sha2::Sha256)",
+        )),
+        (_, []) if !found.generic.is_empty() => Err(Error::usage(
+            format!(
+                "{key} has no block cipher, hash or MAC type at its root but generic ones: {}",
+                found.generic.join(", ")
+            ),
+            format!(
+                "name one with its parameters, e.g. --type '{}<sha2::Sha256>' --with sha2@0.11.0",
+                found.generic[0]
+            ),
+        )),
         (_, []) => Err(Error::usage(
             format!(
-                "{key} has no type at its root with KeyInit + BlockCipherEncrypt + BlockCipherDecrypt (cipher 0.5) or Default + Update + FixedOutput (digest 0.11)"
+                "{key} has no type at its root with KeyInit + BlockCipherEncrypt + BlockCipherDecrypt (cipher 0.5), Default + Update + FixedOutput (digest 0.11) or KeyInit + Update + FixedOutput (a MAC, digest 0.11)"
             ),
-            "give a block cipher crate that implements the cipher 0.5 traits, or a hash crate that implements digest 0.11's",
+            "give a block cipher crate that implements the cipher 0.5 traits, or a hash or MAC crate that implements digest 0.11's",
         )),
-        (Some(t), _) => (candidates.iter().find(|c| c.name == t).cloned()).ok_or_else(|| {
-            Error::usage(
-                format!("{key} has no block cipher or hash type `{t}`"),
-                format!("--type one of: {list}"),
-            )
-        }),
+        (Some(t), _) => Err(Error::usage(
+            format!("{key} has no block cipher, hash or MAC type `{t}`"),
+            format!("--type one of: {list}"),
+        )),
         (None, [one]) => Ok(one.clone()),
         (None, _) => Err(Error::usage(
-            format!("{key} has {} block cipher or hash types", candidates.len()),
+            format!(
+                "{key} has {} block cipher, hash or MAC types",
+                candidates.len()
+            ),
             format!("choose one with --type: {list}"),
         )),
     }
@@ -141,8 +184,15 @@ fn report_name(package: &Package, ty: &str, types: usize) -> String {
             .collect()
     };
     let mut name = clean(&package.lib_name);
-    if types > 1 {
-        name = format!("{name}_{}", clean(ty.rsplit("::").next().unwrap_or(ty)));
+    if types > 1 || ty.contains('<') {
+        // The last segment of each path: `Hmac<sha2::Sha256>` is
+        // `hmac_sha256`.
+        let words: Vec<String> = (ty.split(['<', '>', ',']))
+            .map(|p| p.trim())
+            .filter(|p| !p.is_empty())
+            .map(|p| clean(p.rsplit("::").next().unwrap_or(p)))
+            .collect();
+        name = format!("{name}_{}", words.join("_"));
     }
     name.truncate(crate::report::check::MAX_NAME);
     name

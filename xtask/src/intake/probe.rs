@@ -1,15 +1,21 @@
-//! What a crate's cipher or hash type is, asked of the compiler rather than
-//! read from names: a scratch program that depends on the crate checks which
-//! of its root's type names implement `cipher` 0.5's `KeyInit +
-//! BlockCipherEncrypt + BlockCipherDecrypt` or `digest` 0.11's `Default +
-//! Update + FixedOutput` (the candidates `--type` chooses among), and, for
-//! the chosen one, prints its block size and every key length its
-//! `new_from_slice` takes, or its digest's length.
+//! What a crate's cipher, hash or MAC type is, asked of the compiler rather
+//! than read from names: a scratch program that depends on the crate checks
+//! which of its root's type names (and the type `--type` names, with its
+//! generic parameters) implement `cipher` 0.5's `KeyInit +
+//! BlockCipherEncrypt + BlockCipherDecrypt`, `digest` 0.11's `Default +
+//! Update + FixedOutput`, or the traits its `Mac` is implemented over,
+//! keyed (`KeyInit + Update + FixedOutput + Clone`): the candidates
+//! `--type` chooses among; a name the compiler says lacks its generic
+//! parameters is generic. For the chosen one, it prints its block size and
+//! every key length its `new_from_slice` takes, or its digest's length (a
+//! MAC, both).
 
 use crate::error::{Error, Result};
 use crate::intake::fetch::{self, Package};
+use crate::intake::shim;
+use crate::intake::spec::With;
 use bench_harness::crates::{Kind, Primitive};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 /// The traits a block cipher is measured through.
@@ -17,6 +23,21 @@ const BOUND: &str = "cipher::KeyInit + cipher::BlockCipherEncrypt + cipher::Bloc
 
 /// The traits a hash is measured through.
 const HASH_BOUND: &str = "Default + digest::Update + digest::FixedOutput";
+
+/// The traits a MAC is measured through: what `digest::Mac` is implemented
+/// over (its marker trait, behind digest's `mac` feature, left out), keyed.
+const MAC_BOUND: &str = "digest::common::KeyInit + digest::Update + digest::FixedOutput + Clone";
+
+/// The kinds in the order the probe's lines check them: a name is the
+/// first it implements.
+const KINDS: [(Kind, &str); 3] = [
+    (Kind::BlockCipher, BOUND),
+    (Kind::Hash, HASH_BOUND),
+    (Kind::Mac, MAC_BOUND),
+];
+
+/// The compiler's code for a generic type named without its parameters.
+const MISSING_GENERICS: &str = "E0107";
 
 /// A type at the crate's root that the harness can measure.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -31,27 +52,53 @@ pub struct Probe<'a> {
     /// The package's copy the probe depends on (the published one).
     pub copy: &'a Path,
     pub features: &'a [String],
+    /// The crates `--with` adds (what a generic type's parameter names).
+    pub with: &'a [With],
     pub lock: &'a str,
     pub dir: &'a Path,
     pub target: &'a Path,
     pub offline: bool,
 }
 
+/// What the probe found among the crate's names.
+#[derive(Debug, Default)]
+pub struct Found {
+    /// The names that are block ciphers, hashes or MACs, sorted by name.
+    pub candidates: Vec<Candidate>,
+    /// The names the compiler says are generic (named without their
+    /// parameters), sorted.
+    pub generic: Vec<String>,
+    /// For a type `--type` named with parameters that is none of them:
+    /// the compiler's first error about it.
+    pub why_not: Option<String>,
+}
+
 impl Probe<'_> {
-    /// The type names at the crate's root that are block ciphers or
-    /// hashes, sorted by name.
-    pub fn candidates(&self) -> Result<Vec<Candidate>> {
-        let names = type_names(self.copy);
-        // Two lines per name (the block cipher's bound, then the hash's):
-        // the lines the compiler refuses say which a name is not.
-        let mut main =
-            format!("fn check<T: {BOUND}>() {{}}\nfn check_hash<T: {HASH_BOUND}>() {{}}\n");
-        let first_line = 3;
-        for n in &names {
-            main.push_str(&format!(
-                "#[allow(dead_code)] fn c_{n}() {{ check::<::under_test::{n}>(); }}\n\
-                 #[allow(dead_code)] fn h_{n}() {{ check_hash::<::under_test::{n}>(); }}\n"
-            ));
+    /// The type names at the crate's root that are block ciphers, hashes
+    /// or MACs, with `given` (`--type`, when it is a path or has generic
+    /// parameters, which no name of the sources is) among them.
+    pub fn candidates(&self, given: Option<&str>) -> Result<Found> {
+        let mut names = type_names(self.copy);
+        let given = given.filter(|g| !names.iter().any(|n| n == g));
+        if let Some(g) = given {
+            // Checked before it is written into the program.
+            shim::type_name(g)?;
+            names.push(g.to_string());
+        }
+        // A line per name and kind (the block cipher's bound, the hash's,
+        // the MAC's): the lines the compiler refuses say which a name is
+        // not.
+        let mut main = String::new();
+        for (k, (_, bound)) in KINDS.iter().enumerate() {
+            main.push_str(&format!("fn check_{k}<T: {bound}>() {{}}\n"));
+        }
+        let first_line = KINDS.len() + 1;
+        for (i, n) in names.iter().enumerate() {
+            for k in 0..KINDS.len() {
+                main.push_str(&format!(
+                    "#[allow(dead_code)] fn c_{i}_{k}() {{ check_{k}::<::under_test::{n}>(); }}\n"
+                ));
+            }
         }
         main.push_str("fn main() {}\n");
         self.write(&main)?;
@@ -61,6 +108,8 @@ impl Probe<'_> {
             .map_err(|e| Error::failed(format!("running cargo check: {e}")))?;
         let stdout = String::from_utf8_lossy(&out.stdout);
         let mut failed = BTreeSet::new();
+        let mut generic = BTreeSet::new();
+        let mut first_error: BTreeMap<usize, String> = BTreeMap::new();
         let mut other = None;
         for line in stdout.lines() {
             let Ok(msg) = serde_json::from_str::<serde_json::Value>(line) else {
@@ -78,13 +127,20 @@ impl Probe<'_> {
                     .as_str()
                     .is_some_and(|f| f.ends_with("main.rs"))
             });
+            let text = msg["message"]["message"].as_str().map(str::to_string);
             match in_main.and_then(|s| s["line_start"].as_u64()) {
                 Some(l) if l as usize >= first_line => {
-                    failed.insert(l as usize - first_line);
+                    let at = l as usize - first_line;
+                    failed.insert(at);
+                    let name = at / KINDS.len();
+                    if msg["message"]["code"]["code"] == MISSING_GENERICS {
+                        generic.insert(name);
+                    }
+                    if let Some(t) = text {
+                        first_error.entry(name).or_insert(t);
+                    }
                 }
-                _ => {
-                    other = other.or_else(|| msg["message"]["message"].as_str().map(str::to_string))
-                }
+                _ => other = other.or(text),
             }
         }
         if failed.is_empty() && !out.status.success() {
@@ -92,24 +148,37 @@ impl Probe<'_> {
                 other.unwrap_or_else(|| fetch::first_error(&String::from_utf8_lossy(&out.stderr))),
             ));
         }
-        Ok((names.into_iter().enumerate())
-            .filter_map(|(i, name)| {
-                let kind = if !failed.contains(&(2 * i)) {
-                    Kind::BlockCipher
-                } else if !failed.contains(&(2 * i + 1)) {
-                    Kind::Hash
-                } else {
-                    return None;
-                };
-                Some(Candidate { name, kind })
+        let kind_of = |i: usize| {
+            (KINDS.iter().enumerate())
+                .find(|(k, _)| !failed.contains(&(KINDS.len() * i + k)))
+                .map(|(_, (kind, _))| *kind)
+        };
+        let why_not = given.and_then(|_| {
+            let i = names.len() - 1;
+            kind_of(i).is_none().then(|| {
+                (first_error.get(&i).cloned())
+                    .unwrap_or_else(|| "it is no block cipher, hash or MAC".into())
             })
-            .collect())
+        });
+        Ok(Found {
+            candidates: (names.iter().enumerate())
+                .filter_map(|(i, name)| {
+                    Some(Candidate {
+                        name: name.clone(),
+                        kind: kind_of(i)?,
+                    })
+                })
+                .collect(),
+            generic: generic.into_iter().map(|i| names[i].clone()).collect(),
+            why_not,
+        })
     }
 
-    /// The block size and key lengths of `ty`, or its digest's length.
+    /// The block size and key lengths of `ty`, or its digest's length (a
+    /// MAC's, and its key lengths).
     pub fn learn(&self, ty: &Candidate) -> Result<Primitive> {
         let (kind, ty) = (ty.kind, ty.name.as_str());
-        crate::intake::shim::select(ty, kind, "probe")?;
+        shim::select(ty, kind, "probe")?;
         let main = match kind {
             Kind::BlockCipher => format!(
                 "use cipher::typenum::Unsigned;\n\
@@ -127,6 +196,18 @@ impl Probe<'_> {
                 "use digest::typenum::Unsigned;\n\
                  fn probe<T: {HASH_BOUND}>() {{\n\
                  \x20   println!(\"output {{}}\", <T::OutputSize as Unsigned>::USIZE);\n\
+                 }}\n\
+                 fn main() {{ probe::<::under_test::{ty}>(); }}\n"
+            ),
+            Kind::Mac => format!(
+                "use digest::typenum::Unsigned;\n\
+                 fn probe<T: {MAC_BOUND}>() {{\n\
+                 \x20   let keys: Vec<String> = (1..=64usize)\n\
+                 \x20       .filter(|&n| <T as digest::common::KeyInit>::new_from_slice(&vec![0x5a; n]).is_ok())\n\
+                 \x20       .map(|n| n.to_string())\n\
+                 \x20       .collect();\n\
+                 \x20   println!(\"tag {{}}\", <T::OutputSize as Unsigned>::USIZE);\n\
+                 \x20   println!(\"keys {{}}\", keys.join(\",\"));\n\
                  }}\n\
                  fn main() {{ probe::<::under_test::{ty}>(); }}\n"
             ),
@@ -165,10 +246,13 @@ impl Probe<'_> {
             .map(|f| format!("\"{}\"", f.replace(['"', '\\'], "")))
             .collect::<Vec<_>>()
             .join(", ");
+        let with: String = (self.with.iter())
+            .map(|w| format!("{} = {}\n", w.name, w.dependency()))
+            .collect();
         let manifest = format!(
             "[package]\nname = \"inlinelab-probe\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n\
              [[bin]]\nname = \"probe\"\npath = \"main.rs\"\n\n\
-             [dependencies]\ncipher = {cipher}\ndigest = {digest}\n\
+             [dependencies]\ncipher = {cipher}\ndigest = {digest}\n{with}\
              under_test = {{ package = \"{}\", path = \"{}\", features = [{features}] }}\n\n[workspace]\n",
             self.package.name,
             self.copy.display()
@@ -196,15 +280,19 @@ impl Probe<'_> {
     }
 }
 
-/// `block B` and `keys K,K,...`, or a hash's `output N`.
+/// `block B` and `keys K,K,...`, a hash's `output N`, or a MAC's `tag N`
+/// and `keys K,K,...`.
 fn parse_learned(text: &str) -> Option<Primitive> {
     let mut block = None;
+    let mut tag = None;
     let mut keys = None;
     for line in text.lines() {
         if let Some(n) = line.strip_prefix("output ") {
             return Some(Primitive::Hash {
                 digest_size: n.trim().parse().ok()?,
             });
+        } else if let Some(n) = line.strip_prefix("tag ") {
+            tag = Some(n.trim().parse().ok()?);
         } else if let Some(b) = line.strip_prefix("block ") {
             block = b.trim().parse().ok();
         } else if let Some(k) = line.strip_prefix("keys ") {
@@ -216,6 +304,12 @@ fn parse_learned(text: &str) -> Option<Primitive> {
                     .ok()?,
             );
         }
+    }
+    if let Some(digest_size) = tag {
+        return Some(Primitive::Mac {
+            digest_size,
+            key_lengths: keys?,
+        });
     }
     Some(Primitive::BlockCipher {
         block_size: block?,
@@ -267,6 +361,14 @@ mod tests {
             Some(Primitive::Hash { digest_size: 20 })
         );
         assert_eq!(parse_learned("output x\n"), None);
+        assert_eq!(
+            parse_learned("tag 32\nkeys 1,2,64\n"),
+            Some(Primitive::Mac {
+                digest_size: 32,
+                key_lengths: vec![1, 2, 64],
+            })
+        );
+        assert_eq!(parse_learned("tag 32\n"), None, "a MAC's keys said");
         assert_eq!(
             parse_learned("block 8\nkeys \n").unwrap().key_lengths(),
             &[] as &[usize]

@@ -8,6 +8,7 @@
 
 use crate::env::workspace;
 use crate::error::{Error, Result};
+use crate::intake::spec::With;
 use bench_harness::crates::Kind;
 use std::path::{Path, PathBuf};
 
@@ -31,6 +32,8 @@ pub struct Shim<'a> {
     pub holds: &'a str,
     /// Features of the crate to enable.
     pub features: &'a [String],
+    /// The crates `--with` adds, which a generic type's parameter names.
+    pub with: &'a [With],
     /// The lock file to start from (the workspace's, merged with the one
     /// that resolved the crate).
     pub lock: &'a str,
@@ -56,22 +59,11 @@ pub const NAME_BYTES: usize = 64;
 
 /// `select.rs`: the type (wrapped as its kind is) and the name. Both are
 /// checked before they are written into Rust source: a type path of
-/// identifiers; a name of printable ASCII without quotes or backslashes,
-/// shorter than [`NAME_BYTES`], padded with NULs to it.
+/// identifiers, with generic parameters that are such paths
+/// ([`type_name`]); a name of printable ASCII without quotes or
+/// backslashes, shorter than [`NAME_BYTES`], padded with NULs to it.
 pub fn select(ty: &str, kind: Kind, holds: &str) -> Result<String> {
-    let ident = |s: &str| {
-        !s.is_empty()
-            && s.chars()
-                .next()
-                .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-            && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-    };
-    if !ty.split("::").all(ident) {
-        return Err(Error::usage(
-            format!("--type {ty}: not a type's name"),
-            "give the type as the crate names it, e.g. --type Aes128",
-        ));
-    }
+    let ty = type_name(ty)?;
     let printable = holds
         .bytes()
         .all(|b| b.is_ascii_graphic() && b != b'"' && b != b'\\');
@@ -84,12 +76,101 @@ pub fn select(ty: &str, kind: Kind, holds: &str) -> Result<String> {
     let wrapper = match kind {
         Kind::BlockCipher => "CipherArtifact",
         Kind::Hash => "HashArtifact",
+        Kind::Mac => "MacArtifact",
     };
     Ok(format!(
         "// Written by cargo xtask compare --crate (xtask/src/intake/shim.rs).\n\
          type Selected = {wrapper}<::under_test::{ty}>;\n\
          const NAME_BYTES: [u8; {NAME_BYTES}] = *b\"{holds}{padding}\";\n"
     ))
+}
+
+/// `--type`'s value as Rust source may hold it: a path of identifiers
+/// (`Aes128`, `soft::Aes128`), with generic parameters that are such types
+/// themselves (`Hmac<sha2::Sha256>`, naming a crate `--with` adds), written
+/// again without spaces but after commas; else a usage error.
+pub fn type_name(ty: &str) -> Result<String> {
+    parse_type(ty).ok_or_else(|| {
+        Error::usage(
+            format!("--type {ty}: not a type's name"),
+            "give the type as the crate names it, e.g. --type Aes128, or a generic one with its parameters, e.g. --type 'Hmac<sha2::Sha256>'",
+        )
+    })
+}
+
+/// The type `text` names, as [`type_name`] writes it, if it is one.
+fn parse_type(text: &str) -> Option<String> {
+    let mut tokens: Vec<String> = Vec::new();
+    let mut chars = text.chars().peekable();
+    while let Some(&c) = chars.peek() {
+        if c == ' ' {
+            chars.next();
+        } else if c.is_ascii_alphanumeric() || c == '_' {
+            let mut word = String::new();
+            while let Some(&c) = chars
+                .peek()
+                .filter(|c| c.is_ascii_alphanumeric() || **c == '_')
+            {
+                word.push(c);
+                chars.next();
+            }
+            tokens.push(word);
+        } else if c == ':' {
+            chars.next();
+            if chars.next() != Some(':') {
+                return None;
+            }
+            tokens.push("::".into());
+        } else if matches!(c, '<' | '>' | ',') {
+            chars.next();
+            tokens.push(c.to_string());
+        } else {
+            return None;
+        }
+    }
+    let mut at = 0;
+    let out = parse_path(&tokens, &mut at, 0)?;
+    (at == tokens.len() && text.len() <= 256).then_some(out)
+}
+
+/// One type of `tokens` from `*at`: a path, and its parameters.
+fn parse_path(tokens: &[String], at: &mut usize, depth: usize) -> Option<String> {
+    let ident = |s: &str| {
+        s.chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    };
+    if depth > 8 {
+        return None;
+    }
+    let mut out = String::new();
+    loop {
+        let word = tokens.get(*at).filter(|w| ident(w))?;
+        out.push_str(word);
+        *at += 1;
+        if tokens.get(*at).map(String::as_str) != Some("::") {
+            break;
+        }
+        out.push_str("::");
+        *at += 1;
+    }
+    if tokens.get(*at).map(String::as_str) == Some("<") {
+        *at += 1;
+        out.push('<');
+        loop {
+            out.push_str(&parse_path(tokens, at, depth + 1)?);
+            match tokens.get(*at).map(String::as_str) {
+                Some(",") => out.push_str(", "),
+                Some(">") => break,
+                _ => return None,
+            }
+            *at += 1;
+        }
+        *at += 1;
+        out.push('>');
+    }
+    Some(out)
 }
 
 /// The shim's manifest: the artifact crate's name, library source,
@@ -107,6 +188,9 @@ fn manifest(shim: &Shim) -> Result<String> {
     let ws = read(root.join("Cargo.toml"))?;
     let artifact = read(root.join("variants/artifact/Cargo.toml"))?;
     let mut deps = dependencies(&root, &ws, &artifact)?;
+    for w in shim.with {
+        deps.insert(w.name.clone(), w.dependency());
+    }
     deps.insert("under_test".into(), under_test(shim).into());
     let mut doc = toml::Table::new();
     doc.insert("package".into(), package(&ws, &artifact)?.into());
@@ -312,9 +396,33 @@ mod tests {
         assert!(s.contains("*b\"aes@0.9.4::published\\0\\0"), "{s}");
         let h = select("Sha1", Kind::Hash, "sha1@0.11.0::none").unwrap();
         assert!(h.contains("HashArtifact<::under_test::Sha1>"), "{h}");
-        for bad in ["", "Aes128>; fn x() {}", "a::", "1x", "Aes 128"] {
+        let m = select("Hmac< sha2::Sha256 >", Kind::Mac, "hmac@0.13.0::none").unwrap();
+        assert!(
+            m.contains("MacArtifact<::under_test::Hmac<sha2::Sha256>>"),
+            "{m}"
+        );
+        for bad in [
+            "",
+            "Aes128>; fn x() {}",
+            "a::",
+            "1x",
+            "Aes 128",
+            "Hmac<",
+            "Hmac<>",
+            "Hmac<a,>",
+            "Hmac<a>>",
+            "Hmac<a> b",
+            "::Aes128",
+            "a:b",
+            "Hmac<'a>",
+        ] {
             assert!(select(bad, Kind::BlockCipher, "x").is_err(), "{bad}");
         }
+        assert_eq!(
+            type_name("Pair<a::B<C>,D>").unwrap(),
+            "Pair<a::B<C>, D>",
+            "nested, written again"
+        );
         assert!(select("Cast6", Kind::BlockCipher, "a\"b").is_err());
         assert!(select("Cast6", Kind::Hash, &"x".repeat(NAME_BYTES)).is_err());
     }
@@ -330,6 +438,7 @@ mod tests {
             kind: Kind::BlockCipher,
             holds: "cast6@0.2.0::none",
             features: &[],
+            with: &[],
             lock: "",
         })
         .unwrap();

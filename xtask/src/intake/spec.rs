@@ -124,6 +124,77 @@ impl Spec {
     }
 }
 
+/// A crate `--with` adds to every package the crate is built through (the
+/// probe, each shim), so that a generic type's parameter can name it:
+/// `--type 'Hmac<sha2::Sha256>' --with sha2@0.11.0`. Read on the command
+/// line as `--crate` is: `NAME@VERSION` (one exact version), or a local
+/// crate's path, its name read from its manifest.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct With {
+    /// The package's name: the dependency's key, and so the name the
+    /// parameter's path starts with (`-` as `_`).
+    pub name: String,
+    pub spec: Spec,
+    /// `--with`'s value as given (what a command's record says).
+    pub text: String,
+}
+
+impl With {
+    /// Reads `--with`'s value.
+    pub fn parse(text: &str) -> Result<With> {
+        let hint = "give NAME@VERSION of the crate a generic type's parameter names (e.g. --with sha2@0.11.0), or its path";
+        let spec = Spec::parse(text).map_err(|e| match e {
+            Error::Usage { cause, .. } => {
+                Error::usage(cause.replacen("--crate", "--with", 1), hint)
+            }
+            other => other,
+        })?;
+        let name = match &spec {
+            Spec::Registry { name, .. } => name.clone(),
+            Spec::Path(manifest) => std::fs::read_to_string(manifest)
+                .ok()
+                .and_then(|t| t.parse::<toml::Table>().ok())
+                .and_then(|t| t.get("package")?.get("name")?.as_str().map(str::to_string))
+                .ok_or_else(|| {
+                    Error::usage(
+                        format!("--with {text}: its Cargo.toml names no package"),
+                        hint,
+                    )
+                })?,
+        };
+        let bare = |n: &str| {
+            !n.is_empty()
+                && n.len() <= 64
+                && (n.chars()).all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+        };
+        if !bare(&name) {
+            return Err(Error::usage(
+                format!("--with {text}: `{name}` is not a crate's name"),
+                hint,
+            ));
+        }
+        Ok(With {
+            name,
+            spec,
+            text: text.to_string(),
+        })
+    }
+
+    /// The dependency's value in a manifest: `"=VERSION"`, or `{ path =
+    /// DIR }`.
+    pub fn dependency(&self) -> toml::Value {
+        match &self.spec {
+            Spec::Registry { version, .. } => format!("={version}").into(),
+            Spec::Path(manifest) => {
+                let dir = manifest.parent().unwrap_or(manifest);
+                let mut t = toml::Table::new();
+                t.insert("path".into(), dir.display().to_string().into());
+                t.into()
+            }
+        }
+    }
+}
+
 /// `version` as one exact version of the registry, or why it is not one.
 /// A requirement (`0.2`, `^0.2`, `*`) is refused rather than resolved as
 /// cargo would (to the newest 0.2.x): a report is of one version, named

@@ -64,21 +64,26 @@ pub enum Family {
     Serial,
     /// A checksum's digest.
     Digest,
+    /// A MAC's tag: a digest under a key.
+    Mac,
     Setkey,
 }
 
 impl Family {
-    pub const ALL: [Family; 4] = [
+    pub const ALL: [Family; 5] = [
         Family::Parallel,
         Family::Serial,
         Family::Digest,
+        Family::Mac,
         Family::Setkey,
     ];
 
-    /// The family of a case of `alg` (the kernel's `mode(cipher)`) in `dir`.
-    pub fn of_case(alg: &str, dir: Operation) -> Family {
+    /// The family of a case of `alg` (the kernel's `mode(cipher)`) in `dir`
+    /// under a key of `key_bits`: a digest under a key is a MAC's.
+    pub fn of_case(alg: &str, dir: Operation, key_bits: usize) -> Family {
         match dir {
             Operation::Setkey => Family::Setkey,
+            Operation::Digest if key_bits > 0 => Family::Mac,
             Operation::Digest => Family::Digest,
             Operation::Encrypt if alg.starts_with("cbc(") => Family::Serial,
             Operation::Encrypt | Operation::Decrypt => Family::Parallel,
@@ -90,6 +95,7 @@ impl Family {
             Family::Parallel => "parallel modes",
             Family::Serial => "CBC encryption",
             Family::Digest => "digest",
+            Family::Mac => "MAC",
             Family::Setkey => "key setup",
         }
     }

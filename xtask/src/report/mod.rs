@@ -578,7 +578,7 @@ impl Report {
     }
 
     /// The cases the chart plots: per mode family that processes bytes
-    /// (parallel modes, CBC encryption, digest), its first mode,
+    /// (parallel modes, CBC encryption, digest, MAC), its first mode,
     /// direction and key in report order at the largest block measured;
     /// with a single family, its smallest block too, first.
     pub fn headlines(&self) -> Vec<Headline> {
@@ -586,7 +586,12 @@ impl Report {
             .filter(|s| s.dir.is_crypt())
             .collect();
         let mut out = Vec::new();
-        for f in [Family::Parallel, Family::Serial, Family::Digest] {
+        for f in [
+            Family::Parallel,
+            Family::Serial,
+            Family::Digest,
+            Family::Mac,
+        ] {
             let Some(first) = speeds.iter().find(|s| Family::of(s) == f) else {
                 continue;
             };
@@ -622,7 +627,7 @@ impl Report {
 impl Family {
     /// The family of a speed entry.
     pub fn of(s: &Speed) -> Family {
-        Family::of_case(&s.alg, s.dir)
+        Family::of_case(&s.alg, s.dir, s.key_bits)
     }
 
     /// The families `r` measured, in [`Family::ALL`] order.
@@ -652,6 +657,8 @@ impl Headline {
     /// `ecb(cast6) encryption, 128-bit key, 8192-byte blocks`.
     pub fn describe(&self) -> String {
         let what = match self.dir {
+            // A digest under a key is a MAC's tag.
+            Operation::Digest if self.key_bits > 0 => "MAC",
             Operation::Digest => "digest",
             Operation::Decrypt => "decryption",
             Operation::Encrypt | Operation::Setkey => "encryption",

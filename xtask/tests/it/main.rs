@@ -10,6 +10,7 @@ mod common;
 mod compare;
 mod crate_hash;
 mod crate_intake;
+mod crate_mac;
 mod crate_outputs;
 mod gate;
 mod gate_crate;

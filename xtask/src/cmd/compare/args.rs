@@ -4,7 +4,7 @@
 use crate::cli;
 use crate::decide::verdict;
 use crate::env::flags;
-use crate::intake::spec::Given;
+use crate::intake::spec::{Given, With};
 use crate::select::ciphers;
 use crate::time::plan::{self, Amount};
 use std::path::PathBuf;
@@ -29,10 +29,17 @@ pub struct Args {
     pub krate: Option<Given>,
 
     /// With --crate: the type to measure, when the crate has more than one
-    /// block cipher or hash (`--type Aes128`, `--type Blake2s256`); a missing
-    /// or wrong one lists them.
-    #[arg(long = "type", value_name = "TYPE")]
+    /// block cipher, hash or MAC (`--type Aes128`, `--type Blake2s256`); a
+    /// missing or wrong one lists them. A generic type with its parameters:
+    /// `--type 'Hmac<sha2::Sha256>'` (with `--with sha2@0.11.0`).
+    #[arg(long = "type", value_name = "TYPE", value_parser = crate::intake::shim::type_name)]
     pub ty: Option<String>,
+
+    /// With --crate: a crate a generic type's parameters name, added to
+    /// every package the crate is built through (`--with sha2@0.11.0`, or a
+    /// local crate's path); repeatable.
+    #[arg(long = "with", value_name = "CRATE", requires = "krate", value_parser = With::parse)]
+    pub with: Vec<With>,
 
     /// With --crate: feature sets of the crate, each an axis of its
     /// variants besides its default features: sets separated by `,`,

@@ -67,11 +67,14 @@ pub fn run(args: &Args, sets: &[FlagSet], target: &Path) -> Result<()> {
         .flat_map(|set| crate::select::contenders::under(set, make::contenders(entry, t, &made)))
         .collect();
     let command = format!(
-        "cargo xtask compare --crate {}{}{}",
+        "cargo xtask compare --crate {}{}{}{}",
         t.text,
         args.ty
             .as_ref()
             .map_or(String::new(), |ty| format!(" --type {}", quoted(ty))),
+        (args.with.iter())
+            .map(|w| format!(" --with {}", quoted(&w.text)))
+            .collect::<String>(),
         args.features.as_ref().map_or(String::new(), |f| format!(
             " --features {}",
             quoted(&f.join(","))
@@ -161,6 +164,7 @@ fn options<'a>(args: &'a Args, given: &'a Given) -> take::Options<'a> {
         given: &given.text,
         offline: args.offline,
         ty: args.ty.as_deref(),
+        with: &args.with,
         features: args.features.as_deref().unwrap_or_default(),
         variants: args.variants.as_deref(),
         suggest: args.suggest.as_deref(),

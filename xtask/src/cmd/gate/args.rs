@@ -4,7 +4,7 @@
 //! local crate's as it is parsed, `intake/spec.rs`).
 
 use crate::cmd::gate::rows::Thresholds;
-use crate::intake::spec::Given;
+use crate::intake::spec::{Given, With};
 use clap::builder::{PathBufValueParser, TypedValueParser};
 use std::path::PathBuf;
 
@@ -28,9 +28,18 @@ pub struct Args {
     pub krate: Option<Given>,
 
     /// With --crate: the type to gate, when the crate has more than one
-    /// block cipher (`--type Aes128`); a missing or wrong one lists them.
-    #[arg(long = "type", value_name = "TYPE", requires = "krate")]
+    /// block cipher, hash or MAC (`--type Aes128`); a missing or wrong one
+    /// lists them. A generic type with its parameters: `--type
+    /// 'Hmac<sha2::Sha256>'` (with `--with sha2@0.11.0`).
+    #[arg(long = "type", value_name = "TYPE", requires = "krate",
+          value_parser = crate::intake::shim::type_name)]
     pub ty: Option<String>,
+
+    /// With --crate: a crate a generic type's parameters name, added to
+    /// the shim both sides are built through (`--with sha2@0.11.0`, or a
+    /// local crate's path); repeatable.
+    #[arg(long = "with", value_name = "CRATE", requires = "krate", value_parser = With::parse)]
+    pub with: Vec<With>,
 
     /// With --crate: cargo uses only what it has cached (no network).
     #[arg(long, requires = "krate")]

@@ -94,6 +94,13 @@ pub fn make(opts: &Options, t: &Taken) -> Result<Made> {
         let of_set = axes::variants(&s.scan, &s.cfg, &hot);
         let shape = match &t.identified.primitive {
             Primitive::Hash { digest_size } => format!("a hash, {digest_size}-byte digests"),
+            Primitive::Mac {
+                digest_size,
+                key_lengths,
+            } => format!(
+                "a MAC, {digest_size}-byte tags, keys of {} bytes",
+                lengths(key_lengths)
+            ),
             Primitive::BlockCipher {
                 block_size,
                 key_lengths,
@@ -155,6 +162,7 @@ pub fn make(opts: &Options, t: &Taken) -> Result<Made> {
                 kind: t.identified.primitive.kind(),
                 holds: PEER_NAME,
                 features: &[],
+                with: &t.with,
                 lock: &t.lock,
             },
             &t.shim_of(REGISTRY_DIR),
@@ -199,6 +207,26 @@ pub fn write_variant(t: &Taken, v: &axes::Variant, set: usize) -> Result<Option<
             left.join(", ")
         )
     }))
+}
+
+/// Key lengths as the terminal is told them: runs of consecutive lengths
+/// as ranges (`1 to 64`, `16, 24, 32`).
+fn lengths(keys: &[usize]) -> String {
+    let mut runs: Vec<(usize, usize)> = Vec::new();
+    for &k in keys {
+        match runs.last_mut() {
+            Some((_, end)) if *end + 1 == k => *end = k,
+            _ => runs.push((k, k)),
+        }
+    }
+    let words: Vec<String> = (runs.iter())
+        .map(|&(a, b)| match b - a {
+            0 => a.to_string(),
+            1 => format!("{a}, {b}"),
+            _ => format!("{a} to {b}"),
+        })
+        .collect();
+    words.join(", ")
 }
 
 /// The registry peer's directory among the copies (not a variant's name:
@@ -389,6 +417,7 @@ mod tests {
                 given: "x@1.0.0",
                 offline: false,
                 ty: None,
+                with: &[],
                 features: &[],
                 variants: Some(&variants),
                 suggest: Some(&suggest),
@@ -398,6 +427,9 @@ mod tests {
             select(&opts, &all)
         };
         assert_eq!(with("drop_1,add_1").unwrap().len(), 4);
+        assert_eq!(lengths(&(1..=64).collect::<Vec<_>>()), "1 to 64");
+        assert_eq!(lengths(&[16, 24, 25, 32]), "16, 24, 25, 32");
+        assert_eq!(lengths(&[4, 5, 6, 8]), "4 to 6, 8");
         for (suggest, says) in [
             ("drop_1,drop_99", "--suggest names `drop_99`"),
             ("drop_1,none", "--suggest names `none`"),

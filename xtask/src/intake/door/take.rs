@@ -19,7 +19,7 @@ use crate::intake::fetch::{self, Package};
 use crate::intake::identify::{self, Identified};
 use crate::intake::probe::Probe;
 use crate::intake::shim::{self, Dependency, Shim};
-use crate::intake::spec::Spec;
+use crate::intake::spec::{Spec, With};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
@@ -31,8 +31,12 @@ pub struct Options<'a> {
     pub given: &'a str,
     /// `--offline`: cargo uses only what it has cached.
     pub offline: bool,
-    /// `--type`: the type to measure, when the crate has more than one.
+    /// `--type`: the type to measure, when the crate has more than one (a
+    /// generic one with its parameters).
     pub ty: Option<&'a str>,
+    /// `--with`: crates every package the crate is built through depends
+    /// on, which a generic type's parameters name.
+    pub with: &'a [With],
     /// `--features`: the feature sets besides the default one.
     pub features: &'a [String],
     /// `--variants`: the patterns of the variants chosen (the reference
@@ -86,6 +90,8 @@ pub struct Taken {
     pub identified: Identified,
     /// The crate's library name.
     pub lib: String,
+    /// The crates `--with` added, in every shim.
+    pub with: Vec<With>,
 }
 
 impl Taken {
@@ -111,6 +117,7 @@ impl Taken {
                 kind: self.identified.primitive.kind(),
                 holds: &format!("{}::{v}", self.package.holds()),
                 features: &self.sets[set].set.features,
+                with: &self.with,
                 lock: &self.lock,
             },
             &self.shim_of(v),
@@ -135,6 +142,7 @@ pub fn crates(target: &Path) -> PathBuf {
 /// has more than one) and what it takes, through a probe depending on its
 /// copy `copy` (with its default features) in `work`'s `probe/`, built in
 /// `crates`' probe target.
+#[allow(clippy::too_many_arguments)]
 fn identify(
     package: &Package,
     copy: &Path,
@@ -142,12 +150,14 @@ fn identify(
     work: &Path,
     crates: &Path,
     ty: Option<&str>,
+    with: &[With],
     offline: bool,
 ) -> Result<Identified> {
     let probe = Probe {
         package,
         copy,
         features: &[],
+        with,
         lock,
         dir: &work.join("probe"),
         target: &crates.join("_probe-target"),
@@ -174,13 +184,23 @@ pub fn in_place(
     work: &Path,
     crates: &Path,
     ty: Option<&str>,
+    with: &[With],
     offline: bool,
     same: &dyn Fn(&Package) -> Result<()>,
 ) -> Result<InPlace> {
     let package = fetch::in_place(manifest, offline)?;
     same(&package)?;
     let lock = shim::lock_file(&[])?;
-    let identified = identify(&package, &package.dir, &lock, work, crates, ty, offline)?;
+    let identified = identify(
+        &package,
+        &package.dir,
+        &lock,
+        work,
+        crates,
+        ty,
+        with,
+        offline,
+    )?;
     Ok(InPlace {
         package,
         lock,
@@ -257,6 +277,7 @@ pub fn take(opts: &Options, target: &Path, checks: &mut dyn Checks) -> Result<Ta
         &work.path,
         &crates,
         opts.ty,
+        opts.with,
         opts.offline,
     )?;
     checks.identified(&identified.name)?;
@@ -282,5 +303,6 @@ pub fn take(opts: &Options, target: &Path, checks: &mut dyn Checks) -> Result<Ta
         sets,
         identified,
         lib,
+        with: opts.with.to_vec(),
     })
 }

@@ -27,6 +27,7 @@ use crate::count::by_module;
 use crate::count::callgrind;
 use crate::count::explain;
 use crate::env::escape::md_code;
+use crate::env::subject::quoted;
 use crate::env::workspace;
 use crate::error::{Error, Result};
 use crate::intake::spec::Given;
@@ -56,6 +57,7 @@ pub fn run(args: &Args, given: &Given) -> Result<()> {
         located,
         rev,
         args.ty.as_deref(),
+        &args.with,
         args.offline,
         &meta.target_dir,
     )?;
@@ -135,12 +137,15 @@ pub fn run(args: &Args, given: &Given) -> Result<()> {
 /// The command as its comment's marker says it.
 fn command(args: &Args, path: &str) -> String {
     format!(
-        "cargo xtask gate --crate {} --against {}{}",
+        "cargo xtask gate --crate {} --against {}{}{}",
         path,
         args.against.as_deref().unwrap_or(""),
         args.ty
             .as_ref()
-            .map_or(String::new(), |t| format!(" --type {t}"))
+            .map_or(String::new(), |t| format!(" --type {}", quoted(t))),
+        (args.with.iter())
+            .map(|w| format!(" --with {}", quoted(&w.text)))
+            .collect::<String>()
     )
 }
 

@@ -25,6 +25,7 @@ use crate::intake::door::take::{self, InPlace};
 use crate::intake::fetch::{self, Package};
 use crate::intake::identify::Identified;
 use crate::intake::shim::{self, Dependency, Shim};
+use crate::intake::spec::With;
 use crate::select::contenders::{Contender, Kind, Origin, State};
 use bench_harness::crates::CrateCipher;
 use bench_harness::registry::CipherEntry;
@@ -61,6 +62,8 @@ pub struct Sides {
     rustflags: Vec<String>,
     /// The lock file the shim starts from.
     lock: String,
+    /// The crates `--with` added, in the shim.
+    with: Vec<With>,
 }
 
 /// Where the crate is: its manifest, its repository, the commit `--against`
@@ -96,6 +99,7 @@ pub fn prepare(
     located: Located,
     rev: &str,
     ty: Option<&str>,
+    with: &[With],
     offline: bool,
     target: &Path,
 ) -> Result<Sides> {
@@ -150,8 +154,16 @@ pub fn prepare(
         package: base,
         lock,
         identified,
-    } = take::in_place(&base_manifest, &work.path, &crates, ty, offline, &same)
-        .map_err(|e| rebase(e, &at_base))?;
+    } = take::in_place(
+        &base_manifest,
+        &work.path,
+        &crates,
+        ty,
+        with,
+        offline,
+        &same,
+    )
+    .map_err(|e| rebase(e, &at_base))?;
     let cipher = identified.cipher(
         &base,
         vec![BASE.into(), HEAD.into()],
@@ -173,6 +185,7 @@ pub fn prepare(
         rustflags,
         lock,
         work,
+        with: with.to_vec(),
     })
 }
 
@@ -235,6 +248,7 @@ impl Sides {
                     kind: self.identified.primitive.kind(),
                     holds: &format!("{}::{side}", self.cipher.module),
                     features: &[],
+                    with: &self.with,
                     lock: &self.lock,
                 },
                 &self.work.path.join("shim"),

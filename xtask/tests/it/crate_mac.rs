@@ -1,0 +1,171 @@
+//! `cargo xtask compare --crate` on a MAC crate: the `toymac` fixture
+//! (`digest` 0.11's `KeyInit + Update + FixedOutput + Clone`, `--offline`:
+//! nothing beyond the workspace's own dependencies), its attributes in a
+//! `macro_rules!` body, a `cfg_if!` branch and trait methods found and
+//! edited, each copy built through the shim as a MAC artifact, keyed by the
+//! MAC's key, checked in one call and streamed under every key length
+//! against the crate as published, and timed; its generic MAC named with
+//! its parameter (a hash of another crate `--with` adds); every bad input
+//! refused with exit 2 and one line. Timings are never asserted.
+
+use crate::common::{check_refused, entry, fixture, s, scratch};
+use std::path::Path;
+use std::process::{Output, Stdio};
+use std::time::Duration;
+
+/// A short, cheap run of the fixture with `extra` arguments: `variants`
+/// besides `published`.
+fn run(extra: &[&str], variants: &str, out: &Path, fault: Option<&str>) -> Output {
+    let mut cmd = crate::common::xtask_command();
+    cmd.args(["compare", "--crate"])
+        .arg(fixture("toymac"))
+        .args(["--offline", "--quick"])
+        .args(extra)
+        .args(["--variants", variants])
+        .args([
+            "--sizes", "64", "--rounds", "3", "--sec", "0.003", "--budget", "0.001",
+        ])
+        .arg("--out")
+        .arg(out)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    if let Some(f) = fault {
+        cmd.env("INLINELAB_FAULT", f);
+    }
+    cmd.output().expect("xtask runs")
+}
+
+/// The report `name.json` under `out`.
+fn json(out: &Path, name: &str) -> serde_json::Value {
+    let path = out.join(format!("{name}.json"));
+    serde_json::from_slice(&std::fs::read(&path).unwrap_or_else(|e| panic!("{path:?}: {e}")))
+        .unwrap()
+}
+
+/// The fixture end to end: its one MAC (`Keyed` is generic, so no
+/// candidate) chosen without `--type`, learned as a MAC of 16-byte tags
+/// taking keys of 1 to 64 bytes, its attributes tabled (those in the macro
+/// body and the `cfg_if!` branch among them), its variants checked
+/// against the crate as published and timed as tags under a 32-byte key,
+/// the report's family said as a MAC's.
+#[test]
+#[ignore = "CI tier: builds a crate's variants; .ci/run runs it (see ARCHITECTURE.md, Tests)"]
+fn a_mac_crate_is_decided() {
+    let tmp = scratch("crate-mac");
+    let out = run(&[], "none,drop_1", tmp.path(), None);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains(
+            "type ToyMac: a MAC, 16-byte tags, keys of 1 to 64 bytes; 8 inline attributes (7 compiled on this target)"
+        ),
+        "{stderr}"
+    );
+    let json = json(tmp.path(), "toymac");
+    let a = &json["annotations"];
+    assert_eq!(a["written"], 8, "every attribute written");
+    let rows = a["rows"].as_array().unwrap();
+    let at = |file: &str| {
+        (rows.iter())
+            .filter(|r| r["location"].as_str().unwrap().starts_with(file))
+            .count()
+    };
+    // The macro body's one, `words`, the x86-64 branch of the cfg_if!;
+    // the trait methods in lib.rs.
+    assert_eq!(at("src/block.rs:"), 3, "{rows:?}");
+    assert_eq!(at("src/lib.rs:"), 4, "{rows:?}");
+    for v in ["published", "none"] {
+        assert_eq!(entry(&json, v)["status"], "ok", "{v}: {}", entry(&json, v));
+    }
+    let speed = entry(&json, "published")["speed"].as_array().unwrap();
+    assert!(
+        (speed.iter())
+            .any(|s| s["dir"] == "digest" && s["alg"] == "toymac" && s["key_bits"] == 256),
+        "a tag under a 32-byte key: {speed:?}"
+    );
+    let md = std::fs::read_to_string(tmp.path().join("toymac.md")).unwrap();
+    assert!(md.contains("MAC"), "{md}");
+}
+
+/// A MAC variant whose tag is wrong (in one call and streamed) is refused
+/// before it is timed: a failed row, and exit 1.
+#[test]
+#[ignore = "CI tier: builds a crate's variants; .ci/run runs it (see ARCHITECTURE.md, Tests)"]
+fn a_wrong_mac_variant_is_a_failed_row() {
+    let tmp = scratch("crate-mac-wrong");
+    let out = run(&[], "none", tmp.path(), Some("wrong:none"));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    let json = json(tmp.path(), "toymac");
+    let e = entry(&json, "none");
+    assert_eq!(e["status"], "failed", "{e}");
+    assert!(
+        e["reason"].as_str().unwrap().contains("wrong output"),
+        "{e}"
+    );
+    assert_eq!(entry(&json, "published")["status"], "ok");
+}
+
+/// The generic MAC named with its parameter, a hash of another crate
+/// (`toyhash`, a path `--with` adds to the probe and every shim): taken
+/// as a MAC with that hash's 20-byte tags, its report named for both.
+#[test]
+#[ignore = "CI tier: builds a crate's variants; .ci/run runs it (see ARCHITECTURE.md, Tests)"]
+fn a_generic_mac_is_named_with_its_parameter() {
+    let tmp = scratch("crate-mac-generic");
+    let toyhash = fixture("toyhash");
+    let out = run(
+        &["--type", "Keyed<toyhash::ToyHash>", "--with", s(&toyhash)],
+        "none",
+        tmp.path(),
+        None,
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("type Keyed<toyhash::ToyHash>: a MAC, 20-byte tags, keys of 1 to 64 bytes"),
+        "{stderr}"
+    );
+    let json = json(tmp.path(), "toymac_keyed_toyhash");
+    assert_eq!(entry(&json, "published")["status"], "ok", "{json}");
+    let by = json["generated_by"].as_str().unwrap();
+    assert!(
+        by.contains("--type 'Keyed<toyhash::ToyHash>' --with "),
+        "{by}"
+    );
+}
+
+/// Each bad input of a MAC crate: exit 2, one line and a hint, and `--out`
+/// not created.
+#[test]
+fn bad_mac_input_is_refused_with_one_line() {
+    let tmp = scratch("crate-mac-bad");
+    let out_dir = tmp.path().join("out");
+    let out = s(&out_dir);
+    let toy = fixture("toymac");
+    let usage = |args: &[&str], expected: &str| {
+        check_refused(args, expected, Duration::from_secs(300), &out_dir)
+    };
+    let toy = s(&toy);
+    let compare = |more: &[&'static str]| -> Vec<&str> {
+        let mut args = vec!["compare", "--crate", toy, "--offline", "--out", out];
+        args.extend_from_slice(more);
+        args
+    };
+    usage(
+        &compare(&["--type", "Keyed"]),
+        "toymac 0.1.0's `Keyed` is generic: name it with its parameters",
+    );
+    usage(
+        &compare(&["--type", "Keyed<nope::Hash>"]),
+        "toymac 0.1.0: `Keyed<nope::Hash>` is no block cipher, hash or MAC here",
+    );
+    usage(
+        &compare(&["--type", "Keyed<"]),
+        "--type Keyed<: not a type's name",
+    );
+    usage(
+        &compare(&["--with", "sha2@0.11"]),
+        "--with sha2@0.11: `0.11` is a version requirement",
+    );
+}
