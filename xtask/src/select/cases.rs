@@ -1,6 +1,6 @@
-//! The cases measured: ECB and CBC (or a checksum's digest), both
-//! directions, the kernel template's key sizes, the block sizes; and, for
-//! compare, key setup at each key size.
+//! The cases measured: ECB and CBC (or a checksum's digest, or a MAC's
+//! tag), both directions, the kernel template's key sizes, the block
+//! sizes; and, for compare, key setup at each key size (a MAC's too).
 
 use bench_harness::engine::{Dir, Mode};
 use bench_harness::registry::CipherEntry;
@@ -62,15 +62,19 @@ pub fn cases(entry: &CipherEntry, keys: Keys, sizes: &[usize]) -> Vec<Case> {
     out
 }
 
+/// Whether a mode of `keys` is keyed: a block cipher's, or a MAC's digest
+/// (a checksum's or a hash's digest takes the empty key).
+fn keyed(mode: Mode, keys: &[usize]) -> bool {
+    mode != Mode::Digest || keys.iter().any(|&k| k > 0)
+}
+
 /// Key setup of `entry`: one case per key size of its first block-cipher
-/// mode's template that `which` says; none for a checksum, which has no
-/// key.
+/// mode's template (a MAC's digest's) that `which` says; none for a
+/// checksum or a hash, which have no key.
 pub fn setkey(entry: &CipherEntry, which: Keys) -> Vec<Case> {
-    let Some(&(mode, keys)) = entry
-        .modes
-        .iter()
-        .find(|(m, _)| matches!(m, Mode::Ecb | Mode::Cbc))
-    else {
+    let Some(&(mode, keys)) = entry.modes.iter().find(|(m, keys)| {
+        matches!(m, Mode::Ecb | Mode::Cbc) || (*m == Mode::Digest && keyed(*m, keys))
+    }) else {
         return Vec::new();
     };
     which
@@ -125,9 +129,10 @@ pub fn gate_cases(entry: &CipherEntry) -> Vec<Case> {
         }
     }
     // Key setup: a keying's key sizes from every mode that uses it, named by
-    // the first such mode (`ecb(aes)`, `xts(aes)`). A checksum has no key.
+    // the first such mode (`ecb(aes)`, `xts(aes)`; a MAC's digest). A
+    // checksum or a hash has no key.
     let mut keyings: Vec<(Mode, Vec<usize>)> = Vec::new();
-    for &(mode, keys) in entry.modes.iter().filter(|(m, _)| *m != Mode::Digest) {
+    for &(mode, keys) in entry.modes.iter().filter(|(m, keys)| keyed(*m, keys)) {
         let xts = mode == Mode::Xts;
         let at = keyings.iter().position(|(m, _)| (*m == Mode::Xts) == xts);
         let (_, sizes) = match at {
@@ -201,5 +206,36 @@ mod tests {
         let sizes: Vec<usize> = crc.iter().map(|c| c.block_bytes).collect();
         assert_eq!(sizes, [16, 64, 256, 1024, 1421, 2048, 4096, 8192]);
         assert!(crc.iter().all(|c| c.dir_name() == "digest"));
+    }
+
+    /// A MAC: its tag at the hash template's lengths under its key, and
+    /// its key setup, in the gate and in compare.
+    #[test]
+    fn a_mac_is_counted_and_timed_with_its_key_setup() {
+        use bench_harness::crates::{CrateCipher, Primitive};
+        let primitive = Primitive::Mac {
+            digest_size: 32,
+            key_lengths: (1..=64).collect(),
+        };
+        let mac = CrateCipher {
+            name: "mac".into(),
+            module: "mac@1.0.0".into(),
+            lib_name: "mac".into(),
+            modes: primitive.modes().unwrap(),
+            primitive,
+            variants: vec!["published".into()],
+            reference: "published".into(),
+            peer: None,
+            oracle: "published.so".into(),
+        };
+        let entry = CipherEntry::of_crate(&mac);
+        let keys: Vec<String> = gate_cases(entry).iter().map(key).collect();
+        assert_eq!(keys.len(), gate_digest_sizes().len() + 1, "{keys:?}");
+        assert!(keys.contains(&"x digest 256 1421".to_string()), "{keys:?}");
+        assert_eq!(keys.last().map(String::as_str), Some("x setkey 256 0"));
+        let timed: Vec<String> = setkey(entry, Keys::All).iter().map(key).collect();
+        assert_eq!(timed, ["x setkey 256 0"]);
+        // A checksum and a hash: no key setup.
+        assert!(setkey(registry::cipher("crc32c").unwrap(), Keys::All).is_empty());
     }
 }
