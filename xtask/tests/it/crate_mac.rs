@@ -5,12 +5,13 @@
 //! edited, each copy built through the shim as a MAC artifact, keyed by the
 //! MAC's key, checked in one call and streamed under every key length
 //! against the crate as published, and timed; its generic MAC named with
-//! its parameter (a hash of another crate `--with` adds); every bad input
-//! refused with exit 2 and one line. Timings are never asserted.
+//! its parameter (a hash of another crate `--with` adds); a change to it
+//! gated (`gate --crate`, counts and sizes); every bad input refused with
+//! exit 2 and one line. Timings are never asserted.
 
-use crate::common::{check_refused, entry, fixture, s, scratch};
+use crate::common::{check_refused, entry, fixture, s, scratch, xtask_within};
 use std::path::Path;
-use std::process::{Output, Stdio};
+use std::process::{Command, Output, Stdio};
 use std::time::Duration;
 
 /// A short, cheap run of the fixture with `extra` arguments: `variants`
@@ -133,6 +134,91 @@ fn a_generic_mac_is_named_with_its_parameter() {
         by.contains("--type 'Keyed<toyhash::ToyHash>' --with "),
         "{by}"
     );
+}
+
+/// `git` in `repo`, as a test's user.
+fn git(repo: &Path, args: &[&str]) {
+    let out = Command::new("git")
+        .current_dir(repo)
+        .args(["-c", "user.name=inlinelab test"])
+        .args(["-c", "user.email=test@inlinelab.invalid"])
+        .args(["-c", "commit.gpgsign=false"])
+        .args(args)
+        .output()
+        .expect("git runs");
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// The fixture made a git repository, its block function's `#[inline]`
+/// made `#[inline(never)]` in the working tree (and `words`' `never`
+/// `always`): the gate against its commit counts both sides' tags and key
+/// setup, exits 1, and its comment names the block function that stopped
+/// being inlined and the MAC's cases.
+#[test]
+#[ignore = "CI tier: builds a crate twice and counts it under valgrind"]
+fn a_change_to_a_mac_crate_is_gated() {
+    let tmp = scratch("gate-mac");
+    let repo = tmp.path().join("toymac");
+    let from = fixture("toymac");
+    for e in walkdir::WalkDir::new(&from).into_iter().flatten() {
+        let to = repo.join(e.path().strip_prefix(&from).unwrap());
+        if e.file_type().is_dir() {
+            std::fs::create_dir_all(&to).unwrap();
+        } else {
+            std::fs::copy(e.path(), &to).unwrap();
+        }
+    }
+    git(&repo, &["init", "-q"]);
+    git(&repo, &["add", "-A"]);
+    git(&repo, &["commit", "-q", "-m", "toymac"]);
+    let block = repo.join("src/block.rs");
+    let text = std::fs::read_to_string(&block).unwrap();
+    let changed = text
+        .replacen(
+            "sixteen rounds.\n        #[inline]\n",
+            "sixteen rounds.\n        #[inline(never)]\n",
+            1,
+        )
+        .replacen(
+            "words.\n#[inline(never)]\n",
+            "words.\n#[inline(always)]\n",
+            1,
+        );
+    assert_eq!(text.len() + 8, changed.len(), "both edits made: +7 and +1 bytes");
+    std::fs::write(&block, changed).unwrap();
+    let comment = tmp.path().join("gate.md");
+    let args = [
+        "gate",
+        "--crate",
+        s(&repo),
+        "--against",
+        "HEAD",
+        "--offline",
+        "--no-time",
+        "--comment",
+        s(&comment),
+    ];
+    let out = xtask_within(&args, Duration::from_secs(900));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    let md = std::fs::read_to_string(&comment).unwrap();
+    assert!(
+        md.contains("**Stopped being inlined** (inlined into the hot path at `HEAD`, a call at head): `toymac::block::compress`."),
+        "{md}"
+    );
+    assert!(
+        md.contains("## inlinelab gate: crate toymac (0.1.0), type ToyMac"),
+        "{md}"
+    );
+    assert!(
+        md.contains("toymac digest 256-bit 16/64/256/1024/1421/2048/4096/8192 B"),
+        "{md}"
+    );
+    assert!(md.contains("toymac setkey 256-bit"), "{md}");
 }
 
 /// Each bad input of a MAC crate: exit 2, one line and a hint, and `--out`
