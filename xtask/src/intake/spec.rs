@@ -262,6 +262,41 @@ mod tests {
         }
     }
 
+    /// `--with` names a registry crate's exact version, or a local crate
+    /// whose name its manifest gives; each becomes the dependency a shim
+    /// states. A requirement, or no crate, is a usage error about `--with`.
+    #[test]
+    fn with_names_a_crate_to_depend_on() {
+        let sha2 = With::parse("sha2@0.11.0").unwrap();
+        assert_eq!(
+            (sha2.name.as_str(), sha2.text.as_str()),
+            ("sha2", "sha2@0.11.0")
+        );
+        assert_eq!(sha2.dependency(), toml::Value::from("=0.11.0"));
+        let dir = env!("CARGO_MANIFEST_DIR");
+        let local = With::parse(dir).unwrap();
+        assert_eq!(local.name, "xtask");
+        let path = local.dependency();
+        assert_eq!(
+            path.get("path").and_then(|p| p.as_str()).map(Path::new),
+            Some(Path::new(dir).canonicalize().unwrap().as_path())
+        );
+        for (bad, says) in [
+            (
+                "sha2@0.11",
+                "--with sha2@0.11: `0.11` is a version requirement",
+            ),
+            ("sha2", "--with sha2: no version"),
+            ("./nowhere", "--with ./nowhere: no Cargo.toml there"),
+        ] {
+            let Err(Error::Usage { cause, hint }) = With::parse(bad) else {
+                panic!("{bad} was taken");
+            };
+            assert!(cause.starts_with(says), "{bad}: {cause}");
+            assert!(hint.contains("--with sha2@0.11.0"), "{hint}");
+        }
+    }
+
     /// `gate --crate` takes only a path, kept as given: a registry spec is
     /// no crate there.
     #[test]

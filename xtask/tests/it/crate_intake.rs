@@ -708,7 +708,7 @@ fn bad_input_is_refused_with_one_line() {
             "--out",
             out,
         ],
-        "has no block cipher or hash type `Nope`",
+        "has no block cipher, hash or MAC type `Nope`",
     );
     usage(
         &[

@@ -188,7 +188,11 @@ fn a_change_to_a_mac_crate_is_gated() {
             "words.\n#[inline(always)]\n",
             1,
         );
-    assert_eq!(text.len() + 8, changed.len(), "both edits made: +7 and +1 bytes");
+    assert_eq!(
+        text.len() + 8,
+        changed.len(),
+        "both edits made: +7 and +1 bytes"
+    );
     std::fs::write(&block, changed).unwrap();
     let comment = tmp.path().join("gate.md");
     let args = [
