@@ -8,7 +8,7 @@
 
 use crate::common::{check_refused, entry, root, s, scratch};
 use std::path::{Path, PathBuf};
-use std::process::{Output, Stdio};
+use std::process::Output;
 use std::time::Duration;
 
 fn toyhash() -> PathBuf {
@@ -31,23 +31,7 @@ fn run_fixture(
     out: &Path,
     fault: Option<&str>,
 ) -> Output {
-    let mut cmd = crate::common::xtask_command();
-    cmd.args(["compare", "--crate"])
-        .arg(crate_dir)
-        .args(["--offline", "--quick"])
-        .args(extra)
-        .args(["--variants", variants])
-        .args([
-            "--sizes", "64", "--rounds", "3", "--sec", "0.003", "--budget", "0.001",
-        ])
-        .arg("--out")
-        .arg(out)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    if let Some(f) = fault {
-        cmd.env("INLINELAB_FAULT", f);
-    }
-    cmd.output().expect("xtask runs")
+    crate::common::quick_crate_run(crate_dir, "64", extra, variants, out, fault)
 }
 
 /// The report (named for the crate and the type: the fixture has two).

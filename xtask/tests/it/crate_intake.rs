@@ -8,7 +8,7 @@
 use crate::common::{check_refused, check_usage, entry, fixture, registry_src, s, scratch};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 use std::time::Duration;
 
 /// A short, cheap run of the fixture: two variants besides `published`.
@@ -18,22 +18,7 @@ fn run(variants: &str, out: &Path, fault: Option<&str>) -> Output {
 
 /// [`run`] with more options.
 fn run_with(variants: &str, out: &Path, fault: Option<&str>, more: &[&str]) -> Output {
-    let mut cmd = crate::common::xtask_command();
-    cmd.args(["compare", "--crate"])
-        .arg(fixture("toycipher"))
-        .args(["--offline", "--quick", "--variants", variants])
-        .args(more)
-        .args([
-            "--sizes", "16", "--rounds", "3", "--sec", "0.003", "--budget", "0.001",
-        ])
-        .arg("--out")
-        .arg(out)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    if let Some(f) = fault {
-        cmd.env("INLINELAB_FAULT", f);
-    }
-    cmd.output().expect("xtask runs")
+    crate::common::quick_crate_run(&fixture("toycipher"), "16", more, variants, out, fault)
 }
 
 /// Every file under `dir` (a `target/` aside) with a hash of its bytes.

@@ -11,29 +11,13 @@
 
 use crate::common::{check_refused, entry, fixture, s, scratch, xtask_within};
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 use std::time::Duration;
 
 /// A short, cheap run of the fixture with `extra` arguments: `variants`
 /// besides `published`.
 fn run(extra: &[&str], variants: &str, out: &Path, fault: Option<&str>) -> Output {
-    let mut cmd = crate::common::xtask_command();
-    cmd.args(["compare", "--crate"])
-        .arg(fixture("toymac"))
-        .args(["--offline", "--quick"])
-        .args(extra)
-        .args(["--variants", variants])
-        .args([
-            "--sizes", "64", "--rounds", "3", "--sec", "0.003", "--budget", "0.001",
-        ])
-        .arg("--out")
-        .arg(out)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    if let Some(f) = fault {
-        cmd.env("INLINELAB_FAULT", f);
-    }
-    cmd.output().expect("xtask runs")
+    crate::common::quick_crate_run(&fixture("toymac"), "64", extra, variants, out, fault)
 }
 
 /// The report `name.json` under `out`.

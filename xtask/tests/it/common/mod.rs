@@ -20,6 +20,36 @@ pub fn xtask_command() -> Command {
     cmd
 }
 
+/// A short, cheap `compare --crate` of the crate at `crate_dir` (offline,
+/// `--quick`, three rounds of `size`-byte blocks): `variants` besides
+/// `published`, with `extra` options and `fault` injected.
+pub fn quick_crate_run(
+    crate_dir: &Path,
+    size: &str,
+    extra: &[&str],
+    variants: &str,
+    out: &Path,
+    fault: Option<&str>,
+) -> Output {
+    let mut cmd = xtask_command();
+    cmd.args(["compare", "--crate"])
+        .arg(crate_dir)
+        .args(["--offline", "--quick"])
+        .args(extra)
+        .args(["--variants", variants])
+        .args([
+            "--sizes", size, "--rounds", "3", "--sec", "0.003", "--budget", "0.001",
+        ])
+        .arg("--out")
+        .arg(out)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    if let Some(f) = fault {
+        cmd.env("INLINELAB_FAULT", f);
+    }
+    cmd.output().expect("xtask runs")
+}
+
 /// Runs xtask, killing it after `limit` (a hang is a failure, not a stuck
 /// test).
 pub fn xtask_within(args: &[&str], limit: Duration) -> Output {
