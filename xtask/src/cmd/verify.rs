@@ -32,7 +32,7 @@ use crate::report::Report;
 use crate::report::baseline_file;
 use crate::select::artifact::Artifact;
 use crate::select::ciphers;
-use crate::select::contenders::{self, Contender, Kind, Origin};
+use crate::select::contenders::{self, Contender, Kind, Origin, State};
 use bench_harness::engine::EngineError;
 use bench_harness::registry::CipherEntry;
 use std::path::{Path, PathBuf};
@@ -92,7 +92,13 @@ fn verify_one(entry: &'static CipherEntry, target: &Path, reuse: Reuse) -> Resul
     let mut problems = Vec::new();
     for c in &contenders {
         let Some(built) = c.live() else {
-            problems.push(format!("{}: not built: {}", c.label, state_why(c)));
+            // A library peer left out here (its library missing) is said
+            // so, not a problem of the tree's.
+            if c.library().is_some() && matches!(c.state, State::Unavailable { .. }) {
+                eprintln!("    {}: not checked here: {}", c.label, state_why(c));
+            } else {
+                problems.push(format!("{}: not built: {}", c.label, state_why(c)));
+            }
             continue;
         };
         if let Kind::Variant(variant) = c.kind {
@@ -165,7 +171,7 @@ fn flag_grid(cipher: &str) -> Option<String> {
 /// which only that machine can refresh: a line saying which of its
 /// variants this tree still builds (current) and which it measured on an
 /// older tree; never a problem, never skipped in silence.
-fn other_machines(cipher: &str, built: &[(&str, Option<&Artifact>)]) -> Vec<String> {
+fn other_machines(cipher: &str, built: &[Now<'_>]) -> Vec<String> {
     let dir = workspace::root().join("reports/machines");
     let Ok(entries) = std::fs::read_dir(&dir) else {
         return Vec::new();
@@ -316,12 +322,7 @@ fn committed_files(entry: &CipherEntry) -> Vec<(PathBuf, String)> {
 /// built, by name): one line naming the artifacts that differ from what it
 /// records ([`differences`]) and the command `refresh`, or none when it is
 /// current. A file the reader refuses is a line too.
-fn stale(
-    file: &Path,
-    cipher: &str,
-    refresh: &str,
-    built: &[(&str, Option<&Artifact>)],
-) -> Option<String> {
+fn stale(file: &Path, cipher: &str, refresh: &str, built: &[Now<'_>]) -> Option<String> {
     let shown = file
         .strip_prefix(workspace::root())
         .unwrap_or(file)
@@ -352,12 +353,38 @@ fn stale(
     ))
 }
 
+/// What this tree built of one contender, as [`differences`] compares it
+/// with a report.
+pub struct Now<'a> {
+    pub name: &'a str,
+    /// `None` when it was not built.
+    pub artifact: Option<&'a Artifact>,
+    /// A library peer's: its sizes hold this machine's library (another
+    /// version elsewhere), and a machine without the library leaves it out.
+    pub library: bool,
+}
+
+#[cfg(test)]
+impl<'a> Now<'a> {
+    /// One of ours, or a crate peer's.
+    pub fn of(name: &'a str, artifact: Option<&'a Artifact>) -> Now<'a> {
+        Now {
+            name,
+            artifact,
+            library: false,
+        }
+    }
+}
+
 /// What this tree built of the contenders, by name, as [`differences`]
-/// compares it with a report: each contender's artifact, `None` when it
-/// was not built.
-fn built_facts(built: &[Contender]) -> Vec<(&str, Option<&Artifact>)> {
+/// compares it with a report.
+fn built_facts(built: &[Contender]) -> Vec<Now<'_>> {
     (built.iter())
-        .map(|c| (c.name.as_str(), c.built().map(|b| &b.artifact)))
+        .map(|c| Now {
+            name: c.name.as_str(),
+            artifact: c.built().map(|b| &b.artifact),
+            library: c.library().is_some(),
+        })
         .collect()
 }
 
@@ -366,8 +393,11 @@ fn built_facts(built: &[Contender]) -> Vec<(&str, Option<&Artifact>)> {
 /// differ from the built one's ([`artifact_differences`], named in
 /// brackets), that records no artifact or no fingerprint (nothing to match
 /// is never current), or that this tree no longer builds; and one per
-/// contender this tree builds that the report lacks. Empty when current.
-pub fn differences(report: &Report, built: &[(&str, Option<&Artifact>)]) -> Vec<String> {
+/// contender this tree builds that the report lacks. Empty when current. A
+/// library peer is compared by what its own file decides (not the sizes of
+/// this machine's library), and one left out here (no library) is not
+/// compared.
+pub fn differences(report: &Report, built: &[Now<'_>]) -> Vec<String> {
     let mut differs = Vec::new();
     for e in report.entries() {
         let Some(recorded) = e.artifact.as_ref() else {
@@ -378,12 +408,16 @@ pub fn differences(report: &Report, built: &[(&str, Option<&Artifact>)]) -> Vec<
             differs.push(format!("{} (no fingerprint recorded)", e.name));
             continue;
         }
-        let now = (built.iter())
-            .find(|(name, _)| *name == e.name)
-            .and_then(|(_, a)| *a);
-        match now {
-            Some(now) => {
-                let facts = artifact_differences(recorded, now);
+        let found = built.iter().find(|n| n.name == e.name);
+        if found.is_some_and(|n| n.library && n.artifact.is_none()) {
+            continue;
+        }
+        match found.and_then(|n| n.artifact.map(|a| (a, n.library))) {
+            Some((now, library)) => {
+                let mut facts = artifact_differences(recorded, now);
+                if library {
+                    facts.retain(|f| !LIBRARY_FACTS.contains(f));
+                }
                 if !facts.is_empty() {
                     differs.push(format!("{} ({})", e.name, facts.join(", ")));
                 }
@@ -391,13 +425,25 @@ pub fn differences(report: &Report, built: &[(&str, Option<&Artifact>)]) -> Vec<
             None => differs.push(format!("{} (no longer built)", e.name)),
         }
     }
-    for (name, _) in built {
-        if !report.entries().any(|e| e.name == *name) {
-            differs.push(format!("{name} (not in it)"));
+    for n in built
+        .iter()
+        .filter(|n| !(n.library && n.artifact.is_none()))
+    {
+        if !report.entries().any(|e| e.name == n.name) {
+            differs.push(format!("{} (not in it)", n.name));
         }
     }
     differs
 }
+
+/// The facts of a library peer's artifact that hold its library's sections
+/// (`build/size.rs`): the machine's library decides them, not the file.
+const LIBRARY_FACTS: [&str; 4] = [
+    "text_bytes",
+    "rodata_bytes",
+    "data_bytes",
+    "footprint_bytes",
+];
 
 /// The facts of an artifact that its bytes decide, where `recorded` and
 /// `built` differ, by their names in the JSON: the fingerprint, the sizes
@@ -435,7 +481,7 @@ pub fn artifact_differences(recorded: &Artifact, built: &Artifact) -> Vec<&'stat
 
 #[cfg(test)]
 mod tests {
-    use super::{Artifact, differences, embedded_sources, stale};
+    use super::{Now, differences, embedded_sources, stale};
     use crate::env::workspace;
     use crate::report::Report;
     use crate::report::baseline_file;
@@ -454,9 +500,9 @@ mod tests {
     }
 
     /// What a tree builds when it builds what `r` records.
-    fn facts(r: &Report) -> Vec<(&str, Option<&Artifact>)> {
+    fn facts(r: &Report) -> Vec<Now<'_>> {
         r.entries()
-            .map(|e| (e.name.as_str(), e.artifact.as_ref()))
+            .map(|e| Now::of(e.name.as_str(), e.artifact.as_ref()))
             .collect()
     }
 
@@ -563,14 +609,52 @@ mod tests {
         }
     }
 
+    /// A library peer is compared by what its own file decides: another
+    /// machine's library (other section sizes) is current, a machine
+    /// without it (not built) is too, a wrapper of other bytes is not.
+    #[test]
+    fn a_library_peer_is_compared_by_its_own_file() {
+        let r = read(&committed(FILES[0]));
+        let name = r.variants[1].name.clone();
+        let mut other_library = r.variants[1].artifact.clone().unwrap();
+        other_library.text_bytes += 4096;
+        other_library.footprint_bytes += 4096;
+        let mut other_wrapper = other_library.clone();
+        other_wrapper.fingerprint = "0".repeat(16);
+        let with = |artifact, library| -> Vec<String> {
+            let built: Vec<Now> = (r.entries())
+                .map(|e| match e.name == name {
+                    true => Now {
+                        name: e.name.as_str(),
+                        artifact,
+                        library,
+                    },
+                    false => Now::of(e.name.as_str(), e.artifact.as_ref()),
+                })
+                .collect();
+            differences(&r, &built)
+        };
+        assert!(with(Some(&other_library), true).is_empty());
+        assert!(with(None, true).is_empty());
+        assert_eq!(
+            with(Some(&other_library), false),
+            [format!("{name} (text_bytes, footprint_bytes)")]
+        );
+        assert_eq!(
+            with(Some(&other_wrapper), true),
+            [format!("{name} (fingerprint)")]
+        );
+        assert_eq!(with(None, false), [format!("{name} (no longer built)")]);
+    }
+
     /// An artifact this tree builds that the file lacks, and one it no
     /// longer builds, are differences too.
     #[test]
     fn built_and_recorded_entries_match_by_name() {
         let r = read(&committed(FILES[0]));
         let mut built = facts(&r);
-        let gone = built.remove(0).0;
-        built.push(("new_variant", r.variants[1].artifact.as_ref()));
+        let gone = built.remove(0).name;
+        built.push(Now::of("new_variant", r.variants[1].artifact.as_ref()));
         assert_eq!(
             differences(&r, &built),
             [

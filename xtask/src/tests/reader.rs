@@ -509,9 +509,9 @@ fn other_machine() -> Report {
 
 /// What this tree built, as verify's comparison takes it: each entry's
 /// artifact as `r` records it.
-fn facts(r: &Report) -> Vec<(&str, Option<&Artifact>)> {
+fn facts(r: &Report) -> Vec<verify::Now<'_>> {
     r.entries()
-        .map(|e| (e.name.as_str(), e.artifact.as_ref()))
+        .map(|e| verify::Now::of(e.name.as_str(), e.artifact.as_ref()))
         .collect()
 }
 
