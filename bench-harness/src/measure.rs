@@ -3,7 +3,7 @@
 //! kept as a [`Measurement`] for `--json`.
 
 use crate::clock::{self, Counter};
-use crate::engine::{Dir, Engine, EngineError, HashEngine, Mode};
+use crate::engine::{Dir, Engine, EngineError, HashEngine, Mode, timing_key};
 use crate::format;
 use crate::interleave::{self, OBSERVED_AT_LEAST, QUIET, Schedule, Workload};
 use crate::stats::{self, Line};
@@ -182,7 +182,7 @@ impl<'a> Session<'a> {
         let bs = engine.block_size();
         let mut test = 0;
         for &key in keys {
-            engine.set_key(mode, &vec![0xff; key])?;
+            engine.set_key(mode, &timing_key(mode, key))?;
             let mut bufs: Vec<Vec<u8>> = sizes.iter().map(|&s| vec![0xff; s]).collect();
             let mut ivs: Vec<Vec<u8>> = sizes.iter().map(|_| vec![0xff; bs]).collect();
             let mut op = |i: usize| engine.crypt(mode, dir, &mut ivs[i], &mut bufs[i]);
@@ -215,7 +215,7 @@ impl<'a> Session<'a> {
     ) -> Result<(), EngineError> {
         (self.out)(&format::setkey_header(t.alg, engine.name()));
         let driver = engine.name().to_string();
-        let key_bufs: Vec<Vec<u8>> = keys.iter().map(|&k| vec![0xff; k]).collect();
+        let key_bufs: Vec<Vec<u8>> = keys.iter().map(|&k| timing_key(mode, k)).collect();
         let mut op = |i: usize| engine.set_key(mode, &key_bufs[i]);
         let timed = self.time_all(keys.len(), &mut op)?;
         for (test, (&key, r)) in keys.iter().zip(&timed).enumerate() {

@@ -708,9 +708,11 @@ mod tests {
                 for &k in keys {
                     for (v, make) in c.variants {
                         let make = make.unwrap_or_else(|| panic!("{v}: no static engine"));
-                        make().set_key(mode, &vec![0xff; k]).unwrap_or_else(|e| {
-                            panic!("{}({}) {v}: {k}-byte key: {e}", mode.name(), c.name)
-                        });
+                        make()
+                            .set_key(mode, &crate::engine::timing_key(mode, k))
+                            .unwrap_or_else(|e| {
+                                panic!("{}({}) {v}: {k}-byte key: {e}", mode.name(), c.name)
+                            });
                     }
                 }
             }

@@ -9,7 +9,7 @@
 //! computed again from a report.
 
 use crate::clock::{self, Counter};
-use crate::engine::{Digest, Dir, Engine, EngineError, HashEngine, Mode};
+use crate::engine::{self, Digest, Dir, Engine, EngineError, HashEngine, Mode};
 use crate::interleave::{self, Batches, Schedule, Workload};
 use crate::placement;
 use serde::{Deserialize, Serialize};
@@ -328,7 +328,9 @@ pub fn interleaved(
     let mut w = Grid {
         bufs,
         ivs: engines.iter().map(|e| vec![0xff; e.block_size()]).collect(),
-        keys: cases.iter().map(|c| vec![0xff; c.key_bytes]).collect(),
+        keys: (cases.iter())
+            .map(|c| engine::timing_key(c.mode, c.key_bytes))
+            .collect(),
         engines,
         cases,
         marker,

@@ -542,6 +542,11 @@ fn vaes_available() -> bool {
                 library: libgcrypt,
                 algorithm: by_length(16 => "AES", 24 => "AES192", 32 => "AES256"),
             },
+            "openssl" {
+                label: "OpenSSL libcrypto (the system's, AES-NI and VAES where the CPU has them; sizes with the whole library)",
+                library: openssl,
+                algorithm: by_length(16 => "AES-128", 24 => "AES-192", 32 => "AES-256"),
+            },
         ],
     )
 )]

@@ -4,7 +4,7 @@
 
 use super::parse::Config;
 use crate::UsageError;
-use crate::engine::{Engine, Mode};
+use crate::engine::{Engine, Mode, timing_key};
 use crate::measure::DEFAULT_SIZES;
 use crate::registry::{self, Alg};
 use crate::so::SoCipher;
@@ -133,7 +133,7 @@ fn takes_keys(alg: &Alg, keys: &[usize]) -> bool {
             let Some(make) = make else { return false };
             let mut e = make();
             keys.iter()
-                .all(|&k| e.set_key(*mode, &vec![0xff; k]).is_ok())
+                .all(|&k| e.set_key(*mode, &timing_key(*mode, k)).is_ok())
         }),
         Alg::Hash(_) => false,
     }
@@ -236,9 +236,9 @@ fn check_keys(
     name: &str,
 ) -> Result<(), UsageError> {
     for &k in keys {
-        if engine.set_key(mode, &vec![0xff; k]).is_err() {
+        if engine.set_key(mode, &timing_key(mode, k)).is_err() {
             let ok: Vec<String> = (1..=128)
-                .filter(|&n| engine.set_key(mode, &vec![0xff; n]).is_ok())
+                .filter(|&n| engine.set_key(mode, &timing_key(mode, n)).is_ok())
                 .map(|n| n.to_string())
                 .collect();
             return Err(UsageError(format!(

@@ -9,7 +9,7 @@
 //! collected). The spec and the outcome are written as JSON between the two.
 
 use super::{at, failed_case};
-use crate::engine::{Engine, EngineError};
+use crate::engine::{self, Engine, EngineError};
 use crate::fault;
 use crate::sampling::{Case, CaseKind};
 use crate::so::SoCipher;
@@ -124,6 +124,8 @@ fn count_cases(engine: &mut SoCipher, cases: &[Case]) -> std::result::Result<(),
     let mut error = None;
     for (k, case) in cases.iter().enumerate() {
         let mut key = Aligned::new(case.key_bytes);
+        key.get()
+            .copy_from_slice(&engine::timing_key(case.mode, case.key_bytes));
         let mut iv = Aligned::new(engine.block_size());
         let mut buf = Aligned::new(case.block_bytes);
         // Keyed and warmed up: the first call also resolves the artifact's

@@ -555,15 +555,23 @@ macro_rules! select_peers {
 
 variants::all_algorithms!(select_peers);
 
+#[cfg(feature = "peer-libgcrypt")]
+mod libgcrypt;
 /// A C library's implementation (the declarations' `libraries`): the
 /// library's own API behind the same C ABI, the algorithm named at build
 /// time by `cargo xtask`.
-#[cfg(feature = "peer-libgcrypt")]
-mod libgcrypt;
+#[cfg(any(feature = "peer-libgcrypt", feature = "peer-openssl"))]
+mod library;
 #[cfg(feature = "peer-libgcrypt")]
 type Selected = libgcrypt::Gcrypt;
 #[cfg(feature = "peer-libgcrypt")]
 const NAME: &str = "peer-libgcrypt\0";
+#[cfg(feature = "peer-openssl")]
+mod openssl;
+#[cfg(feature = "peer-openssl")]
+type Selected = openssl::Openssl;
+#[cfg(feature = "peer-openssl")]
+const NAME: &str = "peer-openssl\0";
 
 /// A decimal number read at build time (0 for anything else).
 #[allow(dead_code)] // used only by a library peer

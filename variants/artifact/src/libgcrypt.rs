@@ -15,6 +15,7 @@
 //!           CTR: the counter advanced by one per block)
 //! ```
 
+use super::library::{self, BLOCK, MAX_KEY};
 use abi::{Keying, Op};
 use core::cell::Cell;
 use core::ffi::{c_char, c_int, c_uint, c_void};
@@ -57,24 +58,6 @@ const MODE_XTS: c_int = 13;
 /// The handles, by mode: ECB, CBC, CTR, XTS.
 const MODES: [c_int; 4] = [MODE_ECB, MODE_CBC, MODE_CTR, MODE_XTS];
 
-/// The library's name for the algorithm by key length (`0=CAST5`,
-/// `16=AES,24=AES192,32=AES256`), as `cargo xtask` builds this peer.
-const ALGORITHM: &str = env!(
-    "INLINELAB_LIBRARY_ALGORITHM",
-    "a library peer's artifact is built by cargo xtask, which names its algorithm"
-);
-
-/// The cipher's block size in bytes, as `cargo xtask` builds this peer.
-const BLOCK: usize = super::parse_usize(env!(
-    "INLINELAB_LIBRARY_BLOCK",
-    "a library peer's artifact is built by cargo xtask, which gives its block size"
-));
-
-const _: () = assert!(BLOCK >= 1 && BLOCK <= 16, "a block of 1 to 16 bytes");
-
-/// The longest key kept (XTS's two keys of 32 bytes).
-const MAX_KEY: usize = 64;
-
 pub struct Gcrypt;
 
 /// A keyed context: the key, and a handle per mode keyed with it (null
@@ -103,14 +86,7 @@ fn init() {
 /// libgcrypt's algorithm for a key of `len` bytes, if the declaration names
 /// one.
 fn algorithm(len: usize) -> Option<c_int> {
-    let name = ALGORITHM.split(',').find_map(|pair| {
-        let (l, name) = pair.split_once('=')?;
-        (l == "0" || super::parse_usize(l) == len).then_some(name)
-    })?;
-    let mut c_name = [0u8; 32];
-    c_name
-        .get_mut(..name.len())?
-        .copy_from_slice(name.as_bytes());
+    let c_name = library::c_name(library::name_for(len)?, "")?;
     // SAFETY: `c_name` holds the name and at least one NUL after it.
     let algo = unsafe { gcry_cipher_map_name(c_name.as_ptr().cast()) };
     (algo != 0).then_some(algo)
@@ -206,13 +182,7 @@ impl super::Artifact for Gcrypt {
         let Some(h) = ctx.handle(k) else {
             return abi::ERR_LENGTH;
         };
-        // CBC decryption leaves the IV as the last ciphertext block, which
-        // decryption overwrites: kept first.
-        let mut last = [0u8; 16];
-        let tail = buf.len().saturating_sub(BLOCK);
-        if op == Op::CbcDecrypt && buf.len() >= BLOCK {
-            last[..BLOCK].copy_from_slice(&buf[tail..]);
-        }
+        let chain = library::Chain::before(op, buf);
         // SAFETY: `h` is an open, keyed handle; `iv` is one block; `buf` is
         // written in place (a null input: libgcrypt's in-place form).
         let err = unsafe {
@@ -232,30 +202,11 @@ impl super::Artifact for Gcrypt {
         if err != 0 {
             return abi::ERR_LENGTH;
         }
-        match op {
-            Op::CbcEncrypt if buf.len() >= BLOCK => iv.copy_from_slice(&buf[tail..]),
-            Op::CbcDecrypt if buf.len() >= BLOCK => iv.copy_from_slice(&last[..BLOCK]),
-            Op::CtrEncrypt | Op::CtrDecrypt => add(iv, buf.len().div_ceil(BLOCK)),
-            _ => {}
-        }
+        chain.after(op, iv, buf);
         #[cfg(feature = "fault-wrong-output")]
         if let Some(b) = buf.last_mut() {
             *b ^= 1;
         }
         abi::OK
-    }
-}
-
-/// `counter += n`, big-endian over the whole block (as the CTR of
-/// `variants::modes` advances it).
-fn add(counter: &mut [u8], n: usize) {
-    let mut carry = n as u128;
-    for byte in counter.iter_mut().rev() {
-        if carry == 0 {
-            break;
-        }
-        let sum = u128::from(*byte) + (carry & 0xff);
-        *byte = sum as u8;
-        carry = (carry >> 8) + (sum >> 8);
     }
 }

@@ -9,7 +9,7 @@ use crate::error::{Error, Result};
 use bench_harness::clock::Counter;
 use bench_harness::crates::CrateCipher;
 use bench_harness::crates::Kind;
-use bench_harness::engine::{Engine, EngineError, Mode};
+use bench_harness::engine::{Engine, EngineError, Mode, timing_key};
 use bench_harness::machine::Machine;
 use bench_harness::registry::{self, CipherEntry};
 use bench_harness::sampling::{self, Case, Plan, Samples};
@@ -206,7 +206,7 @@ fn load(
     // says so here, as a typed error.
     if let Some(c) = spec.cases.first()
         && let Err(e @ EngineError::Unavailable(_)) =
-            engine.set_key(c.mode, &vec![0xff; c.key_bytes])
+            engine.set_key(c.mode, &timing_key(c.mode, c.key_bytes))
     {
         return Err(EngineState::from_error("set_key", &e));
     }

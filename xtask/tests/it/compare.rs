@@ -894,6 +894,34 @@ fn a_library_peer_is_checked_and_left_out_where_missing() {
     assert!(stderr.contains(&format!("left out: {why}")), "{stderr}");
     assert!(md.contains(why), "{md}");
     assert_eq!(entry(&json, "auto")["status"], "ok");
+
+    // AES has both libraries': each checked against the oracle and timed.
+    let tmp = scratch("library-peers-aes");
+    let args = [
+        "compare",
+        "aes",
+        "--quick",
+        "--variants",
+        "aesni_auto",
+        "--reference",
+        "aesni_auto",
+        "--sizes",
+        "16,1024",
+        "--rounds",
+        "3",
+        "--sec",
+        "0.003",
+        "--out",
+        tmp.path().to_str().unwrap(),
+    ];
+    let out = xtask(&args, &[]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let json = read_json_of(tmp.path(), "aes");
+    for library in ["libgcrypt", "openssl"] {
+        let p = peer(&json, library);
+        assert_eq!(p["status"], "ok", "{library}: {p}\n{stderr}");
+        assert!(!p["speed"].as_array().unwrap().is_empty(), "{library}: {p}");
+    }
 }
 
 /// The entry of the peer `name` in a report's JSON.
