@@ -26,8 +26,8 @@ pub const PEER_NAME: &str = "peer-registry";
 
 /// The kinds of primitive a crate's type may be, as far as this harness
 /// wraps them: which traits it implements, and so what the artifact wraps
-/// it in. A new kind (an AEAD, a stream cipher, a universal hash) starts
-/// as an arm here and in [`Primitive`].
+/// it in. A new kind (an AEAD, a stream cipher) starts as an arm here and
+/// in [`Primitive`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Kind {
@@ -40,16 +40,22 @@ pub enum Kind {
     /// `hmac::Hmac<sha2::Sha256>` is; streamed as a hash is, its context
     /// keyed by the MAC's key.
     Mac,
+    /// `universal-hash` 0.6's `KeyInit + UniversalHash + Clone`, keyed, as
+    /// `polyval::Polyval` and `poly1305::Poly1305` are; streamed as a hash
+    /// is, whole blocks at a time: the digest of a message is its tag
+    /// zero-padded to whole blocks (`update_padded`'s).
+    UniversalHash,
 }
 
 impl Kind {
     /// What the kind is called in a sentence: `block cipher`, `hash`,
-    /// `MAC`.
+    /// `MAC`, `universal hash`.
     pub fn noun(self) -> &'static str {
         match self {
             Kind::BlockCipher => "block cipher",
             Kind::Hash => "hash",
             Kind::Mac => "MAC",
+            Kind::UniversalHash => "universal hash",
         }
     }
 }
@@ -73,6 +79,13 @@ pub enum Primitive {
         /// Every key length from 1 to 64 bytes that `new_from_slice` takes.
         key_lengths: Vec<usize>,
     },
+    UniversalHash {
+        /// Its block's length in bytes, which is its tag's (1 to
+        /// `abi::MAX_DIGEST`).
+        digest_size: usize,
+        /// Every key length from 1 to 64 bytes that `new_from_slice` takes.
+        key_lengths: Vec<usize>,
+    },
 }
 
 impl Primitive {
@@ -81,42 +94,44 @@ impl Primitive {
             Primitive::BlockCipher { .. } => Kind::BlockCipher,
             Primitive::Hash { .. } => Kind::Hash,
             Primitive::Mac { .. } => Kind::Mac,
+            Primitive::UniversalHash { .. } => Kind::UniversalHash,
         }
     }
 
-    /// The unit its input comes in: the block, or 1 byte for a hash or a
-    /// MAC.
+    /// The unit its input comes in: the block, or 1 byte for a hash, a
+    /// MAC or a universal hash (whose artifact buffers a partial block).
     pub fn block_size(&self) -> usize {
         match self {
             Primitive::BlockCipher { block_size, .. } => *block_size,
-            Primitive::Hash { .. } | Primitive::Mac { .. } => 1,
+            Primitive::Hash { .. } | Primitive::Mac { .. } | Primitive::UniversalHash { .. } => 1,
         }
     }
 
     /// Every key length it takes: a hash, the empty key only.
     pub fn key_lengths(&self) -> &[usize] {
         match self {
-            Primitive::BlockCipher { key_lengths, .. } | Primitive::Mac { key_lengths, .. } => {
-                key_lengths
-            }
+            Primitive::BlockCipher { key_lengths, .. }
+            | Primitive::Mac { key_lengths, .. }
+            | Primitive::UniversalHash { key_lengths, .. } => key_lengths,
             Primitive::Hash { .. } => &[0],
         }
     }
 
-    /// A hash's digest length, or a MAC's tag's.
+    /// A hash's digest length, or a MAC's or a universal hash's tag's.
     pub fn digest_size(&self) -> Option<usize> {
         match self {
             Primitive::BlockCipher { .. } => None,
-            Primitive::Hash { digest_size } | Primitive::Mac { digest_size, .. } => {
-                Some(*digest_size)
-            }
+            Primitive::Hash { digest_size }
+            | Primitive::Mac { digest_size, .. }
+            | Primitive::UniversalHash { digest_size, .. } => Some(*digest_size),
         }
     }
 
     /// The modes it is timed in, with their key lengths: a block cipher's
     /// ([`CrateCipher::modes_for`], `None` when it takes no length this
     /// harness times), a hash's digest ([`CrateCipher::hash_modes`]), a
-    /// MAC's ([`CrateCipher::mac_modes`], `None` likewise).
+    /// MAC's or a universal hash's ([`CrateCipher::mac_modes`], `None`
+    /// likewise).
     pub fn modes(&self) -> Option<Vec<(Mode, Vec<usize>)>> {
         match self {
             Primitive::BlockCipher {
@@ -124,7 +139,9 @@ impl Primitive {
                 key_lengths,
             } => CrateCipher::modes_for(*block_size, key_lengths),
             Primitive::Hash { .. } => Some(CrateCipher::hash_modes()),
-            Primitive::Mac { key_lengths, .. } => CrateCipher::mac_modes(key_lengths),
+            Primitive::Mac { key_lengths, .. } | Primitive::UniversalHash { key_lengths, .. } => {
+                CrateCipher::mac_modes(key_lengths)
+            }
         }
     }
 }
@@ -143,8 +160,8 @@ pub struct CrateCipher {
     pub lib_name: String,
     /// What it is and takes: each variant is checked under every key
     /// length ([`CrateCipher::checked`]); a hash's variants are also
-    /// checked streamed (`sampling::check_hash`), a MAC's under every key
-    /// length (`sampling::check_mac`).
+    /// checked streamed (`sampling::check_hash`), a MAC's and a universal
+    /// hash's under every key length (`sampling::check_mac`).
     pub primitive: Primitive,
     /// The modes timed, with their key lengths ([`Primitive::modes`]).
     pub modes: Vec<(Mode, Vec<usize>)>,
@@ -293,5 +310,29 @@ mod tests {
             ..example()
         };
         assert_eq!(cipher.checked(), [(Mode::Digest, range)]);
+    }
+
+    /// A universal hash is timed and checked as a MAC is: POLYVAL under its
+    /// one 16-byte key, Poly1305 its 32; its tag is its block.
+    #[test]
+    fn a_universal_hash_is_timed_under_its_key() {
+        let polyval = Primitive::UniversalHash {
+            digest_size: 16,
+            key_lengths: vec![16],
+        };
+        assert_eq!(polyval.kind(), Kind::UniversalHash);
+        assert_eq!(polyval.kind().noun(), "universal hash");
+        assert_eq!((polyval.block_size(), polyval.digest_size()), (1, Some(16)));
+        assert_eq!(polyval.modes(), Some(vec![(Mode::Digest, vec![16])]));
+        let poly1305 = Primitive::UniversalHash {
+            digest_size: 16,
+            key_lengths: vec![32],
+        };
+        assert_eq!(poly1305.modes(), Some(vec![(Mode::Digest, vec![32])]));
+        let none = Primitive::UniversalHash {
+            digest_size: 16,
+            key_lengths: vec![],
+        };
+        assert_eq!(none.modes(), None);
     }
 }

@@ -253,6 +253,57 @@ where
     Ok(())
 }
 
+/// Checks a universal hash, `engine`, against `oracle` under each of
+/// `key_lengths`, as a MAC is ([`check_mac`]: every length from 0 to
+/// [`HASH_CHECK_LENGTHS`] bytes in one call, a long message streamed in
+/// random chunks), and besides every one of those lengths streamed in
+/// random chunks of 0 to 40 bytes: a universal hash takes whole blocks, so
+/// its artifact buffers a partial block between updates and pads the last
+/// one with zeros (the digest of a message is the tag of the message
+/// zero-padded to whole blocks), and each tail a block can leave is met
+/// streamed. The first difference is the error, with the key's length.
+pub fn check_uhash<A, B>(
+    engine: &mut A,
+    oracle: &mut B,
+    key_lengths: &[usize],
+) -> Result<(), String>
+where
+    A: Engine + HashEngine,
+    B: Engine + HashEngine,
+{
+    let mut rng = placement::Rng::with_seed(0x5eed_0b10c);
+    for &k in key_lengths {
+        let key: Vec<u8> = (0..k).map(|_| rng.below(256) as u8).collect();
+        Engine::set_key(engine, Mode::Digest, &key).map_err(|e| format!("set_key: {e}"))?;
+        Engine::set_key(oracle, Mode::Digest, &key).map_err(|e| format!("oracle set_key: {e}"))?;
+        let under = |e: String| format!("{e}, under a {k}-byte key");
+        check_hash(engine, oracle).map_err(under)?;
+        let message: Vec<u8> = (0..HASH_CHECK_LENGTHS)
+            .map(|_| rng.below(256) as u8)
+            .collect();
+        for len in 0..=HASH_CHECK_LENGTHS {
+            let data = &message[..len];
+            let want = oracle.digest(data).map_err(|e| format!("oracle: {e}"))?;
+            let mut chunks = Vec::new();
+            let mut at = 0;
+            while at < len {
+                let n = rng.below(41).min(len - at);
+                chunks.push(&data[at..at + n]);
+                at += n;
+            }
+            let got = stream(engine, &chunks).map_err(|e| under(format!("streamed: {e}")))?;
+            if got != want {
+                return Err(under(format!(
+                    "wrong output: the digest of {len} bytes streamed in {} updates of 0 to 40 bytes differs from {}'s ({got:?}, not {want:?})",
+                    chunks.len(),
+                    HashEngine::name(oracle)
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// The digest of `chunks` streamed through `engine`: init, an update per
 /// chunk, final.
 fn stream(engine: &mut dyn HashEngine, chunks: &[&[u8]]) -> Result<Digest, EngineError> {
@@ -528,6 +579,93 @@ mod tests {
         );
         assert!(err.ends_with(", under a 7-byte key"), "{err}");
         assert_eq!(check_mac(&mut wrong, &mut oracle, &[1, 8]), Ok(()));
+    }
+
+    /// A toy universal hash of 16-byte blocks: its digest is that of the
+    /// message zero-padded to whole blocks; `forgets_tail` loses a partial
+    /// block an update leaves when the next update comes (a buffer that is
+    /// not kept), which only streaming shows.
+    struct ToyUhash {
+        mac: ToyMac,
+        forgets_tail: bool,
+    }
+
+    impl ToyUhash {
+        fn new(forgets_tail: bool) -> ToyUhash {
+            ToyUhash {
+                mac: ToyMac::new(None),
+                forgets_tail,
+            }
+        }
+
+        fn padded(message: &[u8]) -> Vec<u8> {
+            let mut m = message.to_vec();
+            m.resize(message.len().div_ceil(16) * 16, 0);
+            m
+        }
+    }
+
+    impl Engine for ToyUhash {
+        fn name(&self) -> &str {
+            "toyuhash"
+        }
+        fn block_size(&self) -> usize {
+            1
+        }
+        fn set_key(&mut self, mode: Mode, key: &[u8]) -> Result<(), EngineError> {
+            Engine::set_key(&mut self.mac, mode, key)
+        }
+        fn crypt(
+            &mut self,
+            _: Mode,
+            _: Dir,
+            _: &mut [u8],
+            buf: &mut [u8],
+        ) -> Result<(), EngineError> {
+            let tag = self.mac.tag(&ToyUhash::padded(buf));
+            crate::engine::fold_digest(buf, &tag);
+            Ok(())
+        }
+    }
+
+    impl HashEngine for ToyUhash {
+        fn name(&self) -> &str {
+            "toyuhash"
+        }
+        fn output_size(&self) -> usize {
+            8
+        }
+        fn init(&mut self) -> Result<(), EngineError> {
+            self.mac.message.clear();
+            Ok(())
+        }
+        fn update(&mut self, data: &[u8]) -> Result<(), EngineError> {
+            let m = &mut self.mac.message;
+            if self.forgets_tail {
+                m.truncate(m.len() / 16 * 16);
+            }
+            m.extend_from_slice(data);
+            Ok(())
+        }
+        fn finish(&mut self) -> Result<Digest, EngineError> {
+            let tag = self.mac.tag(&ToyUhash::padded(&self.mac.message));
+            self.mac.message.clear();
+            Ok(tag)
+        }
+    }
+
+    /// A universal hash is checked streamed at every length: one that
+    /// loses a partial block between updates is refused, though each
+    /// length in one call agrees; the right one agrees with itself.
+    #[test]
+    fn a_universal_hash_that_loses_a_partial_block_is_refused() {
+        let (mut right, mut oracle) = (ToyUhash::new(false), ToyUhash::new(false));
+        assert_eq!(check_uhash(&mut right, &mut oracle, &[16, 32]), Ok(()));
+        let mut wrong = ToyUhash::new(true);
+        let err = check_uhash(&mut wrong, &mut oracle, &[16]).unwrap_err();
+        assert!(err.starts_with("wrong output: the digest of "), "{err}");
+        assert!(err.contains("streamed"), "{err}");
+        assert!(err.ends_with(", under a 16-byte key"), "{err}");
     }
 
     fn batch(per_op: f64, reference: f64) -> Batch {

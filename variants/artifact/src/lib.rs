@@ -404,6 +404,130 @@ impl<M: digest::common::KeyInit + digest::Update + digest::FixedOutput + Clone> 
     }
 }
 
+/// A universal hash of a crate under test (`compare --crate`): any type
+/// with `universal-hash` 0.6's `KeyInit + UniversalHash`, `Clone`d, as
+/// `polyval::Polyval` and `poly1305::Poly1305`. It goes through a hash's
+/// operations as a MAC does ([`MacArtifact`]), keyed by
+/// `inlinelab_set_key`; since a universal hash takes whole blocks, the
+/// digest of a message is the tag of the message zero-padded to whole
+/// blocks (`update_padded`'s), and a streamed one buffers a partial block
+/// until the next update or the final step pads it. Only in a shim built
+/// with `under-test-uhash`, which adds the `universal-hash` dependency.
+#[cfg(feature = "under-test-uhash")]
+#[allow(dead_code)] // unused unless a crate's universal hash is selected
+struct UhashArtifact<U>(core::marker::PhantomData<U>);
+
+/// A universal hash's context: the hash as its key made it (what a fresh
+/// tag starts from, cloned), the state of the tag being streamed, and the
+/// partial block not yet handed to it.
+#[cfg(feature = "under-test-uhash")]
+#[allow(dead_code)] // unused unless a crate's universal hash is selected
+struct UhashKeyed<U: universal_hash::UniversalHash> {
+    keyed: U,
+    state: U,
+    pending: universal_hash::Block<U>,
+    pending_len: usize,
+}
+
+#[cfg(feature = "under-test-uhash")]
+impl<U: universal_hash::KeyInit + universal_hash::UniversalHash + Clone> Artifact
+    for UhashArtifact<U>
+{
+    type Ctx = UhashKeyed<U>;
+    const BLOCK: usize = 1;
+    const DIGEST: usize = <U::BlockSize as universal_hash::typenum::Unsigned>::USIZE;
+
+    unsafe fn set_key(ctx: *mut UhashKeyed<U>, keying: Keying, key: &[u8]) -> i32 {
+        if keying != Keying::One {
+            return abi::ERR_OP;
+        }
+        let Ok(keyed) = U::new_from_slice(key) else {
+            return abi::ERR_LENGTH;
+        };
+        let state = keyed.clone();
+        // SAFETY: the caller guarantees `ctx` is valid for writes of a
+        // `UhashKeyed<U>` and holds no live one.
+        unsafe {
+            ctx.write(UhashKeyed {
+                keyed,
+                state,
+                pending: Default::default(),
+                pending_len: 0,
+            })
+        };
+        abi::OK
+    }
+
+    unsafe fn clear(ctx: *mut UhashKeyed<U>) {
+        // SAFETY: the caller guarantees a live context, written by `set_key`.
+        unsafe { ctx.drop_in_place() };
+    }
+
+    fn crypt(ctx: &UhashKeyed<U>, op: Op, _: &mut [u8], buf: &mut [u8]) -> i32 {
+        if op != Op::Digest {
+            return abi::ERR_OP;
+        }
+        let mut u = ctx.keyed.clone();
+        u.update_padded(buf);
+        let d = u.finalize();
+        buf.iter_mut().zip(d.iter()).for_each(|(b, x)| *b ^= x);
+        #[cfg(feature = "fault-wrong-output")]
+        if let Some(b) = buf.first_mut() {
+            *b ^= 1;
+        }
+        abi::OK
+    }
+
+    fn hash(ctx: &mut UhashKeyed<U>, step: Step<'_>) -> i32 {
+        let n = Self::DIGEST;
+        match step {
+            Step::Init => {
+                ctx.state = ctx.keyed.clone();
+                ctx.pending_len = 0;
+            }
+            Step::Update(mut data) => {
+                if ctx.pending_len > 0 {
+                    let take = (n - ctx.pending_len).min(data.len());
+                    let at = ctx.pending_len;
+                    ctx.pending[at..at + take].copy_from_slice(&data[..take]);
+                    ctx.pending_len += take;
+                    data = &data[take..];
+                    if ctx.pending_len < n {
+                        return abi::OK;
+                    }
+                    ctx.state.update(core::slice::from_ref(&ctx.pending));
+                    ctx.pending_len = 0;
+                }
+                let whole = data.len() - data.len() % n;
+                let (blocks, _) = universal_hash::array::Array::slice_as_chunks(&data[..whole]);
+                ctx.state.update(blocks);
+                let rest = &data[whole..];
+                ctx.pending[..rest.len()].copy_from_slice(rest);
+                ctx.pending_len = rest.len();
+            }
+            Step::Final(out) => {
+                let Some(out) = out.get_mut(..n) else {
+                    return abi::ERR_LENGTH;
+                };
+                let fresh = ctx.keyed.clone();
+                let mut state = core::mem::replace(&mut ctx.state, fresh);
+                if ctx.pending_len > 0 {
+                    ctx.pending[ctx.pending_len..].fill(0);
+                    state.update(core::slice::from_ref(&ctx.pending));
+                    ctx.pending_len = 0;
+                }
+                let d = state.finalize();
+                out.iter_mut().zip(d.iter()).for_each(|(o, x)| *o = *x);
+                #[cfg(feature = "fault-wrong-output")]
+                if let Some(b) = out.first_mut() {
+                    *b ^= 1;
+                }
+            }
+        }
+        abi::OK
+    }
+}
+
 /// `Selected` is the variant `variants::selected!` names, and `NAME` what
 /// `inlinelab_name` says: `cast6::never`.
 #[allow(unused_macros)] // unused in a peer's artifact
@@ -591,7 +715,8 @@ const fn parse_usize(s: &str) -> usize {
 /// file as the library of a shim package it writes for each variant, which
 /// depends on a copy of the crate as `under_test` and writes `select.rs`
 /// beside its manifest: `type Selected = CipherArtifact<::under_test::T>;`
-/// (`HashArtifact<..>` for a hash, `MacArtifact<..>` for a MAC) and
+/// (`HashArtifact<..>` for a hash, `MacArtifact<..>` for a MAC,
+/// `UhashArtifact<..>` for a universal hash) and
 /// `NAME_BYTES`. The crate is so reached across a crate boundary, as its
 /// users reach it. Never enabled in this workspace (it has no `select.rs`).
 #[cfg(feature = "under-test")]

@@ -240,12 +240,18 @@ fn load(
     .map_err(EngineState::Failed)?;
     // A crate's hash: streamed too, every length from 0 to 300 bytes and a
     // message in random chunks, against the crate as published; a MAC's so
-    // under every key length it takes.
+    // under every key length it takes, and a universal hash's besides every
+    // length streamed (its artifact buffers a partial block).
     if let Some(c) = entry.from_crate {
         let streamed = match c.primitive.kind() {
             Kind::BlockCipher => Ok(()),
             Kind::Hash => sampling::check_hash(&mut engine, &mut crate_oracle(c)?),
             Kind::Mac => sampling::check_mac(
+                &mut engine,
+                &mut crate_oracle(c)?,
+                c.primitive.key_lengths(),
+            ),
+            Kind::UniversalHash => sampling::check_uhash(
                 &mut engine,
                 &mut crate_oracle(c)?,
                 c.primitive.key_lengths(),

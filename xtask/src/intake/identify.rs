@@ -52,14 +52,14 @@ impl Identified {
 }
 
 /// Asks the compiler (through `probe`) which types of the crate are block
-/// ciphers, hashes or MACs, chooses one (`ty`, `--type`), and learns what
+/// ciphers, hashes, MACs or universal hashes, chooses one (`ty`, `--type`), and learns what
 /// it takes: a digest longer than the artifacts' ABI carries, or a cipher
 /// or MAC that takes no key of 1 to 64 bytes, is refused.
 pub fn identify(probe: &Probe, ty: Option<&str>) -> Result<Identified> {
     let package = probe.package;
     let key = format!("{}-{}", package.name, package.version);
     eprintln!(
-        "[intake] asking the compiler which types of {key} are block ciphers, hashes or MACs ..."
+        "[intake] asking the compiler which types of {key} are block ciphers, hashes, MACs or universal hashes ..."
     );
     let ty = ty.map(crate::intake::shim::type_name).transpose()?;
     let found = probe.candidates(ty.as_deref())?;
@@ -130,7 +130,7 @@ fn choose_type(package: &Package, ty: Option<&str>, found: &Found) -> Result<Can
     match (ty, candidates.as_slice()) {
         (Some(t), _) if t.contains('<') => Err(Error::usage(
             format!(
-                "{key}: `{t}` is no block cipher, hash or MAC here: {}",
+                "{key}: `{t}` is no block cipher, hash, MAC or universal hash here: {}",
                 found
                     .why_not
                     .as_deref()
@@ -140,7 +140,7 @@ fn choose_type(package: &Package, ty: Option<&str>, found: &Found) -> Result<Can
         )),
         (_, []) if !found.generic.is_empty() => Err(Error::usage(
             format!(
-                "{key} has no block cipher, hash or MAC type at its root but generic ones: {}",
+                "{key} has no block cipher, hash, MAC or universal hash type at its root but generic ones: {}",
                 found.generic.join(", ")
             ),
             format!(
@@ -150,18 +150,18 @@ fn choose_type(package: &Package, ty: Option<&str>, found: &Found) -> Result<Can
         )),
         (_, []) => Err(Error::usage(
             format!(
-                "{key} has no type at its root with KeyInit + BlockCipherEncrypt + BlockCipherDecrypt (cipher 0.5), Default + Update + FixedOutput (digest 0.11) or KeyInit + Update + FixedOutput (a MAC, digest 0.11)"
+                "{key} has no type at its root with KeyInit + BlockCipherEncrypt + BlockCipherDecrypt (cipher 0.5), Default + Update + FixedOutput (digest 0.11), KeyInit + Update + FixedOutput (a MAC, digest 0.11) or KeyInit + UniversalHash (universal-hash 0.6)"
             ),
-            "give a block cipher crate that implements the cipher 0.5 traits, or a hash or MAC crate that implements digest 0.11's",
+            "give a block cipher crate that implements the cipher 0.5 traits, a hash or MAC crate that implements digest 0.11's, or a universal hash crate that implements universal-hash 0.6's",
         )),
         (Some(t), _) => Err(Error::usage(
-            format!("{key} has no block cipher, hash or MAC type `{t}`"),
+            format!("{key} has no block cipher, hash, MAC or universal hash type `{t}`"),
             format!("--type one of: {list}"),
         )),
         (None, [one]) => Ok(one.clone()),
         (None, _) => Err(Error::usage(
             format!(
-                "{key} has {} block cipher, hash or MAC types",
+                "{key} has {} block cipher, hash, MAC or universal hash types",
                 candidates.len()
             ),
             format!("choose one with --type: {list}"),

@@ -28,12 +28,18 @@ const HASH_BOUND: &str = "Default + digest::Update + digest::FixedOutput";
 /// over (its marker trait, behind digest's `mac` feature, left out), keyed.
 const MAC_BOUND: &str = "digest::common::KeyInit + digest::Update + digest::FixedOutput + Clone";
 
+/// The traits a universal hash is measured through: `universal-hash`
+/// 0.6's, keyed, `Clone`d for a fresh tag under the same key.
+const UHASH_BOUND: &str = "universal_hash::KeyInit + universal_hash::UniversalHash + Clone";
+
 /// The kinds in the order the probe's lines check them: a name is the
-/// first it implements.
-const KINDS: [(Kind, &str); 3] = [
+/// first it implements. A universal hash's only of a crate that depends on
+/// `universal-hash` ([`Probe::kinds`]), so that no other probe needs it.
+const KINDS: [(Kind, &str); 4] = [
     (Kind::BlockCipher, BOUND),
     (Kind::Hash, HASH_BOUND),
     (Kind::Mac, MAC_BOUND),
+    (Kind::UniversalHash, UHASH_BOUND),
 ];
 
 /// The compiler's code for a generic type named without its parameters.
@@ -88,13 +94,14 @@ impl Probe<'_> {
         // A line per name and kind (the block cipher's bound, the hash's,
         // the MAC's): the lines the compiler refuses say which a name is
         // not.
+        let kinds = self.kinds();
         let mut main = String::new();
-        for (k, (_, bound)) in KINDS.iter().enumerate() {
+        for (k, (_, bound)) in kinds.iter().enumerate() {
             main.push_str(&format!("fn check_{k}<T: {bound}>() {{}}\n"));
         }
-        let first_line = KINDS.len() + 1;
+        let first_line = kinds.len() + 1;
         for (i, n) in names.iter().enumerate() {
-            for k in 0..KINDS.len() {
+            for k in 0..kinds.len() {
                 main.push_str(&format!(
                     "#[allow(dead_code)] fn c_{i}_{k}() {{ check_{k}::<::under_test::{n}>(); }}\n"
                 ));
@@ -132,7 +139,7 @@ impl Probe<'_> {
                 Some(l) if l as usize >= first_line => {
                     let at = l as usize - first_line;
                     failed.insert(at);
-                    let name = at / KINDS.len();
+                    let name = at / kinds.len();
                     if msg["message"]["code"]["code"] == MISSING_GENERICS {
                         generic.insert(name);
                     }
@@ -149,15 +156,15 @@ impl Probe<'_> {
             ));
         }
         let kind_of = |i: usize| {
-            (KINDS.iter().enumerate())
-                .find(|(k, _)| !failed.contains(&(KINDS.len() * i + k)))
+            (kinds.iter().enumerate())
+                .find(|(k, _)| !failed.contains(&(kinds.len() * i + k)))
                 .map(|(_, (kind, _))| *kind)
         };
         let why_not = given.and_then(|_| {
             let i = names.len() - 1;
             kind_of(i).is_none().then(|| {
                 (first_error.get(&i).cloned())
-                    .unwrap_or_else(|| "it is no block cipher, hash or MAC".into())
+                    .unwrap_or_else(|| "it is no block cipher, hash, MAC or universal hash".into())
             })
         });
         Ok(Found {
@@ -174,8 +181,24 @@ impl Probe<'_> {
         })
     }
 
+    /// Whether the crate depends on `universal-hash` (its lock file or
+    /// manifest names it): only then are its types asked whether they are
+    /// universal hashes, and the probe depends on it too.
+    fn uhash(&self) -> bool {
+        let manifest = std::fs::read_to_string(self.copy.join("Cargo.toml")).unwrap_or_default();
+        self.lock.contains("name = \"universal-hash\"") || manifest.contains("universal-hash")
+    }
+
+    /// The kinds this crate's types are asked about ([`KINDS`]).
+    fn kinds(&self) -> Vec<(Kind, &'static str)> {
+        (KINDS.into_iter())
+            .filter(|(k, _)| *k != Kind::UniversalHash || self.uhash())
+            .collect()
+    }
+
     /// The block size and key lengths of `ty`, or its digest's length (a
-    /// MAC's, and its key lengths).
+    /// MAC's, and its key lengths; a universal hash's block, and its key
+    /// lengths).
     pub fn learn(&self, ty: &Candidate) -> Result<Primitive> {
         let (kind, ty) = (ty.kind, ty.name.as_str());
         shim::select(ty, kind, "probe")?;
@@ -207,6 +230,18 @@ impl Probe<'_> {
                  \x20       .map(|n| n.to_string())\n\
                  \x20       .collect();\n\
                  \x20   println!(\"tag {{}}\", <T::OutputSize as Unsigned>::USIZE);\n\
+                 \x20   println!(\"keys {{}}\", keys.join(\",\"));\n\
+                 }}\n\
+                 fn main() {{ probe::<::under_test::{ty}>(); }}\n"
+            ),
+            Kind::UniversalHash => format!(
+                "use universal_hash::typenum::Unsigned;\n\
+                 fn probe<T: {UHASH_BOUND}>() {{\n\
+                 \x20   let keys: Vec<String> = (1..=64usize)\n\
+                 \x20       .filter(|&n| <T as universal_hash::KeyInit>::new_from_slice(&vec![0x5a; n]).is_ok())\n\
+                 \x20       .map(|n| n.to_string())\n\
+                 \x20       .collect();\n\
+                 \x20   println!(\"uhash {{}}\", <T::BlockSize as Unsigned>::USIZE);\n\
                  \x20   println!(\"keys {{}}\", keys.join(\",\"));\n\
                  }}\n\
                  fn main() {{ probe::<::under_test::{ty}>(); }}\n"
@@ -246,9 +281,15 @@ impl Probe<'_> {
             .map(|f| format!("\"{}\"", f.replace(['"', '\\'], "")))
             .collect::<Vec<_>>()
             .join(", ");
-        let with: String = (self.with.iter())
+        let mut with: String = (self.with.iter())
             .map(|w| format!("{} = {}\n", w.name, w.dependency()))
             .collect();
+        if self.uhash() {
+            with.push_str(&format!(
+                "universal-hash = {}\n",
+                toml::Value::from(shim::universal_hash())
+            ));
+        }
         let manifest = format!(
             "[package]\nname = \"inlinelab-probe\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n\
              [[bin]]\nname = \"probe\"\npath = \"main.rs\"\n\n\
@@ -280,11 +321,12 @@ impl Probe<'_> {
     }
 }
 
-/// `block B` and `keys K,K,...`, a hash's `output N`, or a MAC's `tag N`
-/// and `keys K,K,...`.
+/// `block B` and `keys K,K,...`, a hash's `output N`, a MAC's `tag N`
+/// and `keys K,K,...`, or a universal hash's `uhash N` and `keys K,K,...`.
 fn parse_learned(text: &str) -> Option<Primitive> {
     let mut block = None;
     let mut tag = None;
+    let mut uhash = None;
     let mut keys = None;
     for line in text.lines() {
         if let Some(n) = line.strip_prefix("output ") {
@@ -293,6 +335,8 @@ fn parse_learned(text: &str) -> Option<Primitive> {
             });
         } else if let Some(n) = line.strip_prefix("tag ") {
             tag = Some(n.trim().parse().ok()?);
+        } else if let Some(n) = line.strip_prefix("uhash ") {
+            uhash = Some(n.trim().parse().ok()?);
         } else if let Some(b) = line.strip_prefix("block ") {
             block = b.trim().parse().ok();
         } else if let Some(k) = line.strip_prefix("keys ") {
@@ -304,6 +348,12 @@ fn parse_learned(text: &str) -> Option<Primitive> {
                     .ok()?,
             );
         }
+    }
+    if let Some(digest_size) = uhash {
+        return Some(Primitive::UniversalHash {
+            digest_size,
+            key_lengths: keys?,
+        });
     }
     if let Some(digest_size) = tag {
         return Some(Primitive::Mac {
@@ -369,6 +419,14 @@ mod tests {
             })
         );
         assert_eq!(parse_learned("tag 32\n"), None, "a MAC's keys said");
+        assert_eq!(
+            parse_learned("uhash 16\nkeys 32\n"),
+            Some(Primitive::UniversalHash {
+                digest_size: 16,
+                key_lengths: vec![32],
+            })
+        );
+        assert_eq!(parse_learned("uhash 16\n"), None, "its keys said");
         assert_eq!(
             parse_learned("block 8\nkeys \n").unwrap().key_lengths(),
             &[] as &[usize]

@@ -77,6 +77,7 @@ pub fn select(ty: &str, kind: Kind, holds: &str) -> Result<String> {
         Kind::BlockCipher => "CipherArtifact",
         Kind::Hash => "HashArtifact",
         Kind::Mac => "MacArtifact",
+        Kind::UniversalHash => "UhashArtifact",
     };
     Ok(format!(
         "// Written by cargo xtask compare --crate (xtask/src/intake/shim.rs).\n\
@@ -191,11 +192,15 @@ fn manifest(shim: &Shim) -> Result<String> {
     for w in shim.with {
         deps.insert(w.name.clone(), w.dependency());
     }
+    let uhash = shim.kind == Kind::UniversalHash;
+    if uhash {
+        deps.insert("universal-hash".into(), universal_hash().into());
+    }
     deps.insert("under_test".into(), under_test(shim).into());
     let mut doc = toml::Table::new();
     doc.insert("package".into(), package(&ws, &artifact)?.into());
     doc.insert("lib".into(), library(&root).into());
-    doc.insert("features".into(), features(&artifact).into());
+    doc.insert("features".into(), features(&artifact, uhash).into());
     doc.insert("dependencies".into(), deps.into());
     if let Some(profile) = ws.get("profile").and_then(|p| p.as_table()) {
         let kept: toml::Table = (profile.iter())
@@ -315,14 +320,25 @@ fn under_test(shim: &Shim) -> toml::Table {
     under
 }
 
+/// The `universal-hash` a universal hash's shim (and the probe of a crate
+/// that depends on it) adds: the traits `UhashArtifact` wraps.
+pub fn universal_hash() -> toml::Table {
+    let mut dep = toml::Table::new();
+    dep.insert("version".into(), "0.6".into());
+    dep.insert("default-features".into(), false.into());
+    dep
+}
+
 /// Every feature of the artifact crate, as a marker (its peer crates are
-/// not the shim's dependencies); `under-test` turns on `peer`.
-fn features(artifact: &toml::Table) -> toml::Table {
+/// not the shim's dependencies); `under-test` turns on `peer`, and in a
+/// universal hash's shim (`uhash`) `under-test-uhash` too.
+fn features(artifact: &toml::Table, uhash: bool) -> toml::Table {
     let declared = (artifact.get("features").and_then(|f| f.as_table())).into_iter();
     declared
         .flatten()
         .map(|(name, _)| {
             let implies: Vec<toml::Value> = match name.as_str() {
+                "under-test" if uhash => vec!["peer".into(), "under-test-uhash".into()],
                 "under-test" => vec!["peer".into()],
                 _ => Vec::new(),
             };

@@ -101,6 +101,13 @@ pub fn make(opts: &Options, t: &Taken) -> Result<Made> {
                 "a MAC, {digest_size}-byte tags, keys of {} bytes",
                 lengths(key_lengths)
             ),
+            Primitive::UniversalHash {
+                digest_size,
+                key_lengths,
+            } => format!(
+                "a universal hash, {digest_size}-byte blocks and tags, keys of {} bytes",
+                lengths(key_lengths)
+            ),
             Primitive::BlockCipher {
                 block_size,
                 key_lengths,
