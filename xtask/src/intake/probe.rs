@@ -285,10 +285,8 @@ impl Probe<'_> {
             .map(|w| format!("{} = {}\n", w.name, w.dependency()))
             .collect();
         if self.uhash() {
-            with.push_str(&format!(
-                "universal-hash = {}\n",
-                toml::Value::from(shim::universal_hash())
-            ));
+            let dep = shim::workspace_dependency("universal-hash")?;
+            with.push_str(&format!("universal-hash = {dep}\n"));
         }
         let manifest = format!(
             "[package]\nname = \"inlinelab-probe\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n\

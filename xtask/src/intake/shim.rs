@@ -194,7 +194,11 @@ fn manifest(shim: &Shim) -> Result<String> {
     }
     let uhash = shim.kind == Kind::UniversalHash;
     if uhash {
-        deps.insert("universal-hash".into(), universal_hash().into());
+        let dep = workspace_dependency("universal-hash")?;
+        let dep: toml::Value = (format!("v = {dep}").parse::<toml::Table>().ok())
+            .and_then(|t| t.get("v").cloned())
+            .unwrap_or_else(|| toml::Table::new().into());
+        deps.insert("universal-hash".into(), dep);
     }
     deps.insert("under_test".into(), under_test(shim).into());
     let mut doc = toml::Table::new();
@@ -318,15 +322,6 @@ fn under_test(shim: &Shim) -> toml::Table {
         under.insert("features".into(), f.into());
     }
     under
-}
-
-/// The `universal-hash` a universal hash's shim (and the probe of a crate
-/// that depends on it) adds: the traits `UhashArtifact` wraps.
-pub fn universal_hash() -> toml::Table {
-    let mut dep = toml::Table::new();
-    dep.insert("version".into(), "0.6".into());
-    dep.insert("default-features".into(), false.into());
-    dep
 }
 
 /// Every feature of the artifact crate, as a marker (its peer crates are
