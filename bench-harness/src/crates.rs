@@ -1,4 +1,5 @@
-//! A block cipher, hash or MAC of a crate this workspace did not write
+//! A block cipher, hash, MAC or universal hash of a crate this workspace
+//! did not write
 //! (`cargo xtask compare --crate`): what the intake learned of it (its block
 //! size, the key lengths its type takes, its digest's length, the variants
 //! built from a copy of it), made
@@ -146,7 +147,8 @@ impl Primitive {
     }
 }
 
-/// A crate's block cipher (or hash, or MAC), as the intake found it.
+/// A crate's block cipher (or hash, MAC or universal hash), as the intake
+/// found it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CrateCipher {
     /// The report's name: `cast6` (`aes_aes128` when `--type` chose one of
