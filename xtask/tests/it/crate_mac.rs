@@ -9,22 +9,18 @@
 //! gated (`gate --crate`, counts and sizes); every bad input refused with
 //! exit 2 and one line. Timings are never asserted.
 
-use crate::common::{check_refused, entry, fixture, s, scratch, xtask_within};
+use crate::common::{
+    check_refused, entry, fixture, fixture_repository, report_json as json, s, scratch,
+    xtask_within,
+};
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 use std::time::Duration;
 
 /// A short, cheap run of the fixture with `extra` arguments: `variants`
 /// besides `published`.
 fn run(extra: &[&str], variants: &str, out: &Path, fault: Option<&str>) -> Output {
     crate::common::quick_crate_run(&fixture("toymac"), "64", extra, variants, out, fault)
-}
-
-/// The report `name.json` under `out`.
-fn json(out: &Path, name: &str) -> serde_json::Value {
-    let path = out.join(format!("{name}.json"));
-    serde_json::from_slice(&std::fs::read(&path).unwrap_or_else(|e| panic!("{path:?}: {e}")))
-        .unwrap()
 }
 
 /// The fixture end to end: its one MAC (`Keyed` is generic, so no
@@ -120,23 +116,6 @@ fn a_generic_mac_is_named_with_its_parameter() {
     );
 }
 
-/// `git` in `repo`, as a test's user.
-fn git(repo: &Path, args: &[&str]) {
-    let out = Command::new("git")
-        .current_dir(repo)
-        .args(["-c", "user.name=inlinelab test"])
-        .args(["-c", "user.email=test@inlinelab.invalid"])
-        .args(["-c", "commit.gpgsign=false"])
-        .args(args)
-        .output()
-        .expect("git runs");
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
-
 /// The fixture made a git repository, its block function's `#[inline]`
 /// made `#[inline(never)]` in the working tree (and `words`' `never`
 /// `always`): the gate against its commit counts both sides' tags and key
@@ -146,19 +125,7 @@ fn git(repo: &Path, args: &[&str]) {
 #[ignore = "CI tier: builds a crate twice and counts it under valgrind"]
 fn a_change_to_a_mac_crate_is_gated() {
     let tmp = scratch("gate-mac");
-    let repo = tmp.path().join("toymac");
-    let from = fixture("toymac");
-    for e in walkdir::WalkDir::new(&from).into_iter().flatten() {
-        let to = repo.join(e.path().strip_prefix(&from).unwrap());
-        if e.file_type().is_dir() {
-            std::fs::create_dir_all(&to).unwrap();
-        } else {
-            std::fs::copy(e.path(), &to).unwrap();
-        }
-    }
-    git(&repo, &["init", "-q"]);
-    git(&repo, &["add", "-A"]);
-    git(&repo, &["commit", "-q", "-m", "toymac"]);
+    let repo = fixture_repository("toymac", &tmp.path().join("toymac"));
     let block = repo.join("src/block.rs");
     let text = std::fs::read_to_string(&block).unwrap();
     let changed = text

@@ -9,36 +9,17 @@
 //! to it gated (`gate --crate`); every bad input refused with exit 2 and
 //! one line. Timings are never asserted.
 
-use crate::common::{check_refused, entry, fixture, s, scratch, xtask_within};
+use crate::common::{
+    check_refused, entry, fixture, fixture_repository, report_json as json, s, scratch,
+    xtask_within,
+};
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 use std::time::Duration;
 
 /// A short, cheap run of the fixture: `variants` besides `published`.
 fn run(variants: &str, out: &Path, fault: Option<&str>) -> Output {
-    let mut cmd = crate::common::xtask_command();
-    cmd.args(["compare", "--crate"])
-        .arg(fixture("toyuhash"))
-        .args(["--offline", "--quick"])
-        .args(["--variants", variants])
-        .args([
-            "--sizes", "64", "--rounds", "3", "--sec", "0.003", "--budget", "0.001",
-        ])
-        .arg("--out")
-        .arg(out)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    if let Some(f) = fault {
-        cmd.env("INLINELAB_FAULT", f);
-    }
-    cmd.output().expect("xtask runs")
-}
-
-/// The report `name.json` under `out`.
-fn json(out: &Path, name: &str) -> serde_json::Value {
-    let path = out.join(format!("{name}.json"));
-    serde_json::from_slice(&std::fs::read(&path).unwrap_or_else(|e| panic!("{path:?}: {e}")))
-        .unwrap()
+    crate::common::quick_crate_run(&fixture("toyuhash"), "64", &[], variants, out, fault)
 }
 
 /// The fixture end to end: its one universal hash chosen without
@@ -102,23 +83,6 @@ fn a_wrong_universal_hash_variant_is_a_failed_row() {
     assert_eq!(entry(&json, "published")["status"], "ok");
 }
 
-/// `git` in `repo`, as a test's user.
-fn git(repo: &Path, args: &[&str]) {
-    let out = Command::new("git")
-        .current_dir(repo)
-        .args(["-c", "user.name=inlinelab test"])
-        .args(["-c", "user.email=test@inlinelab.invalid"])
-        .args(["-c", "commit.gpgsign=false"])
-        .args(args)
-        .output()
-        .expect("git runs");
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
-
 /// The fixture made a git repository, its round functions' `#[inline(always)]`
 /// (in the `macro_rules!` body) made `#[inline(never)]` in the working
 /// tree: the gate against its commit counts both sides' tags and key
@@ -128,19 +92,7 @@ fn git(repo: &Path, args: &[&str]) {
 #[ignore = "CI tier: builds a crate twice and counts it under valgrind"]
 fn a_change_to_a_universal_hash_crate_is_gated() {
     let tmp = scratch("gate-uhash");
-    let repo = tmp.path().join("toyuhash");
-    let from = fixture("toyuhash");
-    for e in walkdir::WalkDir::new(&from).into_iter().flatten() {
-        let to = repo.join(e.path().strip_prefix(&from).unwrap());
-        if e.file_type().is_dir() {
-            std::fs::create_dir_all(&to).unwrap();
-        } else {
-            std::fs::copy(e.path(), &to).unwrap();
-        }
-    }
-    git(&repo, &["init", "-q"]);
-    git(&repo, &["add", "-A"]);
-    git(&repo, &["commit", "-q", "-m", "toyuhash"]);
+    let repo = fixture_repository("toyuhash", &tmp.path().join("toyuhash"));
     let field = repo.join("src/field.rs");
     let text = std::fs::read_to_string(&field).unwrap();
     let changed = text.replacen(

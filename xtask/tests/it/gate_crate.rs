@@ -9,51 +9,20 @@
 //! is a setup error; the repository's `.git` is byte for byte what it was.
 //! Counts and sizes are asserted, never timings (`--no-time`).
 
-use crate::common::{check_usage, files, registry_src, root, s, scratch, xtask_within};
+use crate::common::{
+    check_usage, files, fixture_repository, git_in as git, registry_src, root, s, scratch,
+    xtask_within,
+};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 use std::time::Duration;
 
 /// A gate of the fixture builds it twice and counts it under valgrind.
 const LIMIT: Duration = Duration::from_secs(900);
 
-fn git(repo: &Path, args: &[&str]) {
-    let out = Command::new("git")
-        .current_dir(repo)
-        .args([
-            "-c",
-            "user.name=inlinelab test",
-            "-c",
-            "user.email=test@inlinelab.invalid",
-            "-c",
-            "commit.gpgsign=false",
-        ])
-        .args(args)
-        .output()
-        .expect("git runs");
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
-
-/// Copies the fixture into `dir` and commits it: the repository.
+/// The fixture copied into `dir` and committed: the repository.
 fn repository(dir: &Path) -> PathBuf {
-    let from = root().join("xtask/tests/fixtures/gatecrate");
-    let repo = dir.join("repo");
-    for e in walkdir::WalkDir::new(&from).into_iter().flatten() {
-        let to = repo.join(e.path().strip_prefix(&from).unwrap());
-        if e.file_type().is_dir() {
-            std::fs::create_dir_all(&to).unwrap();
-        } else {
-            std::fs::copy(e.path(), &to).unwrap();
-        }
-    }
-    git(&repo, &["init", "-q"]);
-    git(&repo, &["add", "-A"]);
-    git(&repo, &["commit", "-q", "-m", "gatecipher"]);
-    repo
+    fixture_repository("gatecrate", &dir.join("repo"))
 }
 
 /// Replaces `from` by `to` in the member's `file` (exactly once).

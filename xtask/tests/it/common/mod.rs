@@ -212,3 +212,37 @@ pub fn entry<'a>(json: &'a serde_json::Value, name: &str) -> &'a serde_json::Val
         .find(|e| e["name"] == name)
         .unwrap_or_else(|| panic!("no entry {name}"))
 }
+
+/// The report `name.json` under `out`, parsed.
+pub fn report_json(out: &Path, name: &str) -> serde_json::Value {
+    let path = out.join(format!("{name}.json"));
+    serde_json::from_slice(&std::fs::read(&path).unwrap_or_else(|e| panic!("{path:?}: {e}")))
+        .unwrap_or_else(|e| panic!("{path:?}: {e}"))
+}
+
+/// `git` in `repo` as a test's user (no signing), which must succeed.
+pub fn git_in(repo: &Path, args: &[&str]) {
+    let out = Command::new("git")
+        .current_dir(repo)
+        .args(["-c", "user.name=inlinelab test"])
+        .args(["-c", "user.email=test@inlinelab.invalid"])
+        .args(["-c", "commit.gpgsign=false"])
+        .args(args)
+        .output()
+        .expect("git runs");
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// The fixture `name` copied to `to` and committed there: a repository of
+/// one commit, as a crate's maintainer has it.
+pub fn fixture_repository(name: &str, to: &Path) -> PathBuf {
+    copy_tree(&fixture(name), to);
+    git_in(to, &["init", "-q"]);
+    git_in(to, &["add", "-A"]);
+    git_in(to, &["commit", "-q", "-m", name]);
+    to.to_path_buf()
+}
