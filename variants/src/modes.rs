@@ -13,7 +13,10 @@
 //! than the lanes goes straight to that rest, not first split into chunks
 //! (there are none), so that one block costs a lanes variant what it costs
 //! its one-lane shape. CBC encryption chains every block on the one
-//! before, so it goes block by block. Tests check them against the `ecb`,
+//! before, so it goes block by block: with the backend in hand, as the
+//! `cbc` crate runs it ([`cbc_encrypt`]), or in the cipher's own loop
+//! ([`cbc_encrypt_chained`], which the artifacts run for this workspace's
+//! variants; peers and crates run the `cbc` crate's form). Tests check them against the `ecb`,
 //! `cbc`, `ctr` and `xts-mode` crates.
 
 use cipher::array::ArraySize;
@@ -169,11 +172,68 @@ pub fn cbc_encrypt<C: BlockCipherEncrypt>(
     buf: &mut [u8],
 ) -> Result<(), LengthError> {
     check_iv::<C>(iv)?;
-    for block in whole_blocks::<C>(buf)? {
-        block.iter_mut().zip(iv.iter()).for_each(|(b, v)| *b ^= v);
-        c.encrypt_block(block);
-        iv.copy_from_slice(block);
+    let blocks = whole_blocks::<C>(buf)?;
+    c.encrypt_with_backend(CbcEncrypt { iv, blocks });
+    Ok(())
+}
+
+/// CBC encryption with the cipher's backend in hand, as the `cbc` crate
+/// runs it: the chain held in a local across the buffer, one backend call
+/// per block (a cipher's own loop is [`CbcChain`]).
+struct CbcEncrypt<'a, BS: ArraySize> {
+    iv: &'a mut [u8],
+    blocks: &'a mut [Array<u8, BS>],
+}
+
+impl<BS: ArraySize> BlockSizeUser for CbcEncrypt<'_, BS> {
+    type BlockSize = BS;
+}
+
+impl<BS: ArraySize> BlockCipherEncClosure for CbcEncrypt<'_, BS> {
+    fn call<B: BlockCipherEncBackend<BlockSize = BS>>(self, backend: &B) {
+        let CbcEncrypt { iv, blocks } = self;
+        let mut chain = Array::<u8, BS>::default();
+        chain.copy_from_slice(iv);
+        for block in blocks.iter_mut() {
+            // Not `xor`: a function of this crate, which the loop's (in the
+            // caller's crate) would call per block.
+            chain
+                .iter_mut()
+                .zip(block.iter())
+                .for_each(|(c, b)| *c ^= b);
+            backend.encrypt_block_inplace(&mut chain);
+            block.copy_from_slice(&chain);
+        }
+        iv.copy_from_slice(&chain);
     }
+}
+
+/// A cipher that runs CBC encryption's chain in a function of its own
+/// crate, the rounds of every block in the same function as the loop
+/// (`cipher_traits!` writes it for every variant), as the kernel's
+/// assembler modules have CBC loops of their own. Through [`cbc_encrypt`]
+/// the loop is generic code, compiled in the caller's crate, and each
+/// block a call into the cipher's; rounds that need a target feature
+/// cannot be inlined there at all.
+pub trait CbcChain: BlockCipherEncrypt {
+    /// CBC encryption of `blocks` in place, chained from `iv`, which ends
+    /// as the last ciphertext block.
+    fn cbc_encrypt_blocks(&self, iv: &mut Block<Self>, blocks: &mut [Block<Self>]);
+}
+
+/// CBC encryption of `buf` in place through the cipher's own loop
+/// ([`CbcChain`]): the same result as [`cbc_encrypt`].
+pub fn cbc_encrypt_chained<C: CbcChain>(
+    c: &C,
+    iv: &mut [u8],
+    buf: &mut [u8],
+) -> Result<(), LengthError> {
+    check_iv::<C>(iv)?;
+    let blocks = whole_blocks::<C>(buf)?;
+    let mut chain = Block::<C>::default();
+    chain.copy_from_slice(iv);
+    c.cbc_encrypt_blocks(&mut chain, blocks);
+    iv.copy_from_slice(&chain);
     Ok(())
 }
 

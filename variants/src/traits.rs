@@ -130,6 +130,31 @@ macro_rules! cipher_traits {
             BlockCipherDecBackend decrypt_block decrypt_par_blocks decrypt_tail_blocks,
             |$dc, $ds| $dec, |$dlc, $dls| $dec_lanes, [$(|$pdc, $pds| $pair_dec)?]);
 
+        // CBC encryption's chain in this crate: the loop and every block's
+        // rounds in one function (with the target feature, when given), the
+        // rounds inlined there as the variant's policy has them in the
+        // one-block backend function.
+        impl $crate::modes::CbcChain for $ty {
+            fn cbc_encrypt_blocks(
+                &self,
+                iv: &mut ::cipher::Block<Self>,
+                blocks: &mut [::cipher::Block<Self>],
+            ) {
+                cipher_traits!(@with [$($feature)?] (c: &$ty = self, iv: &mut ::cipher::Block<$ty> = iv, blocks: &mut [::cipher::Block<$ty>] = blocks) {
+                    let $ec = c;
+                    let mut chain = iv.clone();
+                    for block in blocks.iter_mut() {
+                        chain.iter_mut().zip(block.iter()).for_each(|(x, b)| *x ^= b);
+                        let $es = &mut $load(chain.as_ref());
+                        $enc;
+                        $store($es, chain.as_mut());
+                        block.copy_from_slice(&chain);
+                    }
+                    *iv = chain;
+                })
+            }
+        }
+
         impl ::cipher::AlgorithmName for $ty {
             fn write_alg_name(f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                 f.write_str($name)?;

@@ -56,9 +56,37 @@ trait Artifact {
     }
 }
 
-/// A block cipher, through the shared mode loops.
+/// A block cipher, through the shared mode loops; its CBC encryption's
+/// loop chosen by `L` ([`GenericCbc`] unless the cipher has its own).
 #[allow(dead_code)] // unused in a checksum's artifact
-struct CipherArtifact<C>(core::marker::PhantomData<C>);
+struct CipherArtifact<C, L = GenericCbc>(core::marker::PhantomData<(C, L)>);
+
+/// Which loop runs a block cipher's CBC encryption.
+trait CbcLoop<C> {
+    fn encrypt(c: &C, iv: &mut [u8], buf: &mut [u8]) -> Result<(), modes::LengthError>;
+}
+
+/// The mode loop every peer and crate runs, as the `cbc` crate does
+/// (`modes::cbc_encrypt`).
+#[allow(dead_code)] // unused in a checksum's artifact
+struct GenericCbc;
+
+impl<C: cipher::BlockCipherEncrypt> CbcLoop<C> for GenericCbc {
+    fn encrypt(c: &C, iv: &mut [u8], buf: &mut [u8]) -> Result<(), modes::LengthError> {
+        modes::cbc_encrypt(c, iv, buf)
+    }
+}
+
+/// A variant's own loop (`modes::cbc_encrypt_chained`): its rounds in the
+/// loop's function, in its crate.
+#[allow(dead_code)] // unused in a peer's artifact
+struct OwnCbc;
+
+impl<C: modes::CbcChain> CbcLoop<C> for OwnCbc {
+    fn encrypt(c: &C, iv: &mut [u8], buf: &mut [u8]) -> Result<(), modes::LengthError> {
+        modes::cbc_encrypt_chained(c, iv, buf)
+    }
+}
 
 /// A block cipher's context: the data cipher, and for XTS the tweak cipher.
 /// Each is written in place, so that keying one cipher costs what it did
@@ -74,8 +102,10 @@ struct Keyed<C> {
     key_len: usize,
 }
 
-impl<C: cipher::KeyInit + cipher::BlockCipherEncrypt + cipher::BlockCipherDecrypt> Artifact
-    for CipherArtifact<C>
+impl<C, L> Artifact for CipherArtifact<C, L>
+where
+    C: cipher::KeyInit + cipher::BlockCipherEncrypt + cipher::BlockCipherDecrypt,
+    L: CbcLoop<C>,
 {
     type Ctx = Keyed<C>;
     const BLOCK: usize = <C::BlockSize as cipher::typenum::Unsigned>::USIZE;
@@ -130,7 +160,7 @@ impl<C: cipher::KeyInit + cipher::BlockCipherEncrypt + cipher::BlockCipherDecryp
         let result = match op {
             Op::EcbEncrypt => modes::ecb_encrypt(c, buf),
             Op::EcbDecrypt => modes::ecb_decrypt(c, buf),
-            Op::CbcEncrypt => modes::cbc_encrypt(c, iv, buf),
+            Op::CbcEncrypt => L::encrypt(c, iv, buf),
             Op::CbcDecrypt => modes::cbc_decrypt(c, iv, buf),
             Op::CtrEncrypt | Op::CtrDecrypt => modes::ctr_apply(c, iv, buf),
             Op::XtsEncrypt | Op::XtsDecrypt => {
@@ -533,7 +563,7 @@ impl<U: universal_hash::KeyInit + universal_hash::UniversalHash + Clone> Artifac
 #[allow(unused_macros)] // unused in a peer's artifact
 macro_rules! select_variant {
     (cipher: $c:ident, kind: cipher($ty:ident), variant: $v:ident) => {
-        type Selected = CipherArtifact<variants::$c::$v::$ty>;
+        type Selected = CipherArtifact<variants::$c::$v::$ty, OwnCbc>;
 
         /// The variant's own answer: a form on instructions the CPU may
         /// lack (AES-NI) says so, and is then never keyed here. (Not a
