@@ -99,7 +99,8 @@ pub fn render(r: &Report) -> Option<String> {
     // The numbers, two columns; the key, two lines (three under a flag
     // grid) and one to spare; the flag sets.
     let sets = r.flag_sets.len().div_ceil(SETS_PER_LINE) as u32;
-    let legend_lines = points.len().div_ceil(2) as u32 + 3 + u32::from(sets > 0) + sets;
+    let legend_lines =
+        legend_rows(&legend_columns(&points)) as u32 + 3 + u32::from(sets > 0) + sets;
     // A crate's report (`compare --crate`) has its attributes' panel too.
     let worth = if r.annotations.is_some() {
         crate::render::worth_chart::HEIGHT
@@ -374,23 +375,61 @@ fn colour(r: &Report, p: &Point) -> RGBColor {
     }
 }
 
+/// The characters a legend line holds in its half of the width (13-pixel
+/// sans-serif, with room to spare).
+const LEGEND_CHARS: usize = 72;
+
+/// A legend line: whether it continues an entry (drawn indented), and its
+/// text.
+type LegendLine = (bool, String);
+
+/// The legend's two columns of lines: each point's number and what it
+/// stands for, the first half of the points on the left, an entry longer
+/// than a column wrapped at its spaces onto indented lines.
+fn legend_columns(points: &[Point]) -> [Vec<LegendLine>; 2] {
+    let half = points.len().div_ceil(2);
+    let mut columns = [Vec::new(), Vec::new()];
+    for (i, p) in points.iter().enumerate() {
+        let lines = &mut columns[usize::from(i >= half)];
+        let mut line = format!("{}:", i + 1);
+        let mut continued = false;
+        for word in p.legend.split(' ') {
+            if line.chars().count() + 1 + word.chars().count() > LEGEND_CHARS && !line.is_empty() {
+                lines.push((continued, std::mem::take(&mut line)));
+                continued = true;
+            } else {
+                line.push(' ');
+            }
+            line.push_str(word);
+        }
+        lines.push((continued, line));
+    }
+    columns
+}
+
+/// The lines the legend's columns take: the longer one's.
+fn legend_rows(columns: &[Vec<LegendLine>; 2]) -> usize {
+    columns[0].len().max(columns[1].len())
+}
+
 /// The legend: each point's number and what it stands for, two columns;
 /// under a flag grid, each flag set's name in its colour.
 fn legend(r: &Report, area: &DrawingArea<SVGBackend<'_>, Shift>, points: &[Point]) -> Option<()> {
     let style = ("sans-serif", 13).into_font();
-    let rows = points.len().div_ceil(2);
-    for (i, p) in points.iter().enumerate() {
-        let (col, row) = (i / rows, i % rows);
-        let text = format!("{}: {}", i + 1, p.legend);
-        area.draw(&Text::new(
-            plotters_text(&text),
-            (
-                24 + col as i32 * (WIDTH as i32 / 2),
-                (row as u32 * LEGEND_LINE) as i32 + 4,
-            ),
-            style.clone(),
-        ))
-        .ok()?;
+    let columns = legend_columns(points);
+    let rows = legend_rows(&columns);
+    for (col, lines) in columns.iter().enumerate() {
+        for (row, (continued, text)) in lines.iter().enumerate() {
+            area.draw(&Text::new(
+                plotters_text(text),
+                (
+                    24 + col as i32 * (WIDTH as i32 / 2) + if *continued { 16 } else { 0 },
+                    (row as u32 * LEGEND_LINE) as i32 + 4,
+                ),
+                style.clone(),
+            ))
+            .ok()?;
+        }
     }
     let shapes = if r.flag_sets.is_empty() {
         "Blue circles: variants (one per group of identical hot-path code); red triangles: peers; green ring: the verdict's pick."
@@ -448,7 +487,42 @@ fn log_tick(x: f64) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::log_tick;
+    use super::{LEGEND_CHARS, legend_columns, legend_rows, log_tick, points};
+
+    /// A committed report's legend (the library peers' long names among
+    /// them): every line fits its column, each entry is all there in order,
+    /// and the rows are the longer column's.
+    #[test]
+    fn legend_lines_fit_their_column() {
+        let path = crate::env::workspace::root().join("reports/aes.json");
+        let bytes = std::fs::read(&path).expect("the committed aes report");
+        let r = crate::report::reader::parse_report(&bytes, "aes").expect("it parses");
+        let points = points(&r);
+        let columns = legend_columns(&points);
+        let mut entries = Vec::new();
+        for (continued, line) in columns.iter().flatten() {
+            assert!(line.chars().count() <= LEGEND_CHARS, "{line}");
+            if *continued {
+                let last: &mut String = entries.last_mut().expect("a first line");
+                last.push(' ');
+                last.push_str(line);
+            } else {
+                entries.push(line.clone());
+            }
+        }
+        let want: Vec<String> = (points.iter().enumerate())
+            .map(|(i, p)| format!("{}: {}", i + 1, p.legend))
+            .collect();
+        assert_eq!(entries, want);
+        assert!(
+            columns.iter().flatten().any(|(c, _)| *c),
+            "a long name wrapped"
+        );
+        assert_eq!(
+            legend_rows(&columns),
+            columns[0].len().max(columns[1].len())
+        );
+    }
 
     /// Across two decades only 1, 2 and 5 times a power of ten are named.
     #[test]
