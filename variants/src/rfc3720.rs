@@ -130,7 +130,9 @@ fn on_sse42(crc: u32, data: &[u8], append: unsafe fn(u32, &[u8]) -> u32) -> Opti
     checksum,
     reference = slice8_auto,
     // Measured by `compare` as one digest of the whole buffer; tcrypt
-    // measures it with the hash template.
+    // measures it with the hash template. No library peer: libgcrypt
+    // 1.10's CRCs are CRC-32 (ISO 3309), RFC 1510's and RFC 2440's CRC-24,
+    // and OpenSSL 3.0 has none; neither has CRC32C.
     entry(
         modes: [Digest: [0]],
         peers: [
