@@ -12,7 +12,7 @@
 //! | `inlinelab_ctx_size`, `inlinelab_ctx_align` | `() -> usize` |
 //! | `inlinelab_set_key` | `(ctx, keying, key, key_len) -> i32`: `keying` a [`Keying`]; [`OK`], [`ERR_LENGTH`] for a key length it does not take, [`ERR_OP`] for a keying it does not do; a hash takes the empty key, and its context then holds a fresh state; a MAC (a crate's, through the same operations as a hash) takes its key, and its context then holds the keyed MAC and a fresh tag's state |
 //! | `inlinelab_clear` | `(ctx)`: drops (and so zeroizes) a keyed context |
-//! | `inlinelab_crypt` | `(ctx, op, iv, buf, len) -> i32`: `op` an [`Op`]; [`OK`], [`ERR_LENGTH`] for a partial block (or a digest that does not fit), [`ERR_OP`] for an op it does not do, [`ERR_KEYING`] for an XTS op on a context keyed with one key |
+//! | `inlinelab_crypt` | `(ctx, op, iv, buf, len) -> i32`: `op` an [`Op`]; `iv` one block, or a stream cipher's nonce for [`Op::StreamEncrypt`] and [`Op::StreamDecrypt`]; [`OK`], [`ERR_LENGTH`] for a partial block (or a digest that does not fit), [`ERR_OP`] for an op it does not do, [`ERR_KEYING`] for an XTS op on a context keyed with one key |
 //!
 //! The caller owns the context memory: `inlinelab_ctx_size()` bytes aligned
 //! to `inlinelab_ctx_align()`. `cargo xtask gate` counts the instructions
@@ -32,10 +32,20 @@
 /// is the data symbol `inlinelab_abi`, which the loader reads from the file
 /// before loading it (versions 1 to 4 exported a function,
 /// `inlinelab_abi_version`).
+///
+/// Not bumped for an addition an older artifact answers with [`ERR_OP`]
+/// (as it does any code it does not know): a stream cipher's
+/// [`Op::StreamEncrypt`] and [`Op::StreamDecrypt`] came so, within 5.
 pub const VERSION: u32 = 5;
 
 /// The longest digest the ABI carries, in bytes (SHA-512's, BLAKE2b's).
 pub const MAX_DIGEST: usize = 64;
+
+/// The longest IV the ABI carries, in bytes: a stream cipher's nonce
+/// (ChaCha20's 12, XChaCha20's 24) is read from a buffer of at least this
+/// many bytes, the nonce first and zeros after (`iv` of
+/// [`Op::StreamEncrypt`]); a block cipher's IV is its block.
+pub const MAX_IV: usize = 64;
 
 /// The names of the exported functions, for the loader (and for anything
 /// that finds them in a built file: the sizer's call graph, callgrind's
@@ -138,11 +148,19 @@ pub enum Op {
     /// `inlinelab_digest_size()` bytes ([`ERR_LENGTH`] when it is
     /// shorter), and the state set fresh.
     HashFinal = 11,
+    /// A stream cipher's keystream, from position 0 under the context's
+    /// key and the nonce at `iv` (the cipher's IV length, not a block),
+    /// XORed into the buffer; `iv` is only read. Each call starts a fresh
+    /// keystream, as the kernel's `chacha20` inits each request.
+    StreamEncrypt = 12,
+    /// Stream decryption: the same keystream as [`Op::StreamEncrypt`], a
+    /// code of its own so that each direction is counted as itself.
+    StreamDecrypt = 13,
 }
 
 impl Op {
     /// Every operation, in code order.
-    pub const ALL: [Op; 12] = [
+    pub const ALL: [Op; 14] = [
         Op::EcbEncrypt,
         Op::EcbDecrypt,
         Op::CbcEncrypt,
@@ -155,6 +173,8 @@ impl Op {
         Op::HashInit,
         Op::HashUpdate,
         Op::HashFinal,
+        Op::StreamEncrypt,
+        Op::StreamDecrypt,
     ];
 
     /// The operation with code `code`, if there is one.
@@ -166,7 +186,7 @@ impl Op {
     pub fn decrypts(self) -> bool {
         matches!(
             self,
-            Op::EcbDecrypt | Op::CbcDecrypt | Op::CtrDecrypt | Op::XtsDecrypt
+            Op::EcbDecrypt | Op::CbcDecrypt | Op::CtrDecrypt | Op::XtsDecrypt | Op::StreamDecrypt
         )
     }
 
@@ -178,5 +198,10 @@ impl Op {
     /// Whether it is a CTR operation.
     pub fn is_ctr(self) -> bool {
         matches!(self, Op::CtrEncrypt | Op::CtrDecrypt)
+    }
+
+    /// Whether it is a stream cipher's operation (its `iv` the nonce).
+    pub fn is_stream(self) -> bool {
+        matches!(self, Op::StreamEncrypt | Op::StreamDecrypt)
     }
 }

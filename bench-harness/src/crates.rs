@@ -1,5 +1,5 @@
-//! A block cipher, hash, MAC or universal hash of a crate this workspace
-//! did not write
+//! A block cipher, hash, MAC, universal hash or stream cipher of a crate
+//! this workspace did not write
 //! (`cargo xtask compare --crate`): what the intake learned of it (its block
 //! size, the key lengths its type takes, its digest's length, the variants
 //! built from a copy of it), made
@@ -27,8 +27,8 @@ pub const PEER_NAME: &str = "peer-registry";
 
 /// The kinds of primitive a crate's type may be, as far as this harness
 /// wraps them: which traits it implements, and so what the artifact wraps
-/// it in. A new kind (an AEAD, a stream cipher) starts as an arm here and
-/// in [`Primitive`].
+/// it in. A new kind (an AEAD) starts as an arm here and in
+/// [`Primitive`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Kind {
@@ -46,17 +46,22 @@ pub enum Kind {
     /// is, whole blocks at a time: the digest of a message is its tag
     /// zero-padded to whole blocks (`update_padded`'s).
     UniversalHash,
+    /// `cipher` 0.5's `KeyIvInit + StreamCipher`, as `chacha20::ChaCha20`
+    /// is: keyed by `set_key`, each operation a fresh keystream from key
+    /// and nonce applied to the whole buffer ([`Mode::Stream`]).
+    StreamCipher,
 }
 
 impl Kind {
     /// What the kind is called in a sentence: `block cipher`, `hash`,
-    /// `MAC`, `universal hash`.
+    /// `MAC`, `universal hash`, `stream cipher`.
     pub fn noun(self) -> &'static str {
         match self {
             Kind::BlockCipher => "block cipher",
             Kind::Hash => "hash",
             Kind::Mac => "MAC",
             Kind::UniversalHash => "universal hash",
+            Kind::StreamCipher => "stream cipher",
         }
     }
 }
@@ -87,6 +92,14 @@ pub enum Primitive {
         /// Every key length from 1 to 64 bytes that `new_from_slice` takes.
         key_lengths: Vec<usize>,
     },
+    StreamCipher {
+        /// Every key length from 1 to 64 bytes that `new_from_slices`
+        /// takes (with a nonce of `iv_size` bytes).
+        key_lengths: Vec<usize>,
+        /// Its nonce's length in bytes (`IvSizeUser::IvSize`; 1 to
+        /// `abi::MAX_IV`).
+        iv_size: usize,
+    },
 }
 
 impl Primitive {
@@ -96,15 +109,32 @@ impl Primitive {
             Primitive::Hash { .. } => Kind::Hash,
             Primitive::Mac { .. } => Kind::Mac,
             Primitive::UniversalHash { .. } => Kind::UniversalHash,
+            Primitive::StreamCipher { .. } => Kind::StreamCipher,
         }
     }
 
     /// The unit its input comes in: the block, or 1 byte for a hash, a
-    /// MAC or a universal hash (whose artifact buffers a partial block).
+    /// MAC, a universal hash (whose artifact buffers a partial block) or a
+    /// stream cipher.
     pub fn block_size(&self) -> usize {
         match self {
             Primitive::BlockCipher { block_size, .. } => *block_size,
-            Primitive::Hash { .. } | Primitive::Mac { .. } | Primitive::UniversalHash { .. } => 1,
+            Primitive::Hash { .. }
+            | Primitive::Mac { .. }
+            | Primitive::UniversalHash { .. }
+            | Primitive::StreamCipher { .. } => 1,
+        }
+    }
+
+    /// The length of the IV its operations take: a block cipher's block,
+    /// a stream cipher's nonce; none for a hash, a MAC or a universal hash.
+    pub fn iv_size(&self) -> Option<usize> {
+        match self {
+            Primitive::BlockCipher { block_size, .. } => Some(*block_size),
+            Primitive::StreamCipher { iv_size, .. } => Some(*iv_size),
+            Primitive::Hash { .. } | Primitive::Mac { .. } | Primitive::UniversalHash { .. } => {
+                None
+            }
         }
     }
 
@@ -113,7 +143,8 @@ impl Primitive {
         match self {
             Primitive::BlockCipher { key_lengths, .. }
             | Primitive::Mac { key_lengths, .. }
-            | Primitive::UniversalHash { key_lengths, .. } => key_lengths,
+            | Primitive::UniversalHash { key_lengths, .. }
+            | Primitive::StreamCipher { key_lengths, .. } => key_lengths,
             Primitive::Hash { .. } => &[0],
         }
     }
@@ -121,7 +152,7 @@ impl Primitive {
     /// A hash's digest length, or a MAC's or a universal hash's tag's.
     pub fn digest_size(&self) -> Option<usize> {
         match self {
-            Primitive::BlockCipher { .. } => None,
+            Primitive::BlockCipher { .. } | Primitive::StreamCipher { .. } => None,
             Primitive::Hash { digest_size }
             | Primitive::Mac { digest_size, .. }
             | Primitive::UniversalHash { digest_size, .. } => Some(*digest_size),
@@ -132,7 +163,8 @@ impl Primitive {
     /// ([`CrateCipher::modes_for`], `None` when it takes no length this
     /// harness times), a hash's digest ([`CrateCipher::hash_modes`]), a
     /// MAC's or a universal hash's ([`CrateCipher::mac_modes`], `None`
-    /// likewise).
+    /// likewise), a stream cipher's keystream ([`CrateCipher::stream_modes`],
+    /// `None` likewise).
     pub fn modes(&self) -> Option<Vec<(Mode, Vec<usize>)>> {
         match self {
             Primitive::BlockCipher {
@@ -143,12 +175,13 @@ impl Primitive {
             Primitive::Mac { key_lengths, .. } | Primitive::UniversalHash { key_lengths, .. } => {
                 CrateCipher::mac_modes(key_lengths)
             }
+            Primitive::StreamCipher { key_lengths, .. } => CrateCipher::stream_modes(key_lengths),
         }
     }
 }
 
-/// A crate's block cipher (or hash, MAC or universal hash), as the intake
-/// found it.
+/// A crate's block cipher (or hash, MAC, universal hash or stream
+/// cipher), as the intake found it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CrateCipher {
     /// The report's name: `cast6` (`aes_aes128` when `--type` chose one of
@@ -163,7 +196,9 @@ pub struct CrateCipher {
     /// What it is and takes: each variant is checked under every key
     /// length ([`CrateCipher::checked`]); a hash's variants are also
     /// checked streamed (`sampling::check_hash`), a MAC's and a universal
-    /// hash's under every key length (`sampling::check_mac`).
+    /// hash's under every key length (`sampling::check_mac`), a stream
+    /// cipher's at every length under every key length, both directions
+    /// (`sampling::check_stream`).
     pub primitive: Primitive,
     /// The modes timed, with their key lengths ([`Primitive::modes`]).
     pub modes: Vec<(Mode, Vec<usize>)>,
@@ -217,6 +252,16 @@ impl CrateCipher {
             None => accepted.iter().copied().filter(|&k| k <= 64).max()?,
         };
         Some(vec![(Mode::Digest, vec![key])])
+    }
+
+    /// What a stream cipher is timed in: its keystream applied to the
+    /// whole buffer ([`Mode::Stream`], both directions, the lengths a
+    /// digest is timed at), under one key chosen as a MAC's is
+    /// ([`CrateCipher::mac_modes`]: ChaCha20's 32 bytes); `None` when it
+    /// takes none of 1 to 64 bytes.
+    pub fn stream_modes(accepted: &[usize]) -> Option<Vec<(Mode, Vec<usize>)>> {
+        let keys = Self::mac_modes(accepted)?.into_iter().next()?.1;
+        Some(vec![(Mode::Stream, keys)])
     }
 
     /// The modes a block cipher of `block_size` bytes is timed in, with
@@ -334,6 +379,38 @@ mod tests {
         let none = Primitive::UniversalHash {
             digest_size: 16,
             key_lengths: vec![],
+        };
+        assert_eq!(none.modes(), None);
+    }
+
+    /// A stream cipher is timed under one key as a MAC is (ChaCha20's 32
+    /// bytes; Salsa20's 32 of its 16 and 32), in its own mode, and checked
+    /// under every key length it takes; its IV is its nonce.
+    #[test]
+    fn a_stream_cipher_is_timed_under_its_key() {
+        let chacha = Primitive::StreamCipher {
+            key_lengths: vec![32],
+            iv_size: 12,
+        };
+        assert_eq!(chacha.kind(), Kind::StreamCipher);
+        assert_eq!(chacha.kind().noun(), "stream cipher");
+        assert_eq!((chacha.block_size(), chacha.digest_size()), (1, None));
+        assert_eq!(chacha.iv_size(), Some(12));
+        assert_eq!(chacha.modes(), Some(vec![(Mode::Stream, vec![32])]));
+        let salsa = Primitive::StreamCipher {
+            key_lengths: vec![16, 32],
+            iv_size: 8,
+        };
+        let cipher = CrateCipher {
+            primitive: salsa.clone(),
+            modes: salsa.modes().unwrap(),
+            ..example()
+        };
+        assert_eq!(cipher.modes, [(Mode::Stream, vec![32])]);
+        assert_eq!(cipher.checked(), [(Mode::Stream, vec![16, 32])]);
+        let none = Primitive::StreamCipher {
+            key_lengths: vec![],
+            iv_size: 8,
         };
         assert_eq!(none.modes(), None);
     }

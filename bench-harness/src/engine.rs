@@ -20,6 +20,11 @@ pub enum Mode {
     /// digest is XORed into the buffer's first bytes ([`fold_digest`]), so
     /// that it can be compared and is not optimised away.
     Digest,
+    /// A stream cipher's keystream (a crate's `chacha20`), from position 0
+    /// under the key and a nonce, XORed into the whole buffer: as the
+    /// kernel's skcipher `chacha20` is timed, each request a fresh
+    /// keystream. Its kernel name is the cipher's own.
+    Stream,
 }
 
 /// The key every timed, counted or listed case is keyed with: `len` bytes of
@@ -35,7 +40,14 @@ pub fn timing_key(mode: Mode, len: usize) -> Vec<u8> {
 }
 
 impl Mode {
-    pub const ALL: [Mode; 5] = [Mode::Ecb, Mode::Cbc, Mode::Ctr, Mode::Xts, Mode::Digest];
+    pub const ALL: [Mode; 6] = [
+        Mode::Ecb,
+        Mode::Cbc,
+        Mode::Ctr,
+        Mode::Xts,
+        Mode::Digest,
+        Mode::Stream,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -44,13 +56,15 @@ impl Mode {
             Mode::Ctr => "ctr",
             Mode::Xts => "xts",
             Mode::Digest => "digest",
+            Mode::Stream => "stream",
         }
     }
 
-    /// The kernel name of `cipher` in this mode: `ecb(cast6)`, or `crc32c`.
+    /// The kernel name of `cipher` in this mode: `ecb(cast6)`, or `crc32c`
+    /// (a digest), or `chacha20` (a stream cipher).
     pub fn alg(self, cipher: &str) -> String {
         match self {
-            Mode::Digest => cipher.to_string(),
+            Mode::Digest | Mode::Stream => cipher.to_string(),
             m => format!("{}({cipher})", m.name()),
         }
     }
@@ -222,7 +236,7 @@ impl<C: KeyInit + BlockCipherEncrypt + BlockCipherDecrypt> Engine for StaticCiph
             (Mode::Xts, Dir::Encrypt, Some(c2)) => modes::xts_encrypt(c, c2, iv, buf)?,
             (Mode::Xts, Dir::Decrypt, Some(c2)) => modes::xts_decrypt(c, c2, iv, buf)?,
             (Mode::Xts, _, None) => return Err(EngineError::NotKeyed),
-            (Mode::Digest, _, _) => return Err(EngineError::Unsupported(mode)),
+            (Mode::Digest | Mode::Stream, _, _) => return Err(EngineError::Unsupported(mode)),
         }
         Ok(())
     }

@@ -304,6 +304,71 @@ where
     Ok(())
 }
 
+/// Checks a stream cipher, `engine`, against `oracle` under each of
+/// `key_lengths`, with one fixed nonce of `iv_size` bytes (seeded, as the
+/// key is): the keystream applied to every length from 0 to
+/// [`HASH_CHECK_LENGTHS`] bytes in one call, in each direction, must
+/// equal `oracle`'s, and decryption of the encryption must give the input
+/// back. Each call starts the keystream at position 0 (a fresh cipher from
+/// key and nonce: the ABI has no streamed stream-cipher operation), so a
+/// message applied in chunks is not checked; every length in one call is,
+/// so every tail a keystream block (ChaCha20's 64 bytes) can leave is met.
+/// The first difference is the error, with the key's length.
+pub fn check_stream(
+    engine: &mut dyn Engine,
+    oracle: &mut dyn Engine,
+    key_lengths: &[usize],
+    iv_size: usize,
+) -> Result<(), String> {
+    let mut rng = placement::Rng::with_seed(0x5eed_c4a2);
+    let nonce: Vec<u8> = (0..iv_size).map(|_| rng.below(256) as u8).collect();
+    let message: Vec<u8> = (0..HASH_CHECK_LENGTHS)
+        .map(|_| rng.below(256) as u8)
+        .collect();
+    for &k in key_lengths {
+        let key: Vec<u8> = (0..k).map(|_| rng.below(256) as u8).collect();
+        engine
+            .set_key(Mode::Stream, &key)
+            .map_err(|e| format!("set_key: {e}"))?;
+        oracle
+            .set_key(Mode::Stream, &key)
+            .map_err(|e| format!("oracle set_key: {e}"))?;
+        let under = |e: String| format!("{e}, under a {k}-byte key");
+        for len in 0..=HASH_CHECK_LENGTHS {
+            let data = &message[..len];
+            for dir in Dir::BOTH {
+                let (mut got, mut want) = (data.to_vec(), data.to_vec());
+                let (mut iv1, mut iv2) = (nonce.clone(), nonce.clone());
+                engine
+                    .crypt(Mode::Stream, dir, &mut iv1, &mut got)
+                    .map_err(|e| under(format!("{} of {len} bytes: {e}", dir.name())))?;
+                oracle
+                    .crypt(Mode::Stream, dir, &mut iv2, &mut want)
+                    .map_err(|e| format!("oracle: {e}"))?;
+                if got != want {
+                    return Err(under(format!(
+                        "wrong output: the {} of {len} bytes differs from {}'s",
+                        dir.noun(),
+                        oracle.name()
+                    )));
+                }
+            }
+            let mut back = data.to_vec();
+            let mut iv = nonce.clone();
+            engine
+                .crypt(Mode::Stream, Dir::Encrypt, &mut iv, &mut back)
+                .and_then(|()| engine.crypt(Mode::Stream, Dir::Decrypt, &mut iv, &mut back))
+                .map_err(|e| under(format!("{len} bytes: {e}")))?;
+            if back != data {
+                return Err(under(format!(
+                    "wrong output: the decryption of the encryption of {len} bytes is not the input"
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// The digest of `chunks` streamed through `engine`: init, an update per
 /// chunk, final.
 fn stream(engine: &mut dyn HashEngine, chunks: &[&[u8]]) -> Result<Digest, EngineError> {
@@ -666,6 +731,71 @@ mod tests {
         assert!(err.starts_with("wrong output: the digest of "), "{err}");
         assert!(err.contains("streamed"), "{err}");
         assert!(err.ends_with(", under a 16-byte key"), "{err}");
+    }
+
+    /// A toy stream cipher: its keystream byte `i` made of the key, the
+    /// nonce and `i`; `wrong_from` a length from which its decryption
+    /// spoils the last byte (a wrong variant that encryption alone, or one
+    /// short length, would not show).
+    struct ToyStream {
+        key: Vec<u8>,
+        wrong_from: Option<usize>,
+    }
+
+    impl Engine for ToyStream {
+        fn name(&self) -> &str {
+            "toystream"
+        }
+        fn block_size(&self) -> usize {
+            1
+        }
+        fn set_key(&mut self, _: Mode, key: &[u8]) -> Result<(), EngineError> {
+            self.key = key.to_vec();
+            Ok(())
+        }
+        fn crypt(
+            &mut self,
+            _: Mode,
+            dir: Dir,
+            iv: &mut [u8],
+            buf: &mut [u8],
+        ) -> Result<(), EngineError> {
+            for (i, b) in buf.iter_mut().enumerate() {
+                let k = self.key[i % self.key.len()] ^ iv[i % iv.len()];
+                *b ^= k.wrapping_add(i as u8);
+            }
+            let len = buf.len();
+            if dir == Dir::Decrypt && self.wrong_from.is_some_and(|n| len >= n) {
+                buf[len - 1] ^= 1;
+            }
+            Ok(())
+        }
+    }
+
+    /// A stream cipher is checked at every length, both directions, under
+    /// every key length: a right one agrees with itself; one whose
+    /// decryption goes wrong from 200 bytes on is refused, naming the
+    /// direction, the length and the key.
+    #[test]
+    fn a_stream_cipher_wrong_past_a_length_is_refused() {
+        let toy = |wrong_from| ToyStream {
+            key: Vec::new(),
+            wrong_from,
+        };
+        let (mut right, mut oracle) = (toy(None), toy(None));
+        assert_eq!(check_stream(&mut right, &mut oracle, &[16, 32], 12), Ok(()));
+        let mut wrong = toy(Some(200));
+        let err = check_stream(&mut wrong, &mut oracle, &[32], 12).unwrap_err();
+        assert_eq!(
+            err,
+            "wrong output: the decryption of 200 bytes differs from toystream's, under a 32-byte key"
+        );
+        // Wrong alike, so in agreement: decryption does not undo encryption.
+        let err = check_stream(&mut toy(Some(200)), &mut toy(Some(200)), &[16], 8).unwrap_err();
+        assert_eq!(
+            err,
+            "wrong output: the decryption of the encryption of 200 bytes is not the input, under a 16-byte key"
+        );
     }
 
     fn batch(per_op: f64, reference: f64) -> Batch {

@@ -217,8 +217,13 @@ pub struct SoCipher {
     /// The mode the context was keyed for, if it is keyed.
     keyed: Option<Mode>,
     /// The IV handed to the artifact when the caller's is not one block
-    /// (ECB and digests do not read it).
+    /// (ECB and digests do not read it): [`abi::MAX_IV`] bytes at least,
+    /// so that it covers what any artifact may take as its IV.
     unused_iv: Vec<u8>,
+    /// A stream cipher's nonce as the artifact reads it: the caller's IV
+    /// first, zeros after, [`abi::MAX_IV`] bytes whatever the cipher's
+    /// nonce length (the ABI does not say it; the artifact reads its own).
+    nonce: [u8; abi::MAX_IV],
     // Last, so that it is unloaded after `Drop::drop` has cleared the context.
     _lib: Library,
 }
@@ -323,7 +328,8 @@ impl SoCipher {
             ctx,
             layout,
             keyed: None,
-            unused_iv: vec![0; block_size],
+            unused_iv: vec![0; block_size.max(abi::MAX_IV)],
+            nonce: [0; abi::MAX_IV],
             _lib: lib,
         })
     }
@@ -490,6 +496,8 @@ impl Engine for SoCipher {
             (Mode::Xts, Dir::Encrypt) => Op::XtsEncrypt,
             (Mode::Xts, Dir::Decrypt) => Op::XtsDecrypt,
             (Mode::Digest, _) => Op::Digest,
+            (Mode::Stream, Dir::Encrypt) => Op::StreamEncrypt,
+            (Mode::Stream, Dir::Decrypt) => Op::StreamDecrypt,
         } as u32;
         let chains = matches!(mode, Mode::Cbc | Mode::Ctr | Mode::Xts);
         if chains && iv.len() != self.block_size {
@@ -498,15 +506,31 @@ impl Engine for SoCipher {
                 block: self.block_size,
             }));
         }
+        // A stream cipher's nonce: the caller's (its primitive's nonce
+        // length), zero-padded to what the ABI carries, since the artifact
+        // reads as many bytes as its own nonce takes.
+        if mode == Mode::Stream {
+            let Some(head) = self.nonce.get_mut(..iv.len()) else {
+                return Err(EngineError::Length(variants::modes::LengthError::Iv {
+                    len: iv.len(),
+                    block: abi::MAX_IV,
+                }));
+            };
+            head.copy_from_slice(iv);
+            self.nonce[iv.len()..].fill(0);
+        }
         // ECB and a digest do not use the IV, but the ABI hands one block.
-        let iv = if iv.len() == self.block_size {
+        let iv = if mode == Mode::Stream {
+            &mut self.nonce[..]
+        } else if iv.len() == self.block_size {
             iv
         } else {
             &mut self.unused_iv[..]
         };
         // SAFETY: `ctx` holds a keyed cipher (for XTS, keyed for XTS) that
         // nothing else references; `buf` is valid for its length; `iv` is
-        // exactly one block (checked above).
+        // exactly one block (checked above), or for a stream cipher
+        // `abi::MAX_IV` bytes, at least its nonce.
         match unsafe { (self.crypt)(self.ctx, op, iv.as_mut_ptr(), buf.as_mut_ptr(), buf.len()) } {
             abi::OK => Ok(()),
             abi::ERR_LENGTH => Err(EngineError::Length(

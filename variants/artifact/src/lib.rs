@@ -33,6 +33,10 @@ enum Step<'a> {
 trait Artifact {
     type Ctx;
     const BLOCK: usize;
+    /// The IV [`Op::StreamEncrypt`] and [`Op::StreamDecrypt`] read: a
+    /// stream cipher's nonce (at most [`abi::MAX_IV`] bytes); every other
+    /// operation's IV is one block.
+    const IV: usize = Self::BLOCK;
     /// A hash's digest length in bytes; 0 for a block cipher.
     const DIGEST: usize = 0;
     fn available() -> bool {
@@ -175,7 +179,12 @@ where
                     modes::xts_decrypt(c, k2, iv, buf)
                 }
             }
-            Op::Digest | Op::HashInit | Op::HashUpdate | Op::HashFinal => return abi::ERR_OP,
+            Op::Digest
+            | Op::HashInit
+            | Op::HashUpdate
+            | Op::HashFinal
+            | Op::StreamEncrypt
+            | Op::StreamDecrypt => return abi::ERR_OP,
         };
         // Fault injection (tests only): one extra block of work per call,
         // in every operation or only in some.
@@ -558,6 +567,88 @@ impl<U: universal_hash::KeyInit + universal_hash::UniversalHash + Clone> Artifac
     }
 }
 
+/// A stream cipher of a crate under test (`compare --crate`): any type
+/// with `cipher` 0.5's `KeyIvInit + StreamCipher`, as `chacha20::ChaCha20`.
+/// `inlinelab_set_key` keeps the key's bytes (a length the type takes, with
+/// a zero nonce); each [`Op::StreamEncrypt`] or [`Op::StreamDecrypt`] makes
+/// the cipher from the key and the nonce at `iv` and applies its keystream
+/// from position 0 to the whole buffer, as the kernel's `chacha20` inits
+/// each request. `cipher` is a dependency already: no feature of its own.
+#[allow(dead_code)] // unused unless a crate's stream cipher is selected
+struct StreamArtifact<C>(core::marker::PhantomData<C>);
+
+/// A stream cipher's context: its key's bytes (at most 64, the longest
+/// the intake asks of it).
+#[allow(dead_code)] // unused unless a crate's stream cipher is selected
+struct StreamKeyed {
+    key: [u8; 64],
+    len: usize,
+}
+
+impl<C: cipher::KeyIvInit + cipher::StreamCipher> Artifact for StreamArtifact<C> {
+    type Ctx = StreamKeyed;
+    const BLOCK: usize = 1;
+    const IV: usize = <C::IvSize as cipher::typenum::Unsigned>::USIZE;
+
+    unsafe fn set_key(ctx: *mut StreamKeyed, keying: Keying, key: &[u8]) -> i32 {
+        if keying != Keying::One {
+            return abi::ERR_OP;
+        }
+        let zero = [0u8; abi::MAX_IV];
+        let Some(nonce) = zero.get(..Self::IV) else {
+            return abi::ERR_LENGTH;
+        };
+        let mut bytes = [0u8; 64];
+        let Some(to) = bytes.get_mut(..key.len()) else {
+            return abi::ERR_LENGTH;
+        };
+        if C::new_from_slices(key, nonce).is_err() {
+            return abi::ERR_LENGTH;
+        }
+        to.copy_from_slice(key);
+        // SAFETY: the caller guarantees `ctx` is valid for writes of a
+        // `StreamKeyed` and holds no live one.
+        unsafe {
+            ctx.write(StreamKeyed {
+                key: bytes,
+                len: key.len(),
+            })
+        };
+        abi::OK
+    }
+
+    unsafe fn clear(ctx: *mut StreamKeyed) {
+        // SAFETY: the caller guarantees a live context, written by
+        // `set_key`; the key's bytes are overwritten, as a cipher's
+        // zeroizing drop would.
+        unsafe {
+            let keyed = &mut *ctx;
+            core::ptr::write_volatile(&mut keyed.key, [0; 64]);
+            keyed.len = 0;
+        }
+    }
+
+    fn crypt(ctx: &StreamKeyed, op: Op, iv: &mut [u8], buf: &mut [u8]) -> i32 {
+        if !op.is_stream() {
+            return abi::ERR_OP;
+        }
+        let (Some(key), Some(nonce)) = (ctx.key.get(..ctx.len), iv.get(..Self::IV)) else {
+            return abi::ERR_LENGTH;
+        };
+        let Ok(mut c) = C::new_from_slices(key, nonce) else {
+            return abi::ERR_LENGTH;
+        };
+        if c.try_apply_keystream(buf).is_err() {
+            return abi::ERR_LENGTH;
+        }
+        #[cfg(feature = "fault-wrong-output")]
+        if let Some(b) = buf.last_mut() {
+            *b ^= 1;
+        }
+        abi::OK
+    }
+}
+
 /// `Selected` is the variant `variants::selected!` names, and `NAME` what
 /// `inlinelab_name` says: `cast6::never`.
 #[allow(unused_macros)] // unused in a peer's artifact
@@ -746,7 +837,8 @@ const fn parse_usize(s: &str) -> usize {
 /// depends on a copy of the crate as `under_test` and writes `select.rs`
 /// beside its manifest: `type Selected = CipherArtifact<::under_test::T>;`
 /// (`HashArtifact<..>` for a hash, `MacArtifact<..>` for a MAC,
-/// `UhashArtifact<..>` for a universal hash) and
+/// `UhashArtifact<..>` for a universal hash, `StreamArtifact<..>` for a
+/// stream cipher) and
 /// `NAME_BYTES`. The crate is so reached across a crate boundary, as its
 /// users reach it. Never enabled in this workspace (it has no `select.rs`).
 #[cfg(feature = "under-test")]
@@ -810,6 +902,8 @@ pub extern "C" fn inlinelab_digest_size() -> usize {
     const {
         assert!(Selected::DIGEST <= abi::MAX_DIGEST)
     };
+    // Nor a nonce longer than the IV the harness hands (`abi::MAX_IV`).
+    const { assert!(Selected::IV <= abi::MAX_IV) };
     Selected::DIGEST
 }
 
@@ -862,7 +956,9 @@ pub unsafe extern "C" fn inlinelab_clear(ctx: *mut u8) {
 /// `ctx` holds a keyed context, not otherwise referenced during the call;
 /// `buf` points to `len` bytes, writable unless `op` is
 /// [`Op::HashUpdate`], which only reads them; `iv` points to
-/// `inlinelab_block_size()` writable bytes.
+/// `inlinelab_block_size()` writable bytes, and for [`Op::StreamEncrypt`]
+/// and [`Op::StreamDecrypt`] to the stream cipher's nonce (the artifact's
+/// `IV` bytes, at most [`abi::MAX_IV`]).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn inlinelab_crypt(
     ctx: *mut u8,
@@ -887,12 +983,18 @@ pub unsafe extern "C" fn inlinelab_crypt(
         Some(Op::HashUpdate) => Step::Update(unsafe { core::slice::from_raw_parts(buf, len) }),
         Some(Op::HashFinal) => Step::Final(unsafe { core::slice::from_raw_parts_mut(buf, len) }),
         Some(op) => {
-            // SAFETY: as above; and one block at `iv`.
+            let iv_len = if op.is_stream() {
+                Selected::IV
+            } else {
+                Selected::BLOCK
+            };
+            // SAFETY: as above; and one block at `iv`, or a stream
+            // cipher's nonce.
             let (ctx, buf, iv) = unsafe {
                 (
                     &*ctx,
                     core::slice::from_raw_parts_mut(buf, len),
-                    core::slice::from_raw_parts_mut(iv, Selected::BLOCK),
+                    core::slice::from_raw_parts_mut(iv, iv_len),
                 )
             };
             return Selected::crypt(ctx, op, iv, buf);

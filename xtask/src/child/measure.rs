@@ -241,7 +241,9 @@ fn load(
     // A crate's hash: streamed too, every length from 0 to 300 bytes and a
     // message in random chunks, against the crate as published; a MAC's so
     // under every key length it takes, and a universal hash's besides every
-    // length streamed (its artifact buffers a partial block).
+    // length streamed (its artifact buffers a partial block); a stream
+    // cipher's every length in one call, both directions, under every key
+    // length (each call a fresh keystream: nothing to stream).
     if let Some(c) = entry.from_crate {
         let streamed = match c.primitive.kind() {
             Kind::BlockCipher => Ok(()),
@@ -255,6 +257,12 @@ fn load(
                 &mut engine,
                 &mut crate_oracle(c)?,
                 c.primitive.key_lengths(),
+            ),
+            Kind::StreamCipher => sampling::check_stream(
+                &mut engine,
+                &mut crate_oracle(c)?,
+                c.primitive.key_lengths(),
+                c.primitive.iv_size().unwrap_or_default(),
             ),
         };
         streamed.map_err(EngineState::Failed)?;

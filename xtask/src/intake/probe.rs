@@ -2,13 +2,14 @@
 //! than read from names: a scratch program that depends on the crate checks
 //! which of its root's type names (and the type `--type` names, with its
 //! generic parameters) implement `cipher` 0.5's `KeyInit +
-//! BlockCipherEncrypt + BlockCipherDecrypt`, `digest` 0.11's `Default +
-//! Update + FixedOutput`, or the traits its `Mac` is implemented over,
-//! keyed (`KeyInit + Update + FixedOutput + Clone`): the candidates
-//! `--type` chooses among; a name the compiler says lacks its generic
-//! parameters is generic. For the chosen one, it prints its block size and
-//! every key length its `new_from_slice` takes, or its digest's length (a
-//! MAC, both).
+//! BlockCipherEncrypt + BlockCipherDecrypt` or `KeyIvInit + StreamCipher`,
+//! `digest` 0.11's `Default + Update + FixedOutput`, or the traits its
+//! `Mac` is implemented over, keyed (`KeyInit + Update + FixedOutput +
+//! Clone`): the candidates `--type` chooses among; a name the compiler says
+//! lacks its generic parameters is generic. For the chosen one, it prints
+//! its block size and every key length its `new_from_slice` takes, or its
+//! digest's length (a MAC, both), or a stream cipher's nonce length and
+//! every key length its `new_from_slices` takes with such a nonce.
 
 use crate::error::{Error, Result};
 use crate::intake::fetch::{self, Package};
@@ -20,6 +21,10 @@ use std::path::Path;
 
 /// The traits a block cipher is measured through.
 const BOUND: &str = "cipher::KeyInit + cipher::BlockCipherEncrypt + cipher::BlockCipherDecrypt";
+
+/// The traits a stream cipher is measured through: a block cipher
+/// implements neither, so no name is both.
+const STREAM_BOUND: &str = "cipher::KeyIvInit + cipher::StreamCipher";
 
 /// The traits a hash is measured through.
 const HASH_BOUND: &str = "Default + digest::Update + digest::FixedOutput";
@@ -35,8 +40,9 @@ const UHASH_BOUND: &str = "universal_hash::KeyInit + universal_hash::UniversalHa
 /// The kinds in the order the probe's lines check them: a name is the
 /// first it implements. A universal hash's only of a crate that depends on
 /// `universal-hash` ([`Probe::kinds`]), so that no other probe needs it.
-const KINDS: [(Kind, &str); 4] = [
+const KINDS: [(Kind, &str); 5] = [
     (Kind::BlockCipher, BOUND),
+    (Kind::StreamCipher, STREAM_BOUND),
     (Kind::Hash, HASH_BOUND),
     (Kind::Mac, MAC_BOUND),
     (Kind::UniversalHash, UHASH_BOUND),
@@ -163,8 +169,9 @@ impl Probe<'_> {
         let why_not = given.and_then(|_| {
             let i = names.len() - 1;
             kind_of(i).is_none().then(|| {
-                (first_error.get(&i).cloned())
-                    .unwrap_or_else(|| "it is no block cipher, hash, MAC or universal hash".into())
+                (first_error.get(&i).cloned()).unwrap_or_else(|| {
+                    "it is no block cipher, hash, MAC, universal hash or stream cipher".into()
+                })
             })
         });
         Ok(Found {
@@ -198,7 +205,7 @@ impl Probe<'_> {
 
     /// The block size and key lengths of `ty`, or its digest's length (a
     /// MAC's, and its key lengths; a universal hash's block, and its key
-    /// lengths).
+    /// lengths; a stream cipher's nonce length and key lengths).
     pub fn learn(&self, ty: &Candidate) -> Result<Primitive> {
         let (kind, ty) = (ty.kind, ty.name.as_str());
         shim::select(ty, kind, "probe")?;
@@ -214,6 +221,19 @@ impl Probe<'_> {
              \x20   println!(\"keys {{}}\", keys.join(\",\"));\n\
              }}\n\
              fn main() {{ probe::<::under_test::{ty}>(); }}\n"
+            ),
+            Kind::StreamCipher => format!(
+                "use cipher::typenum::Unsigned;\n\
+                 fn probe<T: {STREAM_BOUND}>() {{\n\
+                 \x20   let iv = <T::IvSize as Unsigned>::USIZE;\n\
+                 \x20   let keys: Vec<String> = (1..=64usize)\n\
+                 \x20       .filter(|&n| <T as cipher::KeyIvInit>::new_from_slices(&vec![0x5a; n], &vec![0; iv]).is_ok())\n\
+                 \x20       .map(|n| n.to_string())\n\
+                 \x20       .collect();\n\
+                 \x20   println!(\"stream {{iv}}\");\n\
+                 \x20   println!(\"keys {{}}\", keys.join(\",\"));\n\
+                 }}\n\
+                 fn main() {{ probe::<::under_test::{ty}>(); }}\n"
             ),
             Kind::Hash => format!(
                 "use digest::typenum::Unsigned;\n\
@@ -320,11 +340,13 @@ impl Probe<'_> {
 }
 
 /// `block B` and `keys K,K,...`, a hash's `output N`, a MAC's `tag N`
-/// and `keys K,K,...`, or a universal hash's `uhash N` and `keys K,K,...`.
+/// and `keys K,K,...`, a universal hash's `uhash N` and `keys K,K,...`, or
+/// a stream cipher's `stream N` (its nonce's length) and `keys K,K,...`.
 fn parse_learned(text: &str) -> Option<Primitive> {
     let mut block = None;
     let mut tag = None;
     let mut uhash = None;
+    let mut stream = None;
     let mut keys = None;
     for line in text.lines() {
         if let Some(n) = line.strip_prefix("output ") {
@@ -335,6 +357,8 @@ fn parse_learned(text: &str) -> Option<Primitive> {
             tag = Some(n.trim().parse().ok()?);
         } else if let Some(n) = line.strip_prefix("uhash ") {
             uhash = Some(n.trim().parse().ok()?);
+        } else if let Some(n) = line.strip_prefix("stream ") {
+            stream = Some(n.trim().parse().ok()?);
         } else if let Some(b) = line.strip_prefix("block ") {
             block = b.trim().parse().ok();
         } else if let Some(k) = line.strip_prefix("keys ") {
@@ -346,6 +370,12 @@ fn parse_learned(text: &str) -> Option<Primitive> {
                     .ok()?,
             );
         }
+    }
+    if let Some(iv_size) = stream {
+        return Some(Primitive::StreamCipher {
+            key_lengths: keys?,
+            iv_size,
+        });
     }
     if let Some(digest_size) = uhash {
         return Some(Primitive::UniversalHash {
@@ -425,6 +455,19 @@ mod tests {
             })
         );
         assert_eq!(parse_learned("uhash 16\n"), None, "its keys said");
+        assert_eq!(
+            parse_learned("stream 12\nkeys 32\n"),
+            Some(Primitive::StreamCipher {
+                key_lengths: vec![32],
+                iv_size: 12,
+            })
+        );
+        assert_eq!(
+            parse_learned("stream 8\n"),
+            None,
+            "a stream cipher's keys said"
+        );
+        assert_eq!(parse_learned("stream x\nkeys 32\n"), None);
         assert_eq!(
             parse_learned("block 8\nkeys \n").unwrap().key_lengths(),
             &[] as &[usize]

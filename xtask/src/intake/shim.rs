@@ -78,6 +78,7 @@ pub fn select(ty: &str, kind: Kind, holds: &str) -> Result<String> {
         Kind::Hash => "HashArtifact",
         Kind::Mac => "MacArtifact",
         Kind::UniversalHash => "UhashArtifact",
+        Kind::StreamCipher => "StreamArtifact",
     };
     Ok(format!(
         "// Written by cargo xtask compare --crate (xtask/src/intake/shim.rs).\n\

@@ -66,25 +66,32 @@ pub enum Family {
     Digest,
     /// A MAC's tag: a digest under a key.
     Mac,
+    /// A stream cipher's keystream applied (`chacha20`: a kernel name
+    /// without a mode).
+    Stream,
     Setkey,
 }
 
 impl Family {
-    pub const ALL: [Family; 5] = [
+    pub const ALL: [Family; 6] = [
         Family::Parallel,
         Family::Serial,
         Family::Digest,
         Family::Mac,
+        Family::Stream,
         Family::Setkey,
     ];
 
     /// The family of a case of `alg` (the kernel's `mode(cipher)`) in `dir`
-    /// under a key of `key_bits`: a digest under a key is a MAC's.
+    /// under a key of `key_bits`: a digest under a key is a MAC's; an
+    /// encryption or decryption of an algorithm named without a mode
+    /// (`chacha20`, `Mode::Stream`'s name) is a stream cipher's.
     pub fn of_case(alg: &str, dir: Operation, key_bits: usize) -> Family {
         match dir {
             Operation::Setkey => Family::Setkey,
             Operation::Digest if key_bits > 0 => Family::Mac,
             Operation::Digest => Family::Digest,
+            Operation::Encrypt | Operation::Decrypt if !alg.contains('(') => Family::Stream,
             Operation::Encrypt if alg.starts_with("cbc(") => Family::Serial,
             Operation::Encrypt | Operation::Decrypt => Family::Parallel,
         }
@@ -96,6 +103,7 @@ impl Family {
             Family::Serial => "CBC encryption",
             Family::Digest => "digest",
             Family::Mac => "MAC",
+            Family::Stream => "stream cipher",
             Family::Setkey => "key setup",
         }
     }

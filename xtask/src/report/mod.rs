@@ -578,7 +578,7 @@ impl Report {
     }
 
     /// The cases the chart plots: per mode family that processes bytes
-    /// (parallel modes, CBC encryption, digest, MAC), its first mode,
+    /// (parallel modes, CBC encryption, digest, MAC, stream cipher), its first mode,
     /// direction and key in report order at the largest block measured;
     /// with a single family, its smallest block too, first.
     pub fn headlines(&self) -> Vec<Headline> {
@@ -591,6 +591,7 @@ impl Report {
             Family::Serial,
             Family::Digest,
             Family::Mac,
+            Family::Stream,
         ] {
             let Some(first) = speeds.iter().find(|s| Family::of(s) == f) else {
                 continue;

@@ -1,6 +1,7 @@
-//! The cases measured: ECB and CBC (or a checksum's digest, or a MAC's
-//! tag), both directions, the kernel template's key sizes, the block
-//! sizes; and, for compare, key setup at each key size (a MAC's too).
+//! The cases measured: ECB and CBC (or a checksum's digest, a MAC's tag,
+//! or a stream cipher's keystream), both directions, the kernel template's
+//! key sizes, the block sizes; and, for compare, key setup at each key
+//! size (a MAC's and a stream cipher's too).
 
 use bench_harness::engine::{Dir, Mode};
 use bench_harness::registry::CipherEntry;
@@ -43,7 +44,7 @@ pub fn cases(entry: &CipherEntry, keys: Keys, sizes: &[usize]) -> Vec<Case> {
     for &(mode, keys) in entry
         .modes
         .iter()
-        .filter(|(m, _)| matches!(m, Mode::Ecb | Mode::Cbc | Mode::Digest))
+        .filter(|(m, _)| matches!(m, Mode::Ecb | Mode::Cbc | Mode::Digest | Mode::Stream))
     {
         let keys = which.of(keys);
         let dirs: &[Dir] = if mode == Mode::Digest {
@@ -69,11 +70,11 @@ fn keyed(mode: Mode, keys: &[usize]) -> bool {
 }
 
 /// Key setup of `entry`: one case per key size of its first block-cipher
-/// mode's template (a MAC's digest's) that `which` says; none for a
-/// checksum or a hash, which have no key.
+/// mode's template (a MAC's digest's, a stream cipher's) that `which`
+/// says; none for a checksum or a hash, which have no key.
 pub fn setkey(entry: &CipherEntry, which: Keys) -> Vec<Case> {
     let Some(&(mode, keys)) = entry.modes.iter().find(|(m, keys)| {
-        matches!(m, Mode::Ecb | Mode::Cbc) || (*m == Mode::Digest && keyed(*m, keys))
+        matches!(m, Mode::Ecb | Mode::Cbc | Mode::Stream) || (*m == Mode::Digest && keyed(*m, keys))
     }) else {
         return Vec::new();
     };
@@ -106,7 +107,8 @@ pub fn gate_digest_sizes() -> Vec<usize> {
 /// What the gate counts instructions of (and the baseline files hold): every
 /// mode the registry lists for `entry`, every key size of its template, both
 /// directions, at [`GATE_SIZES`] (rounded up to whole blocks), or for a
-/// checksum its digest at [`gate_digest_sizes`]; then key setup at each key
+/// checksum its digest at [`gate_digest_sizes`] (a stream cipher's
+/// keystream at those lengths too, both directions); then key setup at each key
 /// size, once per keying (one key for ECB, CBC and CTR, which share it, and
 /// two for XTS).
 pub fn gate_cases(entry: &CipherEntry) -> Vec<Case> {
@@ -115,10 +117,10 @@ pub fn gate_cases(entry: &CipherEntry) -> Vec<Case> {
     let digest_sizes = gate_digest_sizes();
     let mut out = Vec::new();
     for &(mode, keys) in entry.modes {
-        let (dirs, sizes): (&[Dir], &[usize]) = if mode == Mode::Digest {
-            (&[Dir::Encrypt], &digest_sizes)
-        } else {
-            (&Dir::BOTH, &block_sizes)
+        let (dirs, sizes): (&[Dir], &[usize]) = match mode {
+            Mode::Digest => (&[Dir::Encrypt], &digest_sizes),
+            Mode::Stream => (&Dir::BOTH, &digest_sizes),
+            _ => (&Dir::BOTH, &block_sizes),
         };
         for &dir in dirs {
             for &key_bytes in keys {

@@ -153,7 +153,7 @@ fn bad_universal_hash_input_is_refused_with_one_line() {
     };
     usage(
         &compare(&["--type", "Nope"]),
-        "toyuhash 0.1.0 has no block cipher, hash, MAC or universal hash type `Nope`",
+        "toyuhash 0.1.0 has no block cipher, hash, MAC, universal hash or stream cipher type `Nope`",
     );
     usage(
         &compare(&["--type", "Toy Uhash"]),

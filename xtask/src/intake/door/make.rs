@@ -108,6 +108,13 @@ pub fn make(opts: &Options, t: &Taken) -> Result<Made> {
                 "a universal hash, {digest_size}-byte blocks and tags, keys of {} bytes",
                 lengths(key_lengths)
             ),
+            Primitive::StreamCipher {
+                key_lengths,
+                iv_size,
+            } => format!(
+                "a stream cipher, {iv_size}-byte nonces, keys of {} bytes",
+                lengths(key_lengths)
+            ),
             Primitive::BlockCipher {
                 block_size,
                 key_lengths,
