@@ -12,6 +12,7 @@ mod crate_hash;
 mod crate_intake;
 mod crate_mac;
 mod crate_outputs;
+mod crate_stream;
 mod crate_uhash;
 mod gate;
 mod gate_crate;
