@@ -108,3 +108,32 @@ impl Family {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A stream cipher's encryption and decryption (an algorithm named
+    /// without a mode, `chacha20`) are its own family; a block cipher's
+    /// modes and a MAC keep theirs.
+    #[test]
+    fn a_stream_cipher_is_a_family_of_its_own() {
+        for dir in [Operation::Encrypt, Operation::Decrypt] {
+            assert_eq!(Family::of_case("chacha20", dir, 256), Family::Stream);
+        }
+        assert_eq!(Family::Stream.name(), "stream cipher");
+        assert_eq!(
+            Family::of_case("chacha20", Operation::Setkey, 256),
+            Family::Setkey
+        );
+        assert_eq!(
+            Family::of_case("ctr(aes)", Operation::Encrypt, 128),
+            Family::Parallel
+        );
+        assert_eq!(
+            Family::of_case("cbc(aes)", Operation::Encrypt, 128),
+            Family::Serial
+        );
+        assert_eq!(Family::of_case("hmac", Operation::Digest, 256), Family::Mac);
+    }
+}

@@ -240,4 +240,47 @@ mod tests {
         // A checksum and a hash: no key setup.
         assert!(setkey(registry::cipher("crc32c").unwrap(), Keys::All).is_empty());
     }
+
+    /// A stream cipher: its keystream in both directions at the hash
+    /// template's lengths under its key, and its key setup, in the gate;
+    /// in compare both directions at the sizes asked, whole (1-byte
+    /// units), and its key setup.
+    #[test]
+    fn a_stream_cipher_is_counted_and_timed_both_ways_with_its_key_setup() {
+        use bench_harness::crates::{CrateCipher, Primitive};
+        let primitive = Primitive::StreamCipher {
+            key_lengths: vec![32],
+            iv_size: 12,
+        };
+        let chacha = CrateCipher {
+            name: "chacha20".into(),
+            module: "chacha20@0.10.2".into(),
+            lib_name: "chacha20".into(),
+            modes: primitive.modes().unwrap(),
+            primitive,
+            variants: vec!["published".into()],
+            reference: "published".into(),
+            peer: None,
+            oracle: "published.so".into(),
+        };
+        let entry = CipherEntry::of_crate(&chacha);
+        let counted = gate_cases(entry);
+        let keys: Vec<String> = counted.iter().map(key).collect();
+        assert_eq!(keys.len(), 2 * gate_digest_sizes().len() + 1, "{keys:?}");
+        for want in ["x encrypt 256 1421", "x decrypt 256 16", "x setkey 256 0"] {
+            assert!(keys.iter().any(|k| k == want), "{want}: {keys:?}");
+        }
+        let timed: Vec<String> = cases(entry, Keys::All, &[13, 64]).iter().map(key).collect();
+        assert_eq!(
+            timed,
+            [
+                "x encrypt 256 13",
+                "x encrypt 256 64",
+                "x decrypt 256 13",
+                "x decrypt 256 64"
+            ]
+        );
+        let setkeys: Vec<String> = setkey(entry, Keys::All).iter().map(key).collect();
+        assert_eq!(setkeys, ["x setkey 256 0"]);
+    }
 }
