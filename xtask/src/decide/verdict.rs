@@ -383,7 +383,7 @@ pub fn walk(
     if open.len() > 1 {
         let names: Vec<String> = open.iter().map(|c| code(&c.name)).collect();
         leaning.push(format!(
-            "the steps leave {} possible when the run stopped (its looks or its budget spent): a larger one's gain leaned past its bar without its whole interval clearing it (see the steps), so by the burden of proof the smaller, {}, stays: \"In the absence of that, the version with the smaller size is preferable.\"",
+            "the steps leave {} possible when the run stopped (its looks or its budget spent): a larger one's gain leaned past its bar without its whole interval clearing it (see the steps), so by the burden of proof {} stays, the one every step up to it cleared, which no larger one cleared: \"In the absence of that, the version with the smaller size is preferable.\"",
             names.join(", "),
             held.map_or(String::new(), |h| code(&h.name)),
         ));

@@ -119,7 +119,9 @@ fn a_gain_leaning_past_the_bar_keeps_the_smaller() {
         v.leaning
     );
     assert!(
-        v.leaning[0].contains("so by the burden of proof the smaller, `never`, stays"),
+        v.leaning[0].contains(
+            "so by the burden of proof `never` stays, the one every step up to it cleared"
+        ),
         "{:?}",
         v.leaning
     );
