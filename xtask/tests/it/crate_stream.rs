@@ -10,8 +10,8 @@
 //! 2 and one line. Timings are never asserted.
 
 use crate::common::{
-    check_refused, entry, fixture, fixture_repository, report_json as json, s, scratch,
-    xtask_within,
+    annotation_rows_in, check_refused, entry, fixture, fixture_repository, gate_working_tree,
+    report_json as json, s, scratch,
 };
 use std::path::Path;
 use std::process::Output;
@@ -48,11 +48,7 @@ fn a_stream_cipher_crate_is_decided() {
     let a = &json["annotations"];
     assert_eq!(a["written"], 10, "every attribute written");
     let rows = a["rows"].as_array().unwrap();
-    let at = |file: &str| {
-        (rows.iter())
-            .filter(|r| r["location"].as_str().unwrap().starts_with(file))
-            .count()
-    };
+    let at = |file: &str| annotation_rows_in(&json, file);
     // The macro body's one, `store`, the x86-64 branch of the cfg_if!;
     // `refill` and the trait methods in lib.rs.
     assert_eq!(at("src/block.rs:"), 3, "{rows:?}");
@@ -95,22 +91,9 @@ fn a_change_to_a_stream_cipher_crate_is_gated() {
     );
     assert_eq!(text.len(), changed.len() + 1, "the edit made");
     std::fs::write(&block, changed).unwrap();
-    let comment = tmp.path().join("gate.md");
-    let args = [
-        "gate",
-        "--crate",
-        s(&repo),
-        "--against",
-        "HEAD",
-        "--offline",
-        "--no-time",
-        "--comment",
-        s(&comment),
-    ];
-    let out = xtask_within(&args, Duration::from_secs(900));
+    let (out, md) = gate_working_tree(&repo, tmp.path());
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
-    let md = std::fs::read_to_string(&comment).unwrap();
     assert!(
         md.contains("toystream::block::r0"),
         "a round function named: {md}"

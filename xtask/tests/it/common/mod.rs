@@ -246,3 +246,35 @@ pub fn fixture_repository(name: &str, to: &Path) -> PathBuf {
     git_in(to, &["commit", "-q", "-m", name]);
     to.to_path_buf()
 }
+
+/// `gate --crate REPO --against HEAD --offline --no-time` of a fixture
+/// repository's working tree, its comment written under `dir`: the run and
+/// the comment (empty when none was written).
+pub fn gate_working_tree(repo: &Path, dir: &Path) -> (Output, String) {
+    let comment = dir.join("gate.md");
+    let args = [
+        "gate",
+        "--crate",
+        s(repo),
+        "--against",
+        "HEAD",
+        "--offline",
+        "--no-time",
+        "--comment",
+        s(&comment),
+    ];
+    let out = xtask_within(&args, Duration::from_secs(900));
+    let md = std::fs::read_to_string(&comment).unwrap_or_default();
+    (out, md)
+}
+
+/// How many of a crate report's annotation rows are at a location in
+/// `file` (`src/lib.rs:`).
+pub fn annotation_rows_in(json: &serde_json::Value, file: &str) -> usize {
+    (json["annotations"]["rows"]
+        .as_array()
+        .expect("annotation rows")
+        .iter())
+    .filter(|r| r["location"].as_str().unwrap_or_default().starts_with(file))
+    .count()
+}
