@@ -7,8 +7,10 @@
 //! `rfc2612.rs` is CAST-256 (`cast6`), `rfc2144.rs` CAST-128 (`cast5`),
 //! `fips197.rs` AES, `rfc3720.rs` CRC32C, `schneier93.rs` Blowfish;
 //! `null_def.rs` holds `ecb(cipher_null)` and `digest_null`, which do no
-//! work and measure the harness itself. `modes.rs` holds the block-mode
-//! loops that the harness and the built artifacts share.
+//! work and measure the harness itself. [`modes`] (the `inlinelab-modes`
+//! crate, re-exported) holds the block-mode loops that the harness and the
+//! built artifacts share: a crate's artifact takes them without this crate,
+//! and so without compiling `codegen` and `syn`.
 //!
 //! A cipher's variants are named in its `#[codegen::variants]` module and
 //! nowhere else: the macro exports `<cipher>_variants!`, the callback every
@@ -33,7 +35,7 @@
 #![cfg_attr(inlinelab_one, allow(dead_code, unused_imports, unused_macros))]
 
 mod consts;
-pub mod modes;
+pub use modes;
 mod select;
 // Before the ciphers: `cipher_traits!` is in scope in every module after it.
 #[macro_use]

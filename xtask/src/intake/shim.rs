@@ -175,10 +175,17 @@ fn parse_path(tokens: &[String], at: &mut usize, depth: usize) -> Option<String>
     Some(out)
 }
 
+/// The artifact crate's dependency a shim leaves out: our ciphers and the
+/// peers' declarations, none of which a crate's artifact holds
+/// (`variants/artifact/src/lib.rs` reads them only outside `under-test`).
+/// With it, every crate's build would compile `codegen` and `syn`.
+const OUR_VARIANTS: &str = "variants";
+
 /// The shim's manifest: the artifact crate's name, library source,
 /// features (as markers: the peer crates are not its dependencies) and
-/// dependencies (the workspace's, with their paths made absolute), the
-/// workspace's `artifact` profile, and the crate as `under_test`.
+/// dependencies (the workspace's, with their paths made absolute, less
+/// [`OUR_VARIANTS`]), the workspace's `artifact` profile, and the crate as
+/// `under_test`.
 fn manifest(shim: &Shim) -> Result<String> {
     let root = workspace::root();
     let read = |p: PathBuf| -> Result<toml::Table> {
@@ -190,6 +197,7 @@ fn manifest(shim: &Shim) -> Result<String> {
     let ws = read(root.join("Cargo.toml"))?;
     let artifact = read(root.join("variants/artifact/Cargo.toml"))?;
     let mut deps = dependencies(&root, &ws, &artifact)?;
+    deps.remove(OUR_VARIANTS);
     for w in shim.with {
         deps.insert(w.name.clone(), w.dependency());
     }

@@ -19,6 +19,8 @@
 //! variants; peers and crates run the `cbc` crate's form). Tests check them against the `ecb`,
 //! `cbc`, `ctr` and `xts-mode` crates.
 
+#![no_std]
+
 use cipher::array::ArraySize;
 use cipher::typenum::Unsigned;
 use cipher::{
