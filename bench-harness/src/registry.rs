@@ -677,6 +677,41 @@ pub fn cipher(name: &str) -> Result<&'static CipherEntry, UsageError> {
 mod tests {
     use super::*;
 
+    /// What a library peer offers is its declaration's: libgcrypt's CAST5
+    /// 16-byte keys in every mode of the entry, OpenSSL's 5 to 16 bytes in
+    /// ECB and CBC (its legacy provider); a case outside it says why.
+    #[test]
+    fn library_peers_offer_what_they_declare() {
+        let cast5 = cipher("cast5").unwrap();
+        let library = |name: &str| {
+            (cast5.peers.iter())
+                .find(|p| p.name == name)
+                .and_then(|p| p.library)
+                .unwrap_or_else(|| panic!("no library peer {name}"))
+        };
+        let gcrypt = library("libgcrypt");
+        assert_eq!(gcrypt.offers(Mode::Ecb, 16), Ok(()));
+        assert_eq!(gcrypt.offers(Mode::Ctr, 16), Ok(()));
+        assert_eq!(gcrypt.offers(Mode::Ecb, 8), Err(NotOffered::KeyLength(8)));
+        assert_eq!(gcrypt.provider, None);
+        assert_eq!(gcrypt.offered(), "16-byte keys in ECB, CBC and CTR");
+        let openssl = library("openssl");
+        assert_eq!(openssl.offers(Mode::Cbc, 8), Ok(()));
+        assert_eq!(openssl.offers(Mode::Ecb, 4), Err(NotOffered::KeyLength(4)));
+        assert_eq!(
+            openssl.offers(Mode::Ctr, 16),
+            Err(NotOffered::Mode(Mode::Ctr))
+        );
+        assert_eq!(openssl.provider, Some(Provider::Legacy));
+        assert_eq!(openssl.offered(), "5- to 16-byte keys in ECB and CBC");
+        assert_eq!(openssl.algorithm_env(), "5-16=CAST5");
+        // XTS's two keys: each half of the bytes.
+        let aes = cipher("aes").unwrap();
+        let gcrypt = (aes.peers.iter()).find_map(|p| p.library).unwrap();
+        assert_eq!(gcrypt.offers(Mode::Xts, 64), Ok(()));
+        assert_eq!(gcrypt.offers(Mode::Xts, 40), Err(NotOffered::KeyLength(20)));
+    }
+
     /// A crate's entry, made at run time, says what the registry's say:
     /// its variants by name (no static engine), its peer, and itself.
     #[test]
