@@ -48,7 +48,7 @@ pub fn count(
     let heads = headline_cases(entry, cases);
     // Grouped by the headline cases each runs (a library peer, those it
     // offers): counted a group at a time.
-    let mut groups: Vec<(Vec<Case>, Vec<(String, std::path::PathBuf)>)> = Vec::new();
+    let mut groups: Vec<(Vec<Case>, Vec<Named>)> = Vec::new();
     for c in contenders.iter().filter(|c| !c.is_control()) {
         let Some(built) = c.live() else { continue };
         let runs: Vec<Case> = heads
@@ -72,11 +72,14 @@ pub fn count(
     report.run.counting = Counting::Callgrind { valgrind };
 }
 
+/// An artifact by its contender's name.
+type Named = (String, std::path::PathBuf);
+
 /// Counts `artifacts` in `heads`, all of which each runs.
 fn count_group(
     report: &mut Report,
     entry: &CipherEntry,
-    artifacts: &[(String, std::path::PathBuf)],
+    artifacts: &[Named],
     heads: &[Case],
     dir: &Path,
     valgrind: &str,
