@@ -198,11 +198,13 @@ pub const SIZING_SHARE: u64 = 8;
 const MAX_COUNT: u64 = 1 << 30;
 
 /// How many quiet batches the run has, where it has fewest: the least over
-/// engines and cases of quiet batches.
+/// engines and cases of quiet batches (a cell the workload does not run,
+/// [`Workload::runs`], has none and is not counted).
 pub fn enough(batches: &[Vec<Vec<Batch>>]) -> usize {
     batches
         .iter()
         .flatten()
+        .filter(|rounds| !rounds.is_empty())
         .map(|rounds| rounds.iter().filter(|b| b.quiet).count())
         .min()
         .unwrap_or(0)
@@ -219,6 +221,12 @@ pub trait Workload {
     }
     /// `count` operations of `engine` on `case`.
     fn run(&mut self, engine: usize, case: usize, count: u64) -> Result<(), Self::Error>;
+    /// Whether `engine` runs `case` at all: a cell it does not run is
+    /// never sized, prepared or timed, and has no batches.
+    fn runs(&self, engine: usize, case: usize) -> bool {
+        let _ = (engine, case);
+        true
+    }
 }
 
 /// The batches of a run, `[engine][case][round]`, the best single reference
@@ -282,6 +290,9 @@ pub fn interleave<W: Workload + ?Sized>(
     let mut sizes = vec![vec![(1u64, 1u64); cases]; engines];
     for (e, row) in sizes.iter_mut().enumerate() {
         for (c, size) in row.iter_mut().enumerate() {
+            if !w.runs(e, c) {
+                continue;
+            }
             w.prepare(e, c)?;
             let mut count = 1u64;
             let ticks = loop {
@@ -305,6 +316,9 @@ pub fn interleave<W: Workload + ?Sized>(
             let c = (i + round) % cases;
             for k in 0..engines {
                 let e = (k + round) % engines;
+                if !w.runs(e, c) {
+                    continue;
+                }
                 w.prepare(e, c)?;
                 let (count, per_chunk) = sizes[e][c];
                 let batch = timed_batch(count, per_chunk, s.overhead, &mut run.best, |n| {
@@ -342,8 +356,11 @@ pub fn quiet_rounds(batches: &[Vec<Vec<Batch>>], c: usize) -> Vec<usize> {
 }
 
 /// The rounds of case `c` in which the batches of every engine in
-/// `engines` were quiet.
+/// `engines` that runs it were quiet (one that does not has no batches).
 fn quiet_rounds_of(batches: &[Vec<Vec<Batch>>], engines: &[usize], c: usize) -> Vec<usize> {
+    let engines: Vec<usize> = (engines.iter().copied())
+        .filter(|&e| !batches[e][c].is_empty())
+        .collect();
     let rounds = engines
         .iter()
         .map(|&e| batches[e][c].len())

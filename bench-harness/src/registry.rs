@@ -165,32 +165,146 @@ impl LibraryName {
     }
 }
 
-/// A library peer's algorithm: the library's name for it by key length (0:
-/// every key length).
+/// A library peer's algorithm and what it offers, as its declaration says
+/// (`libraries: [...]`, once): the library's name for the algorithm by the
+/// key lengths it takes, the modes it offers, and the provider it is in.
+/// A case outside what it offers ([`Library::offers`]) is left out of its
+/// row, said so: never a failure.
 #[derive(Clone, Copy, Debug)]
 pub struct Library {
     pub name: LibraryName,
-    pub algorithm: &'static [(usize, &'static str)],
+    /// The library's name for the algorithm under each range of key
+    /// lengths it takes (`0..=1024`: every length).
+    pub algorithm: &'static [(KeyLengths, &'static str)],
+    /// The modes it offers.
+    pub modes: &'static [Mode],
+    /// The provider (OpenSSL's) the algorithm is in, where not the default.
+    pub provider: Option<Provider>,
     /// The cipher's block size (the artifact's, fixed at build time).
     pub block: usize,
 }
 
+/// Key lengths in bytes, `shortest..=longest`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KeyLengths {
+    pub shortest: usize,
+    pub longest: usize,
+}
+
+impl KeyLengths {
+    pub fn contains(&self, len: usize) -> bool {
+        (self.shortest..=self.longest).contains(&len)
+    }
+}
+
+impl std::fmt::Display for KeyLengths {
+    /// `16-byte`, `5- to 16-byte`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.shortest == self.longest {
+            write!(f, "{}-byte", self.shortest)
+        } else {
+            write!(f, "{}- to {}-byte", self.shortest, self.longest)
+        }
+    }
+}
+
+/// An OpenSSL provider an algorithm is in, where not the default one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Provider {
+    /// OpenSSL 3's legacy provider (CAST5, Blowfish, ...): a module of its
+    /// own, loaded at run time (`ossl-modules/legacy.so`).
+    Legacy,
+}
+
+impl Provider {
+    /// As the declarations and `OSSL_PROVIDER_load` name it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Provider::Legacy => "legacy",
+        }
+    }
+
+    /// Its module's file, in OpenSSL's modules directory.
+    pub fn module(self) -> &'static str {
+        match self {
+            Provider::Legacy => "legacy.so",
+        }
+    }
+}
+
+/// Why a library peer does not run a case: what it offers leaves it out.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NotOffered {
+    /// The mode, which it does not offer.
+    Mode(Mode),
+    /// A key of this many bytes (each of XTS's two keys), which its
+    /// algorithm does not take.
+    KeyLength(usize),
+}
+
 impl Library {
     /// What the artifact is told at build time (`INLINELAB_LIBRARY_ALGORITHM`,
-    /// the environment `variants/artifact` reads): `0=CAST5`,
-    /// `16=AES,24=AES192,32=AES256`.
+    /// the environment `variants/artifact` reads): `0-1024=CAST5`,
+    /// `16-16=AES,24-24=AES192,32-32=AES256`.
     pub fn algorithm_env(&self) -> String {
         (self.algorithm.iter())
-            .map(|(len, name)| format!("{len}={name}"))
+            .map(|(len, name)| format!("{}-{}={name}", len.shortest, len.longest))
             .collect::<Vec<_>>()
             .join(",")
+    }
+
+    /// Whether it runs `mode` under a key of `key_bytes` (XTS's two keys,
+    /// each half of them), or why not.
+    pub fn offers(&self, mode: Mode, key_bytes: usize) -> Result<(), NotOffered> {
+        if !self.modes.contains(&mode) {
+            return Err(NotOffered::Mode(mode));
+        }
+        let one = if mode == Mode::Xts {
+            key_bytes / 2
+        } else {
+            key_bytes
+        };
+        let whole = mode != Mode::Xts || key_bytes.is_multiple_of(2);
+        if whole && self.algorithm.iter().any(|(l, _)| l.contains(one)) {
+            Ok(())
+        } else {
+            Err(NotOffered::KeyLength(one))
+        }
+    }
+
+    /// What it offers, in words: `16-byte keys in ECB, CBC and CTR`.
+    pub fn offered(&self) -> String {
+        let every = self.algorithm.iter().all(|(l, _)| l.shortest == 0);
+        let keys: Vec<String> = (self.algorithm.iter())
+            .map(|(l, _)| l.to_string())
+            .collect();
+        let modes: Vec<String> = (self.modes.iter())
+            .map(|m| m.name().to_uppercase())
+            .collect();
+        let keys = if every {
+            "every key length".to_string()
+        } else {
+            format!("{} keys", and_list(&keys))
+        };
+        format!("{keys} in {}", and_list(&modes))
+    }
+}
+
+/// `a`, `a and b`, `a, b and c`.
+fn and_list(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [most @ .., last] => format!("{} and {last}", most.join(", ")),
     }
 }
 
 /// The environment variables that tell a library peer's artifact build its
-/// algorithm ([`Library::algorithm_env`]) and block size.
+/// algorithm ([`Library::algorithm_env`]), block size and provider
+/// ([`Provider::name`], unset for none).
 pub const LIBRARY_ALGORITHM_ENV: &str = "INLINELAB_LIBRARY_ALGORITHM";
 pub const LIBRARY_BLOCK_ENV: &str = "INLINELAB_LIBRARY_BLOCK";
+pub const LIBRARY_PROVIDER_ENV: &str = "INLINELAB_LIBRARY_PROVIDER";
 
 /// A hash of this workspace (a checksum, `digest_null`), measured with the
 /// kernel's hash template.
@@ -289,6 +403,16 @@ macro_rules! first {
     };
 }
 
+/// A declaration's `provider: [p]` as an `Option<Provider>`.
+macro_rules! provider {
+    () => {
+        None
+    };
+    (legacy) => {
+        Some(Provider::Legacy)
+    };
+}
+
 /// A declaration's `library: NAME` as a [`LibraryName`].
 macro_rules! library_name {
     (libgcrypt) => {
@@ -319,7 +443,9 @@ macro_rules! peers {
         [$($lname:literal {
             label: $llabel:literal,
             library: $library:ident,
-            algorithm: [$($len:literal => $algo:literal),*]
+            algorithm: [$($lo:literal ..= $hi:literal => $algo:literal),*],
+            modes: [$($lmode:ident),*],
+            provider: [$($provider:ident)?]
         }),*]
     ) => {
         [$(
@@ -357,7 +483,9 @@ macro_rules! peers {
             crate_features: &[],
             library: Some(Library {
                 name: library_name!($library),
-                algorithm: &[$(($len, $algo)),*],
+                algorithm: &[$((KeyLengths { shortest: $lo, longest: $hi }, $algo)),*],
+                modes: &[$(Mode::$lmode),*],
+                provider: provider!($($provider)?),
                 block: $block,
             }),
         },)*]
@@ -548,6 +676,41 @@ pub fn cipher(name: &str) -> Result<&'static CipherEntry, UsageError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// What a library peer offers is its declaration's: libgcrypt's CAST5
+    /// 16-byte keys in every mode of the entry, OpenSSL's 5 to 16 bytes in
+    /// ECB and CBC (its legacy provider); a case outside it says why.
+    #[test]
+    fn library_peers_offer_what_they_declare() {
+        let cast5 = cipher("cast5").unwrap();
+        let library = |name: &str| {
+            (cast5.peers.iter())
+                .find(|p| p.name == name)
+                .and_then(|p| p.library)
+                .unwrap_or_else(|| panic!("no library peer {name}"))
+        };
+        let gcrypt = library("libgcrypt");
+        assert_eq!(gcrypt.offers(Mode::Ecb, 16), Ok(()));
+        assert_eq!(gcrypt.offers(Mode::Ctr, 16), Ok(()));
+        assert_eq!(gcrypt.offers(Mode::Ecb, 8), Err(NotOffered::KeyLength(8)));
+        assert_eq!(gcrypt.provider, None);
+        assert_eq!(gcrypt.offered(), "16-byte keys in ECB, CBC and CTR");
+        let openssl = library("openssl");
+        assert_eq!(openssl.offers(Mode::Cbc, 8), Ok(()));
+        assert_eq!(openssl.offers(Mode::Ecb, 4), Err(NotOffered::KeyLength(4)));
+        assert_eq!(
+            openssl.offers(Mode::Ctr, 16),
+            Err(NotOffered::Mode(Mode::Ctr))
+        );
+        assert_eq!(openssl.provider, Some(Provider::Legacy));
+        assert_eq!(openssl.offered(), "5- to 16-byte keys in ECB and CBC");
+        assert_eq!(openssl.algorithm_env(), "5-16=CAST5");
+        // XTS's two keys: each half of the bytes.
+        let aes = cipher("aes").unwrap();
+        let gcrypt = (aes.peers.iter()).find_map(|p| p.library).unwrap();
+        assert_eq!(gcrypt.offers(Mode::Xts, 64), Ok(()));
+        assert_eq!(gcrypt.offers(Mode::Xts, 40), Err(NotOffered::KeyLength(20)));
+    }
 
     /// A crate's entry, made at run time, says what the registry's say:
     /// its variants by name (no static engine), its peer, and itself.

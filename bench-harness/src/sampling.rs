@@ -98,8 +98,11 @@ pub fn check_against(
     modes: &[Mode],
 ) -> Result<(), String> {
     let keyed: Vec<(Mode, Vec<usize>)> = (modes.iter()).map(|&m| (m, key_sizes.to_vec())).collect();
-    check_each(engine, oracle, &keyed, &[1, 3, 64, 1027])
+    check_each(engine, oracle, &keyed, &CHECK_BLOCKS)
 }
+
+/// The block counts [`check_against`] checks at.
+pub const CHECK_BLOCKS: [usize; 4] = [1, 3, 64, 1027];
 
 /// Checks `engine` against `oracle` in each mode under each of its key
 /// sizes, both directions, on seeded data of each of `blocks` blocks (and
@@ -423,10 +426,13 @@ pub type Samples = Vec<Vec<Vec<Sample>>>;
 /// before it is sized) `marker(engine index)` is called, so that a caller can
 /// tell which engine was running if the process dies. `progress` gets a
 /// line at most once a second. The run is `plan.rounds` rounds, quiet or
-/// not. On an engine error, returns that engine's index with it.
+/// not. An engine does not run the cases `not_offered[engine]` names (a
+/// library peer runs only what it offers): those have no samples. On an
+/// engine error, returns that engine's index with it.
 pub fn interleaved(
     engines: &mut [Box<dyn Engine>],
     cases: &[Case],
+    not_offered: &[Vec<usize>],
     plan: Plan,
     counter: &Counter,
     marker: &mut dyn FnMut(usize),
@@ -449,6 +455,7 @@ pub fn interleaved(
             .collect(),
         engines,
         cases,
+        not_offered,
         marker,
     };
     let mut next_progress = 0;
@@ -469,11 +476,16 @@ struct Grid<'a> {
     bufs: Vec<Vec<Vec<u8>>>,
     ivs: Vec<Vec<u8>>,
     keys: Vec<Vec<u8>>,
+    not_offered: &'a [Vec<usize>],
     marker: &'a mut dyn FnMut(usize),
 }
 
 impl Workload for Grid<'_> {
     type Error = (usize, EngineError);
+
+    fn runs(&self, e: usize, c: usize) -> bool {
+        self.not_offered.get(e).is_none_or(|n| !n.contains(&c))
+    }
 
     fn prepare(&mut self, e: usize, c: usize) -> Result<(), Self::Error> {
         (self.marker)(e);
@@ -536,11 +548,13 @@ pub fn samples(run: &Batches) -> Samples {
         .collect()
 }
 
-/// The rounds of case `c` in which every engine's batch ran quiet.
+/// The rounds of case `c` in which every engine's batch ran quiet (of the
+/// engines that run it: one that does not has no samples of it).
 pub fn quiet_rounds(samples: &Samples, c: usize) -> Vec<usize> {
-    let rounds = samples.iter().map(|e| e[c].len()).min().unwrap_or(0);
+    let runs = || samples.iter().filter(|e| !e[c].is_empty());
+    let rounds = runs().map(|e| e[c].len()).min().unwrap_or(0);
     (0..rounds)
-        .filter(|&r| samples.iter().all(|e| e[c][r].quiet))
+        .filter(|&r| runs().all(|e| e[c][r].quiet))
         .collect()
 }
 
@@ -942,6 +956,7 @@ mod tests {
         let s = interleaved(
             &mut engines,
             &cases,
+            &[],
             plan,
             &counter,
             &mut |e| marked[e] = true,
@@ -961,9 +976,11 @@ mod tests {
             }
         }
         // A bad key size is the engine's error, with its index.
+        let bad = [Case::set_key(Mode::Ecb, 7), cases[0]];
         let err = interleaved(
             &mut engines[1..],
-            &[Case::set_key(Mode::Ecb, 7)],
+            &bad,
+            &[],
             plan,
             &counter,
             &mut |_| {},
@@ -971,5 +988,42 @@ mod tests {
         )
         .unwrap_err();
         assert_eq!(err, (0, EngineError::KeyLength(7)));
+        // A case an engine does not run (a library peer's, not offered) is
+        // never run: no error, no samples; the other cases and engines as
+        // before.
+        let s = interleaved(
+            &mut engines,
+            &bad,
+            &[vec![0], vec![0]],
+            plan,
+            &counter,
+            &mut |_| {},
+            &mut |_| {},
+        )
+        .unwrap();
+        for e in &s {
+            assert!(e[0].is_empty(), "{e:?}");
+            assert_eq!(e[1].len(), rounds);
+        }
+        let s = interleaved(
+            &mut engines,
+            &cases,
+            &[vec![], vec![0]],
+            plan,
+            &counter,
+            &mut |_| {},
+            &mut |_| {},
+        )
+        .unwrap();
+        assert_eq!(
+            (s[0][0].len(), s[1][0].len(), s[1][1].len()),
+            (rounds, 0, rounds)
+        );
+        assert_eq!(
+            quiet_rounds(&s, 0),
+            (0..rounds)
+                .filter(|&r| s[0][0][r].quiet)
+                .collect::<Vec<_>>()
+        );
     }
 }

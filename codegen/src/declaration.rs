@@ -22,7 +22,11 @@
 //!         "libgcrypt" {                            // its name among the variants
 //!             label: "libgcrypt 1.10 (its assembler)",
 //!             library: libgcrypt,                  // or openssl (feature `peer-<library>`)
-//!             algorithm: "CAST5",                  // the library's name, or by_length(16 => "AES", ...)
+//!             algorithm: "CAST5",                  // the library's name for every key length, or
+//!                                                  // by_length(16 => "AES", 5..=16 => "CAST5", ...):
+//!                                                  // the key lengths it takes, a length or a range
+//!             modes: [Ecb, Cbc],                   // optional: the modes it offers (every mode of `modes`)
+//!             provider: legacy,                    // optional, openssl only: the provider it is in
 //!         },
 //!     ],
 //! )
@@ -33,9 +37,11 @@
 //! `modes: [M: [k, ...], ...], peers: ["name" { label: "..", krate: c,
 //! keyed: cipher(T), builds: ["b" { label: "..", rustflags: [".."], features:
 //! ["f", ...] }, ...] },
-//! ...], libraries: ["name" { label: "..", library: l, algorithm: [0 =>
-//! "NAME", ...] }, ...]` (`0 =>` for every key length; `libraries: []`
-//! without one), and for a calibration `kernel: k, modes: [...], hash: [h(i, u, f)]`
+//! ...], libraries: ["name" { label: "..", library: l, algorithm: [lo ..= hi
+//! => "NAME", ...], modes: [M, ...], provider: [p] }, ...]` (`0 ..= 1024 =>`
+//! for every key length, a length `n` as `n ..= n`; the entry's modes when
+//! none are given; `provider: []` without one; `libraries: []` without
+//! one), and for a calibration `kernel: k, modes: [...], hash: [h(i, u, f)]`
 //! (`hash: []` without one); a build's `rustflags: []` when it gives none.
 //! The mode names are the harness's `Mode`s,
 //! checked where the registry names them (their spans kept).
@@ -82,19 +88,52 @@ pub(crate) struct Peer {
     builds: Vec<Build>,
 }
 
-/// A C library's implementation: `"name" { label, library, algorithm }`.
+/// A C library's implementation: `"name" { label, library, algorithm,
+/// modes, provider }`: what it offers is declared here, once (the key
+/// lengths its algorithm names, the modes), and a case outside it is left
+/// out of its row, said so.
 struct LibraryPeer {
     name: LitStr,
     label: LitStr,
     library: Ident,
     /// The library's name for the algorithm, for every key length (`None`)
-    /// or by key length.
-    algorithm: Vec<(Option<LitInt>, LitStr)>,
+    /// or by key lengths (a length, or a range of them).
+    algorithm: Vec<(Option<Lengths>, LitStr)>,
+    /// The modes it offers, where not every mode of the entry.
+    modes: Option<Vec<Ident>>,
+    /// The provider (OpenSSL's) the algorithm is in, where not the default.
+    provider: Option<Ident>,
+}
+
+/// Key lengths in bytes: `16`, or `5..=16`.
+struct Lengths {
+    shortest: LitInt,
+    longest: Option<LitInt>,
+}
+
+impl Lengths {
+    /// `(shortest, longest)`, where both parse.
+    fn bounds(&self) -> Option<(u64, u64)> {
+        let lo = self.shortest.base10_parse::<u64>().ok()?;
+        let hi = match &self.longest {
+            Some(hi) => hi.base10_parse::<u64>().ok()?,
+            None => lo,
+        };
+        Some((lo, hi))
+    }
+
+    fn span(&self) -> Span {
+        self.shortest.span()
+    }
 }
 
 /// The C libraries a peer may come from (the artifact's `peer-<library>`
 /// features).
 const LIBRARIES: [&str; 2] = ["libgcrypt", "openssl"];
+
+/// The providers an OpenSSL peer may name (OpenSSL 3 keeps CAST5, Blowfish
+/// and other old ciphers in its legacy provider).
+const PROVIDERS: [&str; 1] = ["legacy"];
 
 /// How a peer's type is keyed.
 enum Keyed {
@@ -330,30 +369,43 @@ fn library_peer(input: ParseStream) -> syn::Result<LibraryPeer> {
     let inner;
     braced!(inner in input);
     let (mut label, mut library, mut algorithm) = (None, None, Vec::new());
+    let (mut modes, mut provider) = (None, None);
     fields(
         &inner,
-        &["label", "library", "algorithm"],
-        &[],
+        &["label", "library", "algorithm", "modes", "provider"],
+        &["modes", "provider"],
         name.span(),
         |key, v| {
             match key {
                 "label" => label = Some(v.parse()?),
                 "library" => library = Some(v.parse()?),
+                "provider" => provider = Some(v.parse()?),
+                "modes" => {
+                    let list;
+                    bracketed!(list in v);
+                    modes = Some(comma_list(&list, |m| m.parse::<Ident>())?);
+                }
                 _ if v.peek(LitStr) => algorithm = vec![(None, v.parse()?)],
                 _ => {
                     let how: Ident = v.parse()?;
                     if how != "by_length" {
                         return Err(syn::Error::new(
                             how.span(),
-                            "expected the library's name, \"NAME\", or `by_length(16 => \"NAME\", ...)`",
+                            "expected the library's name, \"NAME\", or `by_length(16 => \"NAME\", 5..=16 => \"NAME\", ...)`",
                         ));
                     }
                     let lengths;
                     parenthesized!(lengths in v);
                     algorithm = comma_list(&lengths, |s| {
-                        let len: LitInt = s.parse()?;
+                        let shortest: LitInt = s.parse()?;
+                        let longest = if s.peek(Token![..=]) {
+                            s.parse::<Token![..=]>()?;
+                            Some(s.parse()?)
+                        } else {
+                            None
+                        };
                         s.parse::<Token![=>]>()?;
-                        Ok((Some(len), s.parse()?))
+                        Ok((Some(Lengths { shortest, longest }), s.parse()?))
                     })?;
                 }
             }
@@ -365,6 +417,8 @@ fn library_peer(input: ParseStream) -> syn::Result<LibraryPeer> {
         label: label.expect("fields checked it is given"),
         library: library.expect("fields checked it is given"),
         algorithm,
+        modes,
+        provider,
     })
 }
 
@@ -431,6 +485,7 @@ fn validate(facts: &Facts, kind: &Kind, span: Span) -> syn::Result<()> {
     check_modes(modes, span, &mut errors);
     if let Facts::Entry(e) = facts {
         check_peers(&e.peers, &e.libraries, kind, &mut errors);
+        check_offers(&e.libraries, &e.modes, &mut errors);
     }
     errors.finish()
 }
@@ -560,15 +615,63 @@ fn check_peers(peers: &[Peer], libraries: &[LibraryPeer], kind: &Kind, errors: &
                     "an algorithm's name is letters, digits and `-`",
                 ));
             }
-            let twice = len.as_ref().is_some_and(|len| {
-                (l.algorithm[..j].iter()).any(|(o, _)| {
-                    o.as_ref().map(LitInt::base10_digits) == Some(len.base10_digits())
-                })
-            });
-            if let (true, Some(len)) = (twice, len) {
+            let Some(len) = len else { continue };
+            let Some((lo, hi)) = len
+                .bounds()
+                .filter(|&(lo, hi)| lo <= hi && hi <= MAX_KEY_BYTES)
+            else {
+                errors.push(syn::Error::new(
+                    len.span(),
+                    format!(
+                        "a key length is a whole number of bytes up to {MAX_KEY_BYTES}, a range `shortest..=longest`"
+                    ),
+                ));
+                continue;
+            };
+            let twice = (l.algorithm[..j].iter())
+                .filter_map(|(o, _)| o.as_ref()?.bounds())
+                .any(|(olo, ohi)| lo <= ohi && olo <= hi);
+            if twice {
                 errors.push(syn::Error::new(
                     len.span(),
                     "this key length is given twice",
+                ));
+            }
+        }
+        if let Some(p) = &l.provider {
+            if l.library != "openssl" {
+                errors.push(syn::Error::new(
+                    p.span(),
+                    "a provider is OpenSSL's: only `library: openssl` names one",
+                ));
+            } else if !PROVIDERS.iter().any(|k| p == k) {
+                errors.push(syn::Error::new(
+                    p.span(),
+                    format!("a provider is one of: {}", PROVIDERS.join(", ")),
+                ));
+            }
+        }
+    }
+}
+
+/// A library peer's `modes`: at least one, each once, each a mode of the
+/// entry (a mode the entry does not measure is offered to no case).
+fn check_offers(libraries: &[LibraryPeer], modes: &[Modes], errors: &mut Errors) {
+    for l in libraries {
+        let Some(offered) = &l.modes else { continue };
+        if offered.is_empty() {
+            errors.push(syn::Error::new(
+                l.name.span(),
+                "`modes` names at least one mode the library offers",
+            ));
+        }
+        for (i, m) in offered.iter().enumerate() {
+            if offered[..i].contains(m) {
+                errors.push(syn::Error::new(m.span(), "this mode is given twice"));
+            } else if !modes.iter().any(|e| e.mode == *m) {
+                errors.push(syn::Error::new(
+                    m.span(),
+                    "a library offers modes of the entry's `modes`: this one is not among them",
                 ));
             }
         }
@@ -612,7 +715,7 @@ impl Facts {
             Facts::Entry(e) => {
                 let modes = modes_tokens(&e.modes);
                 let peers = e.peers.iter().map(Peer::to_tokens);
-                let libraries = e.libraries.iter().map(LibraryPeer::to_tokens);
+                let libraries = e.libraries.iter().map(|l| l.to_tokens(&e.modes));
                 quote!(modes: #modes, peers: [#(#peers),*], libraries: [#(#libraries),*])
             }
             Facts::Calibration(c) => {
@@ -642,18 +745,43 @@ fn modes_tokens(modes: &[Modes]) -> TokenStream {
 }
 
 impl LibraryPeer {
-    fn to_tokens(&self) -> TokenStream {
+    /// Its fixed form, every part present: its modes, where it names none,
+    /// are the entry's `modes`.
+    fn to_tokens(&self, entry_modes: &[Modes]) -> TokenStream {
         let LibraryPeer {
             name,
             label,
             library,
             algorithm,
+            modes,
+            provider,
         } = self;
         let algorithm = algorithm.iter().map(|(len, algo)| match len {
-            Some(len) => quote!(#len => #algo),
-            None => quote!(0 => #algo),
+            Some(Lengths {
+                shortest,
+                longest: Some(longest),
+            }) => quote!(#shortest ..= #longest => #algo),
+            Some(Lengths {
+                shortest,
+                longest: None,
+            }) => quote!(#shortest ..= #shortest => #algo),
+            None => {
+                let every = LitInt::new(&MAX_KEY_BYTES.to_string(), algo.span());
+                quote!(0 ..= #every => #algo)
+            }
         });
-        quote!(#name { label: #label, library: #library, algorithm: [#(#algorithm),*] })
+        let modes: Vec<&Ident> = match modes {
+            Some(modes) => modes.iter().collect(),
+            None => entry_modes.iter().map(|m| &m.mode).collect(),
+        };
+        let provider = provider.iter();
+        quote!(#name {
+            label: #label,
+            library: #library,
+            algorithm: [#(#algorithm),*],
+            modes: [#(#modes),*],
+            provider: [#(#provider)*]
+        })
     }
 }
 

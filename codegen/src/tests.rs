@@ -1892,11 +1892,14 @@ fn declaration_fixed_form() {
     let libraries = parse(
         Role::Entry,
         quote!(
-            modes: [Ecb: [16]],
+            modes: [Ecb: [16], Cbc: [16]],
             peers: [],
             libraries: [
                 "libgcrypt" { algorithm: "TINY", library: libgcrypt, label: "g", },
-                "openssl" { label: "o", library: openssl, algorithm: by_length(16 => "TINY-128", 32 => "TINY-256",) },
+                "openssl" {
+                    label: "o", library: openssl, provider: legacy, modes: [Cbc,],
+                    algorithm: by_length(16 => "TINY-128", 20..=32 => "TINY-256",),
+                },
             ],
         ),
         &cipher,
@@ -1906,11 +1909,18 @@ fn declaration_fixed_form() {
     assert_eq!(
         libraries.to_tokens().to_string(),
         quote!(
-            modes: [Ecb: [16]],
+            modes: [Ecb: [16], Cbc: [16]],
             peers: [],
             libraries: [
-                "libgcrypt" { label: "g", library: libgcrypt, algorithm: [0 => "TINY"] },
-                "openssl" { label: "o", library: openssl, algorithm: [16 => "TINY-128", 32 => "TINY-256"] }
+                "libgcrypt" {
+                    label: "g", library: libgcrypt, algorithm: [0 ..= 1024 => "TINY"],
+                    modes: [Ecb, Cbc], provider: []
+                },
+                "openssl" {
+                    label: "o", library: openssl,
+                    algorithm: [16 ..= 16 => "TINY-128", 20 ..= 32 => "TINY-256"],
+                    modes: [Cbc], provider: [legacy]
+                }
             ]
         )
         .to_string()
@@ -1969,6 +1979,34 @@ fn library_peers_are_checked() {
         (
             quote!("x" { label: "x", library: openssl, algorithm: by_length(16 => "A", 16 => "B") }),
             "this key length is given twice",
+        ),
+        (
+            quote!("x" { label: "x", library: openssl, algorithm: by_length(16 => "A", 5..=16 => "B") }),
+            "this key length is given twice",
+        ),
+        (
+            quote!("x" { label: "x", library: openssl, algorithm: by_length(16..=5 => "A") }),
+            "a key length is a whole number of bytes up to 1024",
+        ),
+        (
+            quote!("x" { label: "x", library: openssl, algorithm: "A", modes: [Ctr] }),
+            "a library offers modes of the entry's `modes`",
+        ),
+        (
+            quote!("x" { label: "x", library: openssl, algorithm: "A", modes: [Ecb, Ecb] }),
+            "this mode is given twice",
+        ),
+        (
+            quote!("x" { label: "x", library: openssl, algorithm: "A", modes: [] }),
+            "`modes` names at least one mode the library offers",
+        ),
+        (
+            quote!("x" { label: "x", library: libgcrypt, algorithm: "A", provider: legacy }),
+            "a provider is OpenSSL's",
+        ),
+        (
+            quote!("x" { label: "x", library: openssl, algorithm: "A", provider: fips }),
+            "a provider is one of: legacy",
         ),
         (
             quote!("x" { label: "x", library: openssl, algorithm: by_length() }),

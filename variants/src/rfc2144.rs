@@ -49,6 +49,26 @@
                 ],
             },
         ],
+        libraries: [
+            // libgcrypt's CAST5 takes 128-bit keys only (cast5_setkey:
+            // GPG_ERR_INV_KEYLEN otherwise): the 8-byte cases are not
+            // offered, and said so.
+            "libgcrypt" {
+                label: "libgcrypt (the system's, its amd64 assembler; sizes with the whole library)",
+                library: libgcrypt,
+                algorithm: by_length(16 => "CAST5"),
+            },
+            // OpenSSL 3 keeps CAST5 in its legacy provider, in ECB, CBC,
+            // CFB and OFB (no CTR); CAST_set_key takes 5 to 16 bytes as
+            // RFC 2144 does (and cuts a longer key to 16).
+            "openssl" {
+                label: "OpenSSL libcrypto (the system's, its legacy provider; sizes with the whole library and the provider)",
+                library: openssl,
+                algorithm: by_length(5..=16 => "CAST5"),
+                modes: [Ecb, Cbc],
+                provider: legacy,
+            },
+        ],
     )
 )]
 pub mod cast5 {

@@ -44,6 +44,16 @@
                 library: libgcrypt,
                 algorithm: "BLOWFISH",
             },
+            // OpenSSL 3 keeps Blowfish in its legacy provider, in ECB, CBC,
+            // CFB and OFB (no CTR); BF_set_key takes 1 to 72 bytes (and
+            // cuts a longer key to 72).
+            "openssl" {
+                label: "OpenSSL libcrypto (the system's, its legacy provider; sizes with the whole library and the provider)",
+                library: openssl,
+                algorithm: by_length(1..=72 => "BF"),
+                modes: [Ecb, Cbc],
+                provider: legacy,
+            },
         ],
     )
 )]

@@ -5,8 +5,9 @@
 
 use abi::Op;
 
-/// The library's name for the algorithm by key length (`0=CAST5`,
-/// `16=AES,24=AES192,32=AES256`), as `cargo xtask` builds this peer.
+/// The library's name for the algorithm by the key lengths it takes
+/// (`5-16=CAST5`, `16-16=AES,24-24=AES192,32-32=AES256`), as `cargo xtask`
+/// builds this peer from the declaration.
 pub const ALGORITHM: &str = env!(
     "INLINELAB_LIBRARY_ALGORITHM",
     "a library peer's artifact is built by cargo xtask, which names its algorithm"
@@ -23,13 +24,20 @@ const _: () = assert!(BLOCK >= 1 && BLOCK <= 16, "a block of 1 to 16 bytes");
 /// The longest key kept (XTS's two keys of 32 bytes).
 pub const MAX_KEY: usize = 64;
 
-/// The library's name for the algorithm under a key of `len` bytes.
+/// The library's name for the algorithm under a key of `len` bytes; none
+/// for a length the declaration does not say it takes.
 pub fn name_for(len: usize) -> Option<&'static str> {
     ALGORITHM.split(',').find_map(|pair| {
-        let (l, name) = pair.split_once('=')?;
-        (l == "0" || super::parse_usize(l) == len).then_some(name)
+        let (lengths, name) = pair.split_once('=')?;
+        let (lo, hi) = lengths.split_once('-')?;
+        (super::parse_usize(lo) <= len && len <= super::parse_usize(hi)).then_some(name)
     })
 }
+
+/// The provider (OpenSSL's) the algorithm is in, where the declaration
+/// names one (`legacy`), as `cargo xtask` builds this peer.
+#[allow(dead_code)] // libgcrypt has none
+pub const PROVIDER: Option<&str> = option_env!("INLINELAB_LIBRARY_PROVIDER");
 
 /// `name` then `suffix` as a C string (NUL-terminated), if it fits.
 pub fn c_name(name: &str, suffix: &str) -> Option<[u8; 32]> {

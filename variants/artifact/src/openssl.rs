@@ -7,6 +7,15 @@
 //! off), so that its AES-NI and VAES paths run. Linked against the
 //! system's libcrypto.
 //!
+//! An algorithm in a provider other than the default one (OpenSSL 3 keeps
+//! CAST5 and Blowfish in its legacy provider: `INLINELAB_LIBRARY_PROVIDER`)
+//! is fetched from a library context of this artifact's own, with that
+//! provider and the default one loaded into it, as OpenSSL's manual tells
+//! an application to (`OSSL_PROVIDER_load`, ossl_provider(7)): the
+//! process's default context is left as it was. A key of a length other
+//! than the cipher's default (Blowfish's and CAST5's are variable) is set
+//! by `EVP_CIPHER_CTX_set_key_length` before the key.
+//!
 //! ```text
 //! set_key:  ctx(ECB or XTS, encrypt) = init(fetch(NAME-MODE), key)
 //! crypt:    ctx(mode, direction) (keyed at its first use);
@@ -18,9 +27,14 @@ use super::library::{self, MAX_KEY};
 use abi::{Keying, Op};
 use core::cell::Cell;
 use core::ffi::{c_char, c_int, c_void};
+use core::sync::atomic::{AtomicUsize, Ordering};
 
 #[link(name = "crypto")]
 unsafe extern "C" {
+    fn OSSL_LIB_CTX_new() -> *mut c_void;
+    fn OSSL_PROVIDER_load(lib: *mut c_void, name: *const c_char) -> *mut c_void;
+    fn EVP_CIPHER_CTX_set_key_length(ctx: *mut c_void, len: c_int) -> c_int;
+    fn EVP_CIPHER_CTX_get_key_length(ctx: *const c_void) -> c_int;
     fn EVP_CIPHER_fetch(
         lib: *mut c_void,
         algorithm: *const c_char,
@@ -52,6 +66,48 @@ const MODES: [&str; 4] = ["-ECB", "-CBC", "-CTR", "-XTS"];
 
 pub struct Openssl;
 
+/// The library context ciphers are fetched from: null (OpenSSL's default
+/// context) without a provider named, else a context of this artifact's
+/// own with that provider and the default one loaded, made once per
+/// process; `None` when that provider cannot be loaded.
+fn library_context() -> Option<*mut c_void> {
+    /// 0: not made yet; 1: cannot be made; else the context.
+    static CONTEXT: AtomicUsize = AtomicUsize::new(0);
+    let Some(provider) = library::PROVIDER else {
+        return Some(core::ptr::null_mut());
+    };
+    let made = match CONTEXT.load(Ordering::Acquire) {
+        0 => {
+            let made = make_context(provider).map_or(1, |c| c as usize);
+            match CONTEXT.compare_exchange(0, made, Ordering::AcqRel, Ordering::Acquire) {
+                Ok(_) => made,
+                // Another thread made one first: that one is kept (this
+                // one, an allocation of no consequence, too).
+                Err(first) => first,
+            }
+        }
+        made => made,
+    };
+    (made != 1).then_some(made as *mut c_void)
+}
+
+/// A library context with `provider` and the default provider loaded.
+fn make_context(provider: &str) -> Option<*mut c_void> {
+    let name = library::c_name(provider, "")?;
+    // SAFETY: a fresh context; the names are NUL-terminated. The context
+    // and its providers stay loaded for the life of the process.
+    unsafe {
+        let lib = OSSL_LIB_CTX_new();
+        if lib.is_null()
+            || OSSL_PROVIDER_load(lib, c"default".as_ptr()).is_null()
+            || OSSL_PROVIDER_load(lib, name.as_ptr().cast()).is_null()
+        {
+            return None;
+        }
+        Some(lib)
+    }
+}
+
 /// A keyed context: the key, and per mode its fetched cipher and a context
 /// per direction keyed with it (null until its first use; CTR's one
 /// context serves both directions).
@@ -73,36 +129,32 @@ impl Ctx {
         }
         if self.ciphers[k].get().is_null() {
             let name = library::c_name(self.name, MODES[k])?;
-            // SAFETY: `name` is NUL-terminated; null library context and
-            // properties are OpenSSL's defaults.
-            let cipher = unsafe {
-                EVP_CIPHER_fetch(
-                    core::ptr::null_mut(),
-                    name.as_ptr().cast(),
-                    core::ptr::null(),
-                )
-            };
+            let lib = library_context()?;
+            // SAFETY: `name` is NUL-terminated; `lib` is null (OpenSSL's
+            // default context) or a context made by `library_context`;
+            // null properties are OpenSSL's defaults.
+            let cipher = unsafe { EVP_CIPHER_fetch(lib, name.as_ptr().cast(), core::ptr::null()) };
             if cipher.is_null() {
                 return None;
             }
             self.ciphers[k].set(cipher);
         }
-        // SAFETY: a fresh context, keyed with the cipher fetched above and
-        // the `key_len` bytes of `key`; freed in `clear` (or here, on
-        // failure).
+        let len = c_int::try_from(self.key_len).ok()?;
+        // SAFETY: a fresh context, initialized with the cipher fetched
+        // above, its key length set where it is not the cipher's default,
+        // then keyed with the `key_len` bytes of `key`; freed in `clear`
+        // (or here, on failure).
         unsafe {
             let ctx = EVP_CIPHER_CTX_new();
             if ctx.is_null() {
                 return None;
             }
-            let keyed = EVP_CipherInit_ex2(
-                ctx,
-                self.ciphers[k].get(),
-                self.key.as_ptr(),
-                core::ptr::null(),
-                enc,
-                core::ptr::null(),
-            ) == 1
+            let (no_bytes, none) = (core::ptr::null::<u8>(), core::ptr::null::<c_void>());
+            let cipher = self.ciphers[k].get();
+            let keyed = EVP_CipherInit_ex2(ctx, cipher, no_bytes, no_bytes, enc, none) == 1
+                && (EVP_CIPHER_CTX_get_key_length(ctx) == len
+                    || EVP_CIPHER_CTX_set_key_length(ctx, len) == 1)
+                && EVP_CipherInit_ex2(ctx, none, self.key.as_ptr(), no_bytes, enc, none) == 1
                 && EVP_CIPHER_CTX_set_padding(ctx, 0) == 1;
             if !keyed {
                 EVP_CIPHER_CTX_free(ctx);
@@ -117,6 +169,13 @@ impl Ctx {
 impl super::Artifact for Openssl {
     type Ctx = Ctx;
     const BLOCK: usize = library::BLOCK;
+
+    /// Where the provider the algorithm is in cannot be loaded, it cannot
+    /// run here (cargo xtask leaves such a row out before building it,
+    /// saying why: this is the artifact's own word on it).
+    fn available() -> bool {
+        library_context().is_some()
+    }
 
     unsafe fn set_key(ctx: *mut Ctx, keying: Keying, key: &[u8]) -> i32 {
         let (one_key, first) = match keying {

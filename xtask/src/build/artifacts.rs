@@ -26,6 +26,10 @@ pub fn select(cmd: &mut Command, selection: &Selection, extra: &[&str]) {
         if let Some(library) = &p.library {
             cmd.env(registry::LIBRARY_ALGORITHM_ENV, library.algorithm_env())
                 .env(registry::LIBRARY_BLOCK_ENV, library.block.to_string());
+            match library.provider {
+                Some(p) => cmd.env(registry::LIBRARY_PROVIDER_ENV, p.name()),
+                None => cmd.env_remove(registry::LIBRARY_PROVIDER_ENV),
+            };
         }
     }
     cmd.arg("--no-default-features");

@@ -157,14 +157,14 @@ pub fn build_and_size_reusing(
     });
 }
 
-/// A library peer whose C library this machine does not have is left out
-/// (unavailable here, saying why), never built.
+/// A library peer whose C library (or OpenSSL provider) this machine does
+/// not have is left out (unavailable here, saying why), never built.
 fn leave_out_missing_libraries(contenders: &mut [Contender]) {
     for c in contenders.iter_mut() {
         let Some(library) = c.library() else {
             continue;
         };
-        if let Err(why) = library::locate(library.name, &c.name) {
+        if let Err(why) = library::files(&library, &c.name) {
             eprintln!("{}: left out: {why}", c.label);
             c.state = State::Unavailable { why, built: None };
         }
@@ -302,8 +302,9 @@ fn finish(
     // A library peer's code is mostly the library's: its sizes added.
     let built = built.and_then(|(files, mut sized)| {
         if let Some(library) = c.library() {
-            let path = library::locate(library.name, &c.name)?;
-            size::add_library(&mut sized.artifact, &path)?;
+            for path in library::files(&library, &c.name)? {
+                size::add_library(&mut sized.artifact, &path)?;
+            }
         }
         Ok((files, sized))
     });

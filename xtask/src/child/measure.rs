@@ -42,6 +42,10 @@ pub struct Spec {
     pub plan: Plan,
     /// Key sizes the correctness check uses.
     pub check_keys: Vec<usize>,
+    /// What each engine (in `engines` order) does not run: a library peer
+    /// runs only what its declaration offers. Missing or empty: every case.
+    #[serde(default)]
+    pub offers: Vec<Offers>,
     /// Load the artifacts last to first: the processes of a run alternate,
     /// so that of every two artifacts each is loaded first in half of them
     /// (`bench_harness::placement`).
@@ -52,6 +56,15 @@ pub struct Spec {
     /// checked, and the first keys each artifact as a run would.
     #[serde(default)]
     pub check_only: bool,
+}
+
+/// What one engine does not run: the cases (indices into the spec's
+/// `cases`), never timed, and the modes and key sizes it is not checked
+/// under.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Offers {
+    pub not_cases: Vec<usize>,
+    pub not_checked: Vec<(Mode, usize)>,
 }
 
 /// What happened, read by the parent.
@@ -131,7 +144,8 @@ fn measure(spec: &Spec, marker: &Path) -> Result<Outcome> {
         let (name, path) = &spec.engines[i];
         mark(i);
         let fingerprint = so::fingerprint(path).ok();
-        let state = match load(entry, spec, path) {
+        let offers = spec.offers.get(i).cloned().unwrap_or_default();
+        let state = match load(entry, spec, &offers, path) {
             Ok(engine) => {
                 loaded.push((i, Box::new(engine)));
                 EngineState::Measured
@@ -157,11 +171,15 @@ fn measure(spec: &Spec, marker: &Path) -> Result<Outcome> {
     loop {
         let (indices, mut engines): (Vec<usize>, Vec<Box<dyn Engine>>) =
             std::mem::take(&mut loaded).into_iter().unzip();
+        let not_offered: Vec<Vec<usize>> = (indices.iter())
+            .map(|&i| (spec.offers.get(i)).map_or_else(Vec::new, |o| o.not_cases.clone()))
+            .collect();
         let mut marker_fn = |k: usize| mark(indices[k]);
         let mut progress = |line: &str| eprintln!("    {line}");
         let timed = sampling::interleaved(
             &mut engines,
             &spec.cases,
+            &not_offered,
             spec.plan,
             &counter,
             &mut marker_fn,
@@ -190,10 +208,11 @@ fn measure(spec: &Spec, marker: &Path) -> Result<Outcome> {
 }
 
 /// Loads the artifact at `path`, sees that this CPU can run it, and checks
-/// it against the oracle.
+/// it against the oracle (in what it `offers`).
 fn load(
     entry: &CipherEntry,
     spec: &Spec,
+    offers: &Offers,
     path: &Path,
 ) -> std::result::Result<SoCipher, EngineState> {
     let mut engine = SoCipher::load(path).map_err(|e| EngineState::from_error("load", &e))?;
@@ -202,9 +221,10 @@ fn load(
     engine
         .check_holds(entry)
         .map_err(|e| EngineState::from_error("load", &e))?;
-    // Keyed once as the first case keys it: an engine this CPU cannot run
-    // says so here, as a typed error.
-    if let Some(c) = spec.cases.first()
+    // Keyed once as the first case it runs keys it: an engine this CPU
+    // cannot run says so here, as a typed error.
+    let first = (0..spec.cases.len()).find(|c| !offers.not_cases.contains(c));
+    if let Some(c) = first.map(|c| &spec.cases[c])
         && let Err(e @ EngineError::Unavailable(_)) =
             engine.set_key(c.mode, &timing_key(c.mode, c.key_bytes))
     {
@@ -235,7 +255,12 @@ fn load(
             &c.checked(),
             &bench_harness::crates::check_blocks(),
         ),
-        None => sampling::check_against(&mut engine, oracle.as_mut(), &spec.check_keys, &modes),
+        None => sampling::check_each(
+            &mut engine,
+            oracle.as_mut(),
+            &checked(spec, offers, &modes)?,
+            &sampling::CHECK_BLOCKS,
+        ),
     }
     .map_err(EngineState::Failed)?;
     // A crate's hash: streamed too, every length from 0 to 300 bytes and a
@@ -268,4 +293,37 @@ fn load(
         streamed.map_err(EngineState::Failed)?;
     }
     Ok(engine)
+}
+
+/// Each of `modes` with the key sizes an engine is checked under: the
+/// spec's `check_keys` and the key sizes its cases time in that mode,
+/// those it offers. A mode whose cases it runs is checked under at least
+/// one key size, or the check fails (nothing it runs goes unchecked).
+fn checked(
+    spec: &Spec,
+    offers: &Offers,
+    modes: &[Mode],
+) -> std::result::Result<Vec<(Mode, Vec<usize>)>, EngineState> {
+    let mut out = Vec::new();
+    for &mode in modes {
+        let mut keys = spec.check_keys.clone();
+        for c in spec.cases.iter().filter(|c| c.mode == mode) {
+            if !keys.contains(&c.key_bytes) {
+                keys.push(c.key_bytes);
+            }
+        }
+        keys.retain(|&k| !offers.not_checked.contains(&(mode, k)));
+        let runs = (spec.cases.iter().enumerate())
+            .any(|(i, c)| c.mode == mode && !offers.not_cases.contains(&i));
+        if runs && keys.is_empty() {
+            return Err(EngineState::Failed(format!(
+                "no key size to check {} under against the oracle",
+                mode.name()
+            )));
+        }
+        if !keys.is_empty() {
+            out.push((mode, keys));
+        }
+    }
+    Ok(out)
 }

@@ -46,19 +46,51 @@ pub fn count(
         return;
     };
     let heads = headline_cases(entry, cases);
-    let artifacts: Vec<(String, std::path::PathBuf)> = (contenders.iter())
-        .filter(|c| !c.is_control())
-        .filter_map(|c| Some((c.name.clone(), c.live()?.so.clone())))
-        .collect();
-    if heads.is_empty() || artifacts.is_empty() {
+    // Grouped by the headline cases each runs (a library peer, those it
+    // offers): counted a group at a time.
+    let mut groups: Vec<(Vec<Case>, Vec<Named>)> = Vec::new();
+    for c in contenders.iter().filter(|c| !c.is_control()) {
+        let Some(built) = c.live() else { continue };
+        let runs: Vec<Case> = heads
+            .iter()
+            .copied()
+            .filter(|h| c.offers(h).is_ok())
+            .collect();
+        let artifact = (c.name.clone(), built.so.clone());
+        match groups.iter_mut().find(|(h, _)| *h == runs) {
+            Some((_, artifacts)) => artifacts.push(artifact),
+            None => groups.push((runs, vec![artifact])),
+        }
+    }
+    groups.retain(|(heads, artifacts)| !heads.is_empty() && !artifacts.is_empty());
+    if groups.is_empty() {
         return;
     }
+    for (heads, artifacts) in &groups {
+        count_group(report, entry, artifacts, heads, dir, &valgrind);
+    }
+    report.run.counting = Counting::Callgrind { valgrind };
+}
+
+/// An artifact by its contender's name.
+type Named = (String, std::path::PathBuf);
+
+/// Counts `artifacts` in `heads`, all of which each runs.
+fn count_group(
+    report: &mut Report,
+    entry: &CipherEntry,
+    artifacts: &[Named],
+    heads: &[Case],
+    dir: &Path,
+    valgrind: &str,
+) {
     eprintln!(
         "counting instructions of {} artifacts in {} cases with callgrind ({valgrind})",
         artifacts.len(),
         heads.len()
     );
-    let counts = callgrind::count(&artifacts, &heads, dir);
+    let heads = heads.to_vec();
+    let counts = callgrind::count(artifacts, &heads, dir);
     for ((name, _), count) in artifacts.iter().zip(counts) {
         match count {
             Count::Counted(n) => attach(report, entry, name, &heads, &n),
@@ -75,7 +107,6 @@ pub fn count(
             }
         }
     }
-    report.run.counting = Counting::Callgrind { valgrind };
 }
 
 /// Writes the instructions of `name` in each of `cases` into its speed

@@ -20,6 +20,9 @@
 //!   deadline (`deadline.rs`) and NAME reported as hung;
 //! - `missing:NAME`: library peer NAME's C library is taken as not
 //!   installed here (its rows are left out, saying so: `library.rs`);
+//! - `no-provider:NAME`: the OpenSSL provider library peer NAME's
+//!   algorithm is in (the legacy one) is taken as not installed here
+//!   (likewise left out, saying so);
 //! - `crash:NAME`: the measuring (or counting) process aborts when it turns
 //!   to NAME;
 //! - `unavailable:NAME`: NAME's artifact says this CPU cannot run it (as the
@@ -53,10 +56,14 @@ enum Fault {
     Crash(String),
     /// The C library of library peer NAME taken as not installed.
     Missing(String),
+    /// The provider of library peer NAME taken as not installed.
+    NoProvider(String),
 }
 
 /// The kind of fault that pretends a library peer's library is missing.
 const MISSING: &str = "missing";
+/// The kind of fault that pretends a library peer's provider is missing.
+const NO_PROVIDER: &str = "no-provider";
 
 /// `KIND:NAME` read: the fault, or why it is none this file knows.
 fn parse(v: &str) -> Result<Fault, String> {
@@ -69,6 +76,9 @@ fn parse(v: &str) -> Result<Fault, String> {
     if kind == MISSING {
         return Ok(Fault::Missing(name.into()));
     }
+    if kind == NO_PROVIDER {
+        return Ok(Fault::NoProvider(name.into()));
+    }
     match BUILT.iter().find(|(k, _)| *k == kind) {
         Some((_, features)) => Ok(Fault::Built(features, name.into())),
         None => Err(format!("INLINELAB_FAULT has an unknown kind {kind:?}")),
@@ -78,7 +88,7 @@ fn parse(v: &str) -> Result<Fault, String> {
 impl Fault {
     fn name(&self) -> &str {
         match self {
-            Fault::Built(_, n) | Fault::Crash(n) | Fault::Missing(n) => n,
+            Fault::Built(_, n) | Fault::Crash(n) | Fault::Missing(n) | Fault::NoProvider(n) => n,
         }
     }
 }
@@ -100,7 +110,7 @@ pub fn check(names: &[String]) -> crate::error::Result<()> {
     let Ok(v) = std::env::var(fault::VAR) else {
         return Ok(());
     };
-    let kinds: Vec<&str> = [fault::CRASH, MISSING]
+    let kinds: Vec<&str> = [fault::CRASH, MISSING, NO_PROVIDER]
         .into_iter()
         .chain(BUILT.iter().map(|(k, _)| *k))
         .collect();
@@ -131,4 +141,9 @@ pub fn extra_features(name: &str) -> &'static [&'static str] {
 /// Whether library peer `name`'s library is to be taken as not installed.
 pub fn missing(name: &str) -> bool {
     matches!(injected(), Some(Fault::Missing(n)) if n == name)
+}
+
+/// Whether library peer `name`'s provider is to be taken as not installed.
+pub fn no_provider(name: &str) -> bool {
+    matches!(injected(), Some(Fault::NoProvider(n)) if n == name)
 }

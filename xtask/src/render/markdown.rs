@@ -174,6 +174,16 @@ fn render_rule(w: &mut String, r: &Report) {
             md_text(e.reason.as_deref().unwrap_or("no reason recorded"))
         );
     }
+    // A library peer timed on the cases it offers: the others said.
+    for e in r.entries().filter(|e| e.status == Status::Measured) {
+        let Some(n) = &e.not_offered else { continue };
+        let _ = writeln!(
+            w,
+            "**{} cases left out:** {}; its row holds the cases it ran, and every comparison with it is on the cases both ran.\n",
+            md_code(&e.name),
+            md_text(&n.sentence())
+        );
+    }
 }
 
 /// The rule's `steps` as sentences (markdown the rule wrote,

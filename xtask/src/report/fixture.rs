@@ -129,6 +129,7 @@ pub fn entry(name: &str, text: u64, mb_s: [f64; 2], gain: Option<f64>) -> Entry 
         flags: None,
         secrets: None,
         older_cpu: None,
+        not_offered: None,
     }
 }
 

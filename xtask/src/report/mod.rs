@@ -326,6 +326,66 @@ pub struct Entry {
     /// (`time/emulated.rs`); `null` where nobody looked.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub older_cpu: Option<older_cpu::OlderCpu>,
+    /// The cases of the run a library peer does not offer (its
+    /// declaration says what it offers), left out of its speeds: said,
+    /// never a failure, and every comparison with it is on the cases both
+    /// ran; `null` where it offers every case (and for all but library
+    /// peers).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub not_offered: Option<NotOffered>,
+}
+
+/// A library peer's cases left out of its row: what it offers, and the
+/// run's cases outside it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct NotOffered {
+    /// The library, as the declarations name it (`libgcrypt`).
+    pub by: String,
+    /// What it offers, in words (`16-byte keys in ECB, CBC and CTR`).
+    pub offers: String,
+    /// The cases left out, each mode and key size once (every direction
+    /// and size of it left out alike).
+    pub cases: Vec<Unoffered>,
+}
+
+/// One mode under one key size that a library peer does not offer.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Unoffered {
+    /// `ecb(cast5)`.
+    pub alg: String,
+    /// Key setup, rather than the mode's crypt cases (both directions).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub key_setup: bool,
+    pub key_bits: usize,
+}
+
+impl std::fmt::Display for Unoffered {
+    /// `ecb(cast5) under a 64-bit key`, `key setup of a 64-bit key`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.key_setup {
+            write!(f, "key setup of a {}-bit key", self.key_bits)
+        } else {
+            write!(f, "{} under a {}-bit key", self.alg, self.key_bits)
+        }
+    }
+}
+
+impl NotOffered {
+    /// The sentence a report says it in: `not offered by libgcrypt:
+    /// ecb(cast5) under a 64-bit key and ... (libgcrypt offers 16-byte keys
+    /// in ECB, CBC and CTR)`.
+    pub fn sentence(&self) -> String {
+        let cases: Vec<String> = self.cases.iter().map(ToString::to_string).collect();
+        let cases = match cases.as_slice() {
+            [] => String::new(),
+            [one] => one.clone(),
+            [most @ .., last] => format!("{} and {last}", most.join(", ")),
+        };
+        format!(
+            "not offered by {}: {cases} ({} offers {})",
+            self.by, self.by, self.offers
+        )
+    }
 }
 
 /// What became of a variant or peer; `ok`, `failed`, `hung`,

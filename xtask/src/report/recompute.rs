@@ -11,11 +11,12 @@ use crate::report::{Control, Operation, Report, SCHEMA_VERSION, Speed, round_tic
 use bench_harness::stats::Ratio;
 use std::collections::HashMap;
 
-/// The speed of `a` over `b` (two engines' speed entries) over their crypt
-/// cases, at `confidence`; `None` when they share no case.
+/// The speed of `a` over `b` (two engines' speed entries) over the crypt
+/// cases both have (a library peer has none of the cases it does not
+/// offer), at `confidence`; `None` when they share no case.
 pub fn overall_of(a: &[Speed], b: &[Speed], confidence: f64) -> Option<Ratio> {
     let per_case: Vec<Paired> = (a.iter().filter(|s| s.dir.is_crypt()))
-        .map(|sa| {
+        .filter_map(|sa| {
             let sb = b.iter().find(|s| {
                 s.alg == sa.alg
                     && s.dir == sa.dir
@@ -24,7 +25,7 @@ pub fn overall_of(a: &[Speed], b: &[Speed], confidence: f64) -> Option<Ratio> {
             })?;
             Some(Paired::of(&sa.samples, &sb.samples))
         })
-        .collect::<Option<_>>()?;
+        .collect();
     paired::overall(&per_case, confidence).map(|c| c.ratio)
 }
 
@@ -77,15 +78,16 @@ impl Index {
         }
     }
 
-    /// What [`Report::faster`] gives, from the index.
+    /// What [`Report::faster`] gives, from the index: over the crypt
+    /// cases both have.
     pub fn faster(&self, a: &str, b: &str) -> Option<Ratio> {
         let (ea, eb) = (self.by_name.get(a)?, self.by_name.get(b)?);
         let per_case: Vec<Paired> = (ea.cases.iter())
-            .map(|(n, la)| {
+            .filter_map(|(n, la)| {
                 let (_, lb) = eb.cases.get(*eb.position.get(n)?)?;
                 Some(Paired::of_levels(la, lb))
             })
-            .collect::<Option<_>>()?;
+            .collect();
         paired::overall(&per_case, self.confidence).map(|c| c.ratio)
     }
 }

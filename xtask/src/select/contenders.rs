@@ -4,7 +4,8 @@
 use crate::env::flags::{FlagSet, SEPARATOR};
 use crate::env::tree::{Source, Tree};
 use crate::select::artifact::Artifact;
-use bench_harness::registry::{CipherEntry, Library, Peer};
+use bench_harness::registry::{CipherEntry, Library, NotOffered, Peer};
+use bench_harness::sampling::Case;
 use std::path::{Path, PathBuf};
 
 /// What a contender is.
@@ -115,6 +116,23 @@ impl Contender {
             Kind::Peer(p) => p.library,
             Kind::Variant(_) | Kind::Control(_) => None,
         }
+    }
+
+    /// Whether it runs `case`, or why not: a library peer runs only what
+    /// its declaration says it offers ([`Library::offers`]); everything
+    /// else runs every case.
+    pub fn offers(&self, case: &Case) -> Result<(), NotOffered> {
+        match self.library() {
+            Some(l) => l.offers(case.mode, case.key_bytes),
+            None => Ok(()),
+        }
+    }
+
+    /// The indices of the cases of `cases` it does not run.
+    pub fn not_offered(&self, cases: &[Case]) -> Vec<usize> {
+        (0..cases.len())
+            .filter(|&c| self.offers(&cases[c]).is_err())
+            .collect()
     }
 
     /// The variant's name, for a variant.
@@ -245,6 +263,29 @@ pub fn contenders(
         ));
     }
     out
+}
+
+/// Leaves out, before anything is built, each library peer among
+/// `contenders` that offers none of `cases` (its declaration says what it
+/// offers): unavailable in this run, saying so, never a failure. One that
+/// offers some of them runs those, the others said left out of its row.
+pub fn leave_out_unoffered(contenders: &mut [Contender], cases: &[Case]) {
+    for c in contenders.iter_mut() {
+        let Some(library) = c.library() else { continue };
+        if !matches!(c.state, State::Pending) || cases.is_empty() {
+            continue;
+        }
+        if cases.iter().all(|case| c.offers(case).is_err()) {
+            let why = format!(
+                "not offered by {}: none of this run's cases ({} offers {})",
+                library.name.name(),
+                library.name.name(),
+                library.offered()
+            );
+            eprintln!("{}: left out: {why}", c.label);
+            c.state = State::Unavailable { why, built: None };
+        }
+    }
 }
 
 /// `contenders` built under the flag set `set`: each in the tree with

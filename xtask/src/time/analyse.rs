@@ -9,7 +9,10 @@ use crate::decide::verdict::{self, Candidate, Noise, Verdict};
 use crate::env::workspace;
 use crate::report::calibration::{self, Calibration};
 use crate::report::raw;
-use crate::report::{self, Control, Counting, Entry, Operation, Quiet, Report, Run, Speed, Status};
+use crate::report::{
+    self, Control, Counting, Entry, NotOffered, Operation, Quiet, Report, Run, Speed, Status,
+    Unoffered,
+};
 use crate::select::cases::Keys;
 use crate::select::contenders::{Contender, State};
 use crate::time::timings::Timings;
@@ -69,8 +72,11 @@ pub fn analyse(
         // Its sample index, while it is sound.
         let k = t.index(i).filter(|_| c.live().is_some());
         if let Some(k) = k.filter(|_| t.timed() && !c.is_control()) {
-            raw.push_str(&raw::lines(entry.name, cases, &c.label, |ci| {
-                t.level(k, ci)
+            // The cases it ran (a library peer's, those it offers).
+            let runs: Vec<usize> = (0..cases.len()).filter(|&ci| t.runs(k, ci)).collect();
+            let ran: Vec<Case> = runs.iter().map(|&ci| cases[ci]).collect();
+            raw.push_str(&raw::lines(entry.name, &ran, &c.label, |i| {
+                t.level(k, runs[i])
             }));
         }
         let e = entry_of(entry.name, c, k, reference, cases, t);
@@ -196,6 +202,7 @@ fn entry_of(
     };
     let against = |k: usize| reference.filter(|&r| r != k);
     let built = c.built();
+    let not_offered = not_offered(cipher, c, cases);
     Entry {
         name: c.name.clone(),
         label: c.label.clone(),
@@ -213,6 +220,7 @@ fn entry_of(
         flags: (!c.tree.flags.is_profile()).then(|| c.tree.flags.name()),
         secrets: None,
         older_cpu: None,
+        not_offered,
     }
 }
 
@@ -237,7 +245,30 @@ fn control_of(
     })
 }
 
-/// Engine `k`'s speed in each case, and its ratio to engine `reference`.
+/// A library peer's cases of `cases` it does not offer, each mode and key
+/// size once; `None` where it offers every one.
+fn not_offered(cipher: &str, c: &Contender, cases: &[Case]) -> Option<NotOffered> {
+    let library = c.library()?;
+    let mut out: Vec<Unoffered> = Vec::new();
+    for case in cases.iter().filter(|case| c.offers(case).is_err()) {
+        let u = Unoffered {
+            alg: case.alg(cipher),
+            key_setup: !case.kind.is_crypt(),
+            key_bits: case.key_bytes * 8,
+        };
+        if !out.contains(&u) {
+            out.push(u);
+        }
+    }
+    (!out.is_empty()).then(|| NotOffered {
+        by: library.name.name().to_string(),
+        offers: library.offered(),
+        cases: out,
+    })
+}
+
+/// Engine `k`'s speed in each case it runs (see [`Timings::runs`]), and
+/// its ratio to engine `reference`.
 fn speeds(
     cipher: &str,
     cases: &[Case],
@@ -248,6 +279,7 @@ fn speeds(
     cases
         .iter()
         .enumerate()
+        .filter(|&(ci, _)| t.runs(k, ci))
         .map(|(ci, case)| {
             let mut s = Speed {
                 alg: case.alg(cipher),

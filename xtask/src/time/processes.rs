@@ -6,14 +6,14 @@
 //! loader puts the code and the allocator the buffers differs between
 //! them: the processes are the unit of the statistics ([`Timings`]).
 
-use crate::child::measure::{EngineState, Outcome, Spec};
+use crate::child::measure::{EngineState, Offers, Outcome, Spec};
 use crate::env::deadline::{self, Group, Waited};
 use crate::env::workspace;
 use crate::error::{Error, Result};
 use crate::report::Spent;
 use crate::select::contenders::{Contender, State};
 use crate::time::timings::Timings;
-use bench_harness::engine::Mode;
+use bench_harness::engine::{Dir, Mode};
 use bench_harness::registry::CipherEntry;
 use bench_harness::sampling::{Case, Plan};
 use std::path::{Path, PathBuf};
@@ -94,6 +94,9 @@ pub fn measure(
     }
     let mut t = Timings::new(runs, cases);
     t.spent = spent;
+    t.not_offered = (t.measured.iter())
+        .map(|&i| contenders[i].not_offered(cases))
+        .collect();
     Ok(t)
 }
 
@@ -233,24 +236,49 @@ pub(crate) fn spec(
     cases: &[Case],
     plan: Plan,
 ) -> Spec {
-    let engines = live
-        .iter()
-        .filter_map(|&i| Some((contenders[i].name.clone(), contenders[i].live()?.so.clone())))
+    let live: Vec<&Contender> = (live.iter().map(|&i| &contenders[i]))
+        .filter(|c| c.live().is_some())
         .collect();
+    let engines = (live.iter())
+        .filter_map(|c| Some((c.name.clone(), c.live()?.so.clone())))
+        .collect();
+    let check_keys: Vec<usize> = entry
+        .modes
+        .iter()
+        .find(|(m, _)| *m == Mode::Ecb)
+        .map(|(_, k)| k.to_vec())
+        .unwrap_or_default();
+    let offers = live.iter().map(|c| offers(c, cases, &check_keys)).collect();
     Spec {
         cipher: entry.name.to_string(),
         from_crate: entry.from_crate.cloned(),
         engines,
         cases: cases.to_vec(),
         plan,
-        check_keys: entry
-            .modes
-            .iter()
-            .find(|(m, _)| *m == Mode::Ecb)
-            .map(|(_, k)| k.to_vec())
-            .unwrap_or_default(),
+        check_keys,
+        offers,
         reversed: false,
         check_only: false,
+    }
+}
+
+/// What `c` does not run of `cases` (a library peer runs what its
+/// declaration offers): those cases, and the modes and key sizes (of the
+/// cases and of `check_keys`) it is not checked under.
+fn offers(c: &Contender, cases: &[Case], check_keys: &[usize]) -> Offers {
+    let mut not_checked = Vec::new();
+    for case in cases {
+        let keys = check_keys.iter().chain([&case.key_bytes]);
+        for &k in keys {
+            let key = Case::crypt(case.mode, Dir::Encrypt, k, 0);
+            if c.offers(&key).is_err() && !not_checked.contains(&(case.mode, k)) {
+                not_checked.push((case.mode, k));
+            }
+        }
+    }
+    Offers {
+        not_cases: c.not_offered(cases),
+        not_checked,
     }
 }
 

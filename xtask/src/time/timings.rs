@@ -24,6 +24,9 @@ pub struct Timings {
     pub crypt: Vec<usize>,
     /// `[engine][case]`: every round, with its process.
     rounds: Vec<Vec<Vec<Sample>>>,
+    /// `[engine]`: the cases it does not run (a library peer's, which its
+    /// declaration does not offer): left out of every comparison with it.
+    pub not_offered: Vec<Vec<usize>>,
     /// Batches in every case, and quiet ones.
     pub total_rounds: usize,
     pub quiet_total: usize,
@@ -44,6 +47,7 @@ impl Timings {
             measured: Vec::new(),
             crypt: (0..cases).collect(),
             rounds: Vec::new(),
+            not_offered: Vec::new(),
             total_rounds: 0,
             quiet_total: 0,
             processes: 0,
@@ -157,9 +161,18 @@ impl Timings {
         self.combined(a, b).map(|c| c.ratio)
     }
 
-    /// [`Timings::overall`] with the processes it kept and set aside.
+    /// Whether engine `k` runs case `c` (see [`Timings::not_offered`]).
+    pub fn runs(&self, k: usize, c: usize) -> bool {
+        self.not_offered.get(k).is_none_or(|n| !n.contains(&c))
+    }
+
+    /// [`Timings::overall`] with the processes it kept and set aside: over
+    /// the crypt cases both engines run.
     pub fn combined(&self, a: usize, b: usize) -> Option<Combined> {
-        let per_case: Vec<Paired> = self.crypt.iter().map(|&c| self.paired(a, b, c)).collect();
+        let per_case: Vec<Paired> = (self.crypt.iter())
+            .filter(|&&c| self.runs(a, c) && self.runs(b, c))
+            .map(|&c| self.paired(a, b, c))
+            .collect();
         paired::overall(&per_case, paired::confidence(self.looks))
     }
 }

@@ -88,6 +88,7 @@ pub fn compare(
     } else {
         build::Reuse::Previous
     };
+    contenders::leave_out_unoffered(&mut contenders, &self::cases(args, entry));
     build::build_and_size_reusing(entry, &mut contenders, work, steps, reuse);
     // A crate's variants (most edits change no machine code), and a flag
     // grid's (many flag sets build the same code): identical code is timed

@@ -13,7 +13,7 @@ use crate::error::Result;
 use crate::report::Report;
 use crate::select::cases;
 use crate::select::ciphers;
-use crate::select::contenders::Contender;
+use crate::select::contenders::{self, Contender};
 use crate::time::analyse::{self, Settings};
 use crate::time::plan::Amount;
 use crate::time::processes;
@@ -68,6 +68,9 @@ pub fn measure(
     generated_by: &str,
 ) -> Result<(Report, Timings)> {
     let steps = contenders.len() + 2;
+    // The peers are timed (not counted): one that offers none of the
+    // timed cases is left out before it is built.
+    contenders::leave_out_unoffered(contenders, &Amount::quick().cases(entry));
     build::build_and_size_reusing(entry, contenders, dir, steps, reuse);
     measure_built(entry, contenders, dir, no_time, generated_by)
 }
