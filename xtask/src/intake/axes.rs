@@ -33,6 +33,10 @@ pub enum Change {
     /// variant showed, settled together); where one gives a function
     /// `always` and another removes its attribute, `always` stays.
     Combined(Vec<Change>),
+    /// Of `of`'s edits, those at the indices `kept` (into [`edits`] of
+    /// `of`, in its order): a set with the edits no build reaches left out
+    /// ([`reached`]).
+    Only { of: Box<Change>, kept: Vec<usize> },
 }
 
 /// One variant: its name and change.
@@ -149,6 +153,10 @@ pub fn edits<'a>(scan: &'a Scan, cfg: &Cfg, change: &Change) -> Vec<Edit<'a>> {
                 own => own.iter().map(|a| Edit::Set(a, Attr::Always)).collect(),
             }
         }
+        Change::Only { of, kept } => (edits(scan, cfg, of).into_iter().enumerate())
+            .filter(|(i, _)| kept.contains(i))
+            .map(|(_, e)| e)
+            .collect(),
         Change::Combined(parts) => {
             // One edit per attribute or function: a later part's edit
             // replaces an earlier one's (the evidence after a policy),
@@ -183,12 +191,50 @@ fn same_target(a: &Edit, b: &Edit) -> bool {
 /// functions `always` cannot be given.
 pub fn skipped(scan: &Scan, cfg: &Cfg, change: &Change) -> Vec<String> {
     match change {
+        Change::Only { of, .. } => skipped(scan, cfg, of),
         Change::Every(Attr::Always) => (scan.functions.iter())
             .filter(|f| f.applies(cfg) && f.target_feature)
             .map(|f| f.path.clone())
             .collect(),
         _ => Vec::new(),
     }
+}
+
+/// The indices of the `edits` (of the crate scanned as `scan`) that touch
+/// a function a build may reach: one whose name is among `names` (the last
+/// segments of the functions the builds' inlining remarks name as callee
+/// or caller, and of their hot paths' symbols), and every one this reader
+/// cannot name for sure: an attribute on no function, a function in a
+/// `macro_rules!` body (written once, compiled once per invocation under
+/// other names) or named by a metavariable. An edit left out touches a
+/// function no call in those builds reaches; whether leaving it out
+/// changes nothing is for a build of the set without it to show.
+pub fn reached<'a>(
+    scan: &'a Scan,
+    edits: &[Edit<'a>],
+    names: &std::collections::HashSet<String>,
+) -> Vec<usize> {
+    fn function<'a>(scan: &'a Scan, e: &Edit<'a>) -> Option<&'a Function> {
+        match e {
+            Edit::Remove(a) | Edit::Set(a, _) => a.function_index.map(|i| &scan.functions[i]),
+            Edit::Add(f, ..) => Some(*f),
+        }
+    }
+    let ident = |n: &str| !n.is_empty() && n.chars().all(|c| c.is_alphanumeric() || c == '_');
+    (edits.iter().enumerate())
+        .filter(|(_, e)| match function(scan, e) {
+            None => true,
+            Some(f) => f.place.in_macro_body || !ident(&f.name) || names.contains(&f.name),
+        })
+        .map(|(i, _)| i)
+        .collect()
+}
+
+/// The name a demangled symbol or an inlining remark's function ends in
+/// (`update` of `<Poly1305 as UniversalHash>::update`), as [`reached`]
+/// matches it.
+pub fn function_name(symbol: &str) -> &str {
+    last_segment(symbol)
 }
 
 /// The functions of `scan` that the demangled hot-path symbols `hot` name
@@ -293,6 +339,49 @@ mod tests {
         assert!(
             lines[4].starts_with("#[inline(always)] pub fn c"),
             "{after}"
+        );
+    }
+
+    /// An edit is kept when its function's name is reached, or when the
+    /// function cannot be named for sure (in a macro body); a set of only
+    /// those makes just their edits.
+    #[test]
+    fn edits_to_functions_no_build_reaches_are_left_out() {
+        let dir = tempfile::tempdir().unwrap();
+        let manifest = "[package]\nname = \"t\"\nversion = \"0.0.0\"\nedition = \"2024\"\n";
+        std::fs::write(dir.path().join("Cargo.toml"), manifest).unwrap();
+        std::fs::create_dir(dir.path().join("src")).unwrap();
+        let lib = "#[inline]\npub fn a() {}\n#[inline]\npub fn fmt() {}\npub fn c() {}\nmacro_rules! m { ($n:ident) => { #[inline] pub fn $n() {} } }\nm!(d);\n";
+        std::fs::write(dir.path().join("src/lib.rs"), lib).unwrap();
+        let cfg = Cfg::from_rustc::<&str>(None, &[]).unwrap();
+        let scan = crate::intake::annotations::scan(dir.path(), &cfg).unwrap();
+        let always = Change::Every(Attr::Always);
+        let all = edits(&scan, &cfg, &always);
+        assert_eq!(all.len(), 4, "{all:?}");
+        let names: std::collections::HashSet<String> =
+            ["a", "c"].iter().map(|s| s.to_string()).collect();
+        let kept = reached(&scan, &all, &names);
+        // `fmt` is reached by no call: left out; the macro's function kept.
+        assert_eq!(kept.len(), 3, "{kept:?}");
+        let only = Change::Only {
+            of: Box::new(always),
+            kept: kept.clone(),
+        };
+        let trimmed = edits(&scan, &cfg, &only);
+        assert_eq!(trimmed.len(), 3);
+        crate::intake::annotations::apply_under(dir.path(), &trimmed).unwrap();
+        let after = std::fs::read_to_string(dir.path().join("src/lib.rs")).unwrap();
+        let lines: Vec<&str> = after.lines().collect();
+        assert_eq!(lines[0], "#[inline(always)]", "{after}");
+        assert_eq!(lines[2], "#[inline]", "{after}");
+        assert!(
+            lines[4].starts_with("#[inline(always)] pub fn c"),
+            "{after}"
+        );
+        assert!(lines[5].contains("#[inline(always)] pub fn $n"), "{after}");
+        assert_eq!(
+            function_name("<Poly1305 as UniversalHash>::update"),
+            "update"
         );
     }
 
