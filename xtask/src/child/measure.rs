@@ -243,7 +243,9 @@ fn load(
     // under every key length it takes, and a universal hash's besides every
     // length streamed (its artifact buffers a partial block); a stream
     // cipher's every length in one call, both directions, under every key
-    // length (each call a fresh keystream: nothing to stream).
+    // length (each call a fresh keystream: nothing to stream); an AEAD's
+    // likewise, with associated data, its tag checked and a tampered one
+    // refused.
     if let Some(c) = entry.from_crate {
         let streamed = match c.primitive.kind() {
             Kind::BlockCipher => Ok(()),
@@ -257,6 +259,13 @@ fn load(
                 &mut engine,
                 &mut crate_oracle(c)?,
                 c.primitive.key_lengths(),
+            ),
+            Kind::Aead => sampling::check_aead(
+                &mut engine,
+                &mut crate_oracle(c)?,
+                c.primitive.key_lengths(),
+                c.primitive.iv_size().unwrap_or_default(),
+                c.primitive.tag_size().unwrap_or_default(),
             ),
             Kind::StreamCipher => sampling::check_stream(
                 &mut engine,
