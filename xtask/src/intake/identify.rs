@@ -259,4 +259,36 @@ mod tests {
         };
         assert!(modes_of("k-1.0.0", "C", &keyless).is_err());
     }
+
+    /// An AEAD whose nonce or tag is longer than the ABI carries is
+    /// refused with one line and a hint, before anything is built; one
+    /// within both is timed in its mode.
+    #[test]
+    fn an_aead_the_abi_cannot_carry_is_refused() {
+        let aead = |nonce_size, tag_size| Primitive::Aead {
+            key_lengths: vec![32],
+            nonce_size,
+            tag_size,
+        };
+        for (nonce, tag, what, n) in [
+            (abi::MAX_IV + 1, 16, "nonce", abi::MAX_IV + 1),
+            (12, abi::MAX_TAG + 1, "tag", abi::MAX_TAG + 1),
+        ] {
+            let Err(Error::Usage { cause, hint }) = modes_of("k-1.0.0", "Wide", &aead(nonce, tag))
+            else {
+                panic!("a {nonce}-byte nonce and a {tag}-byte tag were taken");
+            };
+            assert_eq!(
+                cause,
+                format!(
+                    "k-1.0.0: Wide's {what} is {n} bytes; the artifacts' ABI carries an AEAD's {what} of up to 64 bytes"
+                )
+            );
+            assert!(!cause.contains('\n') && hint.contains("--type"), "{hint}");
+        }
+        assert_eq!(
+            modes_of("k-1.0.0", "A", &aead(abi::MAX_IV, abi::MAX_TAG)).unwrap(),
+            [(Mode::Aead, vec![32])]
+        );
+    }
 }
