@@ -12,7 +12,7 @@
 //! | `inlinelab_ctx_size`, `inlinelab_ctx_align` | `() -> usize` |
 //! | `inlinelab_set_key` | `(ctx, keying, key, key_len) -> i32`: `keying` a [`Keying`]; [`OK`], [`ERR_LENGTH`] for a key length it does not take, [`ERR_OP`] for a keying it does not do; a hash takes the empty key, and its context then holds a fresh state; a MAC (a crate's, through the same operations as a hash) takes its key, and its context then holds the keyed MAC and a fresh tag's state |
 //! | `inlinelab_clear` | `(ctx)`: drops (and so zeroizes) a keyed context |
-//! | `inlinelab_crypt` | `(ctx, op, iv, buf, len) -> i32`: `op` an [`Op`]; `iv` one block, or a stream cipher's nonce for [`Op::StreamEncrypt`] and [`Op::StreamDecrypt`], or an [`AeadIo`] (nonce, associated data, tag, output) for [`Op::AeadEncrypt`] and [`Op::AeadDecrypt`]; [`OK`], [`ERR_LENGTH`] for a partial block (or a digest that does not fit), [`ERR_OP`] for an op it does not do, [`ERR_KEYING`] for an XTS op on a context keyed with one key, [`ERR_TAG`] for an AEAD's decryption whose tag does not match |
+//! | `inlinelab_crypt` | `(ctx, op, iv, buf, len) -> i32`: `op` an [`Op`]; `iv` one block, or a stream cipher's nonce for [`Op::StreamEncrypt`] and [`Op::StreamDecrypt`], or an [`AeadIo`] (nonce, associated data, tag, output; aligned as one) for [`Op::AeadEncrypt`] and [`Op::AeadDecrypt`]; [`OK`], [`ERR_LENGTH`] for a partial block (or a digest that does not fit), [`ERR_OP`] for an op it does not do, [`ERR_KEYING`] for an XTS op on a context keyed with one key, [`ERR_TAG`] for an AEAD's decryption whose tag does not match |
 //!
 //! The caller owns the context memory: `inlinelab_ctx_size()` bytes aligned
 //! to `inlinelab_ctx_align()`. `cargo xtask gate` counts the instructions
