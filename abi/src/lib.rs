@@ -12,7 +12,7 @@
 //! | `inlinelab_ctx_size`, `inlinelab_ctx_align` | `() -> usize` |
 //! | `inlinelab_set_key` | `(ctx, keying, key, key_len) -> i32`: `keying` a [`Keying`]; [`OK`], [`ERR_LENGTH`] for a key length it does not take, [`ERR_OP`] for a keying it does not do; a hash takes the empty key, and its context then holds a fresh state; a MAC (a crate's, through the same operations as a hash) takes its key, and its context then holds the keyed MAC and a fresh tag's state |
 //! | `inlinelab_clear` | `(ctx)`: drops (and so zeroizes) a keyed context |
-//! | `inlinelab_crypt` | `(ctx, op, iv, buf, len) -> i32`: `op` an [`Op`]; `iv` one block, or a stream cipher's nonce for [`Op::StreamEncrypt`] and [`Op::StreamDecrypt`]; [`OK`], [`ERR_LENGTH`] for a partial block (or a digest that does not fit), [`ERR_OP`] for an op it does not do, [`ERR_KEYING`] for an XTS op on a context keyed with one key |
+//! | `inlinelab_crypt` | `(ctx, op, iv, buf, len) -> i32`: `op` an [`Op`]; `iv` one block, or a stream cipher's nonce for [`Op::StreamEncrypt`] and [`Op::StreamDecrypt`], or an [`AeadIo`] (nonce, associated data, tag, output; aligned as one) for [`Op::AeadEncrypt`] and [`Op::AeadDecrypt`]; [`OK`], [`ERR_LENGTH`] for a partial block (or a digest that does not fit), [`ERR_OP`] for an op it does not do, [`ERR_KEYING`] for an XTS op on a context keyed with one key, [`ERR_TAG`] for an AEAD's decryption whose tag does not match |
 //!
 //! The caller owns the context memory: `inlinelab_ctx_size()` bytes aligned
 //! to `inlinelab_ctx_align()`. `cargo xtask gate` counts the instructions
@@ -36,7 +36,10 @@
 /// Not bumped for an addition an older artifact answers with [`ERR_OP`]
 /// (as it does any code it does not know): a stream cipher's
 /// [`Op::StreamEncrypt`] and [`Op::StreamDecrypt`] came so, within 5.
-pub const VERSION: u32 = 5;
+/// 6: AEADs: [`Op::AeadEncrypt`] and [`Op::AeadDecrypt`], whose `iv`
+/// points to an [`AeadIo`] (not an IV: an older artifact would read it as
+/// one), and the return code [`ERR_TAG`].
+pub const VERSION: u32 = 6;
 
 /// The longest digest the ABI carries, in bytes (SHA-512's, BLAKE2b's).
 pub const MAX_DIGEST: usize = 64;
@@ -46,6 +49,33 @@ pub const MAX_DIGEST: usize = 64;
 /// many bytes, the nonce first and zeros after (`iv` of
 /// [`Op::StreamEncrypt`]); a block cipher's IV is its block.
 pub const MAX_IV: usize = 64;
+
+/// The longest AEAD tag the ABI carries, in bytes ([`AeadIo::tag`]).
+pub const MAX_TAG: usize = 64;
+
+/// What an AEAD's operation ([`Op::AeadEncrypt`], [`Op::AeadDecrypt`])
+/// takes besides the context and the buffer: `inlinelab_crypt`'s `iv`
+/// points to one, which the artifact reads (and writes the tag of an
+/// encryption into). The buffer is the input (plaintext, or ciphertext
+/// without its tag), `len` bytes; the output, as long, goes to `out`, or
+/// over the input when `out` is null (in place).
+#[derive(Clone, Copy, Debug)]
+#[repr(C)]
+pub struct AeadIo {
+    /// The nonce, first (the AEAD's nonce length, at most [`MAX_IV`]
+    /// bytes), zeros after.
+    pub nonce: [u8; MAX_IV],
+    /// The tag, first (its tag length, at most [`MAX_TAG`] bytes): written
+    /// by an encryption, read by a decryption.
+    pub tag: [u8; MAX_TAG],
+    /// The associated data: `aad_len` bytes, authenticated, not encrypted
+    /// (any pointer when `aad_len` is 0).
+    pub aad: *const u8,
+    pub aad_len: usize,
+    /// Where the output goes (`len` bytes, apart from the buffer), or null
+    /// for in place.
+    pub out: *mut u8,
+}
 
 /// The names of the exported functions, for the loader (and for anything
 /// that finds them in a built file: the sizer's call graph, callgrind's
@@ -89,6 +119,9 @@ pub const ERR_LENGTH: i32 = -1;
 pub const ERR_OP: i32 = -2;
 /// An XTS operation on a context keyed with [`Keying::One`].
 pub const ERR_KEYING: i32 = -3;
+/// An AEAD's decryption whose tag does not match its nonce, associated
+/// data and ciphertext: refused (the output is not the plaintext).
+pub const ERR_TAG: i32 = -4;
 
 /// `keying` of `inlinelab_set_key`: how the key bytes make the context.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -156,11 +189,20 @@ pub enum Op {
     /// Stream decryption: the same keystream as [`Op::StreamEncrypt`], a
     /// code of its own so that each direction is counted as itself.
     StreamDecrypt = 13,
+    /// An AEAD's encryption: the buffer encrypted (to the [`AeadIo`]'s
+    /// `out`, or in place), authenticated with the associated data under
+    /// the context's key and the nonce, and the tag written to the
+    /// [`AeadIo`] at `iv`.
+    AeadEncrypt = 14,
+    /// An AEAD's decryption: the tag at the [`AeadIo`] checked against the
+    /// buffer (the ciphertext) and the associated data, and the buffer
+    /// decrypted; [`ERR_TAG`] when it does not match.
+    AeadDecrypt = 15,
 }
 
 impl Op {
     /// Every operation, in code order.
-    pub const ALL: [Op; 14] = [
+    pub const ALL: [Op; 16] = [
         Op::EcbEncrypt,
         Op::EcbDecrypt,
         Op::CbcEncrypt,
@@ -175,6 +217,8 @@ impl Op {
         Op::HashFinal,
         Op::StreamEncrypt,
         Op::StreamDecrypt,
+        Op::AeadEncrypt,
+        Op::AeadDecrypt,
     ];
 
     /// The operation with code `code`, if there is one.
@@ -186,7 +230,12 @@ impl Op {
     pub fn decrypts(self) -> bool {
         matches!(
             self,
-            Op::EcbDecrypt | Op::CbcDecrypt | Op::CtrDecrypt | Op::XtsDecrypt | Op::StreamDecrypt
+            Op::EcbDecrypt
+                | Op::CbcDecrypt
+                | Op::CtrDecrypt
+                | Op::XtsDecrypt
+                | Op::StreamDecrypt
+                | Op::AeadDecrypt
         )
     }
 
@@ -203,5 +252,10 @@ impl Op {
     /// Whether it is a stream cipher's operation (its `iv` the nonce).
     pub fn is_stream(self) -> bool {
         matches!(self, Op::StreamEncrypt | Op::StreamDecrypt)
+    }
+
+    /// Whether it is an AEAD's operation (its `iv` an [`AeadIo`]).
+    pub fn is_aead(self) -> bool {
+        matches!(self, Op::AeadEncrypt | Op::AeadDecrypt)
     }
 }

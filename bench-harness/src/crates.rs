@@ -1,5 +1,5 @@
-//! A block cipher, hash, MAC, universal hash or stream cipher of a crate
-//! this workspace did not write
+//! A block cipher, hash, MAC, universal hash, stream cipher or AEAD of a
+//! crate this workspace did not write
 //! (`cargo xtask compare --crate`): what the intake learned of it (its block
 //! size, the key lengths its type takes, its digest's length, the variants
 //! built from a copy of it), made
@@ -27,8 +27,7 @@ pub const PEER_NAME: &str = "peer-registry";
 
 /// The kinds of primitive a crate's type may be, as far as this harness
 /// wraps them: which traits it implements, and so what the artifact wraps
-/// it in. A new kind (an AEAD) starts as an arm here and in
-/// [`Primitive`].
+/// it in. A new kind starts as an arm here and in [`Primitive`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Kind {
@@ -50,11 +49,15 @@ pub enum Kind {
     /// is: keyed by `set_key`, each operation a fresh keystream from key
     /// and nonce applied to the whole buffer ([`Mode::Stream`]).
     StreamCipher,
+    /// `aead` 0.6's `KeyInit + AeadInOut`, as `aes_gcm::Aes128Gcm` is:
+    /// keyed by `set_key`, each operation an encryption (or decryption,
+    /// its tag checked) with a nonce and associated data ([`Mode::Aead`]).
+    Aead,
 }
 
 impl Kind {
     /// What the kind is called in a sentence: `block cipher`, `hash`,
-    /// `MAC`, `universal hash`, `stream cipher`.
+    /// `MAC`, `universal hash`, `stream cipher`, `AEAD`.
     pub fn noun(self) -> &'static str {
         match self {
             Kind::BlockCipher => "block cipher",
@@ -62,6 +65,7 @@ impl Kind {
             Kind::Mac => "MAC",
             Kind::UniversalHash => "universal hash",
             Kind::StreamCipher => "stream cipher",
+            Kind::Aead => "AEAD",
         }
     }
 }
@@ -100,6 +104,16 @@ pub enum Primitive {
         /// `abi::MAX_IV`).
         iv_size: usize,
     },
+    Aead {
+        /// Every key length from 1 to 64 bytes that `new_from_slice` takes.
+        key_lengths: Vec<usize>,
+        /// Its nonce's length in bytes (`AeadCore::NonceSize`; 1 to
+        /// `abi::MAX_IV`).
+        nonce_size: usize,
+        /// Its tag's length in bytes (`AeadCore::TagSize`; 1 to
+        /// `abi::MAX_TAG`).
+        tag_size: usize,
+    },
 }
 
 impl Primitive {
@@ -110,28 +124,32 @@ impl Primitive {
             Primitive::Mac { .. } => Kind::Mac,
             Primitive::UniversalHash { .. } => Kind::UniversalHash,
             Primitive::StreamCipher { .. } => Kind::StreamCipher,
+            Primitive::Aead { .. } => Kind::Aead,
         }
     }
 
     /// The unit its input comes in: the block, or 1 byte for a hash, a
-    /// MAC, a universal hash (whose artifact buffers a partial block) or a
-    /// stream cipher.
+    /// MAC, a universal hash (whose artifact buffers a partial block), a
+    /// stream cipher or an AEAD.
     pub fn block_size(&self) -> usize {
         match self {
             Primitive::BlockCipher { block_size, .. } => *block_size,
             Primitive::Hash { .. }
             | Primitive::Mac { .. }
             | Primitive::UniversalHash { .. }
-            | Primitive::StreamCipher { .. } => 1,
+            | Primitive::StreamCipher { .. }
+            | Primitive::Aead { .. } => 1,
         }
     }
 
     /// The length of the IV its operations take: a block cipher's block,
-    /// a stream cipher's nonce; none for a hash, a MAC or a universal hash.
+    /// a stream cipher's or an AEAD's nonce; none for a hash, a MAC or a
+    /// universal hash.
     pub fn iv_size(&self) -> Option<usize> {
         match self {
             Primitive::BlockCipher { block_size, .. } => Some(*block_size),
             Primitive::StreamCipher { iv_size, .. } => Some(*iv_size),
+            Primitive::Aead { nonce_size, .. } => Some(*nonce_size),
             Primitive::Hash { .. } | Primitive::Mac { .. } | Primitive::UniversalHash { .. } => {
                 None
             }
@@ -144,15 +162,27 @@ impl Primitive {
             Primitive::BlockCipher { key_lengths, .. }
             | Primitive::Mac { key_lengths, .. }
             | Primitive::UniversalHash { key_lengths, .. }
-            | Primitive::StreamCipher { key_lengths, .. } => key_lengths,
+            | Primitive::StreamCipher { key_lengths, .. }
+            | Primitive::Aead { key_lengths, .. } => key_lengths,
             Primitive::Hash { .. } => &[0],
         }
     }
 
-    /// A hash's digest length, or a MAC's or a universal hash's tag's.
+    /// An AEAD's tag length.
+    pub fn tag_size(&self) -> Option<usize> {
+        match self {
+            Primitive::Aead { tag_size, .. } => Some(*tag_size),
+            _ => None,
+        }
+    }
+
+    /// A hash's digest length, or a MAC's or a universal hash's tag's (an
+    /// AEAD's tag is no digest: [`Primitive::tag_size`]).
     pub fn digest_size(&self) -> Option<usize> {
         match self {
-            Primitive::BlockCipher { .. } | Primitive::StreamCipher { .. } => None,
+            Primitive::BlockCipher { .. }
+            | Primitive::StreamCipher { .. }
+            | Primitive::Aead { .. } => None,
             Primitive::Hash { digest_size }
             | Primitive::Mac { digest_size, .. }
             | Primitive::UniversalHash { digest_size, .. } => Some(*digest_size),
@@ -164,7 +194,7 @@ impl Primitive {
     /// harness times), a hash's digest ([`CrateCipher::hash_modes`]), a
     /// MAC's or a universal hash's ([`CrateCipher::mac_modes`], `None`
     /// likewise), a stream cipher's keystream ([`CrateCipher::stream_modes`],
-    /// `None` likewise).
+    /// `None` likewise), an AEAD's ([`CrateCipher::aead_modes`], likewise).
     pub fn modes(&self) -> Option<Vec<(Mode, Vec<usize>)>> {
         match self {
             Primitive::BlockCipher {
@@ -176,12 +206,13 @@ impl Primitive {
                 CrateCipher::mac_modes(key_lengths)
             }
             Primitive::StreamCipher { key_lengths, .. } => CrateCipher::stream_modes(key_lengths),
+            Primitive::Aead { key_lengths, .. } => CrateCipher::aead_modes(key_lengths),
         }
     }
 }
 
-/// A crate's block cipher (or hash, MAC, universal hash or stream
-/// cipher), as the intake found it.
+/// A crate's block cipher (or hash, MAC, universal hash, stream cipher or
+/// AEAD), as the intake found it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CrateCipher {
     /// The report's name: `cast6` (`aes_aes128` when `--type` chose one of
@@ -198,7 +229,8 @@ pub struct CrateCipher {
     /// checked streamed (`sampling::check_hash`), a MAC's and a universal
     /// hash's under every key length (`sampling::check_mac`), a stream
     /// cipher's at every length under every key length, both directions
-    /// (`sampling::check_stream`).
+    /// (`sampling::check_stream`), an AEAD's likewise with associated data
+    /// and its tag checked, a tampered one refused (`sampling::check_aead`).
     pub primitive: Primitive,
     /// The modes timed, with their key lengths ([`Primitive::modes`]).
     pub modes: Vec<(Mode, Vec<usize>)>,
@@ -262,6 +294,16 @@ impl CrateCipher {
     pub fn stream_modes(accepted: &[usize]) -> Option<Vec<(Mode, Vec<usize>)>> {
         let keys = Self::mac_modes(accepted)?.into_iter().next()?.1;
         Some(vec![(Mode::Stream, keys)])
+    }
+
+    /// What an AEAD is timed in: encryption and decryption of the whole
+    /// buffer with tcrypt's associated data ([`Mode::Aead`]), under one
+    /// key chosen as a MAC's is ([`CrateCipher::mac_modes`]: AES-128-GCM's
+    /// 16 bytes, ChaCha20-Poly1305's 32); `None` when it takes none of 1
+    /// to 64 bytes.
+    pub fn aead_modes(accepted: &[usize]) -> Option<Vec<(Mode, Vec<usize>)>> {
+        let keys = Self::mac_modes(accepted)?.into_iter().next()?.1;
+        Some(vec![(Mode::Aead, keys)])
     }
 
     /// The modes a block cipher of `block_size` bytes is timed in, with
@@ -411,6 +453,41 @@ mod tests {
         let none = Primitive::StreamCipher {
             key_lengths: vec![],
             iv_size: 8,
+        };
+        assert_eq!(none.modes(), None);
+    }
+
+    /// An AEAD is timed under one key as a MAC is (AES-128-GCM's 16 bytes),
+    /// in its own mode, and checked under every key length it takes; its
+    /// IV is its nonce, its tag no digest.
+    #[test]
+    fn an_aead_is_timed_under_its_key() {
+        let gcm = Primitive::Aead {
+            key_lengths: vec![16],
+            nonce_size: 12,
+            tag_size: 16,
+        };
+        assert_eq!(gcm.kind(), Kind::Aead);
+        assert_eq!(gcm.kind().noun(), "AEAD");
+        assert_eq!((gcm.block_size(), gcm.digest_size()), (1, None));
+        assert_eq!((gcm.iv_size(), gcm.tag_size()), (Some(12), Some(16)));
+        assert_eq!(gcm.modes(), Some(vec![(Mode::Aead, vec![16])]));
+        let toy = Primitive::Aead {
+            key_lengths: vec![16, 32],
+            nonce_size: 8,
+            tag_size: 16,
+        };
+        let cipher = CrateCipher {
+            primitive: toy.clone(),
+            modes: toy.modes().unwrap(),
+            ..example()
+        };
+        assert_eq!(cipher.modes, [(Mode::Aead, vec![32])]);
+        assert_eq!(cipher.checked(), [(Mode::Aead, vec![16, 32])]);
+        let none = Primitive::Aead {
+            key_lengths: vec![],
+            nonce_size: 12,
+            tag_size: 16,
         };
         assert_eq!(none.modes(), None);
     }

@@ -25,7 +25,18 @@ pub enum Mode {
     /// kernel's skcipher `chacha20` is timed, each request a fresh
     /// keystream. Its kernel name is the cipher's own.
     Stream,
+    /// An AEAD's encryption or decryption (a crate's `aes_gcm::Aes128Gcm`),
+    /// timed as the kernel's tcrypt times one (`test_aead_speed`): out of
+    /// place, the input kept, with [`AEAD_AAD_BYTES`] of associated data
+    /// and the tag, each decryption of a ciphertext whose tag it checks
+    /// ([`Engine::crypt`] says how). Named `aead(NAME)`.
+    Aead,
 }
+
+/// The associated data tcrypt's AEAD speed test gives every operation
+/// (`aad_size` 8 for `gcm(aes)` and `rfc7539(chacha20,poly1305)`), of
+/// 0xff bytes as its `assoc`.
+pub const AEAD_AAD_BYTES: usize = 8;
 
 /// The key every timed, counted or listed case is keyed with: `len` bytes of
 /// 0xff, as the kernel's tcrypt keys its speed tests; for XTS, whose two
@@ -40,13 +51,14 @@ pub fn timing_key(mode: Mode, len: usize) -> Vec<u8> {
 }
 
 impl Mode {
-    pub const ALL: [Mode; 6] = [
+    pub const ALL: [Mode; 7] = [
         Mode::Ecb,
         Mode::Cbc,
         Mode::Ctr,
         Mode::Xts,
         Mode::Digest,
         Mode::Stream,
+        Mode::Aead,
     ];
 
     pub fn name(self) -> &'static str {
@@ -57,11 +69,14 @@ impl Mode {
             Mode::Xts => "xts",
             Mode::Digest => "digest",
             Mode::Stream => "stream",
+            Mode::Aead => "aead",
         }
     }
 
     /// The kernel name of `cipher` in this mode: `ecb(cast6)`, or `crc32c`
-    /// (a digest), or `chacha20` (a stream cipher).
+    /// (a digest), or `chacha20` (a stream cipher), or `aead(toyaead)` (an
+    /// AEAD: the mode's name around the crate's type, as no kernel name
+    /// can be derived from it).
     pub fn alg(self, cipher: &str) -> String {
         match self {
             Mode::Digest | Mode::Stream => cipher.to_string(),
@@ -114,6 +129,8 @@ pub enum EngineError {
     Abi(i32),
     /// The implementation needs a CPU feature this machine lacks.
     Unavailable(String),
+    /// An AEAD's decryption refused: the tag does not match.
+    Tag,
 }
 
 impl fmt::Display for EngineError {
@@ -128,6 +145,7 @@ impl fmt::Display for EngineError {
             EngineError::Load(why) => write!(f, "{why}"),
             EngineError::Abi(code) => write!(f, "the artifact returned error code {code}"),
             EngineError::Unavailable(why) => write!(f, "unavailable on this CPU: {why}"),
+            EngineError::Tag => write!(f, "the tag does not match (decryption refused)"),
         }
     }
 }
@@ -148,7 +166,16 @@ pub trait Engine {
     /// Keys the engine for `mode` (an XTS key is two keys, one after the other).
     fn set_key(&mut self, mode: Mode, key: &[u8]) -> Result<(), EngineError>;
     /// One operation: `buf` processed in place; `iv` is the IV, counter or
-    /// tweak (one block), updated as the mode chains.
+    /// tweak (one block), updated as the mode chains (a stream cipher's or
+    /// an AEAD's nonce). An AEAD ([`Mode::Aead`]) is timed as tcrypt times
+    /// one: out of place, `buf` the input, which stays as it is, the output
+    /// and the tag the engine's own, [`AEAD_AAD_BYTES`] of 0xff the
+    /// associated data; a decryption checks the tag of the encryption that
+    /// made `buf` (the engine encrypts into `buf` once, as tcrypt does with
+    /// its buffers reversed, the first time it is asked to decrypt that
+    /// buffer under that key and nonce), so that every call is a
+    /// decryption that succeeds. [`Engine::aead`] is the operation with
+    /// its data and tag in the caller's hands.
     fn crypt(
         &mut self,
         mode: Mode,
@@ -156,6 +183,23 @@ pub trait Engine {
         iv: &mut [u8],
         buf: &mut [u8],
     ) -> Result<(), EngineError>;
+    /// An AEAD's operation in place ([`Mode::Aead`]): `buf` encrypted or
+    /// decrypted under the key and `nonce`, with the associated data
+    /// `aad`; an encryption writes its tag to `tag` (as many bytes as
+    /// `tag` has, the AEAD's tag length), a decryption checks `tag`
+    /// ([`EngineError::Tag`] when it does not match). Only an AEAD's
+    /// engine does it.
+    fn aead(
+        &mut self,
+        dir: Dir,
+        nonce: &[u8],
+        aad: &[u8],
+        buf: &mut [u8],
+        tag: &mut [u8],
+    ) -> Result<(), EngineError> {
+        let _ = (dir, nonce, aad, buf, tag);
+        Err(EngineError::Unsupported(Mode::Aead))
+    }
 }
 
 /// A statically linked cipher type as an [`Engine`], over the shared mode
@@ -236,7 +280,9 @@ impl<C: KeyInit + BlockCipherEncrypt + BlockCipherDecrypt> Engine for StaticCiph
             (Mode::Xts, Dir::Encrypt, Some(c2)) => modes::xts_encrypt(c, c2, iv, buf)?,
             (Mode::Xts, Dir::Decrypt, Some(c2)) => modes::xts_decrypt(c, c2, iv, buf)?,
             (Mode::Xts, _, None) => return Err(EngineError::NotKeyed),
-            (Mode::Digest | Mode::Stream, _, _) => return Err(EngineError::Unsupported(mode)),
+            (Mode::Digest | Mode::Stream | Mode::Aead, _, _) => {
+                return Err(EngineError::Unsupported(mode));
+            }
         }
         Ok(())
     }
@@ -304,6 +350,20 @@ impl Engine for ByKeyLength {
             .as_mut()
             .ok_or(EngineError::NotKeyed)?
             .crypt(mode, dir, iv, buf)
+    }
+
+    fn aead(
+        &mut self,
+        dir: Dir,
+        nonce: &[u8],
+        aad: &[u8],
+        buf: &mut [u8],
+        tag: &mut [u8],
+    ) -> Result<(), EngineError> {
+        self.current
+            .as_mut()
+            .ok_or(EngineError::NotKeyed)?
+            .aead(dir, nonce, aad, buf, tag)
     }
 }
 

@@ -372,6 +372,129 @@ pub fn check_stream(
     Ok(())
 }
 
+/// The associated data lengths [`check_aead`] takes each message length
+/// with: none, tcrypt's 8 bytes, and lengths about a 16-byte block's
+/// edges and across several.
+pub const AEAD_CHECK_AAD: [usize; 6] = [0, 1, 8, 15, 16, 33];
+
+/// Checks an AEAD, `engine`, against `oracle` under each of `key_lengths`,
+/// with one fixed nonce of `nonce_size` bytes (seeded, as the key is): at
+/// every length from 0 to [`HASH_CHECK_LENGTHS`] bytes, with associated
+/// data of each of [`AEAD_CHECK_AAD`]'s lengths, in place
+/// ([`Engine::aead`]):
+/// - the encryption and its `tag_size`-byte tag equal `oracle`'s;
+/// - the decryption of it gives the input back;
+/// - a decryption with the tag's byte flipped, or the ciphertext's (where
+///   there is one), or the associated data's, is refused
+///   ([`EngineError::Tag`]);
+///
+/// then, at a few lengths, the timed path ([`Engine::crypt`] in
+/// [`Mode::Aead`], out of place) encrypts and decrypts without error, its
+/// tag matching. The first difference is the error, with the key's length.
+pub fn check_aead(
+    engine: &mut dyn Engine,
+    oracle: &mut dyn Engine,
+    key_lengths: &[usize],
+    nonce_size: usize,
+    tag_size: usize,
+) -> Result<(), String> {
+    let mut rng = placement::Rng::with_seed(0x5eed_aead);
+    let nonce: Vec<u8> = (0..nonce_size).map(|_| rng.below(256) as u8).collect();
+    let message: Vec<u8> = (0..HASH_CHECK_LENGTHS)
+        .map(|_| rng.below(256) as u8)
+        .collect();
+    let aad_all: Vec<u8> = (0..64).map(|_| rng.below(256) as u8).collect();
+    let oracle_name = oracle.name().to_string();
+    for &k in key_lengths {
+        let key: Vec<u8> = (0..k).map(|_| rng.below(256) as u8).collect();
+        engine
+            .set_key(Mode::Aead, &key)
+            .map_err(|e| format!("set_key: {e}"))?;
+        oracle
+            .set_key(Mode::Aead, &key)
+            .map_err(|e| format!("oracle set_key: {e}"))?;
+        let under = |e: String| format!("{e}, under a {k}-byte key");
+        for len in 0..=HASH_CHECK_LENGTHS {
+            let data = &message[..len];
+            for a in AEAD_CHECK_AAD {
+                let aad = &aad_all[..a];
+                let of = format!("{len} bytes with {a} bytes of associated data");
+                let (mut got, mut want) = (data.to_vec(), data.to_vec());
+                let (mut tag, mut want_tag) = (vec![0; tag_size], vec![0; tag_size]);
+                engine
+                    .aead(Dir::Encrypt, &nonce, aad, &mut got, &mut tag)
+                    .map_err(|e| under(format!("encryption of {of}: {e}")))?;
+                oracle
+                    .aead(Dir::Encrypt, &nonce, aad, &mut want, &mut want_tag)
+                    .map_err(|e| format!("oracle: {e}"))?;
+                if got != want {
+                    return Err(under(format!(
+                        "wrong output: the encryption of {of} differs from {oracle_name}'s"
+                    )));
+                }
+                if tag != want_tag {
+                    return Err(under(format!(
+                        "wrong output: the tag of {of} differs from {oracle_name}'s"
+                    )));
+                }
+                let mut back = got.clone();
+                engine
+                    .aead(Dir::Decrypt, &nonce, aad, &mut back, &mut tag)
+                    .map_err(|e| under(format!("decryption of {of}: {e}")))?;
+                if back != data {
+                    return Err(under(format!(
+                        "wrong output: the decryption of the encryption of {of} is not the input"
+                    )));
+                }
+                // Tampered: one bit of the tag, of the ciphertext, of the
+                // associated data, each at a place that moves with the length.
+                let mut tampered = Vec::new();
+                let mut bad_tag = tag.clone();
+                if let Some(b) = bad_tag.get_mut(len % tag_size.max(1)) {
+                    *b ^= 1 << (len % 8);
+                    tampered.push(("tag", got.clone(), aad.to_vec(), bad_tag));
+                }
+                if len > 0 {
+                    let mut bad = got.clone();
+                    bad[(len * 7) % len] ^= 0x80;
+                    tampered.push(("ciphertext", bad, aad.to_vec(), tag.clone()));
+                }
+                if a > 0 {
+                    let mut bad = aad.to_vec();
+                    bad[len % a] ^= 0x01;
+                    tampered.push(("associated data", got.clone(), bad, tag.clone()));
+                }
+                for (what, mut ct, aad, mut t) in tampered {
+                    match engine.aead(Dir::Decrypt, &nonce, &aad, &mut ct, &mut t) {
+                        Err(EngineError::Tag) => {}
+                        Ok(()) => {
+                            return Err(under(format!(
+                                "wrong output: the decryption of {of} with its {what} tampered was not refused"
+                            )));
+                        }
+                        Err(e) => {
+                            return Err(under(format!(
+                                "the decryption of {of} with its {what} tampered failed otherwise than by its tag: {e}"
+                            )));
+                        }
+                    }
+                }
+            }
+        }
+        // The timed path: out of place, a decryption's tag its own.
+        for len in [0, 16, 300] {
+            let mut buf = message[..len].to_vec();
+            let mut iv = nonce.clone();
+            for dir in [Dir::Encrypt, Dir::Decrypt, Dir::Decrypt, Dir::Encrypt] {
+                engine
+                    .crypt(Mode::Aead, dir, &mut iv, &mut buf)
+                    .map_err(|e| under(format!("timed {} of {len} bytes: {e}", dir.noun())))?;
+            }
+        }
+    }
+    Ok(())
+}
+
 /// The digest of `chunks` streamed through `engine`: init, an update per
 /// chunk, final.
 fn stream(engine: &mut dyn HashEngine, chunks: &[&[u8]]) -> Result<Digest, EngineError> {
@@ -809,6 +932,139 @@ mod tests {
         assert_eq!(
             err,
             "wrong output: the decryption of the encryption of 200 bytes is not the input, under a 16-byte key"
+        );
+    }
+
+    /// A toy AEAD: its keystream byte `i` made of the key, the nonce and
+    /// `i`, its tag an FNV-1a of key, nonce, associated data and
+    /// ciphertext; `flaw` what a wrong variant gets wrong.
+    struct ToyAead {
+        key: Vec<u8>,
+        flaw: Option<AeadFlaw>,
+    }
+
+    #[derive(Clone, Copy)]
+    enum AeadFlaw {
+        /// Its tag leaves the associated data out.
+        TagWithoutAad,
+        /// Its encryption spoils the last byte from this length on.
+        WrongFrom(usize),
+    }
+
+    impl ToyAead {
+        fn tag(&self, nonce: &[u8], aad: &[u8], ct: &[u8], out: &mut [u8]) {
+            let aad = match self.flaw {
+                Some(AeadFlaw::TagWithoutAad) => &[][..],
+                _ => aad,
+            };
+            let mut h = 0xcbf2_9ce4_8422_2325u64;
+            for (i, b) in (self.key.iter().chain(nonce).chain(aad).chain(ct)).enumerate() {
+                h = (h ^ u64::from(*b) ^ i as u64).wrapping_mul(0x100_0000_01b3);
+            }
+            for (i, t) in out.iter_mut().enumerate() {
+                *t = (h >> (8 * (i % 8))) as u8 ^ i as u8;
+            }
+        }
+
+        fn xor(&self, nonce: &[u8], buf: &mut [u8]) {
+            for (i, b) in buf.iter_mut().enumerate() {
+                *b ^= (self.key[i % self.key.len()] ^ nonce[i % nonce.len()]).wrapping_add(i as u8);
+            }
+        }
+    }
+
+    impl Engine for ToyAead {
+        fn name(&self) -> &str {
+            "toyaead"
+        }
+        fn block_size(&self) -> usize {
+            1
+        }
+        fn set_key(&mut self, _: Mode, key: &[u8]) -> Result<(), EngineError> {
+            self.key = key.to_vec();
+            Ok(())
+        }
+        fn crypt(
+            &mut self,
+            _: Mode,
+            _: Dir,
+            iv: &mut [u8],
+            buf: &mut [u8],
+        ) -> Result<(), EngineError> {
+            self.xor(iv, buf);
+            Ok(())
+        }
+        fn aead(
+            &mut self,
+            dir: Dir,
+            nonce: &[u8],
+            aad: &[u8],
+            buf: &mut [u8],
+            tag: &mut [u8],
+        ) -> Result<(), EngineError> {
+            match dir {
+                Dir::Encrypt => {
+                    self.xor(nonce, buf);
+                    let len = buf.len();
+                    if let Some(AeadFlaw::WrongFrom(n)) = self.flaw
+                        && len >= n
+                    {
+                        buf[len - 1] ^= 1;
+                    }
+                    self.tag(nonce, aad, buf, tag);
+                }
+                Dir::Decrypt => {
+                    let mut want = vec![0; tag.len()];
+                    self.tag(nonce, aad, buf, &mut want);
+                    if want != tag {
+                        return Err(EngineError::Tag);
+                    }
+                    self.xor(nonce, buf);
+                }
+            }
+            Ok(())
+        }
+    }
+
+    /// An AEAD is checked at every length, with associated data, both
+    /// directions, under every key length: a right one agrees with itself;
+    /// one whose tag leaves the associated data out is refused (a tampered
+    /// associated data accepted), and one whose encryption goes wrong from
+    /// 200 bytes on is refused, naming the length and the key.
+    #[test]
+    fn an_aead_that_accepts_tampering_or_differs_is_refused() {
+        let toy = |flaw| ToyAead {
+            key: Vec::new(),
+            flaw,
+        };
+        let (mut right, mut oracle) = (toy(None), toy(None));
+        assert_eq!(
+            check_aead(&mut right, &mut oracle, &[16, 32], 12, 16),
+            Ok(())
+        );
+        let err = check_aead(
+            &mut toy(Some(AeadFlaw::TagWithoutAad)),
+            &mut toy(Some(AeadFlaw::TagWithoutAad)),
+            &[32],
+            12,
+            16,
+        )
+        .unwrap_err();
+        assert_eq!(
+            err,
+            "wrong output: the decryption of 0 bytes with 1 bytes of associated data with its associated data tampered was not refused, under a 32-byte key"
+        );
+        let err = check_aead(
+            &mut toy(Some(AeadFlaw::WrongFrom(200))),
+            &mut oracle,
+            &[16],
+            8,
+            16,
+        )
+        .unwrap_err();
+        assert_eq!(
+            err,
+            "wrong output: the encryption of 200 bytes with 0 bytes of associated data differs from toyaead's, under a 16-byte key"
         );
     }
 

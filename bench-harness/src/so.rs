@@ -202,6 +202,18 @@ type SetKey = unsafe extern "C" fn(*mut u8, u32, *const u8, usize) -> i32;
 type Clear = unsafe extern "C" fn(*mut u8);
 type Crypt = unsafe extern "C" fn(*mut u8, u32, *mut u8, *mut u8, usize) -> i32;
 
+/// What an AEAD's timed operations ([`Engine::crypt`] in [`Mode::Aead`])
+/// hold between calls: tcrypt's associated data, the output buffer, the
+/// tag of the last encryption, and the buffer that encryption made (its
+/// address, length and nonce), which a timed decryption then decrypts
+/// again and again, its input untouched.
+#[derive(Default)]
+struct AeadTimed {
+    out: Vec<u8>,
+    tag: Option<[u8; abi::MAX_TAG]>,
+    made: Option<(usize, usize, [u8; abi::MAX_IV])>,
+}
+
 /// A loaded artifact with its own context memory.
 pub struct SoCipher {
     path: PathBuf,
@@ -224,6 +236,10 @@ pub struct SoCipher {
     /// first, zeros after, [`abi::MAX_IV`] bytes whatever the cipher's
     /// nonce length (the ABI does not say it; the artifact reads its own).
     nonce: [u8; abi::MAX_IV],
+    /// An AEAD's operations: what `inlinelab_crypt` reads at `iv`, the
+    /// timed operations' output, and the timed decryption's ciphertext
+    /// ([`Engine::crypt`] in [`Mode::Aead`]).
+    aead: AeadTimed,
     // Last, so that it is unloaded after `Drop::drop` has cleared the context.
     _lib: Library,
 }
@@ -330,6 +346,7 @@ impl SoCipher {
             keyed: None,
             unused_iv: vec![0; block_size.max(abi::MAX_IV)],
             nonce: [0; abi::MAX_IV],
+            aead: AeadTimed::default(),
             _lib: lib,
         })
     }
@@ -457,6 +474,7 @@ impl Engine for SoCipher {
             Keying::One
         };
         self.unkey();
+        self.aead.made = None;
         // SAFETY: `ctx` is our allocation of the artifact's size and
         // alignment and holds no keyed cipher (just cleared); `key` is a
         // valid slice.
@@ -486,6 +504,9 @@ impl Engine for SoCipher {
         if (mode == Mode::Xts) != (keyed == Mode::Xts) {
             return Err(EngineError::NotKeyed);
         }
+        if mode == Mode::Aead {
+            return self.aead_timed(dir, iv, buf);
+        }
         let op = match (mode, dir) {
             (Mode::Ecb, Dir::Encrypt) => Op::EcbEncrypt,
             (Mode::Ecb, Dir::Decrypt) => Op::EcbDecrypt,
@@ -498,6 +519,7 @@ impl Engine for SoCipher {
             (Mode::Digest, _) => Op::Digest,
             (Mode::Stream, Dir::Encrypt) => Op::StreamEncrypt,
             (Mode::Stream, Dir::Decrypt) => Op::StreamDecrypt,
+            (Mode::Aead, _) => return Err(EngineError::Unsupported(mode)),
         } as u32;
         let chains = matches!(mode, Mode::Cbc | Mode::Ctr | Mode::Xts);
         if chains && iv.len() != self.block_size {
@@ -543,6 +565,122 @@ impl Engine for SoCipher {
             abi::ERR_KEYING => Err(EngineError::NotKeyed),
             code => Err(EngineError::Abi(code)),
         }
+    }
+
+    fn aead(
+        &mut self,
+        dir: Dir,
+        nonce: &[u8],
+        aad: &[u8],
+        buf: &mut [u8],
+        tag: &mut [u8],
+    ) -> Result<(), EngineError> {
+        let mut io = aead_io(nonce, aad, std::ptr::null_mut())?;
+        let Some(head) = io.tag.get_mut(..tag.len()) else {
+            return Err(EngineError::Length(variants::modes::LengthError::Iv {
+                len: tag.len(),
+                block: abi::MAX_TAG,
+            }));
+        };
+        if dir == Dir::Decrypt {
+            head.copy_from_slice(tag);
+        }
+        self.aead_call(dir, &mut io, buf.as_mut_ptr(), buf.len())?;
+        if dir == Dir::Encrypt {
+            tag.copy_from_slice(&io.tag[..tag.len()]);
+        }
+        Ok(())
+    }
+}
+
+/// An [`abi::AeadIo`] of `nonce` (zeros after it), `aad` and `out`; an
+/// error for a nonce longer than the ABI carries.
+fn aead_io(nonce: &[u8], aad: &[u8], out: *mut u8) -> Result<abi::AeadIo, EngineError> {
+    let mut io = abi::AeadIo {
+        nonce: [0; abi::MAX_IV],
+        tag: [0; abi::MAX_TAG],
+        aad: aad.as_ptr(),
+        aad_len: aad.len(),
+        out,
+    };
+    let Some(head) = io.nonce.get_mut(..nonce.len()) else {
+        return Err(EngineError::Length(variants::modes::LengthError::Iv {
+            len: nonce.len(),
+            block: abi::MAX_IV,
+        }));
+    };
+    head.copy_from_slice(nonce);
+    Ok(io)
+}
+
+impl SoCipher {
+    /// One AEAD operation through `inlinelab_crypt`: `len` bytes at `buf`
+    /// (the output to `io.out`, or in place when it is null).
+    fn aead_call(
+        &mut self,
+        dir: Dir,
+        io: &mut abi::AeadIo,
+        buf: *mut u8,
+        len: usize,
+    ) -> Result<(), EngineError> {
+        if self.keyed != Some(Mode::Aead) {
+            return Err(EngineError::NotKeyed);
+        }
+        let op = match dir {
+            Dir::Encrypt => Op::AeadEncrypt,
+            Dir::Decrypt => Op::AeadDecrypt,
+        };
+        let io: *mut abi::AeadIo = io;
+        // SAFETY: `ctx` holds a keyed AEAD (tracked by `keyed`) that nothing
+        // else references; `buf` is valid for `len` bytes, and `io` is an
+        // `AeadIo` whose `aad` is valid for `aad_len` bytes and whose `out`
+        // is null or valid for `len` bytes apart from `buf` (the callers'
+        // promise: `aead` passes null, `aead_timed` its own buffer).
+        match unsafe { (self.crypt)(self.ctx, op as u32, io.cast(), buf, len) } {
+            abi::OK => Ok(()),
+            abi::ERR_TAG => Err(EngineError::Tag),
+            abi::ERR_LENGTH => Err(EngineError::Length(
+                variants::modes::LengthError::PartialBlock { len, block: 1 },
+            )),
+            abi::ERR_OP => Err(EngineError::Unsupported(Mode::Aead)),
+            code => Err(EngineError::Abi(code)),
+        }
+    }
+
+    /// [`Engine::crypt`] in [`Mode::Aead`], as tcrypt's `test_aead_speed`:
+    /// out of place into the engine's buffer, with [`AEAD_AAD_BYTES`] of
+    /// 0xff; a decryption of `buf` under `nonce` first (outside what the
+    /// caller times, when it warms up) makes `buf` the encryption of the
+    /// output buffer, with its tag, so that each decryption after checks
+    /// a tag that matches.
+    ///
+    /// [`AEAD_AAD_BYTES`]: crate::engine::AEAD_AAD_BYTES
+    fn aead_timed(&mut self, dir: Dir, nonce: &[u8], buf: &mut [u8]) -> Result<(), EngineError> {
+        const AAD: [u8; crate::engine::AEAD_AAD_BYTES] = [0xff; crate::engine::AEAD_AAD_BYTES];
+        let len = buf.len();
+        if self.aead.out.len() < len {
+            self.aead.out.resize(len, 0);
+        }
+        let out = self.aead.out.as_mut_ptr();
+        let mut io = aead_io(nonce, &AAD, out)?;
+        let made = (buf.as_ptr() as usize, len, io.nonce);
+        if dir == Dir::Decrypt && (self.aead.made != Some(made) || self.aead.tag.is_none()) {
+            // tcrypt's "encryption path once with buffers reversed".
+            let mut reversed = aead_io(nonce, &AAD, buf.as_mut_ptr())?;
+            self.aead_call(Dir::Encrypt, &mut reversed, out, len)?;
+            self.aead.tag = Some(reversed.tag);
+            self.aead.made = Some(made);
+        }
+        if dir == Dir::Decrypt {
+            io.tag = self.aead.tag.unwrap_or([0; abi::MAX_TAG]);
+        } else {
+            self.aead.made = None;
+        }
+        self.aead_call(dir, &mut io, buf.as_mut_ptr(), len)?;
+        if dir == Dir::Encrypt {
+            self.aead.tag = Some(io.tag);
+        }
+        Ok(())
     }
 }
 
@@ -710,7 +848,8 @@ mod tests {
 
     /// An artifact of ABI version 4 (its version a function, no hashes) is
     /// refused by [`inspect`], before `dlopen`, saying so and what to do;
-    /// so is one whose `inlinelab_abi` says another version; and one of
+    /// so is one whose `inlinelab_abi` says another version (4, or 5, the
+    /// one before AEADs); and one of
     /// this version whose digest is longer than the ABI carries is refused
     /// on loading.
     #[test]
@@ -725,7 +864,7 @@ mod tests {
         );
         let e = inspect(&v4).unwrap_err();
         assert!(
-            e.starts_with("an artifact of ABI version 4 or older (it has the function inlinelab_abi_version, not the inlinelab_abi of version 5 on), but this harness speaks 5; rebuild it with cargo xtask compare"),
+            e.starts_with("an artifact of ABI version 4 or older (it has the function inlinelab_abi_version, not the inlinelab_abi of version 5 on), but this harness speaks 6; rebuild it with cargo xtask compare"),
             "{e}"
         );
         let Err(EngineError::Load(why)) = SoCipher::load(&v4) else {
@@ -750,9 +889,21 @@ mod tests {
         let marked = v5("marked", 4, 0);
         let e = inspect(&marked).unwrap_err();
         assert!(
-            e.starts_with("an artifact of ABI version 4, but this harness speaks 5; rebuild it"),
+            e.starts_with("an artifact of ABI version 4, but this harness speaks 6; rebuild it"),
             "{e}"
         );
+        // Version 5, the last before AEADs (whose `iv` it would read as an
+        // IV), exports the same symbols: refused by its version alone.
+        let five = v5("five", 5, 0);
+        let e = inspect(&five).unwrap_err();
+        assert!(
+            e.starts_with("an artifact of ABI version 5, but this harness speaks 6; rebuild it"),
+            "{e}"
+        );
+        let Err(EngineError::Load(why)) = SoCipher::load(&five) else {
+            panic!("loaded a version 5 artifact");
+        };
+        assert!(why.contains("an artifact of ABI version 5"), "{why}");
         let wide = v5("wide", abi::VERSION, abi::MAX_DIGEST + 1);
         inspect(&wide).unwrap();
         let Err(EngineError::Load(why)) = SoCipher::load(&wide) else {

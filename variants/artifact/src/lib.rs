@@ -57,6 +57,27 @@ trait Artifact {
     fn hash(_ctx: &mut Self::Ctx, _step: Step<'_>) -> i32 {
         abi::ERR_OP
     }
+    /// The tag an AEAD's [`Op::AeadEncrypt`] writes and
+    /// [`Op::AeadDecrypt`] reads, in bytes (at most [`abi::MAX_TAG`]); 0
+    /// for anything else.
+    const TAG: usize = 0;
+    /// An AEAD's operation, an [`abi`] return code: `len` bytes at `buf`,
+    /// the nonce, associated data, tag and output in `io`; nothing else
+    /// has one.
+    ///
+    /// # Safety
+    /// As `inlinelab_crypt`'s for an AEAD's operation: `buf` valid for
+    /// `len` bytes, `io`'s `aad` for `aad_len`, its `out` null or valid
+    /// for `len` bytes apart from `buf`.
+    unsafe fn aead(
+        _ctx: &Self::Ctx,
+        _op: Op,
+        _io: &mut abi::AeadIo,
+        _buf: *mut u8,
+        _len: usize,
+    ) -> i32 {
+        abi::ERR_OP
+    }
 }
 
 /// A block cipher, through the shared mode loops; its CBC encryption's
@@ -183,7 +204,9 @@ where
             | Op::HashUpdate
             | Op::HashFinal
             | Op::StreamEncrypt
-            | Op::StreamDecrypt => return abi::ERR_OP,
+            | Op::StreamDecrypt
+            | Op::AeadEncrypt
+            | Op::AeadDecrypt => return abi::ERR_OP,
         };
         // Fault injection (tests only): one extra block of work per call,
         // in every operation or only in some.
@@ -648,6 +671,101 @@ impl<C: cipher::KeyIvInit + cipher::StreamCipher> Artifact for StreamArtifact<C>
     }
 }
 
+/// An AEAD of a crate under test (`compare --crate`): any type with
+/// `aead` 0.6's `KeyInit + AeadInOut`, as `aes_gcm::Aes128Gcm`. Its
+/// context the keyed AEAD; [`Op::AeadEncrypt`] is
+/// `encrypt_inout_detached` and [`Op::AeadDecrypt`]
+/// `decrypt_inout_detached`, with the nonce, associated data and tag of
+/// the [`abi::AeadIo`] at `iv`, in place or to its `out`; a tag that does
+/// not match is [`abi::ERR_TAG`]. Only with `under-test-aead`, which adds
+/// the `aead` dependency.
+#[cfg(feature = "under-test-aead")]
+#[allow(dead_code)] // unused unless a crate's AEAD is selected
+struct AeadArtifact<A>(core::marker::PhantomData<A>);
+
+#[cfg(feature = "under-test-aead")]
+impl<A: aead::KeyInit + aead::AeadInOut> Artifact for AeadArtifact<A> {
+    type Ctx = A;
+    const BLOCK: usize = 1;
+    const IV: usize = <A::NonceSize as aead::array::typenum::Unsigned>::USIZE;
+    const TAG: usize = <A::TagSize as aead::array::typenum::Unsigned>::USIZE;
+
+    unsafe fn set_key(ctx: *mut A, keying: Keying, key: &[u8]) -> i32 {
+        if keying != Keying::One {
+            return abi::ERR_OP;
+        }
+        match A::new_from_slice(key) {
+            Ok(a) => {
+                // SAFETY: the caller guarantees `ctx` is valid for writes
+                // of an `A` and holds no live one.
+                unsafe { ctx.write(a) };
+                abi::OK
+            }
+            Err(_) => abi::ERR_LENGTH,
+        }
+    }
+
+    unsafe fn clear(ctx: *mut A) {
+        // SAFETY: the caller guarantees a live context, written by
+        // `set_key`; dropping it zeroizes it where the crate does.
+        unsafe { core::ptr::drop_in_place(ctx) };
+    }
+
+    fn crypt(_: &A, _: Op, _: &mut [u8], _: &mut [u8]) -> i32 {
+        abi::ERR_OP
+    }
+
+    unsafe fn aead(a: &A, op: Op, io: &mut abi::AeadIo, buf: *mut u8, len: usize) -> i32 {
+        let (Some(nonce), Some(_)) = (io.nonce.get(..Self::IV), io.tag.get(..Self::TAG)) else {
+            return abi::ERR_LENGTH;
+        };
+        let Ok(nonce) = aead::Nonce::<A>::try_from(nonce) else {
+            return abi::ERR_LENGTH;
+        };
+        let aad: &[u8] = if io.aad_len == 0 {
+            &[]
+        } else {
+            // SAFETY: the caller guarantees `aad` is valid for `aad_len`
+            // bytes.
+            unsafe { core::slice::from_raw_parts(io.aad, io.aad_len) }
+        };
+        let inout = if io.out.is_null() {
+            // SAFETY: the caller guarantees `buf` is valid for `len`
+            // writable bytes.
+            aead::inout::InOutBuf::from(unsafe { core::slice::from_raw_parts_mut(buf, len) })
+        } else {
+            // SAFETY: the caller guarantees `buf` is valid for `len`
+            // bytes and `out` for `len` writable bytes apart from it.
+            unsafe { aead::inout::InOutBuf::from_raw(buf, io.out, len) }
+        };
+        match op {
+            Op::AeadEncrypt => {
+                let Ok(tag) = a.encrypt_inout_detached(&nonce, aad, inout) else {
+                    return abi::ERR_LENGTH;
+                };
+                io.tag[..Self::TAG].copy_from_slice(&tag);
+                // Fault injection (tests only): a wrong tag, which the
+                // check against the crate as published must refuse.
+                #[cfg(feature = "fault-wrong-output")]
+                if let Some(b) = io.tag.get_mut(Self::TAG.saturating_sub(1)) {
+                    *b ^= 1;
+                }
+                abi::OK
+            }
+            Op::AeadDecrypt => {
+                let Ok(tag) = aead::Tag::<A>::try_from(&io.tag[..Self::TAG]) else {
+                    return abi::ERR_LENGTH;
+                };
+                match a.decrypt_inout_detached(&nonce, aad, inout, &tag) {
+                    Ok(()) => abi::OK,
+                    Err(aead::Error) => abi::ERR_TAG,
+                }
+            }
+            _ => abi::ERR_OP,
+        }
+    }
+}
+
 /// `Selected` is the variant `variants::selected!` names, and `NAME` what
 /// `inlinelab_name` says: `cast6::never`.
 #[allow(unused_macros)] // unused in a peer's artifact
@@ -902,8 +1020,13 @@ pub extern "C" fn inlinelab_digest_size() -> usize {
     const {
         assert!(Selected::DIGEST <= abi::MAX_DIGEST)
     };
-    // Nor a nonce longer than the IV the harness hands (`abi::MAX_IV`).
+    // Nor a nonce longer than the IV the harness hands (`abi::MAX_IV`),
+    // nor an AEAD's tag longer than its `abi::AeadIo` holds.
     const { assert!(Selected::IV <= abi::MAX_IV) };
+    #[allow(clippy::absurd_extreme_comparisons)]
+    const {
+        assert!(Selected::TAG <= abi::MAX_TAG)
+    };
     Selected::DIGEST
 }
 
@@ -958,7 +1081,10 @@ pub unsafe extern "C" fn inlinelab_clear(ctx: *mut u8) {
 /// [`Op::HashUpdate`], which only reads them; `iv` points to
 /// `inlinelab_block_size()` writable bytes, and for [`Op::StreamEncrypt`]
 /// and [`Op::StreamDecrypt`] to the stream cipher's nonce (the artifact's
-/// `IV` bytes, at most [`abi::MAX_IV`]).
+/// `IV` bytes, at most [`abi::MAX_IV`]), and for [`Op::AeadEncrypt`] and
+/// [`Op::AeadDecrypt`] to an [`abi::AeadIo`] whose `aad` points to
+/// `aad_len` readable bytes and whose `out` is null or points to `len`
+/// writable bytes apart from `buf`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn inlinelab_crypt(
     ctx: *mut u8,
@@ -982,6 +1108,11 @@ pub unsafe extern "C" fn inlinelab_crypt(
         Some(Op::HashInit) => Step::Init,
         Some(Op::HashUpdate) => Step::Update(unsafe { core::slice::from_raw_parts(buf, len) }),
         Some(Op::HashFinal) => Step::Final(unsafe { core::slice::from_raw_parts_mut(buf, len) }),
+        Some(op) if op.is_aead() => {
+            // SAFETY: as above; and an `AeadIo` at `iv`, its pointers as
+            // the caller guarantees.
+            return unsafe { Selected::aead(&*ctx, op, &mut *iv.cast::<abi::AeadIo>(), buf, len) };
+        }
         Some(op) => {
             let iv_len = if op.is_stream() {
                 Selected::IV

@@ -59,7 +59,7 @@ pub fn identify(probe: &Probe, ty: Option<&str>) -> Result<Identified> {
     let package = probe.package;
     let key = format!("{}-{}", package.name, package.version);
     eprintln!(
-        "[intake] asking the compiler which types of {key} are block ciphers, hashes, MACs, universal hashes or stream ciphers ..."
+        "[intake] asking the compiler which types of {key} are block ciphers, hashes, MACs, universal hashes, stream ciphers or AEADs ..."
     );
     let ty = ty.map(crate::intake::shim::type_name).transpose()?;
     let found = probe.candidates(ty.as_deref())?;
@@ -79,9 +79,29 @@ pub fn identify(probe: &Probe, ty: Option<&str>) -> Result<Identified> {
 /// The modes `ty` (of the crate `key`) is run in, from what the compiler
 /// said of it: a hash's digest of 1 to [`abi::MAX_DIGEST`] bytes (none
 /// of 0 bytes: nothing to compare), a stream cipher's nonce of at most
-/// [`abi::MAX_IV`] bytes, a cipher's key of 1 to 64 bytes; anything else
+/// [`abi::MAX_IV`] bytes, an AEAD's too and its tag of at most
+/// [`abi::MAX_TAG`], a cipher's key of 1 to 64 bytes; anything else
 /// a usage error, before any variant is built.
 fn modes_of(key: &str, ty: &str, primitive: &Primitive) -> Result<Vec<(Mode, Vec<usize>)>> {
+    if let Primitive::Aead {
+        nonce_size,
+        tag_size,
+        ..
+    } = primitive
+        && (*nonce_size > abi::MAX_IV || *tag_size > abi::MAX_TAG)
+    {
+        let (what, n, most) = if *nonce_size > abi::MAX_IV {
+            ("nonce", nonce_size, abi::MAX_IV)
+        } else {
+            ("tag", tag_size, abi::MAX_TAG)
+        };
+        return Err(Error::usage(
+            format!(
+                "{key}: {ty}'s {what} is {n} bytes; the artifacts' ABI carries an AEAD's {what} of up to {most} bytes"
+            ),
+            format!("give an AEAD with a {what} of up to {most} bytes (--type)"),
+        ));
+    }
     if let Primitive::StreamCipher { iv_size, .. } = primitive
         && *iv_size > abi::MAX_IV
     {
@@ -145,7 +165,7 @@ fn choose_type(package: &Package, ty: Option<&str>, found: &Found) -> Result<Can
     match (ty, candidates.as_slice()) {
         (Some(t), _) if t.contains('<') => Err(Error::usage(
             format!(
-                "{key}: `{t}` is no block cipher, hash, MAC, universal hash or stream cipher here: {}",
+                "{key}: `{t}` is no block cipher, hash, MAC, universal hash, stream cipher or AEAD here: {}",
                 found
                     .why_not
                     .as_deref()
@@ -155,7 +175,7 @@ fn choose_type(package: &Package, ty: Option<&str>, found: &Found) -> Result<Can
         )),
         (_, []) if !found.generic.is_empty() => Err(Error::usage(
             format!(
-                "{key} has no block cipher, hash, MAC, universal hash or stream cipher type at its root but generic ones: {}",
+                "{key} has no block cipher, hash, MAC, universal hash, stream cipher or AEAD type at its root but generic ones: {}",
                 found.generic.join(", ")
             ),
             format!(
@@ -165,20 +185,20 @@ fn choose_type(package: &Package, ty: Option<&str>, found: &Found) -> Result<Can
         )),
         (_, []) => Err(Error::usage(
             format!(
-                "{key} has no type at its root with KeyInit + BlockCipherEncrypt + BlockCipherDecrypt or KeyIvInit + StreamCipher (cipher 0.5), Default + Update + FixedOutput (digest 0.11), KeyInit + Update + FixedOutput (a MAC, digest 0.11) or KeyInit + UniversalHash (universal-hash 0.6)"
+                "{key} has no type at its root with KeyInit + BlockCipherEncrypt + BlockCipherDecrypt or KeyIvInit + StreamCipher (cipher 0.5), Default + Update + FixedOutput (digest 0.11), KeyInit + Update + FixedOutput (a MAC, digest 0.11), KeyInit + UniversalHash (universal-hash 0.6) or KeyInit + AeadInOut (aead 0.6)"
             ),
-            "give a block or stream cipher crate that implements the cipher 0.5 traits, a hash or MAC crate that implements digest 0.11's, or a universal hash crate that implements universal-hash 0.6's",
+            "give a block or stream cipher crate that implements the cipher 0.5 traits, a hash or MAC crate that implements digest 0.11's, a universal hash crate that implements universal-hash 0.6's, or an AEAD crate that implements aead 0.6's",
         )),
         (Some(t), _) => Err(Error::usage(
             format!(
-                "{key} has no block cipher, hash, MAC, universal hash or stream cipher type `{t}`"
+                "{key} has no block cipher, hash, MAC, universal hash, stream cipher or AEAD type `{t}`"
             ),
             format!("--type one of: {list}"),
         )),
         (None, [one]) => Ok(one.clone()),
         (None, _) => Err(Error::usage(
             format!(
-                "{key} has {} block cipher, hash, MAC, universal hash or stream cipher types",
+                "{key} has {} block cipher, hash, MAC, universal hash, stream cipher or AEAD types",
                 candidates.len()
             ),
             format!("choose one with --type: {list}"),
@@ -238,5 +258,37 @@ mod tests {
             key_lengths: Vec::new(),
         };
         assert!(modes_of("k-1.0.0", "C", &keyless).is_err());
+    }
+
+    /// An AEAD whose nonce or tag is longer than the ABI carries is
+    /// refused with one line and a hint, before anything is built; one
+    /// within both is timed in its mode.
+    #[test]
+    fn an_aead_the_abi_cannot_carry_is_refused() {
+        let aead = |nonce_size, tag_size| Primitive::Aead {
+            key_lengths: vec![32],
+            nonce_size,
+            tag_size,
+        };
+        for (nonce, tag, what, n) in [
+            (abi::MAX_IV + 1, 16, "nonce", abi::MAX_IV + 1),
+            (12, abi::MAX_TAG + 1, "tag", abi::MAX_TAG + 1),
+        ] {
+            let Err(Error::Usage { cause, hint }) = modes_of("k-1.0.0", "Wide", &aead(nonce, tag))
+            else {
+                panic!("a {nonce}-byte nonce and a {tag}-byte tag were taken");
+            };
+            assert_eq!(
+                cause,
+                format!(
+                    "k-1.0.0: Wide's {what} is {n} bytes; the artifacts' ABI carries an AEAD's {what} of up to 64 bytes"
+                )
+            );
+            assert!(!cause.contains('\n') && hint.contains("--type"), "{hint}");
+        }
+        assert_eq!(
+            modes_of("k-1.0.0", "A", &aead(abi::MAX_IV, abi::MAX_TAG)).unwrap(),
+            [(Mode::Aead, vec![32])]
+        );
     }
 }

@@ -37,15 +37,21 @@ const MAC_BOUND: &str = "digest::common::KeyInit + digest::Update + digest::Fixe
 /// 0.6's, keyed, `Clone`d for a fresh tag under the same key.
 const UHASH_BOUND: &str = "universal_hash::KeyInit + universal_hash::UniversalHash + Clone";
 
+/// The traits an AEAD is measured through: `aead` 0.6's, keyed, with its
+/// detached in-place and out-of-place operations.
+const AEAD_BOUND: &str = "aead::KeyInit + aead::AeadInOut";
+
 /// The kinds in the order the probe's lines check them: a name is the
 /// first it implements. A universal hash's only of a crate that depends on
-/// `universal-hash` ([`Probe::kinds`]), so that no other probe needs it.
-const KINDS: [(Kind, &str); 5] = [
+/// `universal-hash`, an AEAD's only of one that depends on `aead`
+/// ([`Probe::kinds`]), so that no other probe needs them.
+const KINDS: [(Kind, &str); 6] = [
     (Kind::BlockCipher, BOUND),
     (Kind::StreamCipher, STREAM_BOUND),
     (Kind::Hash, HASH_BOUND),
     (Kind::Mac, MAC_BOUND),
     (Kind::UniversalHash, UHASH_BOUND),
+    (Kind::Aead, AEAD_BOUND),
 ];
 
 /// The compiler's code for a generic type named without its parameters.
@@ -170,7 +176,7 @@ impl Probe<'_> {
             let i = names.len() - 1;
             kind_of(i).is_none().then(|| {
                 (first_error.get(&i).cloned()).unwrap_or_else(|| {
-                    "it is no block cipher, hash, MAC, universal hash or stream cipher".into()
+                    "it is no block cipher, hash, MAC, universal hash, stream cipher or AEAD".into()
                 })
             })
         });
@@ -192,20 +198,36 @@ impl Probe<'_> {
     /// manifest names it): only then are its types asked whether they are
     /// universal hashes, and the probe depends on it too.
     fn uhash(&self) -> bool {
+        self.depends_on("universal-hash")
+    }
+
+    /// Whether the crate depends on `aead`, likewise: only then are its
+    /// types asked whether they are AEADs.
+    fn aead(&self) -> bool {
+        self.depends_on("aead")
+    }
+
+    /// Whether the crate's lock file or manifest names the package `name`.
+    fn depends_on(&self, name: &str) -> bool {
         let manifest = std::fs::read_to_string(self.copy.join("Cargo.toml")).unwrap_or_default();
-        self.lock.contains("name = \"universal-hash\"") || manifest.contains("universal-hash")
+        self.lock.contains(&format!("name = \"{name}\"")) || manifest.contains(name)
     }
 
     /// The kinds this crate's types are asked about ([`KINDS`]).
     fn kinds(&self) -> Vec<(Kind, &'static str)> {
         (KINDS.into_iter())
-            .filter(|(k, _)| *k != Kind::UniversalHash || self.uhash())
+            .filter(|(k, _)| match k {
+                Kind::UniversalHash => self.uhash(),
+                Kind::Aead => self.aead(),
+                _ => true,
+            })
             .collect()
     }
 
     /// The block size and key lengths of `ty`, or its digest's length (a
     /// MAC's, and its key lengths; a universal hash's block, and its key
-    /// lengths; a stream cipher's nonce length and key lengths).
+    /// lengths; a stream cipher's nonce length and key lengths; an AEAD's
+    /// nonce and tag lengths and key lengths).
     pub fn learn(&self, ty: &Candidate) -> Result<Primitive> {
         let (kind, ty) = (ty.kind, ty.name.as_str());
         shim::select(ty, kind, "probe")?;
@@ -231,6 +253,18 @@ impl Probe<'_> {
                  \x20       .map(|n| n.to_string())\n\
                  \x20       .collect();\n\
                  \x20   println!(\"stream {{iv}}\");\n\
+                 \x20   println!(\"keys {{}}\", keys.join(\",\"));\n\
+                 }}\n\
+                 fn main() {{ probe::<::under_test::{ty}>(); }}\n"
+            ),
+            Kind::Aead => format!(
+                "use aead::array::typenum::Unsigned;\n\
+                 fn probe<T: {AEAD_BOUND}>() {{\n\
+                 \x20   let keys: Vec<String> = (1..=64usize)\n\
+                 \x20       .filter(|&n| <T as aead::KeyInit>::new_from_slice(&vec![0x5a; n]).is_ok())\n\
+                 \x20       .map(|n| n.to_string())\n\
+                 \x20       .collect();\n\
+                 \x20   println!(\"aead {{}} {{}}\", <T::NonceSize as Unsigned>::USIZE, <T::TagSize as Unsigned>::USIZE);\n\
                  \x20   println!(\"keys {{}}\", keys.join(\",\"));\n\
                  }}\n\
                  fn main() {{ probe::<::under_test::{ty}>(); }}\n"
@@ -308,6 +342,10 @@ impl Probe<'_> {
             let dep = shim::workspace_dependency("universal-hash")?;
             with.push_str(&format!("universal-hash = {dep}\n"));
         }
+        if self.aead() {
+            let dep = shim::workspace_dependency("aead")?;
+            with.push_str(&format!("aead = {dep}\n"));
+        }
         let manifest = format!(
             "[package]\nname = \"inlinelab-probe\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n\
              [[bin]]\nname = \"probe\"\npath = \"main.rs\"\n\n\
@@ -347,6 +385,7 @@ fn parse_learned(text: &str) -> Option<Primitive> {
     let mut tag = None;
     let mut uhash = None;
     let mut stream = None;
+    let mut aead = None;
     let mut keys = None;
     for line in text.lines() {
         if let Some(n) = line.strip_prefix("output ") {
@@ -359,6 +398,9 @@ fn parse_learned(text: &str) -> Option<Primitive> {
             uhash = Some(n.trim().parse().ok()?);
         } else if let Some(n) = line.strip_prefix("stream ") {
             stream = Some(n.trim().parse().ok()?);
+        } else if let Some(sizes) = line.strip_prefix("aead ") {
+            let (nonce, tag) = sizes.trim().split_once(' ')?;
+            aead = Some((nonce.parse().ok()?, tag.parse().ok()?));
         } else if let Some(b) = line.strip_prefix("block ") {
             block = b.trim().parse().ok();
         } else if let Some(k) = line.strip_prefix("keys ") {
@@ -370,6 +412,13 @@ fn parse_learned(text: &str) -> Option<Primitive> {
                     .ok()?,
             );
         }
+    }
+    if let Some((nonce_size, tag_size)) = aead {
+        return Some(Primitive::Aead {
+            key_lengths: keys?,
+            nonce_size,
+            tag_size,
+        });
     }
     if let Some(iv_size) = stream {
         return Some(Primitive::StreamCipher {
@@ -468,6 +517,16 @@ mod tests {
             "a stream cipher's keys said"
         );
         assert_eq!(parse_learned("stream x\nkeys 32\n"), None);
+        assert_eq!(
+            parse_learned("aead 12 16\nkeys 16\n"),
+            Some(Primitive::Aead {
+                key_lengths: vec![16],
+                nonce_size: 12,
+                tag_size: 16,
+            })
+        );
+        assert_eq!(parse_learned("aead 12 16\n"), None, "an AEAD's keys said");
+        assert_eq!(parse_learned("aead 12\nkeys 16\n"), None, "its tag said");
         assert_eq!(
             parse_learned("block 8\nkeys \n").unwrap().key_lengths(),
             &[] as &[usize]

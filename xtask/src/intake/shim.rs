@@ -79,6 +79,7 @@ pub fn select(ty: &str, kind: Kind, holds: &str) -> Result<String> {
         Kind::Mac => "MacArtifact",
         Kind::UniversalHash => "UhashArtifact",
         Kind::StreamCipher => "StreamArtifact",
+        Kind::Aead => "AeadArtifact",
     };
     Ok(format!(
         "// Written by cargo xtask compare --crate (xtask/src/intake/shim.rs).\n\
@@ -201,19 +202,22 @@ fn manifest(shim: &Shim) -> Result<String> {
     for w in shim.with {
         deps.insert(w.name.clone(), w.dependency());
     }
-    let uhash = shim.kind == Kind::UniversalHash;
-    if uhash {
-        let dep = workspace_dependency("universal-hash")?;
+    let traits = traits_crate(shim.kind);
+    if let Some((name, _)) = traits {
+        let dep = workspace_dependency(name)?;
         let dep: toml::Value = (format!("v = {dep}").parse::<toml::Table>().ok())
             .and_then(|t| t.get("v").cloned())
             .unwrap_or_else(|| toml::Table::new().into());
-        deps.insert("universal-hash".into(), dep);
+        deps.insert(name.into(), dep);
     }
     deps.insert("under_test".into(), under_test(shim).into());
     let mut doc = toml::Table::new();
     doc.insert("package".into(), package(&ws, &artifact)?.into());
     doc.insert("lib".into(), library(&root).into());
-    doc.insert("features".into(), features(&artifact, uhash).into());
+    doc.insert(
+        "features".into(),
+        features(&artifact, traits.map(|(_, f)| f)).into(),
+    );
     doc.insert("dependencies".into(), deps.into());
     if let Some(profile) = ws.get("profile").and_then(|p| p.as_table()) {
         let kept: toml::Table = (profile.iter())
@@ -333,17 +337,30 @@ fn under_test(shim: &Shim) -> toml::Table {
     under
 }
 
+/// The crate of traits a kind's artifact wraps that the artifact crate
+/// depends on only in a shim, and the feature that turns it on:
+/// `universal-hash` (`under-test-uhash`) for a universal hash, `aead`
+/// (`under-test-aead`) for an AEAD; none for the others, whose traits
+/// (`cipher`, `digest`) the artifact crate always has.
+fn traits_crate(kind: Kind) -> Option<(&'static str, &'static str)> {
+    match kind {
+        Kind::UniversalHash => Some(("universal-hash", "under-test-uhash")),
+        Kind::Aead => Some(("aead", "under-test-aead")),
+        Kind::BlockCipher | Kind::Hash | Kind::Mac | Kind::StreamCipher => None,
+    }
+}
+
 /// Every feature of the artifact crate, as a marker (its peer crates are
-/// not the shim's dependencies); `under-test` turns on `peer`, and in a
-/// universal hash's shim (`uhash`) `under-test-uhash` too.
-fn features(artifact: &toml::Table, uhash: bool) -> toml::Table {
+/// not the shim's dependencies); `under-test` turns on `peer`, and the
+/// kind's own (`under-test-uhash`, `under-test-aead`: [`traits_crate`]).
+fn features(artifact: &toml::Table, own: Option<&str>) -> toml::Table {
     let declared = (artifact.get("features").and_then(|f| f.as_table())).into_iter();
     declared
         .flatten()
         .map(|(name, _)| {
-            let implies: Vec<toml::Value> = match name.as_str() {
-                "under-test" if uhash => vec!["peer".into(), "under-test-uhash".into()],
-                "under-test" => vec!["peer".into()],
+            let implies: Vec<toml::Value> = match (name.as_str(), own) {
+                ("under-test", Some(own)) => vec!["peer".into(), own.into()],
+                ("under-test", None) => vec!["peer".into()],
                 _ => Vec::new(),
             };
             (name.clone(), implies.into())

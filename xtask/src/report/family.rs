@@ -69,29 +69,34 @@ pub enum Family {
     /// A stream cipher's keystream applied (`chacha20`: a kernel name
     /// without a mode).
     Stream,
+    /// An AEAD's encryption or decryption (`aead(toyaead)`).
+    Aead,
     Setkey,
 }
 
 impl Family {
-    pub const ALL: [Family; 6] = [
+    pub const ALL: [Family; 7] = [
         Family::Parallel,
         Family::Serial,
         Family::Digest,
         Family::Mac,
         Family::Stream,
+        Family::Aead,
         Family::Setkey,
     ];
 
     /// The family of a case of `alg` (the kernel's `mode(cipher)`) in `dir`
     /// under a key of `key_bits`: a digest under a key is a MAC's; an
     /// encryption or decryption of an algorithm named without a mode
-    /// (`chacha20`, `Mode::Stream`'s name) is a stream cipher's.
+    /// (`chacha20`, `Mode::Stream`'s name) is a stream cipher's, of one
+    /// named `aead(...)` (`Mode::Aead`'s) an AEAD's.
     pub fn of_case(alg: &str, dir: Operation, key_bits: usize) -> Family {
         match dir {
             Operation::Setkey => Family::Setkey,
             Operation::Digest if key_bits > 0 => Family::Mac,
             Operation::Digest => Family::Digest,
             Operation::Encrypt | Operation::Decrypt if !alg.contains('(') => Family::Stream,
+            Operation::Encrypt | Operation::Decrypt if alg.starts_with("aead(") => Family::Aead,
             Operation::Encrypt if alg.starts_with("cbc(") => Family::Serial,
             Operation::Encrypt | Operation::Decrypt => Family::Parallel,
         }
@@ -104,6 +109,7 @@ impl Family {
             Family::Digest => "digest",
             Family::Mac => "MAC",
             Family::Stream => "stream cipher",
+            Family::Aead => "AEAD",
             Family::Setkey => "key setup",
         }
     }
@@ -135,5 +141,23 @@ mod tests {
             Family::Serial
         );
         assert_eq!(Family::of_case("hmac", Operation::Digest, 256), Family::Mac);
+    }
+
+    /// An AEAD's encryption and decryption (`aead(NAME)`, `Mode::Aead`'s
+    /// name) are its own family, not a parallel mode's.
+    #[test]
+    fn an_aead_is_a_family_of_its_own() {
+        use bench_harness::engine::Mode;
+        let alg = Mode::Aead.alg("aes_gcm_aes128gcm");
+        assert_eq!(alg, "aead(aes_gcm_aes128gcm)");
+        for dir in [Operation::Encrypt, Operation::Decrypt] {
+            assert_eq!(Family::of_case(&alg, dir, 128), Family::Aead);
+        }
+        assert_eq!(Family::Aead.name(), "AEAD");
+        assert_eq!(
+            Family::of_case(&alg, Operation::Setkey, 128),
+            Family::Setkey
+        );
+        assert!(Family::ALL.contains(&Family::Aead));
     }
 }

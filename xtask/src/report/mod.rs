@@ -638,7 +638,8 @@ impl Report {
     }
 
     /// The cases the chart plots: per mode family that processes bytes
-    /// (parallel modes, CBC encryption, digest, MAC, stream cipher), its first mode,
+    /// (parallel modes, CBC encryption, digest, MAC, stream cipher, AEAD),
+    /// its first mode,
     /// direction and key in report order at the largest block measured;
     /// with a single family, its smallest block too, first.
     pub fn headlines(&self) -> Vec<Headline> {
@@ -652,6 +653,7 @@ impl Report {
             Family::Digest,
             Family::Mac,
             Family::Stream,
+            Family::Aead,
         ] {
             let Some(first) = speeds.iter().find(|s| Family::of(s) == f) else {
                 continue;

@@ -1,7 +1,7 @@
 //! The cases measured: ECB and CBC (or a checksum's digest, a MAC's tag,
-//! or a stream cipher's keystream), both directions, the kernel template's
-//! key sizes, the block sizes; and, for compare, key setup at each key
-//! size (a MAC's and a stream cipher's too).
+//! a stream cipher's keystream, or an AEAD's encryption), both directions,
+//! the kernel template's key sizes, the block sizes; and, for compare, key
+//! setup at each key size (a MAC's, a stream cipher's and an AEAD's too).
 
 use bench_harness::engine::{Dir, Mode};
 use bench_harness::registry::CipherEntry;
@@ -41,11 +41,12 @@ pub fn cases(entry: &CipherEntry, keys: Keys, sizes: &[usize]) -> Vec<Case> {
     let sizes: Vec<usize> = sizes.iter().map(|s| s.div_ceil(bs) * bs).collect();
     let mut out = Vec::new();
     let which = keys;
-    for &(mode, keys) in entry
-        .modes
-        .iter()
-        .filter(|(m, _)| matches!(m, Mode::Ecb | Mode::Cbc | Mode::Digest | Mode::Stream))
-    {
+    for &(mode, keys) in entry.modes.iter().filter(|(m, _)| {
+        matches!(
+            m,
+            Mode::Ecb | Mode::Cbc | Mode::Digest | Mode::Stream | Mode::Aead
+        )
+    }) {
         let keys = which.of(keys);
         let dirs: &[Dir] = if mode == Mode::Digest {
             &[Dir::Encrypt]
@@ -70,11 +71,12 @@ fn keyed(mode: Mode, keys: &[usize]) -> bool {
 }
 
 /// Key setup of `entry`: one case per key size of its first block-cipher
-/// mode's template (a MAC's digest's, a stream cipher's) that `which`
-/// says; none for a checksum or a hash, which have no key.
+/// mode's template (a MAC's digest's, a stream cipher's, an AEAD's) that
+/// `which` says; none for a checksum or a hash, which have no key.
 pub fn setkey(entry: &CipherEntry, which: Keys) -> Vec<Case> {
     let Some(&(mode, keys)) = entry.modes.iter().find(|(m, keys)| {
-        matches!(m, Mode::Ecb | Mode::Cbc | Mode::Stream) || (*m == Mode::Digest && keyed(*m, keys))
+        matches!(m, Mode::Ecb | Mode::Cbc | Mode::Stream | Mode::Aead)
+            || (*m == Mode::Digest && keyed(*m, keys))
     }) else {
         return Vec::new();
     };
@@ -89,6 +91,12 @@ pub fn setkey(entry: &CipherEntry, which: Keys) -> Vec<Case> {
 /// largest, and one that leaves a tail for any lane count: 1424 bytes is 89
 /// 16-byte blocks (odd) or 178 8-byte blocks, and not a multiple of 64.
 pub const GATE_SIZES: [usize; 3] = [16, 1424, 8192];
+
+/// The payload lengths the kernel's tcrypt times an AEAD at
+/// (`aead_sizes[]`, with `test_aead_speed`'s 16-byte tag and 8 bytes of
+/// associated data, `bench_harness::engine::AEAD_AAD_BYTES`): the gate
+/// counts an AEAD at each.
+pub const AEAD_SIZES: [usize; 8] = [16, 64, 256, 512, 1024, 1420, 4096, 8192];
 
 /// The lengths the gate counts a checksum at: the kernel hash template's
 /// block lengths, and 1421 bytes, which leaves a tail for any method that
@@ -108,7 +116,8 @@ pub fn gate_digest_sizes() -> Vec<usize> {
 /// mode the registry lists for `entry`, every key size of its template, both
 /// directions, at [`GATE_SIZES`] (rounded up to whole blocks), or for a
 /// checksum its digest at [`gate_digest_sizes`] (a stream cipher's
-/// keystream at those lengths too, both directions); then key setup at each key
+/// keystream at those lengths too, both directions; an AEAD's encryption
+/// and decryption at tcrypt's [`AEAD_SIZES`]); then key setup at each key
 /// size, once per keying (one key for ECB, CBC and CTR, which share it, and
 /// two for XTS).
 pub fn gate_cases(entry: &CipherEntry) -> Vec<Case> {
@@ -120,6 +129,7 @@ pub fn gate_cases(entry: &CipherEntry) -> Vec<Case> {
         let (dirs, sizes): (&[Dir], &[usize]) = match mode {
             Mode::Digest => (&[Dir::Encrypt], &digest_sizes),
             Mode::Stream => (&Dir::BOTH, &digest_sizes),
+            Mode::Aead => (&Dir::BOTH, &AEAD_SIZES),
             _ => (&Dir::BOTH, &block_sizes),
         };
         for &dir in dirs {
@@ -282,5 +292,55 @@ mod tests {
         );
         let setkeys: Vec<String> = setkey(entry, Keys::All).iter().map(key).collect();
         assert_eq!(setkeys, ["x setkey 256 0"]);
+    }
+
+    /// An AEAD: encryption and decryption at tcrypt's AEAD sizes under its
+    /// key, and its key setup, in the gate; in compare both directions at
+    /// the sizes asked, whole (1-byte units), and its key setup.
+    #[test]
+    fn an_aead_is_counted_at_tcrypts_sizes_both_ways_with_its_key_setup() {
+        use bench_harness::crates::{CrateCipher, Primitive};
+        let primitive = Primitive::Aead {
+            key_lengths: vec![16],
+            nonce_size: 12,
+            tag_size: 16,
+        };
+        let gcm = CrateCipher {
+            name: "aes_gcm_aes128gcm".into(),
+            module: "aes-gcm@0.11.1".into(),
+            lib_name: "aes_gcm".into(),
+            modes: primitive.modes().unwrap(),
+            primitive,
+            variants: vec!["published".into()],
+            reference: "published".into(),
+            peer: None,
+            oracle: "published.so".into(),
+        };
+        let entry = CipherEntry::of_crate(&gcm);
+        let counted = gate_cases(entry);
+        let keys: Vec<String> = counted.iter().map(key).collect();
+        assert_eq!(keys.len(), 2 * AEAD_SIZES.len() + 1, "{keys:?}");
+        for want in [
+            "aead(x) encrypt 128 16",
+            "aead(x) encrypt 128 1420",
+            "aead(x) decrypt 128 8192",
+            "aead(x) decrypt 128 512",
+            "aead(x) setkey 128 0",
+        ] {
+            assert!(keys.iter().any(|k| k == want), "{want}: {keys:?}");
+        }
+        assert!(counted.iter().all(|c| matches!(c.mode, Mode::Aead)));
+        let timed: Vec<String> = cases(entry, Keys::All, &[13, 64]).iter().map(key).collect();
+        assert_eq!(
+            timed,
+            [
+                "aead(x) encrypt 128 13",
+                "aead(x) encrypt 128 64",
+                "aead(x) decrypt 128 13",
+                "aead(x) decrypt 128 64"
+            ]
+        );
+        let setkeys: Vec<String> = setkey(entry, Keys::All).iter().map(key).collect();
+        assert_eq!(setkeys, ["aead(x) setkey 128 0"]);
     }
 }

@@ -151,11 +151,11 @@ fn bad_hash_input_is_refused_with_one_line() {
     );
     usage(
         &compare(&["--type", "Toy"]),
-        "has no block cipher, hash, MAC, universal hash or stream cipher type `Toy`",
+        "has no block cipher, hash, MAC, universal hash, stream cipher or AEAD type `Toy`",
     );
     usage(
         &compare(&[]),
-        "toyhash 0.1.0 has 3 block cipher, hash, MAC, universal hash or stream cipher types",
+        "toyhash 0.1.0 has 3 block cipher, hash, MAC, universal hash, stream cipher or AEAD types",
     );
 }
 

@@ -693,7 +693,7 @@ fn bad_input_is_refused_with_one_line() {
             "--out",
             out,
         ],
-        "has no block cipher, hash, MAC, universal hash or stream cipher type `Nope`",
+        "has no block cipher, hash, MAC, universal hash, stream cipher or AEAD type `Nope`",
     );
     usage(
         &[

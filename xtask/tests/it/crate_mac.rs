@@ -173,7 +173,7 @@ fn bad_mac_input_is_refused_with_one_line() {
     );
     usage(
         &compare(&["--type", "Keyed<nope::Hash>"]),
-        "toymac 0.1.0: `Keyed<nope::Hash>` is no block cipher, hash, MAC, universal hash or stream cipher here",
+        "toymac 0.1.0: `Keyed<nope::Hash>` is no block cipher, hash, MAC, universal hash, stream cipher or AEAD here",
     );
     usage(
         &compare(&["--type", "Keyed<"]),

@@ -131,7 +131,7 @@ fn bad_stream_cipher_input_is_refused_with_one_line() {
     };
     usage(
         &compare(&["--type", "Nope"]),
-        "toystream 0.1.0 has no block cipher, hash, MAC, universal hash or stream cipher type `Nope`",
+        "toystream 0.1.0 has no block cipher, hash, MAC, universal hash, stream cipher or AEAD type `Nope`",
     );
     usage(
         &compare(&["--type", "Toy Stream"]),

@@ -127,7 +127,7 @@ fn bad_universal_hash_input_is_refused_with_one_line() {
     };
     usage(
         &compare(&["--type", "Nope"]),
-        "toyuhash 0.1.0 has no block cipher, hash, MAC, universal hash or stream cipher type `Nope`",
+        "toyuhash 0.1.0 has no block cipher, hash, MAC, universal hash, stream cipher or AEAD type `Nope`",
     );
     usage(
         &compare(&["--type", "Toy Uhash"]),

@@ -8,6 +8,7 @@
 mod common;
 
 mod compare;
+mod crate_aead;
 mod crate_hash;
 mod crate_intake;
 mod crate_mac;

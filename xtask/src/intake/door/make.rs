@@ -108,6 +108,14 @@ pub fn make(opts: &Options, t: &Taken) -> Result<Made> {
                 "a universal hash, {digest_size}-byte blocks and tags, keys of {} bytes",
                 lengths(key_lengths)
             ),
+            Primitive::Aead {
+                key_lengths,
+                nonce_size,
+                tag_size,
+            } => format!(
+                "an AEAD, {nonce_size}-byte nonces, {tag_size}-byte tags, keys of {} bytes",
+                lengths(key_lengths)
+            ),
             Primitive::StreamCipher {
                 key_lengths,
                 iv_size,

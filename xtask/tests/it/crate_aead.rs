@@ -1,0 +1,144 @@
+//! `cargo xtask compare --crate` on an AEAD crate: the `toyaead` fixture
+//! (`aead` 0.6's `KeyInit + AeadInOut`, `--offline`: nothing beyond the
+//! workspace's own dependencies), its attributes in a `macro_rules!`
+//! body, a `cfg_if!` branch and trait methods found and edited, each copy
+//! built through the shim as an AEAD artifact (nonce, associated data and
+//! tag through the ABI's `AeadIo`), checked at every length from 0 to 300
+//! bytes with associated data, both directions, under every key length
+//! against the crate as published, a tampered tag refused, and timed; a
+//! change to it gated (`gate --crate`); every bad input refused with exit
+//! 2 and one line. Timings are never asserted.
+
+use crate::common::{
+    annotation_rows_in, check_refused, entry, fixture, fixture_repository, gate_working_tree,
+    report_json as json, s, scratch,
+};
+use std::path::Path;
+use std::process::Output;
+use std::time::Duration;
+
+/// A short, cheap run of the fixture: `variants` besides `published`.
+fn run(variants: &str, out: &Path, fault: Option<&str>) -> Output {
+    crate::common::quick_crate_run(&fixture("toyaead"), "64", &[], variants, out, fault)
+}
+
+/// The fixture end to end: its one AEAD chosen without `--type`, learned
+/// as one of 12-byte nonces and 16-byte tags taking keys of 16 and 32
+/// bytes, its attributes tabled (those in the macro body and the
+/// `cfg_if!` branch among them), its variants checked against the crate
+/// as published and timed in both directions and key setup under its
+/// 32-byte key. `drop_1`, made wrong (`wrong:drop_1`: its tags spoiled),
+/// is refused before it is timed: a failed row, and exit 1 (the wrong
+/// variant's check rides on this run, so that the fixture's variants are
+/// built once).
+#[test]
+#[ignore = "CI tier: builds a crate's variants; .ci/run runs it (see ARCHITECTURE.md, Tests)"]
+fn an_aead_crate_is_decided() {
+    let tmp = scratch("crate-aead");
+    let out = run("none,drop_1", tmp.path(), Some("wrong:drop_1"));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    // `drop_1` made wrong: a failed row, and exit 1; the rest decided.
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains(
+            "type ToyAead: an AEAD, 12-byte nonces, 16-byte tags, keys of 16, 32 bytes; 9 inline attributes (8 compiled on this target)"
+        ),
+        "{stderr}"
+    );
+    let json = json(tmp.path(), "toyaead");
+    let a = &json["annotations"];
+    assert_eq!(a["written"], 9, "every attribute written");
+    let rows = a["rows"].as_array().unwrap();
+    let at = |file: &str| annotation_rows_in(&json, file);
+    // The macro body's one, `store`, the x86-64 branch of the cfg_if!;
+    // `tag` and the trait methods in lib.rs.
+    assert_eq!(at("src/block.rs:"), 3, "{rows:?}");
+    assert_eq!(at("src/lib.rs:"), 5, "{rows:?}");
+    for v in ["published", "none"] {
+        assert_eq!(entry(&json, v)["status"], "ok", "{v}: {}", entry(&json, v));
+    }
+    let e = entry(&json, "drop_1");
+    assert_eq!(e["status"], "failed", "{e}");
+    assert!(
+        e["reason"]
+            .as_str()
+            .unwrap()
+            .contains("wrong output: the tag of 0 bytes with 0 bytes of associated data differs"),
+        "{e}"
+    );
+    let speed = entry(&json, "published")["speed"].as_array().unwrap();
+    for dir in ["encrypt", "decrypt", "setkey"] {
+        assert!(
+            (speed.iter())
+                .any(|s| s["dir"] == dir && s["alg"] == "aead(toyaead)" && s["key_bits"] == 256),
+            "{dir} under a 32-byte key: {speed:?}"
+        );
+    }
+}
+
+/// The fixture made a git repository, its round functions'
+/// `#[inline(always)]` (in the `macro_rules!` body) made `#[inline(never)]`
+/// in the working tree: the gate against its commit counts both sides'
+/// encryption and decryption at tcrypt's AEAD sizes and key setup, exits
+/// 1, and its comment names a round function that stopped being inlined.
+#[test]
+#[ignore = "CI tier: builds a crate twice and counts it under valgrind"]
+fn a_change_to_an_aead_crate_is_gated() {
+    let tmp = scratch("gate-aead");
+    let repo = fixture_repository("toyaead", &tmp.path().join("toyaead"));
+    let block = repo.join("src/block.rs");
+    let text = std::fs::read_to_string(&block).unwrap();
+    let changed = text.replacen(
+        "#[inline(always)]\n            fn $name",
+        "#[inline(never)]\n            fn $name",
+        1,
+    );
+    assert_eq!(text.len(), changed.len() + 1, "the edit made");
+    std::fs::write(&block, changed).unwrap();
+    let (out, md) = gate_working_tree(&repo, tmp.path());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        md.contains("toyaead::block::r0"),
+        "a round function named: {md}"
+    );
+    assert!(
+        md.contains("## inlinelab gate: crate toyaead (0.1.0), type ToyAead"),
+        "{md}"
+    );
+    for dir in ["encrypt", "decrypt"] {
+        assert!(
+            md.contains(&format!(
+                "aead(toyaead) {dir} 256-bit 16/64/256/512/1024/1420/4096/8192 B"
+            )),
+            "{dir}: {md}"
+        );
+    }
+}
+
+/// Each bad input of an AEAD crate: exit 2, one line and a hint, and
+/// `--out` not created.
+#[test]
+fn bad_aead_input_is_refused_with_one_line() {
+    let tmp = scratch("crate-aead-bad");
+    let out_dir = tmp.path().join("out");
+    let out = s(&out_dir);
+    let toy = fixture("toyaead");
+    let usage = |args: &[&str], expected: &str| {
+        check_refused(args, expected, Duration::from_secs(300), &out_dir)
+    };
+    let toy = s(&toy);
+    let compare = |more: &[&'static str]| -> Vec<&str> {
+        let mut args = vec!["compare", "--crate", toy, "--offline", "--out", out];
+        args.extend_from_slice(more);
+        args
+    };
+    usage(
+        &compare(&["--type", "Nope"]),
+        "toyaead 0.1.0 has no block cipher, hash, MAC, universal hash, stream cipher or AEAD type `Nope`",
+    );
+    usage(
+        &compare(&["--type", "Toy Aead"]),
+        "--type Toy Aead: not a type's name",
+    );
+}
