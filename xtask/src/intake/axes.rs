@@ -201,19 +201,16 @@ pub fn skipped(scan: &Scan, cfg: &Cfg, change: &Change) -> Vec<String> {
 }
 
 /// The indices of the `edits` (of the crate scanned as `scan`) that touch
-/// a function a build may reach: one whose name is among `names` (the last
-/// segments of the functions the builds' inlining remarks name as callee
-/// or caller, and of their hot paths' symbols), and every one this reader
-/// cannot name for sure: an attribute on no function, a function in a
-/// `macro_rules!` body (written once, compiled once per invocation under
-/// other names) or named by a metavariable. An edit left out touches a
-/// function no call in those builds reaches; whether leaving it out
-/// changes nothing is for a build of the set without it to show.
-pub fn reached<'a>(
-    scan: &'a Scan,
-    edits: &[Edit<'a>],
-    names: &std::collections::HashSet<String>,
-) -> Vec<usize> {
+/// a function a build may reach: one that some name of `reached` (the
+/// functions the builds' inlining remarks name as callee or caller, and
+/// their hot paths' symbols, demangled or shortened) may be ([`may_be`]),
+/// and every one this reader cannot name for sure: an attribute on no
+/// function, a function in a `macro_rules!` body (written once, compiled
+/// once per invocation under other names) or named by a metavariable. An
+/// edit left out touches a function no call in those builds reaches;
+/// whether leaving it out changes nothing is for a build of the set
+/// without it to show.
+pub fn reached<'a>(scan: &'a Scan, edits: &[Edit<'a>], reached: &[String]) -> Vec<usize> {
     fn function<'a>(scan: &'a Scan, e: &Edit<'a>) -> Option<&'a Function> {
         match e {
             Edit::Remove(a) | Edit::Set(a, _) => a.function_index.map(|i| &scan.functions[i]),
@@ -224,17 +221,94 @@ pub fn reached<'a>(
     (edits.iter().enumerate())
         .filter(|(_, e)| match function(scan, e) {
             None => true,
-            Some(f) => f.place.in_macro_body || !ident(&f.name) || names.contains(&f.name),
+            Some(f) => {
+                f.place.in_macro_body
+                    || !ident(&f.name)
+                    || reached.iter().any(|n| may_be(&f.path, n))
+            }
         })
         .map(|(i, _)| i)
         .collect()
 }
 
-/// The name a demangled symbol or an inlining remark's function ends in
-/// (`update` of `<Poly1305 as UniversalHash>::update`), as [`reached`]
-/// matches it.
-pub fn function_name(symbol: &str) -> &str {
-    last_segment(symbol)
+/// The functions a build reaches, as its inlining remarks (`calls`,
+/// caller and callee) and its hot path (`hot`) name them: from every
+/// caller that may be none of the crate's functions (the artifact's, the
+/// traits' generic code, which call into the crate) and every function on
+/// the hot path, each callee of a call whose caller is reached. A caller
+/// no reached function calls (a `Display::fmt` LLVM compiled and inlined
+/// into, never called but through the formatting machinery's pointers) is
+/// not reached.
+pub fn reachable(scan: &Scan, calls: &[(String, String)], hot: &[String]) -> Vec<String> {
+    let own = |n: &str| scan.functions.iter().any(|f| may_be(&f.path, n));
+    let mut reached: Vec<String> = hot.to_vec();
+    for (caller, _) in calls {
+        if !reached.contains(caller) && !own(caller) {
+            reached.push(caller.clone());
+        }
+    }
+    loop {
+        let before = reached.len();
+        for (caller, callee) in calls {
+            if reached.contains(caller) && !reached.contains(callee) {
+                reached.push(callee.clone());
+            }
+        }
+        if reached.len() == before {
+            return reached;
+        }
+    }
+}
+
+/// Whether the symbol or remark's function `name` may be the function at
+/// `path` (as [`Annotation::path`]): the same last segment and, for a
+/// trait's method (`<Aligned130 as fmt::Display>::fmt`), the type's and
+/// the trait's names among its words (generic arguments, which the source
+/// and the symbol spell differently, not compared). Never false for the
+/// function it is; true for some it is not (two `State::new`s).
+pub fn may_be(path: &str, name: &str) -> bool {
+    if last_segment(path) != last_segment(name) {
+        return false;
+    }
+    let Some((ty, tr)) = trait_impl(path) else {
+        return true;
+    };
+    let words: Vec<&str> = (name.split(|c: char| !(c.is_alphanumeric() || c == '_')))
+        .filter(|w| !w.is_empty())
+        .collect();
+    words.contains(&ty) && words.contains(&tr)
+}
+
+/// The type's and the trait's names of a trait method's path
+/// (`Aligned130` and `Display` of `m::<Aligned130 as fmt::Display>::fmt`),
+/// `None` for any other function.
+fn trait_impl(path: &str) -> Option<(&str, &str)> {
+    let head = path.strip_suffix(last_segment(path))?.strip_suffix("::")?;
+    let close = head.strip_suffix('>')?;
+    let mut depth = 0usize;
+    let mut open = None;
+    for (i, c) in close.char_indices().rev() {
+        match c {
+            '>' => depth += 1,
+            '<' if depth == 0 => {
+                open = Some(i);
+                break;
+            }
+            '<' => depth -= 1,
+            _ => {}
+        }
+    }
+    let inner = &close[open? + 1..];
+    let (ty, tr) = inner.split_once(" as ")?;
+    fn base(s: &str) -> Option<&str> {
+        let s = s.split('<').next()?.trim();
+        let last = s.rsplit("::").next()?;
+        let last = last
+            .trim_start_matches(['&', ' '])
+            .trim_start_matches("dyn ");
+        (!last.is_empty()).then_some(last)
+    }
+    Some((base(ty)?, base(tr)?))
 }
 
 /// The functions of `scan` that the demangled hot-path symbols `hot` name
@@ -358,8 +432,7 @@ mod tests {
         let always = Change::Every(Attr::Always);
         let all = edits(&scan, &cfg, &always);
         assert_eq!(all.len(), 4, "{all:?}");
-        let names: std::collections::HashSet<String> =
-            ["a", "c"].iter().map(|s| s.to_string()).collect();
+        let names: Vec<String> = ["t::a", "c"].iter().map(|s| s.to_string()).collect();
         let kept = reached(&scan, &all, &names);
         // `fmt` is reached by no call: left out; the macro's function kept.
         assert_eq!(kept.len(), 3, "{kept:?}");
@@ -379,10 +452,35 @@ mod tests {
             "{after}"
         );
         assert!(lines[5].contains("#[inline(always)] pub fn $n"), "{after}");
-        assert_eq!(
-            function_name("<Poly1305 as UniversalHash>::update"),
-            "update"
-        );
+        // Reached from a caller outside the crate or the hot path, through
+        // the crate's calls; a caller no reached function calls is not.
+        let calls: Vec<(String, String)> = [
+            ("inlinelab_crypt", "a"),
+            ("a", "c"),
+            ("fmt", "c"),
+            ("fmt", "d"),
+        ]
+        .iter()
+        .map(|(x, y)| (x.to_string(), y.to_string()))
+        .collect();
+        let r = reachable(&scan, &calls, &["t::hot".to_string()]);
+        assert_eq!(r, ["t::hot", "inlinelab_crypt", "a", "c"], "{r:?}");
+        // A trait's method is its type's and trait's; generic arguments
+        // are not compared.
+        let fmt = "backend::helpers::<Aligned130 as fmt::Display>::fmt";
+        assert!(may_be(fmt, "<Aligned130 as Display>::fmt"));
+        assert!(!may_be(fmt, "<Aligned2x130 as Display>::fmt"));
+        assert!(!may_be(fmt, "core::fmt::write"));
+        let enc = "<Aes<RK> as BlockCipherEncBackend>::encrypt_block";
+        assert!(may_be(
+            enc,
+            "<aes::Aes<U16> as cipher::BlockCipherEncBackend>::encrypt_block"
+        ));
+        assert!(may_be("backend::avx2::State::new", "new"));
+        assert!(may_be(
+            "helpers::<AdditionKey as Add<Aligned130>>::add::propagate_carry",
+            "propagate_carry"
+        ));
     }
 
     #[test]

@@ -240,6 +240,21 @@ pub struct Patch {
     /// The variant it writes out, measured whole in the run.
     pub variant: String,
     pub edits: Vec<PatchEdit>,
+    /// When `variant` is a set trimmed of the edits no build reaches
+    /// (`cmd/compare/krate/trim.rs`): the set it was trimmed from, whose
+    /// machine code it is, and the edits left out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trimmed: Option<Trimmed>,
+}
+
+/// A patch's set trimmed of edits that change no machine code.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Trimmed {
+    /// The set trimmed (measured whole, or held as another's machine
+    /// code): the patch carries its figures.
+    pub of: String,
+    /// Its edits the patch leaves out, each to a function no build reaches.
+    pub left_out: Vec<PatchEdit>,
 }
 
 /// One edit of a patch.

@@ -35,6 +35,7 @@ use bench_harness::registry::CipherEntry;
 use std::path::{Path, PathBuf};
 
 mod suggested;
+mod trim;
 
 pub fn run(args: &Args, sets: &[FlagSet], target: &Path) -> Result<()> {
     let given = (args.krate.as_ref())
@@ -132,8 +133,23 @@ pub fn run(args: &Args, sets: &[FlagSet], target: &Path) -> Result<()> {
             "the crate's build writes its own source ({})",
             made.rewritten.join(", ")
         )),
-        Some(v) => patch_of(t, v, &report.cipher, explain.as_ref()),
-        None => patch_of_pick(&report, t, &made, explain.as_ref()),
+        Some(v) => Ok(Some(v.clone())),
+        None => pick_of(&report, t, &made),
+    };
+    // The patch's set trimmed of the edits that change no machine code.
+    let patch = match patch {
+        Ok(Some(v)) => {
+            let trimmed = trim::trim(&run, &v)?;
+            report.run.notes.extend(trimmed.note);
+            match trimmed.trimmed {
+                Some((t_v, record)) => {
+                    patch_of(t, &t_v, Some(record), &report.cipher, explain.as_ref())
+                }
+                None => patch_of(t, &v, None, &report.cipher, explain.as_ref()),
+            }
+        }
+        Ok(None) => Ok((None, None)),
+        Err(why) => Err(why),
     };
     if let Some(s) = suggestion {
         report.run.notes.extend(s.notes);
@@ -169,7 +185,7 @@ fn options<'a>(args: &'a Args, given: &'a Given) -> take::Options<'a> {
         variants: args.variants.as_deref(),
         suggest: args.suggest.as_deref(),
         no_peer: args.no_peer,
-        later: suggested::names().collect(),
+        later: suggested::names().chain([trim::NAME.to_string()]).collect(),
     }
 }
 
@@ -273,20 +289,18 @@ fn patch_file(name: &str) -> String {
     format!("{name}.patch")
 }
 
-/// The verdict's pick written as a patch against the crate's source (its
-/// copy as published): the table's record of it and the diff, `None`
-/// when the pick is the crate as published or nothing; `Err` says why no
-/// patch could be written (the pick under a feature or flag set, whose
-/// patch alone would not build what was measured, or a diff that does not
-/// apply).
-fn patch_of_pick(
+/// The verdict's pick as the variant a patch writes out against the
+/// crate's source (its copy as published): `None` when the pick is the
+/// crate as published or nothing; `Err` says why no patch could be
+/// written (the pick under a feature or flag set, whose patch alone would
+/// not build what was measured).
+fn pick_of(
     report: &crate::report::Report,
     t: &Taken,
     made: &Made,
-    explain: Option<&Explain>,
-) -> PatchResult {
+) -> std::result::Result<Option<axes::Variant>, String> {
     let Some(pick) = report.verdict.pick.as_deref() else {
-        return Ok((None, None));
+        return Ok(None);
     };
     let found = (made.selected.iter().zip(&made.set_of)).find(|(v, _)| v.name == pick);
     let Some((v, &set)) = found else {
@@ -301,22 +315,29 @@ fn patch_of_pick(
         ));
     }
     if v.change == axes::Change::Published {
-        return Ok((None, None));
+        return Ok(None);
     }
-    patch_of(t, v, &report.cipher, explain)
+    Ok(Some(v.clone()))
 }
 
 /// The diff of variant `v` (of the default feature set) against the crate
-/// as published, checked to apply, with the report's record of it; `None`
-/// when it changes nothing.
-fn patch_of(t: &Taken, v: &axes::Variant, cipher: &str, explain: Option<&Explain>) -> PatchResult {
+/// as published, checked to apply, with the report's record of it (and of
+/// the set it was `trimmed` from); `None` when it changes nothing.
+fn patch_of(
+    t: &Taken,
+    v: &axes::Variant,
+    trimmed: Option<crate::report::annotations::Trimmed>,
+    cipher: &str,
+    explain: Option<&Explain>,
+) -> PatchResult {
     let s = &t.sets[0];
     let edits = axes::edits(&s.scan, &s.cfg, &v.change);
     let listed = table::patch_edits(&s.scan, &edits);
     // `file:line` and the comment above it, with `--explain-in-source`.
     let mut comments: Vec<(String, String)> = Vec::new();
     if let Some(x) = explain {
-        let effect = x.whole(&v.name);
+        // A trimmed set is the machine code of the set it was trimmed from.
+        let effect = x.whole(trimmed.as_ref().map_or(&v.name, |t| &t.of));
         for e in listed.iter().filter(|e| e.patched.is_some()) {
             comments.push((e.location.clone(), effect.clone()));
         }
@@ -368,6 +389,7 @@ fn patch_of(t: &Taken, v: &axes::Variant, cipher: &str, explain: Option<&Explain
         file: patch_file(cipher),
         variant: v.name.clone(),
         edits: listed,
+        trimmed,
     };
     Ok((Some(record), Some(diff)))
 }

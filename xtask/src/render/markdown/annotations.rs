@@ -15,22 +15,36 @@ use std::fmt::Write;
 /// `published`, from the run that measured it whole (the suggested set's
 /// own run, or this one); `None` without a patch.
 fn patch_effect(r: &Report, code: &dyn Fn(&str) -> String) -> Option<String> {
+    let p = r.annotations.as_ref()?.patch.as_ref()?;
+    let Some(t) = &p.trimmed else {
+        return effect_of(r, &p.variant, code);
+    };
+    Some(format!(
+        "{}, which is {} less {} edit(s) to functions no build reaches (built whole: the same hot path and key schedule, no larger), so {}'s figures: {}",
+        code(&p.variant),
+        code(&t.of),
+        t.left_out.len(),
+        code(&t.of),
+        effect_of(r, &t.of, code)?
+    ))
+}
+
+/// The figures of the patch's set `name` against `published`, from the
+/// run that measured it (or the entry whose machine code it is).
+fn effect_of(r: &Report, name: &str, code: &dyn Fn(&str) -> String) -> Option<String> {
     let a = r.annotations.as_ref()?;
-    let p = a.patch.as_ref()?;
     if let Some(s) = &a.suggestion
-        && s.held.as_deref() == Some(p.variant.as_str())
+        && s.held.as_deref() == Some(name)
         && s.same_code_as.is_some()
     {
         return same_code_effect(r, s, code);
     }
     let (run, which) = match r.suggested.as_deref() {
-        Some(s) if s.variants.iter().any(|e| e.name == p.variant) => {
-            (s, "in the suggested set's run")
-        }
+        Some(s) if s.variants.iter().any(|e| e.name == name) => (s, "in the suggested set's run"),
         _ => (r, "in this run"),
     };
     let find = |n: &str| run.variants.iter().find(|e| e.name == n);
-    let (pick, published) = (find(&p.variant)?, find(&run.run.reference)?);
+    let (pick, published) = (find(name)?, find(&run.run.reference)?);
     let (a, b) = (
         pick.artifact.as_ref()?.footprint_bytes,
         published.artifact.as_ref()?.footprint_bytes,
@@ -54,7 +68,7 @@ fn patch_effect(r: &Report, code: &dyn Fn(&str) -> String) -> Option<String> {
     };
     Some(format!(
         "{} (measured whole {which}): footprint {} ({a} bytes against {b}) and speed {speed} against {} over the crypt cases",
-        code(&p.variant),
+        code(name),
         size_pct(a as f64 / b.max(1) as f64 - 1.0),
         code(&run.run.reference),
     ))
@@ -346,22 +360,32 @@ pub fn patch_preamble(r: &Report) -> String {
         patch_effect(r, &|s| format!("`{s}`")),
         a.and_then(|a| a.patch.as_ref()),
     ) {
+        let set = p
+            .trimmed
+            .as_ref()
+            .map_or(p.variant.as_str(), |t| t.of.as_str());
         let what = match &a.suggestion {
-            Some(s) if s.held.as_deref() == Some(p.variant.as_str()) => {
+            Some(s) if s.held.as_deref() == Some(set) => {
                 let parts = (s.tried.iter())
-                    .find(|x| x.variant == p.variant)
+                    .find(|x| x.variant == set)
                     .map_or(&s.combines, |x| &x.combines);
                 let how = match &s.same_code_as {
                     Some(same) => format!("built whole: the same machine code as {same}"),
                     None => "measured whole".to_string(),
                 };
                 format!(
-                    "the suggested set {} ({} applied together, {how})",
-                    p.variant,
+                    "the suggested set {set} ({} applied together, {how})",
                     few(parts)
                 )
             }
             _ => "the verdict's pick".to_string(),
+        };
+        let what = match &p.trimmed {
+            Some(t) => format!(
+                "{what} less {} edit(s) to functions no build reaches (built whole: the same machine code)",
+                t.left_out.len()
+            ),
+            None => what,
         };
         let _ = writeln!(
             w,
@@ -425,6 +449,18 @@ pub fn render_patch(w: &mut String, r: &Report) {
         );
     }
     let _ = writeln!(w);
+    if let Some(t) = &p.trimmed {
+        let left: Vec<String> = (t.left_out.iter())
+            .map(|e| format!("{} ({})", md_code(&e.path), md_text(&e.location)))
+            .collect();
+        let _ = writeln!(
+            w,
+            "**Left out of the patch:** {} of {}'s edits, to functions no call reaches in the builds of `published` and of the set (no call LLVM's inlining remarks name from a function reached from the artifact's entry points, nor the hot path); the set without them, built whole, has the same hot path and key schedule, no larger: {}.\n",
+            t.left_out.len(),
+            md_code(&t.of),
+            left.join(", ")
+        );
+    }
 }
 
 /// The headline, first: what the attributes are worth, in one sentence.
@@ -850,6 +886,7 @@ mod tests {
                 file: "toy.patch".into(),
                 variant: "suggested_1".into(),
                 edits: Vec::new(),
+                trimmed: None,
             }),
             suggestion: Some(Suggestion {
                 variant: "suggested".into(),
@@ -890,6 +927,40 @@ mod tests {
             md.contains(&format!(
                 "The search kept `suggested_1` (`{pick}`, `drop_1`). The hot path and key schedule of `suggested_1` are the same machine code as `{pick}`'s"
             )),
+            "{md}"
+        );
+        // The same set trimmed of an edit no build reaches: the patch is
+        // the trimmed set, said as the kept set less that edit, with the
+        // kept set's figures, and the edit left out named.
+        if let Some(p) = r.annotations.as_mut().and_then(|a| a.patch.as_mut()) {
+            p.variant = "trimmed".into();
+            p.trimmed = Some(crate::report::annotations::Trimmed {
+                of: "suggested_1".into(),
+                left_out: vec![crate::report::annotations::PatchEdit {
+                    path: "<Toy as Debug>::fmt".into(),
+                    location: "src/lib.rs:9".into(),
+                    published: None,
+                    patched: Some("inline(always)".into()),
+                }],
+            });
+        }
+        let preamble = super::patch_preamble(&r);
+        assert!(
+            preamble.contains(&format!(
+                "the suggested set suggested_1 ({pick}, drop_1 applied together, built whole: the same machine code as {pick}) less 1 edit(s) to functions no build reaches"
+            )),
+            "{preamble}"
+        );
+        assert!(
+            preamble.contains("# It is `trimmed`, which is `suggested_1` less 1 edit(s)")
+                && preamble.contains("(1234 bytes against "),
+            "{preamble}"
+        );
+        let mut md = String::new();
+        super::render_patch(&mut md, &r);
+        assert!(
+            md.contains("**Left out of the patch:** 1 of `suggested_1`'s edits")
+                && md.contains("`<Toy as Debug>::fmt` (src/lib.rs:9)"),
             "{md}"
         );
     }
