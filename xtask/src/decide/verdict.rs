@@ -212,6 +212,14 @@ impl Noise {
         self.bar() + self.size_cost * (size as f64 / against.max(1) as f64).log2()
     }
 
+    /// Whether a speed ratio over a peer (a family's geometric mean of
+    /// median ratios, no interval) says slower: below 1 by more than the
+    /// bar, `1 / `[`Noise::bar`]. Nearer 1 it is the peer's speed within
+    /// what identical code may measure here, never called slower.
+    pub fn slower(&self, ratio: f64) -> bool {
+        ratio < 1.0 / self.bar()
+    }
+
     /// Whether the A/A control failed: its interval excludes 1 and its
     /// ratio lies beyond the threshold.
     pub fn control_failed(&self, c: &Ratio) -> bool {

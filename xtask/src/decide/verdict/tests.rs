@@ -355,3 +355,18 @@ fn the_bar_grows_with_the_footprint() {
     assert!(v.chain[1].straddles(), "{:#?}", v.chain);
     assert!(!v.chain[0].straddles());
 }
+
+/// Slower than a peer only below 1 by more than the bar: a ratio within
+/// it is the peer's speed as far as this run can tell.
+#[test]
+fn slower_than_a_peer_is_beyond_the_bar() {
+    let n = noise(Some(0.01));
+    assert!((n.bar() - 1.02).abs() < 1e-9);
+    assert!(!n.slower(0.99));
+    assert!(!n.slower(1.0 / 1.02 + 1e-9));
+    assert!(n.slower(0.97));
+    // A wider control widens the bar.
+    let wide = noise(Some(0.05));
+    assert!(!wide.slower(0.97));
+    assert!(wide.slower(0.94));
+}

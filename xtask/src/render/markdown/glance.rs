@@ -27,6 +27,11 @@ pub fn family_ratio(e: &Entry, base: &Entry, f: Family) -> Option<f64> {
     (!logs.is_empty()).then(|| (logs.iter().sum::<f64>() / logs.len() as f64).exp())
 }
 
+/// A bar as the noise floor says it: `±2.0%`.
+fn pct_bar(bar: f64) -> String {
+    format!("±{:.1}%", (bar - 1.0) * 100.0)
+}
+
 fn times(x: Option<f64>) -> String {
     x.map_or("n/a".into(), |x| format!("{x:.2}×"))
 }
@@ -189,12 +194,15 @@ fn summary_table(w: &mut String, r: &Report, peer: Option<&Entry>, families: &[F
         "---:|".repeat(families.len()),
         if looked { "---:|---:|" } else { "" }
     );
+    let noise = r.noise();
     for (roles, e) in rows(r) {
         let cells: Vec<String> = (families.iter())
             .map(|&f| {
                 let x = peer.and_then(|q| family_ratio(e, q, f));
                 match x {
-                    Some(x) if x < 1.0 && Some(e) != peer => format!("**{}**", times(Some(x))),
+                    Some(x) if noise.slower(x) && Some(e) != peer => {
+                        format!("**{}**", times(Some(x)))
+                    }
                     x => times(x),
                 }
             })
@@ -225,9 +233,15 @@ fn summary_table(w: &mut String, r: &Report, peer: Option<&Entry>, families: &[F
         );
         return;
     }
+    let modes = if families.contains(&Family::Parallel) || families.contains(&Family::Serial) {
+        " Parallel modes are those that hand the cipher several blocks at once (ECB, CTR, XTS, CBC decryption); CBC encryption is serial, each block waiting for the previous one."
+    } else {
+        ""
+    };
     let _ = writeln!(
         w,
-        "\nThe mode-family columns are speed over {against} (× its speed; bold where slower): the geometric mean over the family's cases of the ratio of the two levels (each the median over processes of the 10th percentile of its rounds), every key and block size timed. Parallel modes are those that hand the cipher several blocks at once (ECB, CTR, XTS, CBC decryption); CBC encryption is serial, each block waiting for the previous one.\n"
+        "\nThe mode-family columns are speed over {against} (× its speed; bold where slower beyond this run's bar, below {}): the geometric mean over the family's cases of the ratio of the two levels (each the median over processes of the 10th percentile of its rounds), every key and block size timed.{modes}\n",
+        times(Some(1.0 / noise.bar()))
     );
 }
 
@@ -235,8 +249,9 @@ fn summary_table(w: &mut String, r: &Report, peer: Option<&Entry>, families: &[F
 /// variant does there.
 fn slower_in_words(w: &mut String, r: &Report, p: &Entry, q: &Entry, families: &[Family]) {
     let mut said = false;
+    let noise = r.noise();
     for &f in families {
-        let Some(x) = family_ratio(p, q, f).filter(|&x| x < 1.0) else {
+        let Some(x) = family_ratio(p, q, f).filter(|&x| noise.slower(x)) else {
             continue;
         };
         let best = (measured(r).filter(|e| !r.peers.contains(e)))
@@ -263,9 +278,10 @@ fn slower_in_words(w: &mut String, r: &Report, p: &Entry, q: &Entry, families: &
     if !said {
         let _ = writeln!(
             w,
-            "{} is at least as fast as {} in every mode family measured.\n",
+            "{} is at least as fast as {} in every mode family measured, within this run's bar ({}).\n",
             md_code(&p.name),
-            md_cell(&q.label)
+            md_cell(&q.label),
+            pct_bar(noise.bar())
         );
     }
 }
