@@ -61,17 +61,25 @@ trait Artifact {
 
 /// A block cipher, through the shared mode loops; its CBC encryption's
 /// loop chosen by `L` ([`GenericCbc`] unless the cipher has its own).
-#[allow(dead_code)] // unused in a checksum's artifact
+#[allow(dead_code)] // unused in a checksum's or a library peer's artifact
 struct CipherArtifact<C, L = GenericCbc>(core::marker::PhantomData<(C, L)>);
 
 /// Which loop runs a block cipher's CBC encryption.
+///
+/// Used only through [`CipherArtifact`], so unused where that is: in an
+/// artifact of a checksum, a library peer or a crate's hash, MAC or stream
+/// cipher. Which kind an artifact holds is chosen by a macro from the
+/// environment (`variants::selected!`) or by a peer's feature, not by a
+/// `cfg` this file could gate the block cipher's items on, so each of them
+/// allows being unused, as [`CipherArtifact`] does.
+#[allow(dead_code)]
 trait CbcLoop<C> {
     fn encrypt(c: &C, iv: &mut [u8], buf: &mut [u8]) -> Result<(), modes::LengthError>;
 }
 
 /// The mode loop every peer and crate runs, as the `cbc` crate does
 /// (`modes::cbc_encrypt`).
-#[allow(dead_code)] // unused in a checksum's artifact
+#[allow(dead_code)] // unused in a checksum's or a library peer's artifact
 struct GenericCbc;
 
 impl<C: cipher::BlockCipherEncrypt> CbcLoop<C> for GenericCbc {
@@ -94,7 +102,7 @@ impl<C: modes::CbcChain> CbcLoop<C> for OwnCbc {
 /// A block cipher's context: the data cipher, and for XTS the tweak cipher.
 /// Each is written in place, so that keying one cipher costs what it did
 /// before XTS had a context: one key schedule, one store of it.
-#[allow(dead_code)] // unused in a checksum's artifact
+#[allow(dead_code)] // unused in a checksum's or a library peer's artifact
 struct Keyed<C> {
     k1: C,
     /// Written only by [`Keying::Xts`].
@@ -210,7 +218,7 @@ where
 }
 
 /// One block of real work that cannot be optimised away (fault injection).
-#[allow(dead_code)] // unused in a checksum's artifact
+#[allow(dead_code)] // unused in a checksum's or a library peer's artifact
 #[inline(never)]
 fn extra_block<C: cipher::BlockCipherEncrypt>(c: &C, block: usize) {
     let mut scratch = [0u8; 64];
