@@ -6,7 +6,7 @@
 //! |---|---|
 //! | `inlinelab_abi` | a `u32` (data, not a function): [`VERSION`], read from the file before it is loaded |
 //! | `inlinelab_name` | `() -> *const c_char`: what it holds, `cast6::never` or `peer-cast6` |
-//! | `inlinelab_available` | `() -> i32`: 0 when this CPU cannot run it; asked before anything else |
+//! | `inlinelab_available` | `() -> i32`: [`AVAILABLE`], or why it cannot run here: [`UNAVAILABLE_CPU`] (this CPU lacks an instruction it needs), [`UNAVAILABLE_LIBRARY`] (a library it calls could not be made ready, as an OpenSSL provider that would not load); asked before anything else |
 //! | `inlinelab_block_size` | `() -> usize` (1 for a hash) |
 //! | `inlinelab_digest_size` | `() -> usize`: a hash's digest length, 1 to [`MAX_DIGEST`]; 0 for a block cipher |
 //! | `inlinelab_ctx_size`, `inlinelab_ctx_align` | `() -> usize` |
@@ -35,7 +35,12 @@
 ///
 /// Not bumped for an addition an older artifact answers with [`ERR_OP`]
 /// (as it does any code it does not know): a stream cipher's
-/// [`Op::StreamEncrypt`] and [`Op::StreamDecrypt`] came so, within 5.
+/// [`Op::StreamEncrypt`] and [`Op::StreamDecrypt`] came so, within 5. Nor
+/// for [`UNAVAILABLE_LIBRARY`], an answer no older artifact gives (they
+/// answer 1 or 0): a loader of this version reads them as before; an older
+/// loader took any answer but 0 as available, and would key such an
+/// artifact and see that fail (artifacts are built by the harness of their
+/// own tree, so the two meet only by hand).
 pub const VERSION: u32 = 5;
 
 /// The longest digest the ABI carries, in bytes (SHA-512's, BLAKE2b's).
@@ -80,6 +85,16 @@ pub mod symbol {
         CRYPT,
     ];
 }
+
+/// `inlinelab_available`: it can run here.
+pub const AVAILABLE: i32 = 1;
+/// `inlinelab_available`: this CPU lacks an instruction it needs (its
+/// forms on AES-NI, SSE4.2, VAES on a CPU without them).
+pub const UNAVAILABLE_CPU: i32 = 0;
+/// `inlinelab_available`: a library it calls could not be made ready here
+/// at run time, whatever the CPU: a library peer's OpenSSL provider that
+/// is on disk but would not load.
+pub const UNAVAILABLE_LIBRARY: i32 = -1;
 
 /// Success.
 pub const OK: i32 = 0;

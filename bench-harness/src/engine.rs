@@ -114,6 +114,10 @@ pub enum EngineError {
     Abi(i32),
     /// The implementation needs a CPU feature this machine lacks.
     Unavailable(String),
+    /// A library the implementation calls could not be made ready here,
+    /// whatever the CPU: an artifact's [`abi::UNAVAILABLE_LIBRARY`] (a
+    /// library peer's OpenSSL provider that would not load).
+    NotReady(String),
 }
 
 impl fmt::Display for EngineError {
@@ -128,6 +132,7 @@ impl fmt::Display for EngineError {
             EngineError::Load(why) => write!(f, "{why}"),
             EngineError::Abi(code) => write!(f, "the artifact returned error code {code}"),
             EngineError::Unavailable(why) => write!(f, "unavailable on this CPU: {why}"),
+            EngineError::NotReady(why) => write!(f, "unavailable here: {why}"),
         }
     }
 }

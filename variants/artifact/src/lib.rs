@@ -38,7 +38,15 @@ trait Artifact {
     const IV: usize = Self::BLOCK;
     /// A hash's digest length in bytes; 0 for a block cipher.
     const DIGEST: usize = 0;
+    /// Whether this CPU runs it (a form on instructions it may lack asks
+    /// CPUID): [`abi::UNAVAILABLE_CPU`] when not.
     fn available() -> bool {
+        true
+    }
+    /// Whether the libraries it calls could be made ready here (a library
+    /// peer's OpenSSL provider loaded): [`abi::UNAVAILABLE_LIBRARY`] when
+    /// not. Asked only where [`Artifact::available`] said yes.
+    fn ready() -> bool {
         true
     }
     /// Keys the context at `ctx`, an [`abi`] return code.
@@ -894,7 +902,13 @@ pub extern "C" fn inlinelab_name() -> *const c_char {
 
 #[unsafe(no_mangle)]
 pub extern "C" fn inlinelab_available() -> i32 {
-    i32::from(Selected::available() && variant_cpu() && !cfg!(feature = "fault-unavailable"))
+    if !(Selected::available() && variant_cpu() && !cfg!(feature = "fault-unavailable")) {
+        abi::UNAVAILABLE_CPU
+    } else if !Selected::ready() {
+        abi::UNAVAILABLE_LIBRARY
+    } else {
+        abi::AVAILABLE
+    }
 }
 
 #[unsafe(no_mangle)]
