@@ -277,7 +277,7 @@ impl SoCipher {
             }
             abi::UNAVAILABLE_LIBRARY => {
                 return Err(EngineError::NotReady(format!(
-                    "{}: the artifact says a library it calls could not be made ready here (as an OpenSSL provider that would not load)",
+                    "{}: the artifact says a library it calls could not be made ready (as an OpenSSL provider that would not load)",
                     path.display()
                 )));
             }
@@ -823,7 +823,7 @@ mod tests {
         };
         let said = e.to_string();
         assert!(said.starts_with("unavailable here: "), "{said}");
-        assert!(said.ends_with("the artifact says a library it calls could not be made ready here (as an OpenSSL provider that would not load)"), "{said}");
+        assert!(said.ends_with("the artifact says a library it calls could not be made ready (as an OpenSSL provider that would not load)"), "{said}");
         assert!(!said.contains("CPU"), "{said}");
         let odd = answering("odd", 7);
         let Err(EngineError::Load(why)) = SoCipher::load(&odd) else {
