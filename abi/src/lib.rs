@@ -6,7 +6,7 @@
 //! |---|---|
 //! | `inlinelab_abi` | a `u32` (data, not a function): [`VERSION`], read from the file before it is loaded |
 //! | `inlinelab_name` | `() -> *const c_char`: what it holds, `cast6::never` or `peer-cast6` |
-//! | `inlinelab_available` | `() -> i32`: 0 when this CPU cannot run it; asked before anything else |
+//! | `inlinelab_available` | `() -> i32`: [`AVAILABLE`], or why it cannot run here: [`UNAVAILABLE_CPU`] (this CPU lacks an instruction it needs), [`UNAVAILABLE_LIBRARY`] (a library it calls could not be made ready, as an OpenSSL provider that would not load); asked before anything else |
 //! | `inlinelab_block_size` | `() -> usize` (1 for a hash) |
 //! | `inlinelab_digest_size` | `() -> usize`: a hash's digest length, 1 to [`MAX_DIGEST`]; 0 for a block cipher |
 //! | `inlinelab_ctx_size`, `inlinelab_ctx_align` | `() -> usize` |
@@ -38,7 +38,9 @@
 /// [`Op::StreamEncrypt`] and [`Op::StreamDecrypt`] came so, within 5.
 /// 6: AEADs: [`Op::AeadEncrypt`] and [`Op::AeadDecrypt`], whose `iv`
 /// points to an [`AeadIo`] (not an IV: an older artifact would read it as
-/// one), and the return code [`ERR_TAG`].
+/// one), and the return code [`ERR_TAG`]; and the availability answer
+/// [`UNAVAILABLE_LIBRARY`] (an older loader took any answer but 0 as
+/// available).
 pub const VERSION: u32 = 6;
 
 /// The longest digest the ABI carries, in bytes (SHA-512's, BLAKE2b's).
@@ -110,6 +112,16 @@ pub mod symbol {
         CRYPT,
     ];
 }
+
+/// `inlinelab_available`: it can run here.
+pub const AVAILABLE: i32 = 1;
+/// `inlinelab_available`: this CPU lacks an instruction it needs (its
+/// forms on AES-NI, SSE4.2, VAES on a CPU without them).
+pub const UNAVAILABLE_CPU: i32 = 0;
+/// `inlinelab_available`: a library it calls could not be made ready here
+/// at run time, whatever the CPU: a library peer's OpenSSL provider that
+/// is on disk but would not load.
+pub const UNAVAILABLE_LIBRARY: i32 = -1;
 
 /// Success.
 pub const OK: i32 = 0;

@@ -131,6 +131,10 @@ pub enum EngineError {
     Unavailable(String),
     /// An AEAD's decryption refused: the tag does not match.
     Tag,
+    /// A library the implementation calls could not be made ready here,
+    /// whatever the CPU: an artifact's [`abi::UNAVAILABLE_LIBRARY`] (a
+    /// library peer's OpenSSL provider that would not load).
+    NotReady(String),
 }
 
 impl fmt::Display for EngineError {
@@ -146,6 +150,7 @@ impl fmt::Display for EngineError {
             EngineError::Abi(code) => write!(f, "the artifact returned error code {code}"),
             EngineError::Unavailable(why) => write!(f, "unavailable on this CPU: {why}"),
             EngineError::Tag => write!(f, "the tag does not match (decryption refused)"),
+            EngineError::NotReady(why) => write!(f, "unavailable here: {why}"),
         }
     }
 }

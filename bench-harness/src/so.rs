@@ -283,11 +283,26 @@ impl SoCipher {
         // that code this CPU cannot run is never entered.
         let available = unsafe { lib.get::<extern "C" fn() -> i32>(symbol::AVAILABLE.as_bytes()) }
             .map_err(|e| fail(e.to_string()))?;
-        if available() == 0 {
-            return Err(EngineError::Unavailable(format!(
-                "{}: the artifact says this CPU cannot run it",
-                path.display()
-            )));
+        match available() {
+            abi::AVAILABLE => {}
+            abi::UNAVAILABLE_CPU => {
+                return Err(EngineError::Unavailable(format!(
+                    "{}: the artifact says this CPU cannot run it",
+                    path.display()
+                )));
+            }
+            abi::UNAVAILABLE_LIBRARY => {
+                return Err(EngineError::NotReady(format!(
+                    "{}: the artifact says a library it calls could not be made ready (as an OpenSSL provider that would not load)",
+                    path.display()
+                )));
+            }
+            other => {
+                return Err(fail(format!(
+                    "{} answered {other}, an answer the ABI does not define",
+                    symbol::AVAILABLE
+                )));
+            }
         }
         // SAFETY (for each `get` below): this ABI version exports these symbols
         // with exactly these signatures; the copies of the function pointers
@@ -916,6 +931,61 @@ mod tests {
         let fits = v5("fits", abi::VERSION, 20);
         let so = SoCipher::load(&fits).unwrap();
         assert_eq!((so.digest_size(), so.name()), (20, "cast6::never"));
+    }
+
+    /// `inlinelab_available`'s answers, each as what it is: this CPU
+    /// lacks an instruction (unavailable on this CPU), a library the
+    /// artifact calls could not be made ready (unavailable here, and not
+    /// said of the CPU: a library peer's provider that would not load), an
+    /// answer the ABI does not define (refused), and yes (loaded).
+    #[test]
+    fn each_availability_answer_is_said_as_what_it_is() {
+        let dir = tempfile::tempdir().unwrap();
+        let answering = |name: &str, answer: i32| {
+            let source = format!(
+                "#![allow(non_upper_case_globals)]\n\
+                 #[no_mangle] pub static inlinelab_abi: u32 = {};\n\
+                 #[no_mangle] pub extern \"C\" fn inlinelab_digest_size() -> usize {{ 0 }}\n{}",
+                abi::VERSION,
+                V4_FUNCTIONS
+                    .replace(
+                        "inlinelab_available() -> i32 { 1 }",
+                        &format!("inlinelab_available() -> i32 {{ {answer} }}")
+                    )
+                    .replace(
+                        "_: *const u8, _: u32, _: *mut u8",
+                        "_: *mut u8, _: u32, _: *mut u8"
+                    )
+            );
+            cdylib(&dir, name, &source)
+        };
+        let cpu = answering("cpu", abi::UNAVAILABLE_CPU);
+        let Err(e @ EngineError::Unavailable(_)) = SoCipher::load(&cpu) else {
+            panic!("an artifact this CPU cannot run was not unavailable");
+        };
+        assert!(
+            e.to_string()
+                .ends_with("the artifact says this CPU cannot run it"),
+            "{e}"
+        );
+        let library = answering("library", abi::UNAVAILABLE_LIBRARY);
+        let Err(e @ EngineError::NotReady(_)) = SoCipher::load(&library) else {
+            panic!("an artifact whose library is not ready was not said so");
+        };
+        let said = e.to_string();
+        assert!(said.starts_with("unavailable here: "), "{said}");
+        assert!(said.ends_with("the artifact says a library it calls could not be made ready (as an OpenSSL provider that would not load)"), "{said}");
+        assert!(!said.contains("CPU"), "{said}");
+        let odd = answering("odd", 7);
+        let Err(EngineError::Load(why)) = SoCipher::load(&odd) else {
+            panic!("loaded an artifact with an availability answer the ABI does not define");
+        };
+        assert!(
+            why.ends_with("inlinelab_available answered 7, an answer the ABI does not define"),
+            "{why}"
+        );
+        let yes = answering("yes", abi::AVAILABLE);
+        assert_eq!(SoCipher::load(&yes).unwrap().name(), "cast6::never");
     }
 
     /// A truncated shared object is refused before `dlopen` (which maps it

@@ -18,7 +18,9 @@
 //!             ],
 //!         },
 //!     ],
-//!     libraries: [                                 // optional: a C library's own implementation
+//!     libraries: [                                 // optional: a C library's own implementation and
+//!                                                  // what it offers (the cases it runs; the others are
+//!                                                  // left out of its row, said: ARCHITECTURE.md)
 //!         "libgcrypt" {                            // its name among the variants
 //!             label: "libgcrypt 1.10 (its assembler)",
 //!             library: libgcrypt,                  // or openssl (feature `peer-<library>`)

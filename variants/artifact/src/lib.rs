@@ -38,7 +38,15 @@ trait Artifact {
     const IV: usize = Self::BLOCK;
     /// A hash's digest length in bytes; 0 for a block cipher.
     const DIGEST: usize = 0;
+    /// Whether this CPU runs it (a form on instructions it may lack asks
+    /// CPUID): [`abi::UNAVAILABLE_CPU`] when not.
     fn available() -> bool {
+        true
+    }
+    /// Whether the libraries it calls could be made ready here (a library
+    /// peer's OpenSSL provider loaded): [`abi::UNAVAILABLE_LIBRARY`] when
+    /// not. Asked only where [`Artifact::available`] said yes.
+    fn ready() -> bool {
         true
     }
     /// Keys the context at `ctx`, an [`abi`] return code.
@@ -82,17 +90,25 @@ trait Artifact {
 
 /// A block cipher, through the shared mode loops; its CBC encryption's
 /// loop chosen by `L` ([`GenericCbc`] unless the cipher has its own).
-#[allow(dead_code)] // unused in a checksum's artifact
+#[allow(dead_code)] // unused in a checksum's or a library peer's artifact
 struct CipherArtifact<C, L = GenericCbc>(core::marker::PhantomData<(C, L)>);
 
 /// Which loop runs a block cipher's CBC encryption.
+///
+/// Used only through [`CipherArtifact`], so unused where that is: in an
+/// artifact of a checksum, a library peer or a crate's hash, MAC or stream
+/// cipher. Which kind an artifact holds is chosen by a macro from the
+/// environment (`variants::selected!`) or by a peer's feature, not by a
+/// `cfg` this file could gate the block cipher's items on, so each of them
+/// allows being unused, as [`CipherArtifact`] does.
+#[allow(dead_code)]
 trait CbcLoop<C> {
     fn encrypt(c: &C, iv: &mut [u8], buf: &mut [u8]) -> Result<(), modes::LengthError>;
 }
 
 /// The mode loop every peer and crate runs, as the `cbc` crate does
 /// (`modes::cbc_encrypt`).
-#[allow(dead_code)] // unused in a checksum's artifact
+#[allow(dead_code)] // unused in a checksum's or a library peer's artifact
 struct GenericCbc;
 
 impl<C: cipher::BlockCipherEncrypt> CbcLoop<C> for GenericCbc {
@@ -115,7 +131,7 @@ impl<C: modes::CbcChain> CbcLoop<C> for OwnCbc {
 /// A block cipher's context: the data cipher, and for XTS the tweak cipher.
 /// Each is written in place, so that keying one cipher costs what it did
 /// before XTS had a context: one key schedule, one store of it.
-#[allow(dead_code)] // unused in a checksum's artifact
+#[allow(dead_code)] // unused in a checksum's or a library peer's artifact
 struct Keyed<C> {
     k1: C,
     /// Written only by [`Keying::Xts`].
@@ -233,7 +249,7 @@ where
 }
 
 /// One block of real work that cannot be optimised away (fault injection).
-#[allow(dead_code)] // unused in a checksum's artifact
+#[allow(dead_code)] // unused in a checksum's or a library peer's artifact
 #[inline(never)]
 fn extra_block<C: cipher::BlockCipherEncrypt>(c: &C, block: usize) {
     let mut scratch = [0u8; 64];
@@ -1004,7 +1020,13 @@ pub extern "C" fn inlinelab_name() -> *const c_char {
 
 #[unsafe(no_mangle)]
 pub extern "C" fn inlinelab_available() -> i32 {
-    i32::from(Selected::available() && variant_cpu() && !cfg!(feature = "fault-unavailable"))
+    if !(Selected::available() && variant_cpu() && !cfg!(feature = "fault-unavailable")) {
+        abi::UNAVAILABLE_CPU
+    } else if !Selected::ready() {
+        abi::UNAVAILABLE_LIBRARY
+    } else {
+        abi::AVAILABLE
+    }
 }
 
 #[unsafe(no_mangle)]

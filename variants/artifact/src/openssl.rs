@@ -171,9 +171,11 @@ impl super::Artifact for Openssl {
     const BLOCK: usize = library::BLOCK;
 
     /// Where the provider the algorithm is in cannot be loaded, it cannot
-    /// run here (cargo xtask leaves such a row out before building it,
-    /// saying why: this is the artifact's own word on it).
-    fn available() -> bool {
+    /// run here, whatever the CPU (cargo xtask leaves the row out before
+    /// building it where the provider's module is not on disk, saying why;
+    /// this is the artifact's own word on it, for a module that is there
+    /// but does not load).
+    fn ready() -> bool {
         library_context().is_some()
     }
 

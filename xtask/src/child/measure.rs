@@ -94,7 +94,8 @@ pub enum EngineState {
     Measured,
     /// Failed to load, the oracle check, or while timed.
     Failed(String),
-    /// This CPU cannot run it.
+    /// It cannot run here: this CPU lacks an instruction it needs, or a
+    /// library it calls could not be made ready (the reason says which).
     Unavailable(String),
 }
 
@@ -102,7 +103,9 @@ impl EngineState {
     /// The state an engine error leaves, described with `context`.
     fn from_error(context: &str, e: &EngineError) -> EngineState {
         match e {
-            EngineError::Unavailable(_) => EngineState::Unavailable(format!("{context}: {e}")),
+            EngineError::Unavailable(_) | EngineError::NotReady(_) => {
+                EngineState::Unavailable(format!("{context}: {e}"))
+            }
             _ => EngineState::Failed(format!("{context}: {e}")),
         }
     }

@@ -403,8 +403,10 @@ pub enum Status {
     /// which deadline.
     #[serde(rename = "hung")]
     Hung,
-    /// This CPU cannot run it (e.g. SSE4.2 CRC32C on a CPU without SSE4.2);
-    /// reported, never replaced by another method, and not a failure.
+    /// It cannot run here: this CPU lacks what it needs (e.g. SSE4.2 CRC32C
+    /// on a CPU without SSE4.2), or a library peer's library or provider is
+    /// missing or would not load (the `reason` says which); reported, never
+    /// replaced by another method, and not a failure.
     #[serde(rename = "unavailable")]
     Unavailable,
     /// Built and sized, and left out of the full run by the screen: another

@@ -53,7 +53,8 @@ pub enum State {
     /// it (measuring or counting), which was killed: a failure of its own
     /// kind (an artifact that loops), reported as `hung`.
     Hung { why: String, built: Option<Built> },
-    /// Built, but this CPU cannot run it: reported, not a failure.
+    /// Built, but it cannot run here (this CPU, or a library peer's
+    /// provider that would not load): reported, not a failure.
     Unavailable { why: String, built: Option<Built> },
     /// Built, sized and left out of the full run by the screen (`why`
     /// holds the evidence).

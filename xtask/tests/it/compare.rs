@@ -827,120 +827,28 @@ fn an_older_cpu_runs_each_check() {
     }
 }
 
-/// A C library's implementation is a peer as a crate's is (issue 52): built
-/// against the system's library, checked against the oracle (a wrong one
-/// is refused, never timed), timed, its sizes with the whole library's; on
-/// a machine without the library (pretended) its row is left out, saying
-/// why, and nothing of it is built.
+/// A C library's implementation is a peer as a crate's is (issue 52), and
+/// runs what its declaration offers. CAST5 has both libraries', so one run
+/// of it under every key size (`--keys all`) holds what the library peers
+/// are checked on, the other runs building nothing new but the wrong
+/// artifact: built against the system's library, checked against the
+/// oracle (a wrong one is refused, never timed), timed, its sizes with
+/// the whole library's. libgcrypt's CAST5 takes 16-byte keys only, so its
+/// 8-byte cases are left out of its row and said, never a failure, and its
+/// comparisons are on the cases both ran; a run whose every case it does
+/// not offer leaves it out, saying so, unbuilt. OpenSSL's CAST5 comes from
+/// its legacy provider, under 8- and 16-byte keys (its variable key
+/// length). On a machine without a library or without the legacy
+/// provider's module (pretended) the row is left out, saying why, and
+/// nothing of it is built; a provider's module that is there but does not
+/// load (a shared object that is no provider, by `OPENSSL_MODULES`) makes
+/// the artifact say so, and its row is unavailable for that reason, not
+/// for this CPU's.
 #[test]
 #[ignore = "CI tier: builds many artifacts; .ci/run runs it (see ARCHITECTURE.md, Tests)"]
-fn a_library_peer_is_checked_and_left_out_where_missing() {
-    let run = |fault: Option<&str>| {
+fn a_library_peer_is_checked_runs_what_it_offers_and_is_left_out_where_missing() {
+    let run = |keys: &str, env: &[(&str, &str)]| {
         let tmp = scratch("library-peer");
-        let args = [
-            "compare",
-            "blowfish",
-            "--quick",
-            "--variants",
-            "auto",
-            "--sizes",
-            "16,1024",
-            "--rounds",
-            "3",
-            "--sec",
-            "0.003",
-            "--out",
-            tmp.path().to_str().unwrap(),
-        ];
-        let env: Vec<(&str, &str)> = fault.map(|f| ("INLINELAB_FAULT", f)).into_iter().collect();
-        let out = xtask(&args, &env);
-        let json = read_json_of(tmp.path(), "blowfish");
-        let md = std::fs::read_to_string(tmp.path().join("blowfish.md")).unwrap();
-        (out, json, md, tmp)
-    };
-    let (out, json, md, _tmp) = run(None);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(0), "{stderr}");
-    let libgcrypt = peer(&json, "libgcrypt");
-    assert_eq!(libgcrypt["status"], "ok", "{libgcrypt}");
-    // Its sizes hold the library's code: far more than its wrapper's file.
-    let a = &libgcrypt["artifact"];
-    assert!(
-        a["footprint_bytes"].as_u64().unwrap() > 10 * a["so_bytes"].as_u64().unwrap(),
-        "{a}"
-    );
-    assert!(a["hot_path_bytes"].is_null(), "{a}");
-    assert!(md.contains("| peer | libgcrypt ("), "{md}");
-
-    let (out, json, _, _tmp) = run(Some("wrong:libgcrypt"));
-    assert_eq!(out.status.code(), Some(1));
-    let libgcrypt = peer(&json, "libgcrypt");
-    assert_eq!(libgcrypt["status"], "failed", "{libgcrypt}");
-    assert!(
-        libgcrypt["reason"]
-            .as_str()
-            .unwrap()
-            .contains("wrong output"),
-        "{libgcrypt}"
-    );
-
-    let (out, json, md, _tmp) = run(Some("missing:libgcrypt"));
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(0), "{stderr}");
-    let libgcrypt = peer(&json, "libgcrypt");
-    assert_eq!(libgcrypt["status"], "unavailable", "{libgcrypt}");
-    assert!(libgcrypt["artifact"].is_null(), "built: {libgcrypt}");
-    let why = "libgcrypt is not installed here (libgcrypt.so not found; Debian's package libgcrypt20-dev)";
-    assert!(
-        libgcrypt["reason"].as_str().unwrap().contains(why),
-        "{libgcrypt}"
-    );
-    assert!(stderr.contains(&format!("left out: {why}")), "{stderr}");
-    assert!(md.contains(why), "{md}");
-    assert_eq!(entry(&json, "auto")["status"], "ok");
-
-    // AES has both libraries': each checked against the oracle and timed.
-    let tmp = scratch("library-peers-aes");
-    let args = [
-        "compare",
-        "aes",
-        "--quick",
-        "--variants",
-        "aesni_auto",
-        "--reference",
-        "aesni_auto",
-        "--sizes",
-        "16,1024",
-        "--rounds",
-        "3",
-        "--sec",
-        "0.003",
-        "--out",
-        tmp.path().to_str().unwrap(),
-    ];
-    let out = xtask(&args, &[]);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    let json = read_json_of(tmp.path(), "aes");
-    for library in ["libgcrypt", "openssl"] {
-        let p = peer(&json, library);
-        assert_eq!(p["status"], "ok", "{library}: {p}\n{stderr}");
-        assert!(!p["speed"].as_array().unwrap().is_empty(), "{library}: {p}");
-    }
-}
-
-/// A library peer runs what its declaration offers (issue 52): libgcrypt's
-/// CAST5 takes 16-byte keys only, so its 8-byte cases are left out of its
-/// row and said, never a failure, and its comparisons are on the cases both
-/// ran; checked against the oracle where it runs; a run whose every case
-/// it does not offer leaves it out, saying so, unbuilt. OpenSSL's CAST5
-/// comes from its legacy provider, under 8- and 16-byte keys (its variable
-/// key length), checked and timed; on a machine without that provider
-/// (pretended) its row is left out, saying why.
-#[test]
-#[ignore = "CI tier: builds many artifacts; .ci/run runs it (see ARCHITECTURE.md, Tests)"]
-fn a_library_peer_runs_what_it_offers() {
-    let run = |keys: &str, fault: Option<&str>| {
-        let tmp = scratch("library-offers");
         let args = [
             "compare",
             "cast5",
@@ -958,19 +866,32 @@ fn a_library_peer_runs_what_it_offers() {
             "--out",
             tmp.path().to_str().unwrap(),
         ];
-        let env: Vec<(&str, &str)> = fault.map(|f| ("INLINELAB_FAULT", f)).into_iter().collect();
-        let out = xtask(&args, &env);
+        let out = xtask(&args, env);
         let json = read_json_of(tmp.path(), "cast5");
         let md = std::fs::read_to_string(tmp.path().join("cast5.md")).unwrap();
         (out, json, md, tmp)
     };
-    let (out, json, md, _tmp) = run("all", None);
+
+    // Every key size: both libraries checked against the oracle and timed.
+    let (out, json, md, _tmp) = run("all", &[]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{stderr}");
+    for library in ["libgcrypt", "openssl"] {
+        let p = peer(&json, library);
+        assert_eq!(p["status"], "ok", "{library}: {p}\n{stderr}");
+        assert!(!p["speed"].as_array().unwrap().is_empty(), "{library}: {p}");
+    }
     let gcrypt = peer(&json, "libgcrypt");
-    assert_eq!(gcrypt["status"], "ok", "{gcrypt}\n{stderr}");
+    // Its sizes hold the library's code: far more than its wrapper's file.
+    let a = &gcrypt["artifact"];
+    assert!(
+        a["footprint_bytes"].as_u64().unwrap() > 10 * a["so_bytes"].as_u64().unwrap(),
+        "{a}"
+    );
+    assert!(a["hot_path_bytes"].is_null(), "{a}");
+    assert!(md.contains("| peer | libgcrypt ("), "{md}");
+    // libgcrypt's 8-byte cases left out of its row, and said.
     let speeds = gcrypt["speed"].as_array().unwrap();
-    assert!(!speeds.is_empty(), "{gcrypt}");
     assert!(speeds.iter().all(|s| s["key_bits"] == 128), "{gcrypt}");
     assert!(gcrypt["overall"].is_object(), "{gcrypt}");
     let left = &gcrypt["not_offered"];
@@ -994,7 +915,6 @@ fn a_library_peer_runs_what_it_offers() {
         .unwrap()
         .len();
     let openssl = peer(&json, "openssl");
-    assert_eq!(openssl["status"], "ok", "{openssl}\n{stderr}");
     assert_eq!(
         openssl["speed"].as_array().unwrap().len(),
         auto,
@@ -1003,8 +923,61 @@ fn a_library_peer_runs_what_it_offers() {
     assert!(openssl["not_offered"].is_null(), "{openssl}");
     assert_eq!(speeds.len() * 2, auto, "{gcrypt}");
 
-    // The first key size only (8 bytes): libgcrypt offers none of it.
-    let (out, json, md, _tmp) = run("first", Some("no-provider:openssl"));
+    // A wrong library peer is refused by the check against the oracle.
+    let (out, json, _, _tmp) = run("all", &[("INLINELAB_FAULT", "wrong:libgcrypt")]);
+    assert_eq!(out.status.code(), Some(1));
+    let libgcrypt = peer(&json, "libgcrypt");
+    assert_eq!(libgcrypt["status"], "failed", "{libgcrypt}");
+    assert!(
+        libgcrypt["reason"]
+            .as_str()
+            .unwrap()
+            .contains("wrong output"),
+        "{libgcrypt}"
+    );
+
+    // libgcrypt missing (pretended), and OpenSSL's legacy provider's module
+    // there but no provider: a shared object without OSSL_provider_init
+    // (libcrypto itself), which OpenSSL finds and fails to load.
+    let modules = scratch("library-peer-modules");
+    let libcrypto = ["/usr/lib/x86_64-linux-gnu", "/usr/lib64"]
+        .iter()
+        .map(|d| Path::new(d).join("libcrypto.so"))
+        .find(|p| p.exists())
+        .expect("libcrypto.so (Debian's libssl-dev; .ci/run installs it)");
+    std::os::unix::fs::symlink(&libcrypto, modules.path().join("legacy.so")).unwrap();
+    let (out, json, md, _tmp) = run(
+        "all",
+        &[
+            ("INLINELAB_FAULT", "missing:libgcrypt"),
+            ("OPENSSL_MODULES", modules.path().to_str().unwrap()),
+        ],
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let libgcrypt = peer(&json, "libgcrypt");
+    assert_eq!(libgcrypt["status"], "unavailable", "{libgcrypt}");
+    assert!(libgcrypt["artifact"].is_null(), "built: {libgcrypt}");
+    let why = "libgcrypt is not installed here (libgcrypt.so not found; Debian's package libgcrypt20-dev)";
+    assert!(
+        libgcrypt["reason"].as_str().unwrap().contains(why),
+        "{libgcrypt}"
+    );
+    assert!(stderr.contains(&format!("left out: {why}")), "{stderr}");
+    assert!(md.contains(why), "{md}");
+    let openssl = peer(&json, "openssl");
+    assert_eq!(openssl["status"], "unavailable", "{openssl}\n{stderr}");
+    let reason = openssl["reason"].as_str().unwrap();
+    assert!(
+        reason.contains("a library it calls could not be made ready (as an OpenSSL provider that would not load)"),
+        "{openssl}"
+    );
+    assert!(!reason.contains("CPU"), "{openssl}");
+    assert_eq!(entry(&json, "auto_factored")["status"], "ok");
+
+    // The first key size only (8 bytes): libgcrypt offers none of it; and
+    // OpenSSL's legacy provider not installed (pretended).
+    let (out, json, md, _tmp) = run("first", &[("INLINELAB_FAULT", "no-provider:openssl")]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{stderr}");
     let gcrypt = peer(&json, "libgcrypt");
