@@ -395,13 +395,19 @@ fn built_facts(built: &[Contender]) -> Vec<Now<'_>> {
 /// is never current), or that this tree no longer builds; and one per
 /// contender this tree builds that the report lacks. Empty when current. A
 /// library peer is compared by what its own file decides (not the sizes of
-/// this machine's library), and one left out here (no library) is not
+/// this machine's library), and one left out here (no library) or left
+/// out unbuilt by the report's run (unavailable, no artifact) is not
 /// compared.
 pub fn differences(report: &Report, built: &[Now<'_>]) -> Vec<String> {
     let mut differs = Vec::new();
     for e in report.entries() {
+        let library = built.iter().any(|n| n.name == e.name && n.library);
         let Some(recorded) = e.artifact.as_ref() else {
-            differs.push(format!("{} (no artifact recorded)", e.name));
+            // A library peer the run left out unbuilt (none of its cases
+            // offered, or no library there) recorded nothing of this tree.
+            if !(library && e.status == crate::report::Status::Unavailable) {
+                differs.push(format!("{} (no artifact recorded)", e.name));
+            }
             continue;
         };
         if recorded.fingerprint.is_empty() {
@@ -645,6 +651,28 @@ mod tests {
             [format!("{name} (fingerprint)")]
         );
         assert_eq!(with(None, false), [format!("{name} (no longer built)")]);
+        // One the run left out unbuilt (it offered none of the run's
+        // cases) records no artifact: current when this tree builds it as
+        // a library peer, stale otherwise.
+        let built = r.variants[1].artifact.clone().unwrap();
+        let mut left_out = r.clone();
+        left_out.variants[1].artifact = None;
+        left_out.variants[1].status = crate::report::Status::Unavailable;
+        let now = |library| -> Vec<String> {
+            let built: Vec<Now> = (left_out.entries())
+                .map(|e| match e.name == name {
+                    true => Now {
+                        name: e.name.as_str(),
+                        artifact: Some(&built),
+                        library,
+                    },
+                    false => Now::of(e.name.as_str(), e.artifact.as_ref()),
+                })
+                .collect();
+            differences(&left_out, &built)
+        };
+        assert!(now(true).is_empty());
+        assert_eq!(now(false), [format!("{name} (no artifact recorded)")]);
     }
 
     /// An artifact this tree builds that the file lacks, and one it no
