@@ -37,6 +37,22 @@ pub enum Change {
     /// `of`, in its order): a set with the edits no build reaches left out
     /// ([`reached`]).
     Only { of: Box<Change>, kept: Vec<usize> },
+    /// `change` made to a dependency's copy instead (`--also`: `dep` an
+    /// index into the taken crate's dependencies), the crate itself as
+    /// published: the crate's own [`edits`] of it are none.
+    Dependency { dep: usize, change: Box<Change> },
+}
+
+impl Change {
+    /// The dependency this change edits (an index into the taken crate's
+    /// `--also` dependencies) and its change there; `None` for a change of
+    /// the crate itself.
+    pub fn dependency(&self) -> Option<(usize, &Change)> {
+        match self {
+            Change::Dependency { dep, change } => Some((*dep, change)),
+            _ => None,
+        }
+    }
 }
 
 /// One variant: its name and change.
@@ -100,6 +116,40 @@ pub fn variants(scan: &Scan, cfg: &Cfg, hot: &[usize]) -> Vec<Variant> {
     out
 }
 
+/// The variants of a dependency (`--also`, `dep` its index) scanned as
+/// `scan` for `cfg`, named with `prefix` (`aes_never`, `aes_drop_3`): the
+/// whole-crate policies and one attribute removed at a time, N counting
+/// the attributes this target compiles as [`numbered`] does. No `never_N`
+/// or `add_K` (the number of variants stays bounded: a dependency's hot
+/// functions are not matched to its source).
+pub fn dependency_variants(prefix: &str, dep: usize, scan: &Scan, cfg: &Cfg) -> Vec<Variant> {
+    let of = |change: Change| Change::Dependency {
+        dep,
+        change: Box::new(change),
+    };
+    let mut out = vec![Variant {
+        name: format!("{prefix}_none"),
+        change: of(Change::None),
+    }];
+    for (name, attr) in [
+        ("inline", Attr::Inline),
+        ("always", Attr::Always),
+        ("never", Attr::Never),
+    ] {
+        out.push(Variant {
+            name: format!("{prefix}_{name}"),
+            change: of(Change::Every(attr)),
+        });
+    }
+    for (n, (i, _)) in numbered(scan, cfg).into_iter().enumerate() {
+        out.push(Variant {
+            name: format!("{prefix}_{}", drop_name(n)),
+            change: of(Change::Drop(i)),
+        });
+    }
+    out
+}
+
 /// The name of the variant that removes the `n`-th (from 0) attribute
 /// [`numbered`] lists: `drop_1` for the first.
 pub fn drop_name(n: usize) -> String {
@@ -110,7 +160,7 @@ pub fn drop_name(n: usize) -> String {
 pub fn edits<'a>(scan: &'a Scan, cfg: &Cfg, change: &Change) -> Vec<Edit<'a>> {
     let applying = |a: &&Annotation| a.applies(cfg);
     match change {
-        Change::Published => Vec::new(),
+        Change::Published | Change::Dependency { .. } => Vec::new(),
         Change::None => scan
             .annotations
             .iter()

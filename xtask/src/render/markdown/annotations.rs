@@ -9,6 +9,7 @@ use crate::env::escape::{md_cell, md_cell_fragment, md_code, md_code_cell, md_te
 use crate::render::markdown::why;
 use crate::render::worth;
 use crate::report::Report;
+use crate::report::annotations::Annotated;
 use std::fmt::Write;
 
 /// The patch's effect in words: its variant's footprint and speed against
@@ -472,7 +473,7 @@ pub fn render_headline(w: &mut String, r: &Report) {
 }
 
 /// The table: each attribute, where it is, and what removing it did.
-pub fn render_table(w: &mut String, r: &Report) {
+pub fn render_table<'a>(w: &mut String, r: &'a Report) {
     let Some(a) = &r.annotations else { return };
     let judged = worth::judge(r, a);
     let bar = r.noise().bar();
@@ -489,17 +490,22 @@ pub fn render_table(w: &mut String, r: &Report) {
     );
     same_as_registry(w, r);
     backends(w, a);
-    let rows = judged.iter().map(|j| Row {
-        number: j.row.number,
-        path: &j.row.path,
-        location: &j.row.location,
-        attr: md_code_cell(&format!("#[{}]", j.row.attr)),
-        variant: &j.row.variant,
-        cells: cells(j),
-        why: whys(r, &j.row.variant, &j.row.path),
-        secrets: secrets_change(r, &j.row.variant),
-    });
-    table(w, rows);
+    let row = |j: &worth::Judged<'a, Annotated>| attribute_row(r, j);
+    table(w, judged.iter().filter(|j| j.row.krate.is_none()).map(row));
+    // Each `--also` dependency's rows, under its name: its file paths are
+    // its package's.
+    for dep in &a.also {
+        let _ = writeln!(
+            w,
+            "### The dependency {} {}'s inline attributes (`--also`)\n\n**{}** Each attribute compiled on this target in the crate's build was removed in a variant of its own, named with the dependency, its copy patched into the shim (`[patch.crates-io]`) and the crate as published; so are its policies (`none`, `inline`, `always`, `never`). Locations are in {}'s package.\n",
+            md_text(&dep.krate),
+            md_text(&dep.version),
+            md_text(&worth::dependency_headline(dep, &judged)),
+            md_text(&dep.krate),
+        );
+        let of_dep = (judged.iter()).filter(|j| j.row.krate.as_deref() == Some(dep.krate.as_str()));
+        table(w, of_dep.map(row));
+    }
     let unsettled: Vec<&str> = (judged.iter())
         .filter(|j| j.outcome == Outcome::Unsettled)
         .map(|j| j.row.variant.as_str())
@@ -535,6 +541,20 @@ pub fn render_table(w: &mut String, r: &Report) {
         secrets: secrets_change(r, &j.row.variant),
     });
     table(w, rows);
+}
+
+/// An attribute's row of the table, judged as `j`.
+fn attribute_row<'a>(r: &Report, j: &worth::Judged<'a, Annotated>) -> Row<'a> {
+    Row {
+        number: j.row.number,
+        path: &j.row.path,
+        location: &j.row.location,
+        attr: md_code_cell(&format!("#[{}]", j.row.attr)),
+        variant: &j.row.variant,
+        cells: cells(j),
+        why: whys(r, &j.row.variant, &j.row.path),
+        secrets: secrets_change(r, &j.row.variant),
+    }
 }
 
 /// A row's last three cells: footprint change, speed change with its
@@ -741,6 +761,7 @@ mod tests {
             ran: None,
             patch: None,
             suggestion: None,
+            also: Vec::new(),
         }
     }
 
@@ -758,6 +779,7 @@ mod tests {
                 location: "src/lib.rs:12".into(),
                 attr: "inline(always)".into(),
                 variant,
+                krate: None,
             }],
             ..annotations("toy|cipher", 3)
         });
@@ -807,6 +829,7 @@ mod tests {
             location: "src/lib.rs:12".into(),
             attr: "inline".into(),
             variant: variant.into(),
+            krate: None,
         };
         r.annotations = Some(Annotations {
             rows: vec![row(1, &changed), row(2, &same)],
