@@ -428,6 +428,7 @@ fn last_segment(symbol: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::path::Path;
 
     /// A combined change makes each part's edits, except a removal of an
     /// attribute another part sets to `always`: `always` stays.
@@ -531,6 +532,48 @@ mod tests {
             "helpers::<AdditionKey as Add<Aligned130>>::add::propagate_carry",
             "propagate_carry"
         ));
+    }
+
+    /// A dependency's variants are its policies and one drop per
+    /// attribute compiled on this target, named with it; the crate's own
+    /// edits of them are none (its copy stays as published).
+    #[test]
+    fn a_dependencys_variants_are_named_with_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let manifest = "[package]\nname = \"dep\"\nversion = \"0.0.0\"\nedition = \"2024\"\n";
+        std::fs::write(dir.path().join("Cargo.toml"), manifest).unwrap();
+        std::fs::create_dir(dir.path().join("src")).unwrap();
+        let lib = "#[inline]\npub fn a() {}\n#[inline(always)]\npub fn b() {}\n#[cfg(any())]\n#[inline]\npub fn c() {}\n";
+        std::fs::write(dir.path().join("src/lib.rs"), lib).unwrap();
+        let cfg = Cfg::from_rustc::<&str>(None, &[]).unwrap();
+        let scan = crate::intake::annotations::scan(dir.path(), &cfg).unwrap();
+        let all = dependency_variants("universal_hash", 1, &scan, &cfg);
+        let names: Vec<&str> = all.iter().map(|v| v.name.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "universal_hash_none",
+                "universal_hash_inline",
+                "universal_hash_always",
+                "universal_hash_never",
+                "universal_hash_drop_1",
+                "universal_hash_drop_2",
+            ],
+            "no never_N, no add_K, the attribute under cfg(any()) left out"
+        );
+        for v in &all {
+            let (dep, change) = v.change.dependency().unwrap();
+            assert_eq!(dep, 1);
+            assert!(edits(&scan, &cfg, &v.change).is_empty(), "{}", v.name);
+            assert!(!edits(&scan, &cfg, change).is_empty(), "{}", v.name);
+            assert!(
+                (v.name.chars()).all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+            );
+        }
+        assert_eq!(
+            edits(&scan, &cfg, all[5].change.dependency().unwrap().1)[0].file(),
+            Path::new("src/lib.rs")
+        );
     }
 
     #[test]

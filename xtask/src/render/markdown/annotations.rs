@@ -795,6 +795,59 @@ mod tests {
         assert!(!md.contains("secret-dependent sites"), "{md}");
     }
 
+    /// An `--also` dependency's rows follow the crate's under its own
+    /// heading and sentence; the crate's sentence counts its own. A row
+    /// without a crate reads and writes as before `--also`.
+    #[test]
+    fn a_dependencys_rows_follow_the_crates() {
+        let mut r = crate::report::fixture::report();
+        let (own, dep) = (r.variants[1].name.clone(), r.variants[2].name.clone());
+        let row = |number, variant: &str, krate: Option<&str>| Annotated {
+            number,
+            function: "round".into(),
+            path: "round".into(),
+            location: "src/lib.rs:12".into(),
+            attr: "inline".into(),
+            variant: variant.into(),
+            krate: krate.map(str::to_string),
+        };
+        r.annotations = Some(Annotations {
+            rows: vec![row(1, &own, None), row(1, &dep, Some("aes"))],
+            also: vec![crate::report::annotations::AlsoCrate {
+                krate: "aes".into(),
+                version: "0.9.4".into(),
+                written: 3,
+            }],
+            ..annotations("toy", 1)
+        });
+        let mut md = String::new();
+        super::render_headline(&mut md, &r);
+        super::render_table(&mut md, &r);
+        assert!(
+            md.contains("Of toy 0.1.0's 1 inline attribute compiled on this target,"),
+            "{md}"
+        );
+        let heading = md
+            .find("### The dependency aes 0.9.4's inline attributes")
+            .expect("its heading");
+        assert!(
+            md.contains("Of the dependency aes 0.9.4's 1 inline attributes compiled on this target (2 more for other targets)"),
+            "{md}"
+        );
+        let at = |v: &str| md.find(&format!("`{v}`")).unwrap();
+        assert!(at(&own) < heading && heading < at(&dep), "{md}");
+        let json = serde_json::to_value(row(1, &own, None)).unwrap();
+        assert!(json.get("crate").is_none(), "{json}");
+        let back: Annotated = serde_json::from_value(json).unwrap();
+        assert_eq!(back.krate, None);
+        let dep_json = serde_json::to_value(row(1, &dep, Some("aes"))).unwrap();
+        assert_eq!(dep_json["crate"], "aes");
+        let plain = serde_json::to_value(annotations("toy", 1)).unwrap();
+        assert!(plain.get("also").is_none(), "{plain}");
+        let read: Annotations = serde_json::from_value(plain).unwrap();
+        assert!(read.also.is_empty());
+    }
+
     /// A variant whose secret-dependent sites differ from published's in
     /// number says so in its row; one that does not leaves the cell empty.
     #[test]
