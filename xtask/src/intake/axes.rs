@@ -37,6 +37,22 @@ pub enum Change {
     /// `of`, in its order): a set with the edits no build reaches left out
     /// ([`reached`]).
     Only { of: Box<Change>, kept: Vec<usize> },
+    /// `change` made to a dependency's copy instead (`--also`: `dep` an
+    /// index into the taken crate's dependencies), the crate itself as
+    /// published: the crate's own [`edits`] of it are none.
+    Dependency { dep: usize, change: Box<Change> },
+}
+
+impl Change {
+    /// The dependency this change edits (an index into the taken crate's
+    /// `--also` dependencies) and its change there; `None` for a change of
+    /// the crate itself.
+    pub fn dependency(&self) -> Option<(usize, &Change)> {
+        match self {
+            Change::Dependency { dep, change } => Some((*dep, change)),
+            _ => None,
+        }
+    }
 }
 
 /// One variant: its name and change.
@@ -100,6 +116,40 @@ pub fn variants(scan: &Scan, cfg: &Cfg, hot: &[usize]) -> Vec<Variant> {
     out
 }
 
+/// The variants of a dependency (`--also`, `dep` its index) scanned as
+/// `scan` for `cfg`, named with `prefix` (`aes_never`, `aes_drop_3`): the
+/// whole-crate policies and one attribute removed at a time, N counting
+/// the attributes this target compiles as [`numbered`] does. No `never_N`
+/// or `add_K` (the number of variants stays bounded: a dependency's hot
+/// functions are not matched to its source).
+pub fn dependency_variants(prefix: &str, dep: usize, scan: &Scan, cfg: &Cfg) -> Vec<Variant> {
+    let of = |change: Change| Change::Dependency {
+        dep,
+        change: Box::new(change),
+    };
+    let mut out = vec![Variant {
+        name: format!("{prefix}_none"),
+        change: of(Change::None),
+    }];
+    for (name, attr) in [
+        ("inline", Attr::Inline),
+        ("always", Attr::Always),
+        ("never", Attr::Never),
+    ] {
+        out.push(Variant {
+            name: format!("{prefix}_{name}"),
+            change: of(Change::Every(attr)),
+        });
+    }
+    for (n, (i, _)) in numbered(scan, cfg).into_iter().enumerate() {
+        out.push(Variant {
+            name: format!("{prefix}_{}", drop_name(n)),
+            change: of(Change::Drop(i)),
+        });
+    }
+    out
+}
+
 /// The name of the variant that removes the `n`-th (from 0) attribute
 /// [`numbered`] lists: `drop_1` for the first.
 pub fn drop_name(n: usize) -> String {
@@ -110,7 +160,7 @@ pub fn drop_name(n: usize) -> String {
 pub fn edits<'a>(scan: &'a Scan, cfg: &Cfg, change: &Change) -> Vec<Edit<'a>> {
     let applying = |a: &&Annotation| a.applies(cfg);
     match change {
-        Change::Published => Vec::new(),
+        Change::Published | Change::Dependency { .. } => Vec::new(),
         Change::None => scan
             .annotations
             .iter()
@@ -378,6 +428,7 @@ fn last_segment(symbol: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::path::Path;
 
     /// A combined change makes each part's edits, except a removal of an
     /// attribute another part sets to `always`: `always` stays.
@@ -481,6 +532,48 @@ mod tests {
             "helpers::<AdditionKey as Add<Aligned130>>::add::propagate_carry",
             "propagate_carry"
         ));
+    }
+
+    /// A dependency's variants are its policies and one drop per
+    /// attribute compiled on this target, named with it; the crate's own
+    /// edits of them are none (its copy stays as published).
+    #[test]
+    fn a_dependencys_variants_are_named_with_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let manifest = "[package]\nname = \"dep\"\nversion = \"0.0.0\"\nedition = \"2024\"\n";
+        std::fs::write(dir.path().join("Cargo.toml"), manifest).unwrap();
+        std::fs::create_dir(dir.path().join("src")).unwrap();
+        let lib = "#[inline]\npub fn a() {}\n#[inline(always)]\npub fn b() {}\n#[cfg(any())]\n#[inline]\npub fn c() {}\n";
+        std::fs::write(dir.path().join("src/lib.rs"), lib).unwrap();
+        let cfg = Cfg::from_rustc::<&str>(None, &[]).unwrap();
+        let scan = crate::intake::annotations::scan(dir.path(), &cfg).unwrap();
+        let all = dependency_variants("universal_hash", 1, &scan, &cfg);
+        let names: Vec<&str> = all.iter().map(|v| v.name.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "universal_hash_none",
+                "universal_hash_inline",
+                "universal_hash_always",
+                "universal_hash_never",
+                "universal_hash_drop_1",
+                "universal_hash_drop_2",
+            ],
+            "no never_N, no add_K, the attribute under cfg(any()) left out"
+        );
+        for v in &all {
+            let (dep, change) = v.change.dependency().unwrap();
+            assert_eq!(dep, 1);
+            assert!(edits(&scan, &cfg, &v.change).is_empty(), "{}", v.name);
+            assert!(!edits(&scan, &cfg, change).is_empty(), "{}", v.name);
+            assert!(
+                (v.name.chars()).all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+            );
+        }
+        assert_eq!(
+            edits(&scan, &cfg, all[5].change.dependency().unwrap().1)[0].file(),
+            Path::new("src/lib.rs")
+        );
     }
 
     #[test]

@@ -74,6 +74,112 @@ fn registry(name: &str, version: &str, work: &Path, offline: bool) -> Result<Pac
     read_package(package, true)
 }
 
+/// A dependency of the crate as its build resolves it (`--also`): the
+/// registry's package, read only, and the features the build turns on.
+#[derive(Clone, Debug)]
+pub struct Resolved {
+    pub package: Package,
+    pub features: Vec<String>,
+}
+
+/// The packages `names` names among the dependencies (normal ones, at any
+/// depth) of the package whose manifest is `of`, as the package at
+/// `manifest` (a shim over it, its lock file beside it) resolves them:
+/// each from crates.io, in one version, else a usage error.
+pub fn dependencies(
+    manifest: &Path,
+    of: &Path,
+    names: &[String],
+    offline: bool,
+) -> Result<Vec<Resolved>> {
+    let meta = metadata(manifest, false, offline)
+        .map_err(|why| Error::failed(format!("{}: {why}", manifest.display())))?;
+    let packages: Vec<&serde_json::Value> =
+        meta["packages"].as_array().into_iter().flatten().collect();
+    let root = (packages.iter())
+        .find(|p| p["manifest_path"].as_str().map(Path::new) == Some(of))
+        .and_then(|p| p["id"].as_str())
+        .ok_or_else(|| Error::failed(format!("cargo metadata did not list {}", of.display())))?;
+    let nodes: Vec<&serde_json::Value> = (meta["resolve"]["nodes"].as_array().into_iter())
+        .flatten()
+        .collect();
+    let node = |id: &str| nodes.iter().find(|n| n["id"] == id).copied();
+    // The crate's normal dependencies, at any depth.
+    let mut closure: Vec<String> = Vec::new();
+    let mut queue = vec![root.to_string()];
+    while let Some(id) = queue.pop() {
+        for d in node(&id)
+            .into_iter()
+            .flat_map(|n| n["deps"].as_array().into_iter().flatten())
+        {
+            let normal =
+                (d["dep_kinds"].as_array().into_iter().flatten()).any(|k| k["kind"].is_null());
+            let Some(pkg) = d["pkg"].as_str().filter(|_| normal) else {
+                continue;
+            };
+            if !closure.iter().any(|c| c == pkg) {
+                closure.push(pkg.to_string());
+                queue.push(pkg.to_string());
+            }
+        }
+    }
+    let listed: Vec<&&serde_json::Value> = (packages.iter())
+        .filter(|p| closure.iter().any(|c| p["id"] == c.as_str()))
+        .collect();
+    let crate_name = (packages.iter())
+        .find(|p| p["id"] == root)
+        .map_or("the crate", |p| p["name"].as_str().unwrap_or("the crate"));
+    let mut known: Vec<&str> = listed.iter().filter_map(|p| p["name"].as_str()).collect();
+    known.sort_unstable();
+    known.dedup();
+    names
+        .iter()
+        .map(|name| {
+            let found: Vec<&&&serde_json::Value> =
+                listed.iter().filter(|p| p["name"] == name.as_str()).collect();
+            let p = match found.as_slice() {
+                [] => {
+                    return Err(Error::usage(
+                        format!("--also {name}: not a dependency of {crate_name} as its build resolves it"),
+                        format!("name dependencies of its lock: {}", known.join(", ")),
+                    ));
+                }
+                [p] => p,
+                several => {
+                    let versions: Vec<&str> =
+                        several.iter().filter_map(|p| p["version"].as_str()).collect();
+                    return Err(Error::usage(
+                        format!("--also {name}: the build has {} versions of it ({})", several.len(), versions.join(", ")),
+                        "name a dependency the build has in one version",
+                    ));
+                }
+            };
+            let from_crates_io = p["source"]
+                .as_str()
+                .is_some_and(|s| {
+                    (s.starts_with("registry+") || s.starts_with("sparse+"))
+                        && (s.contains("crates.io-index") || s.contains("index.crates.io"))
+                });
+            if !from_crates_io {
+                return Err(Error::usage(
+                    format!("--also {name}: not from crates.io (a path or git dependency), which the shim cannot patch"),
+                    "name a dependency the crate takes from crates.io",
+                ));
+            }
+            let features = (node(p["id"].as_str().unwrap_or_default()))
+                .and_then(|n| n["features"].as_array())
+                .into_iter()
+                .flatten()
+                .filter_map(|f| f.as_str().map(str::to_string))
+                .collect();
+            Ok(Resolved {
+                package: read_package(p, true)?,
+                features,
+            })
+        })
+        .collect()
+}
+
 /// A local crate: its workspace copied into `work` (its `target/` and
 /// `.git` left out), then `cargo package` makes there what publishing
 /// would (inherited workspace fields filled in, sibling path dependencies

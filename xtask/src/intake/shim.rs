@@ -20,6 +20,16 @@ pub enum Dependency<'a> {
     Registry { version: &'a str },
 }
 
+/// A dependency of the crate built from a copy instead of the registry's
+/// package (`--also`): `[patch.crates-io] NAME = { path = DIR }`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Patched {
+    /// The package's name as the registry spells it (`universal-hash`).
+    pub name: String,
+    /// The copy's directory.
+    pub dir: PathBuf,
+}
+
 /// One shim package to write.
 pub struct Shim<'a> {
     /// The package's name (`cast6`).
@@ -37,6 +47,9 @@ pub struct Shim<'a> {
     /// The lock file to start from (the workspace's, merged with the one
     /// that resolved the crate).
     pub lock: &'a str,
+    /// The crate's dependencies built from copies (`--also`), each
+    /// patched in for every package of the build that depends on it.
+    pub patches: &'a [Patched],
 }
 
 /// Writes the shim into `dir` (created, its files replaced).
@@ -225,6 +238,18 @@ fn manifest(shim: &Shim) -> Result<String> {
             .map(|(name, table)| (name.clone(), table.clone()))
             .collect();
         doc.insert("profile".into(), kept.into());
+    }
+    if !shim.patches.is_empty() {
+        let patched: toml::Table = (shim.patches.iter())
+            .map(|p| {
+                let mut dep = toml::Table::new();
+                dep.insert("path".into(), p.dir.display().to_string().into());
+                (p.name.clone(), dep.into())
+            })
+            .collect();
+        let mut registry = toml::Table::new();
+        registry.insert("crates-io".into(), patched.into());
+        doc.insert("patch".into(), registry.into());
     }
     doc.insert("workspace".into(), toml::Table::new().into());
     let body =
@@ -477,9 +502,11 @@ mod tests {
             features: &[],
             with: &[],
             lock: "",
+            patches: &[],
         })
         .unwrap();
         let t: toml::Table = m.parse().unwrap();
+        assert!(t.get("patch").is_none(), "no --also, no [patch]");
         assert_eq!(t["package"]["name"].as_str(), Some("inlinelab-artifact"));
         assert!(
             t["lib"]["path"]
@@ -499,6 +526,50 @@ mod tests {
                 .as_str()
                 .unwrap()
                 .starts_with('/')
+        );
+    }
+
+    /// Each `--also` dependency's copy is patched in for crates.io's
+    /// package of that name, by its absolute path.
+    #[test]
+    fn a_dependency_copy_is_patched_in() {
+        let patches = [
+            Patched {
+                name: "aes".into(),
+                dir: PathBuf::from("/w/copies/aes_drop_3/aes-0.9.4"),
+            },
+            Patched {
+                name: "universal-hash".into(),
+                dir: PathBuf::from("/w/copies/published/universal-hash-0.6.1"),
+            },
+        ];
+        let m = manifest(&Shim {
+            package: "aes-gcm",
+            dependency: Dependency::Copy(Path::new("/w/copies/aes_drop_3/aes-gcm-0.11.1")),
+            ty: "Aes128Gcm",
+            kind: Kind::Aead,
+            holds: "aes-gcm@0.11.1::aes_drop_3",
+            features: &[],
+            with: &[],
+            lock: "",
+            patches: &patches,
+        })
+        .unwrap();
+        let t: toml::Table = m.parse().unwrap();
+        let patch = t["patch"]["crates-io"].as_table().unwrap();
+        assert_eq!(patch.len(), 2, "{patch:?}");
+        assert_eq!(
+            patch["aes"]["path"].as_str(),
+            Some("/w/copies/aes_drop_3/aes-0.9.4")
+        );
+        assert_eq!(
+            patch["universal-hash"]["path"].as_str(),
+            Some("/w/copies/published/universal-hash-0.6.1")
+        );
+        assert_eq!(
+            t["dependencies"]["under_test"]["path"].as_str(),
+            Some("/w/copies/aes_drop_3/aes-gcm-0.11.1"),
+            "the crate itself from its own copy"
         );
     }
 }

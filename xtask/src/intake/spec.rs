@@ -195,6 +195,42 @@ impl With {
     }
 }
 
+/// A dependency `--also` names: its attributes edited too, in copies
+/// patched into each shim (`[patch.crates-io]`). Read on the command line
+/// as a crate's name; whether the crate depends on it is for its resolved
+/// lock to say (`door/take.rs`), before any build.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Also {
+    /// The package's name as the registry spells it (`universal-hash`).
+    pub name: String,
+}
+
+impl Also {
+    /// Reads one of `--also`'s names.
+    pub fn parse(text: &str) -> Result<Also> {
+        let ok = !text.is_empty()
+            && text.len() <= 64
+            && text.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+            && (text.chars()).all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+        if !ok {
+            return Err(Error::usage(
+                format!("--also {text}: not a crate's name"),
+                "name dependencies of the crate by their names, without versions (e.g. --also aes,ghash)",
+            ));
+        }
+        Ok(Also {
+            name: text.to_string(),
+        })
+    }
+
+    /// What its variants' names start with: the name in lowercase, `-`
+    /// as `_` (`universal_hash` of `universal-hash`), so that a variant's
+    /// name stays `[a-z0-9_]`.
+    pub fn prefix(&self) -> String {
+        self.name.to_ascii_lowercase().replace('-', "_")
+    }
+}
+
 /// `version` as one exact version of the registry, or why it is not one.
 /// A requirement (`0.2`, `^0.2`, `*`) is refused rather than resolved as
 /// cargo would (to the newest 0.2.x): a report is of one version, named
@@ -225,6 +261,23 @@ fn exact_version(version: &str) -> std::result::Result<String, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `--also` takes crates' names, never a version or a path; their
+    /// variants' prefix is `[a-z0-9_]`.
+    #[test]
+    fn also_names_crates() {
+        assert_eq!(Also::parse("aes").unwrap().prefix(), "aes");
+        assert_eq!(
+            Also::parse("Universal-Hash").unwrap().prefix(),
+            "universal_hash"
+        );
+        for bad in ["", "aes@0.9.4", "../aes", "1aes", "a b", &"x".repeat(65)] {
+            match Also::parse(bad) {
+                Err(Error::Usage { cause, .. }) => assert!(cause.starts_with("--also "), "{cause}"),
+                other => panic!("{bad}: {other:?}"),
+            }
+        }
+    }
 
     #[test]
     fn registry_specs_and_paths() {

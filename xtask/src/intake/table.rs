@@ -3,10 +3,10 @@
 //! it, when that variant was built.
 
 use crate::intake::annotations::Edit;
-use crate::intake::annotations::{Annotation, Scan};
+use crate::intake::annotations::{Annotation, Cfg, Scan};
 use crate::intake::axes::{Change, Variant};
 use crate::intake::fetch::Package;
-use crate::report::annotations::{Added, Annotated, Annotations, PatchEdit};
+use crate::report::annotations::{Added, AlsoCrate, Annotated, Annotations, PatchEdit};
 
 /// The rows: `numbered` (index in the scan, annotation) in order, each with
 /// its `drop_N` variant (built or not: `--variants` may leave it out), and
@@ -27,6 +27,7 @@ pub fn table(
             location: a.location(),
             attr: a.attr.meta().to_string(),
             variant: crate::intake::axes::drop_name(n),
+            krate: None,
         })
         .collect();
     let added = (built.iter())
@@ -53,12 +54,43 @@ pub fn table(
         ran: None,
         patch: None,
         suggestion: None,
+        also: Vec::new(),
         krate: package.name.clone(),
         version: package.version.clone(),
         ty: ty.to_string(),
         written: scan.annotations.len(),
         rows,
     }
+}
+
+/// The rows of an `--also` dependency (`package`, its variants' names
+/// starting `prefix`), scanned as `scan` for `cfg`, numbered as its
+/// `PREFIX_drop_N` variants are, and its record; to follow the crate's.
+pub fn dependency(
+    scan: &Scan,
+    cfg: &Cfg,
+    package: &Package,
+    prefix: &str,
+) -> (Vec<Annotated>, AlsoCrate) {
+    let rows = (crate::intake::axes::numbered(scan, cfg)
+        .into_iter()
+        .enumerate())
+    .map(|(n, (_, a))| Annotated {
+        number: n + 1,
+        function: a.function.clone().unwrap_or_default(),
+        path: a.path.clone(),
+        location: a.location(),
+        attr: a.attr.meta().to_string(),
+        variant: format!("{prefix}_{}", crate::intake::axes::drop_name(n)),
+        krate: Some(package.name.clone()),
+    })
+    .collect();
+    let record = AlsoCrate {
+        krate: package.name.clone(),
+        version: package.version.clone(),
+        written: scan.annotations.len(),
+    };
+    (rows, record)
 }
 
 /// The edits of a patch, as its table lists them: each function, where,

@@ -10,7 +10,7 @@
 //! other); for a function given `always`, *add* or *no gain*.
 
 use crate::decide::worth::{Outcome, decide};
-use crate::report::annotations::{Added, Annotated, Annotations};
+use crate::report::annotations::{Added, AlsoCrate, Annotated, Annotations};
 use crate::report::{Entry, Report, Status};
 use bench_harness::stats::Ratio;
 
@@ -109,9 +109,15 @@ fn same_code(a: &Entry, b: &Entry) -> bool {
 /// for themselves, change nothing, cost size or speed for nothing, and
 /// are unsettled or untimed.
 pub fn headline(a: &Annotations, judged: &[Judged<Annotated>], added: &[Judged<Added>]) -> String {
-    let count = |o: Outcome| judged.iter().filter(|j| j.outcome == o).count();
+    // The crate's own attributes; its `--also` dependencies' have their
+    // own sentences ([`dependency_headline`]).
+    let count = |o: Outcome| {
+        (judged.iter())
+            .filter(|j| j.row.krate.is_none() && j.outcome == o)
+            .count()
+    };
     let plural = |n: usize, one: &'static str, many: &'static str| if n == 1 { one } else { many };
-    let n = a.rows.len();
+    let n = a.own_rows().count();
     // Always said: what pays, what changes nothing, what costs; said when
     // there are any: what is unsettled or was not timed.
     let said = [
@@ -155,6 +161,43 @@ pub fn headline(a: &Annotations, judged: &[Judged<Annotated>], added: &[Judged<A
         a.krate,
         a.version,
         plural(n, "attribute", "attributes"),
+        if elsewhere > 0 {
+            format!(" ({elsewhere} more for other targets)")
+        } else {
+            String::new()
+        },
+        parts.join(", "),
+    )
+}
+
+/// An `--also` dependency's sentence: of its attributes, how many pay for
+/// themselves, change nothing, cost size or speed for nothing, and are
+/// unsettled or untimed (its rows of `judged`).
+pub fn dependency_headline(dep: &AlsoCrate, judged: &[Judged<Annotated>]) -> String {
+    let own: Vec<&Judged<Annotated>> = (judged.iter())
+        .filter(|j| j.row.krate.as_deref() == Some(dep.krate.as_str()))
+        .collect();
+    let count = |o: Outcome| own.iter().filter(|j| j.outcome == o).count();
+    let n = own.len();
+    let elsewhere = dep.written.saturating_sub(n);
+    let mut parts = vec![
+        format!("{} pay for themselves", count(Outcome::Keep)),
+        format!("{} change nothing", count(Outcome::NoEffect)),
+        format!("{} cost size or speed for nothing", count(Outcome::Drop)),
+    ];
+    for (o, word) in [
+        (Outcome::Unsettled, "unsettled"),
+        (Outcome::NotTimed, "not timed"),
+    ] {
+        if count(o) > 0 {
+            parts.push(format!("{} {word}", count(o)));
+        }
+    }
+    let last = parts.pop().unwrap_or_default();
+    format!(
+        "Of the dependency {} {}'s {n} inline attributes compiled on this target{}, in the crate's build: {} and {last}.",
+        dep.krate,
+        dep.version,
         if elsewhere > 0 {
             format!(" ({elsewhere} more for other targets)")
         } else {

@@ -58,7 +58,11 @@ fn points(r: &Report) -> Vec<Point> {
             }
         };
     for j in worth::judge(r, a) {
-        push(j.row.number.to_string(), j.size_change, j.speed, j.outcome);
+        let label = match &j.row.krate {
+            Some(dep) => format!("{dep} {}", j.row.number),
+            None => j.row.number.to_string(),
+        };
+        push(label, j.size_change, j.speed, j.outcome);
     }
     for j in worth::judge_added(r, a) {
         push(

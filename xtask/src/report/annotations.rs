@@ -51,6 +51,30 @@ pub struct Annotations {
     /// (then it is one of the variants measured).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub suggestion: Option<Suggestion>,
+    /// The dependencies whose attributes the run edited too (`--also`),
+    /// their rows after the crate's in [`Annotations::rows`]; empty in a
+    /// report without them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub also: Vec<AlsoCrate>,
+}
+
+impl Annotations {
+    /// The crate's own rows, without its `--also` dependencies'.
+    pub fn own_rows(&self) -> impl Iterator<Item = &Annotated> {
+        self.rows.iter().filter(|r| r.krate.is_none())
+    }
+}
+
+/// A dependency whose inline attributes were axes too (`--also`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AlsoCrate {
+    /// The package: `aes`.
+    #[serde(rename = "crate")]
+    pub krate: String,
+    pub version: String,
+    /// Every inline attribute written in it, compiled on this target or
+    /// not.
+    pub written: usize,
 }
 
 /// The suggested set and what its run said.
@@ -300,6 +324,10 @@ pub struct Annotated {
     pub attr: String,
     /// The variant that removes it.
     pub variant: String,
+    /// The `--also` dependency it is written in (`aes`), its location in
+    /// that package; absent for the crate's own.
+    #[serde(default, rename = "crate", skip_serializing_if = "Option::is_none")]
+    pub krate: Option<String>,
 }
 
 /// The decisions in `inlining` whose callee is the function the table

@@ -142,3 +142,70 @@ fn bad_aead_input_is_refused_with_one_line() {
         "--type Toy Aead: not a type's name",
     );
 }
+
+/// `--also inout` (a dependency of `aead`, so of the fixture, in the
+/// workspace's lock): its attributes tabled after the crate's, named with
+/// it, its variant built from a copy patched into the shim and checked
+/// like the crate's own; cargo's unpacked `inout` byte for byte as it
+/// was. A crate the build does not depend on is refused, exit 2, one line.
+#[test]
+#[ignore = "CI tier: builds a crate's variants; .ci/run runs it (see ARCHITECTURE.md, Tests)"]
+fn a_dependency_is_an_axis_too() {
+    let src = crate::common::registry_src("inout-0.2.6").expect("cargo has inout 0.2.6 unpacked");
+    let before = crate::common::files(&src);
+    let tmp = scratch("crate-aead-also");
+    let crate_dir = fixture("toyaead");
+    let dir = crate_dir.to_str().unwrap();
+    let out_dir = tmp.path().join("refused");
+    let out_arg = out_dir.to_str().unwrap();
+    check_refused(
+        &[
+            "compare",
+            "--crate",
+            dir,
+            "--offline",
+            "--also",
+            "sha2",
+            "--out",
+            out_arg,
+        ],
+        "--also sha2: not a dependency of toyaead",
+        Duration::from_secs(600),
+        &out_dir,
+    );
+    let out = crate::common::quick_crate_run(
+        &crate_dir,
+        "64",
+        &["--also", "inout"],
+        "inout_drop_1",
+        tmp.path(),
+        None,
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert_eq!(
+        crate::common::files(&src),
+        before,
+        "cargo's unpacked inout changed"
+    );
+    let json = json(tmp.path(), "toyaead");
+    let a = &json["annotations"];
+    assert_eq!(a["also"][0]["crate"], "inout", "{a}");
+    let rows = a["rows"].as_array().unwrap();
+    let first_dep = rows.iter().position(|r| r["crate"] == "inout").unwrap();
+    assert!(
+        rows[..first_dep].iter().all(|r| r.get("crate").is_none())
+            && rows[first_dep..].iter().all(|r| r["crate"] == "inout"),
+        "the crate's rows first: {rows:?}"
+    );
+    assert_eq!(rows[first_dep]["variant"], "inout_drop_1");
+    assert_eq!(entry(&json, "inout_drop_1")["status"], "ok");
+    assert!(
+        json["generated_by"]
+            .as_str()
+            .unwrap()
+            .contains("--also inout"),
+        "{}",
+        json["generated_by"]
+    );
+}

@@ -4,7 +4,7 @@
 use crate::cli;
 use crate::decide::verdict;
 use crate::env::flags;
-use crate::intake::spec::{Given, With};
+use crate::intake::spec::{Also, Given, With};
 use crate::select::ciphers;
 use crate::time::plan::{self, Amount};
 use std::path::PathBuf;
@@ -40,6 +40,16 @@ pub struct Args {
     /// local crate's path); repeatable.
     #[arg(long = "with", value_name = "CRATE", requires = "krate", value_parser = With::parse)]
     pub with: Vec<With>,
+
+    /// With --crate: dependencies of the crate whose inline attributes are
+    /// axes too (`--also aes,ghash`): each taken from the crate's resolved
+    /// lock, copied as cargo unpacked it, its attributes edited in copies
+    /// patched into the shim (`[patch.crates-io]`); its variants are named
+    /// with it (`aes_drop_3`, `ghash_never`), its rows tabled after the
+    /// crate's.
+    #[arg(long, value_name = "CRATE,...", requires = "krate", value_delimiter = ',',
+          action = clap::ArgAction::Set, value_parser = Also::parse)]
+    pub also: Option<Vec<Also>>,
 
     /// With --crate: feature sets of the crate, each an axis of its
     /// variants besides its default features: sets separated by `,`,

@@ -68,7 +68,7 @@ pub fn run(args: &Args, sets: &[FlagSet], target: &Path) -> Result<()> {
         .flat_map(|set| crate::select::contenders::under(set, make::contenders(entry, t, &made)))
         .collect();
     let command = format!(
-        "cargo xtask compare --crate {}{}{}{}",
+        "cargo xtask compare --crate {}{}{}{}{}",
         t.text,
         args.ty
             .as_ref()
@@ -76,6 +76,15 @@ pub fn run(args: &Args, sets: &[FlagSet], target: &Path) -> Result<()> {
         (args.with.iter())
             .map(|w| format!(" --with {}", quoted(&w.text)))
             .collect::<String>(),
+        args.also.as_ref().map_or(String::new(), |a| format!(
+            " --also {}",
+            quoted(
+                &a.iter()
+                    .map(|d| d.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(",")
+            )
+        )),
         args.features.as_ref().map_or(String::new(), |f| format!(
             " --features {}",
             quoted(&f.join(","))
@@ -106,6 +115,13 @@ pub fn run(args: &Args, sets: &[FlagSet], target: &Path) -> Result<()> {
         &t.identified.ty,
         made.backends.clone(),
     );
+    // Each `--also` dependency's rows, after the crate's.
+    for dep in &t.also {
+        let (rows, record) =
+            table::dependency(&dep.scan, &dep.cfg, &dep.package, &dep.also.prefix());
+        annotations.rows.extend(rows);
+        annotations.also.push(record);
+    }
     let ran = backend_ran(args, entry, &cipher.oracle, t);
     let differing: Vec<&str> = ran.differing().into_iter().map(|f| f.name()).collect();
     if !differing.is_empty() {
@@ -168,6 +184,9 @@ pub fn run(args: &Args, sets: &[FlagSet], target: &Path) -> Result<()> {
         let judged = worth::judge(&report, a);
         let added = worth::judge_added(&report, a);
         println!("{}", terminal(&worth::headline(a, &judged, &added)));
+        for dep in &a.also {
+            println!("{}", terminal(&worth::dependency_headline(dep, &judged)));
+        }
     }
     pipeline::print_verdict(&report, &out);
     pipeline::failures(&report)
@@ -184,6 +203,7 @@ fn options<'a>(args: &'a Args, given: &'a Given) -> take::Options<'a> {
         features: args.features.as_deref().unwrap_or_default(),
         variants: args.variants.as_deref(),
         suggest: args.suggest.as_deref(),
+        also: args.also.as_deref().unwrap_or_default(),
         no_peer: args.no_peer,
         later: suggested::names().chain([trim::NAME.to_string()]).collect(),
     }
@@ -317,6 +337,12 @@ fn pick_of(
     if v.change == axes::Change::Published {
         return Ok(None);
     }
+    if let Some(dep) = (v.change.dependency()).and_then(|(d, _)| t.also.get(d)) {
+        return Err(format!(
+            "the pick `{pick}` edits {} {}: a patch of {}, not of {}",
+            dep.package.name, dep.package.version, dep.package.name, t.package.name
+        ));
+    }
     Ok(Some(v.clone()))
 }
 
@@ -429,7 +455,7 @@ fn explain(
     use crate::decide::verdict::{pct, size_pct};
     let command = first.generated_by.clone();
     let kept = (worth::judge(first, a).into_iter())
-        .filter(|j| j.outcome == crate::decide::worth::Outcome::Keep)
+        .filter(|j| j.row.krate.is_none() && j.outcome == crate::decide::worth::Outcome::Keep)
         .map(|j| {
             let figures = match (j.size_change, &j.speed) {
                 (Some(size), Some(speed)) => {

@@ -59,7 +59,7 @@ pub fn make(opts: &Options, t: &Taken) -> Result<Made> {
     for (k, s) in t.sets.iter().enumerate() {
         let published = s.set.name(PUBLISHED);
         if k == 0 {
-            t.write_shim(PUBLISHED, 0)?;
+            t.write_shim(PUBLISHED, 0, None)?;
         } else {
             let v = axes::Variant {
                 name: published.clone(),
@@ -144,7 +144,38 @@ pub fn make(opts: &Options, t: &Taken) -> Result<Made> {
             (axes::Variant { name, ..v }, k)
         }));
     }
+    // Each `--also` dependency's variants, of the default feature set.
+    for (d, dep) in t.also.iter().enumerate() {
+        let of_dep = axes::dependency_variants(&dep.also.prefix(), d, &dep.scan, &dep.cfg);
+        eprintln!(
+            "[intake] --also {} {}: {} variants (its policies and one attribute removed at a time; no `add_K` or `never_N` for a dependency)",
+            dep.package.name,
+            dep.package.version,
+            of_dep.len()
+        );
+        all.extend(of_dep.into_iter().map(|v| (v, 0)));
+    }
+    if !t.also.is_empty() {
+        notes.push(format!(
+            "--also {}: each dependency's variants are its policies and one attribute removed at a time (`add_K` and `never_N` are the crate's only), of the default feature set",
+            (t.also.iter())
+                .map(|d| format!("{} {}", d.package.name, d.package.version))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
     let names: Vec<axes::Variant> = all.iter().map(|(v, _)| v.clone()).collect();
+    if let Some(twice) = (names.iter().enumerate())
+        .find(|(i, v)| names[..*i].iter().any(|w| w.name == v.name))
+        .map(|(_, v)| &v.name)
+    {
+        return Err(Error::usage(
+            format!(
+                "two variants would be named `{twice}` (a dependency's name starts another variant's)"
+            ),
+            "leave that dependency out of --also",
+        ));
+    }
     let selected = select(opts, &names)?;
     let set_of: Vec<usize> = (selected.iter())
         .map(|v| {
@@ -162,7 +193,7 @@ pub fn make(opts: &Options, t: &Taken) -> Result<Made> {
     // compiled once), whichever variants are chosen: each variant's copy
     // remapped onto the crate's own directory, so that the copies' paths
     // (panic locations) are the crate's.
-    let remaps = (names.iter().map(|v| v.name.clone()))
+    let mut remaps: Vec<String> = (names.iter().map(|v| v.name.clone()))
         .chain(opts.later.iter().cloned())
         .map(|v| {
             format!(
@@ -172,6 +203,20 @@ pub fn make(opts: &Options, t: &Taken) -> Result<Made> {
             )
         })
         .collect();
+    // Each `--also` dependency's copies (as published, and each of its
+    // variants') onto the registry's directory, likewise.
+    for (d, dep) in t.also.iter().enumerate() {
+        let edited = (names.iter())
+            .filter(|v| v.change.dependency().is_some_and(|(e, _)| e == d))
+            .map(|v| v.name.as_str());
+        remaps.extend([PUBLISHED].into_iter().chain(edited).map(|v| {
+            format!(
+                "--remap-path-prefix={}={}",
+                t.dep_copy_of(v, d).display(),
+                dep.package.dir.display()
+            )
+        }));
+    }
     let with_peer = t.package.from_registry && !opts.no_peer;
     if with_peer {
         shim::write(
@@ -186,6 +231,7 @@ pub fn make(opts: &Options, t: &Taken) -> Result<Made> {
                 features: &[],
                 with: &t.with,
                 lock: &t.lock,
+                patches: &[],
             },
             &t.shim_of(REGISTRY_DIR),
         )?;
@@ -216,19 +262,36 @@ pub fn write_variant(t: &Taken, v: &axes::Variant, set: usize) -> Result<Option<
     let s = &t.sets[set];
     let copy_dir = t.copy_of(&v.name);
     copy::copy_package(&t.package.dir, &copy_dir)?;
+    if let Some((d, change)) = v.change.dependency() {
+        // The crate as published; the dependency's copy edited.
+        let dep = (t.also.get(d))
+            .ok_or_else(|| Error::failed(format!("{}: no such --also dependency", v.name)))?;
+        let dep_dir = t.dep_copy_of(&v.name, d);
+        copy::copy_package(&dep.package.dir, &dep_dir)?;
+        let edits = axes::edits(&dep.scan, &dep.cfg, change);
+        annotations::apply_under(&dep_dir, &edits)
+            .map_err(|e| Error::failed(format!("{}: {e}", v.name)))?;
+        t.write_shim(&v.name, set, Some(d))?;
+        let left = axes::skipped(&dep.scan, &dep.cfg, change);
+        return Ok(skipped_note(&v.name, &left));
+    }
     let edits = axes::edits(&s.scan, &s.cfg, &v.change);
     annotations::apply_under(&copy_dir, &edits)
         .map_err(|e| Error::failed(format!("{}: {e}", v.name)))?;
-    t.write_shim(&v.name, set)?;
+    t.write_shim(&v.name, set, None)?;
     let left = axes::skipped(&s.scan, &s.cfg, &v.change);
-    Ok((!left.is_empty()).then(|| {
+    Ok(skipped_note(&v.name, &left))
+}
+
+/// What variant `name` left as published (`left`), and why, as a note.
+fn skipped_note(name: &str, left: &[String]) -> Option<String> {
+    (!left.is_empty()).then(|| {
         format!(
-            "`{}` leaves {} `#[target_feature]` function(s) as published (rustc refuses `inline(always)` on them): {}",
-            v.name,
+            "`{name}` leaves {} `#[target_feature]` function(s) as published (rustc refuses `inline(always)` on them): {}",
             left.len(),
             left.join(", ")
         )
-    }))
+    })
 }
 
 /// Key lengths as the terminal is told them: runs of consecutive lengths
@@ -368,6 +431,17 @@ fn select(opts: &Options, all: &[axes::Variant]) -> Result<Vec<axes::Variant>> {
                 format!("name variants of: {}", names[1..].join(", ")),
             ));
         }
+        if let Some(dep) = (parts.iter())
+            .find(|p| (chosen.iter()).any(|v| v.name == **p && v.change.dependency().is_some()))
+        {
+            return Err(Error::usage(
+                format!(
+                    "--suggest names `{}`, a variant of an --also dependency: a suggested set edits the crate itself",
+                    crate::env::escape::terminal(dep)
+                ),
+                "name the crate's own variants (drop_N, add_K, a policy)",
+            ));
+        }
         if parts.len() < 2 {
             return Err(Error::usage(
                 "--suggest needs two variants or more to apply together",
@@ -443,6 +517,7 @@ mod tests {
                 features: &[],
                 variants: Some(&variants),
                 suggest: Some(&suggest),
+                also: &[],
                 no_peer: false,
                 later: Vec::new(),
             };

@@ -18,8 +18,8 @@ use crate::intake::features::{self, FeatureSet};
 use crate::intake::fetch::{self, Package};
 use crate::intake::identify::{self, Identified};
 use crate::intake::probe::Probe;
-use crate::intake::shim::{self, Dependency, Shim};
-use crate::intake::spec::{Spec, With};
+use crate::intake::shim::{self, Dependency, Patched, Shim};
+use crate::intake::spec::{Also, Spec, With};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
@@ -44,6 +44,8 @@ pub struct Options<'a> {
     pub variants: Option<&'a [String]>,
     /// `--suggest`: variants of the run to apply together.
     pub suggest: Option<&'a [String]>,
+    /// `--also`: dependencies whose attributes are edited too.
+    pub also: &'a [Also],
     /// Whether the registry crate is left out (`--no-peer`).
     pub no_peer: bool,
     /// The names of the copies a later step may make (each copy's path is
@@ -92,6 +94,20 @@ pub struct Taken {
     pub lib: String,
     /// The crates `--with` added, in every shim.
     pub with: Vec<With>,
+    /// The dependencies `--also` named, each copied as published and
+    /// scanned, in every shim's `[patch.crates-io]`.
+    pub also: Vec<Dep>,
+}
+
+/// A dependency whose attributes are axes too (`--also`): the registry's
+/// package (read only), its copy's directory name, and its attributes as
+/// the crate's build compiles it (the features that build turns on).
+pub struct Dep {
+    pub also: Also,
+    pub package: Package,
+    dir_name: OsString,
+    pub cfg: Cfg,
+    pub scan: Scan,
 }
 
 impl Taken {
@@ -106,9 +122,28 @@ impl Taken {
         self.work.path.join("copies").join(v).join("shim")
     }
 
+    /// The copy of dependency `dep` (an index into [`Taken::also`]) that
+    /// variant `v` edits; every other variant's is `published`'s.
+    pub fn dep_copy_of(&self, v: &str, dep: usize) -> PathBuf {
+        (self.work.path.join("copies").join(v)).join(&self.also[dep].dir_name)
+    }
+
+    /// Every `--also` dependency patched in for variant `v`: its own copy
+    /// of the one it edits (`edits`, an index into [`Taken::also`]), the
+    /// copy as published of the others.
+    pub fn patches(&self, v: &str, edits: Option<usize>) -> Vec<Patched> {
+        (self.also.iter().enumerate())
+            .map(|(d, dep)| Patched {
+                name: dep.package.name.clone(),
+                dir: self.dep_copy_of(if edits == Some(d) { v } else { PUBLISHED }, d),
+            })
+            .collect()
+    }
+
     /// Writes the shim of variant `v` over its copy, the crate built with
-    /// the features of set `set`.
-    pub fn write_shim(&self, v: &str, set: usize) -> Result<()> {
+    /// the features of set `set`, and the `--also` dependency `edits` from
+    /// the variant's own copy.
+    pub fn write_shim(&self, v: &str, set: usize, edits: Option<usize>) -> Result<()> {
         shim::write(
             &Shim {
                 package: &self.package.name,
@@ -119,6 +154,7 @@ impl Taken {
                 features: &self.sets[set].set.features,
                 with: &self.with,
                 lock: &self.lock,
+                patches: &self.patches(v, edits),
             },
             &self.shim_of(v),
         )
@@ -292,6 +328,15 @@ pub fn take(opts: &Options, target: &Path, checks: &mut dyn Checks) -> Result<Ta
         })
         .collect::<Result<Vec<Scanned>>>()?;
     let lib = package.lib_name.clone();
+    let also = dependencies(
+        opts,
+        &package,
+        &published,
+        &work.path,
+        &lock,
+        &identified,
+        &dir_name,
+    )?;
     Ok(Taken {
         text,
         package,
@@ -304,5 +349,101 @@ pub fn take(opts: &Options, target: &Path, checks: &mut dyn Checks) -> Result<Ta
         identified,
         lib,
         with: opts.with.to_vec(),
+        also,
     })
+}
+
+/// The dependencies `--also` names, found in the crate's build as a shim
+/// over its copy as published (`published`) resolves it (the lock every
+/// shim starts from, `lock`): each a package cargo unpacked from
+/// crates.io, copied as published (into `work`'s `copies/published/`) and
+/// scanned under the features that build turns on; refused, exit 2, when
+/// the build has none of that name, several versions, or one not from
+/// crates.io.
+fn dependencies(
+    opts: &Options,
+    package: &Package,
+    published: &Path,
+    work: &Path,
+    lock: &str,
+    identified: &Identified,
+    dir_name: &OsString,
+) -> Result<Vec<Dep>> {
+    if opts.also.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut names: Vec<String> = Vec::new();
+    for a in opts.also {
+        if a.name == package.name {
+            return Err(Error::usage(
+                format!(
+                    "--also {}: the crate itself, whose attributes are axes already",
+                    a.name
+                ),
+                "name dependencies of the crate (e.g. --also aes,ghash)",
+            ));
+        }
+        if names.contains(&a.name) {
+            return Err(Error::usage(
+                format!("--also names {} twice", a.name),
+                "name each dependency once",
+            ));
+        }
+        names.push(a.name.clone());
+    }
+    // A shim over the copy as published, no patch: its resolution is
+    // what every build's is.
+    let dir = work.join("also-resolve");
+    shim::write(
+        &Shim {
+            package: &package.name,
+            dependency: Dependency::Copy(published),
+            ty: &identified.ty,
+            kind: identified.primitive.kind(),
+            holds: &format!("{}::{PUBLISHED}", package.holds()),
+            features: &[],
+            with: opts.with,
+            lock,
+            patches: &[],
+        },
+        &dir,
+    )?;
+    let resolved = fetch::dependencies(
+        &dir.join("Cargo.toml"),
+        &published.join("Cargo.toml"),
+        &names,
+        opts.offline,
+    )?;
+    let copies = published.parent().unwrap_or(work);
+    (opts.also.iter().zip(resolved))
+        .map(|(also, r)| {
+            let key = format!("{}-{}", r.package.name, r.package.version);
+            let dep_dir = (r.package.dir.file_name())
+                .map_or_else(|| key.clone().into(), |n| n.to_os_string());
+            if &dep_dir == dir_name {
+                return Err(Error::failed(format!(
+                    "--also {}: its directory is the crate's ({key})",
+                    also.name
+                )));
+            }
+            let copy = copies.join(&dep_dir);
+            copy::copy_package(&r.package.dir, &copy)?;
+            let cfg = Cfg::from_rustc(None, &r.features).map_err(|e| Error::failed(e.to_string()))?;
+            let scan = annotations::scan(&copy, &cfg)
+                .map_err(|e| Error::failed(format!("{key}: {e}")))?;
+            eprintln!(
+                "[intake] --also {key}: {} inline attributes ({} compiled on this target), features {}",
+                scan.annotations.len(),
+                scan.applying(&cfg).count(),
+                if r.features.is_empty() { "none".to_string() } else { r.features.join(", ") }
+            );
+            Ok(Dep {
+                also: also.clone(),
+                package: r.package,
+                dir_name: dep_dir,
+                cfg,
+                scan,
+            })
+        })
+        .collect()
 }

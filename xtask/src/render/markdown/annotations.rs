@@ -9,6 +9,7 @@ use crate::env::escape::{md_cell, md_cell_fragment, md_code, md_code_cell, md_te
 use crate::render::markdown::why;
 use crate::render::worth;
 use crate::report::Report;
+use crate::report::annotations::Annotated;
 use std::fmt::Write;
 
 /// The patch's effect in words: its variant's footprint and speed against
@@ -472,7 +473,7 @@ pub fn render_headline(w: &mut String, r: &Report) {
 }
 
 /// The table: each attribute, where it is, and what removing it did.
-pub fn render_table(w: &mut String, r: &Report) {
+pub fn render_table<'a>(w: &mut String, r: &'a Report) {
     let Some(a) = &r.annotations else { return };
     let judged = worth::judge(r, a);
     let bar = r.noise().bar();
@@ -489,17 +490,22 @@ pub fn render_table(w: &mut String, r: &Report) {
     );
     same_as_registry(w, r);
     backends(w, a);
-    let rows = judged.iter().map(|j| Row {
-        number: j.row.number,
-        path: &j.row.path,
-        location: &j.row.location,
-        attr: md_code_cell(&format!("#[{}]", j.row.attr)),
-        variant: &j.row.variant,
-        cells: cells(j),
-        why: whys(r, &j.row.variant, &j.row.path),
-        secrets: secrets_change(r, &j.row.variant),
-    });
-    table(w, rows);
+    let row = |j: &worth::Judged<'a, Annotated>| attribute_row(r, j);
+    table(w, judged.iter().filter(|j| j.row.krate.is_none()).map(row));
+    // Each `--also` dependency's rows, under its name: its file paths are
+    // its package's.
+    for dep in &a.also {
+        let _ = writeln!(
+            w,
+            "### The dependency {} {}'s inline attributes (`--also`)\n\n**{}** Each attribute compiled on this target in the crate's build was removed in a variant of its own, named with the dependency, its copy patched into the shim (`[patch.crates-io]`) and the crate as published; so are its policies (`none`, `inline`, `always`, `never`). Locations are in {}'s package.\n",
+            md_text(&dep.krate),
+            md_text(&dep.version),
+            md_text(&worth::dependency_headline(dep, &judged)),
+            md_text(&dep.krate),
+        );
+        let of_dep = (judged.iter()).filter(|j| j.row.krate.as_deref() == Some(dep.krate.as_str()));
+        table(w, of_dep.map(row));
+    }
     let unsettled: Vec<&str> = (judged.iter())
         .filter(|j| j.outcome == Outcome::Unsettled)
         .map(|j| j.row.variant.as_str())
@@ -535,6 +541,20 @@ pub fn render_table(w: &mut String, r: &Report) {
         secrets: secrets_change(r, &j.row.variant),
     });
     table(w, rows);
+}
+
+/// An attribute's row of the table, judged as `j`.
+fn attribute_row<'a>(r: &Report, j: &worth::Judged<'a, Annotated>) -> Row<'a> {
+    Row {
+        number: j.row.number,
+        path: &j.row.path,
+        location: &j.row.location,
+        attr: md_code_cell(&format!("#[{}]", j.row.attr)),
+        variant: &j.row.variant,
+        cells: cells(j),
+        why: whys(r, &j.row.variant, &j.row.path),
+        secrets: secrets_change(r, &j.row.variant),
+    }
 }
 
 /// A row's last three cells: footprint change, speed change with its
@@ -741,6 +761,7 @@ mod tests {
             ran: None,
             patch: None,
             suggestion: None,
+            also: Vec::new(),
         }
     }
 
@@ -758,6 +779,7 @@ mod tests {
                 location: "src/lib.rs:12".into(),
                 attr: "inline(always)".into(),
                 variant,
+                krate: None,
             }],
             ..annotations("toy|cipher", 3)
         });
@@ -771,6 +793,59 @@ mod tests {
         assert!(!md.contains("Which backend ran"), "{md}");
         // No secrets measured: no such column.
         assert!(!md.contains("secret-dependent sites"), "{md}");
+    }
+
+    /// An `--also` dependency's rows follow the crate's under its own
+    /// heading and sentence; the crate's sentence counts its own. A row
+    /// without a crate reads and writes as before `--also`.
+    #[test]
+    fn a_dependencys_rows_follow_the_crates() {
+        let mut r = crate::report::fixture::report();
+        let (own, dep) = (r.variants[1].name.clone(), r.variants[2].name.clone());
+        let row = |number, variant: &str, krate: Option<&str>| Annotated {
+            number,
+            function: "round".into(),
+            path: "round".into(),
+            location: "src/lib.rs:12".into(),
+            attr: "inline".into(),
+            variant: variant.into(),
+            krate: krate.map(str::to_string),
+        };
+        r.annotations = Some(Annotations {
+            rows: vec![row(1, &own, None), row(1, &dep, Some("aes"))],
+            also: vec![crate::report::annotations::AlsoCrate {
+                krate: "aes".into(),
+                version: "0.9.4".into(),
+                written: 3,
+            }],
+            ..annotations("toy", 1)
+        });
+        let mut md = String::new();
+        super::render_headline(&mut md, &r);
+        super::render_table(&mut md, &r);
+        assert!(
+            md.contains("Of toy 0.1.0's 1 inline attribute compiled on this target,"),
+            "{md}"
+        );
+        let heading = md
+            .find("### The dependency aes 0.9.4's inline attributes")
+            .expect("its heading");
+        assert!(
+            md.contains("Of the dependency aes 0.9.4's 1 inline attributes compiled on this target (2 more for other targets)"),
+            "{md}"
+        );
+        let at = |v: &str| md.find(&format!("`{v}`")).unwrap();
+        assert!(at(&own) < heading && heading < at(&dep), "{md}");
+        let json = serde_json::to_value(row(1, &own, None)).unwrap();
+        assert!(json.get("crate").is_none(), "{json}");
+        let back: Annotated = serde_json::from_value(json).unwrap();
+        assert_eq!(back.krate, None);
+        let dep_json = serde_json::to_value(row(1, &dep, Some("aes"))).unwrap();
+        assert_eq!(dep_json["crate"], "aes");
+        let plain = serde_json::to_value(annotations("toy", 1)).unwrap();
+        assert!(plain.get("also").is_none(), "{plain}");
+        let read: Annotations = serde_json::from_value(plain).unwrap();
+        assert!(read.also.is_empty());
     }
 
     /// A variant whose secret-dependent sites differ from published's in
@@ -807,6 +882,7 @@ mod tests {
             location: "src/lib.rs:12".into(),
             attr: "inline".into(),
             variant: variant.into(),
+            krate: None,
         };
         r.annotations = Some(Annotations {
             rows: vec![row(1, &changed), row(2, &same)],

@@ -84,7 +84,10 @@ pub struct Settled {
 /// each attribute whose removal is *drop* or *no effect*, each function
 /// whose `always` is *add*.
 pub fn combined(r: &Report, a: &Annotations) -> Vec<String> {
+    // The crate's own attributes: a set edits the crate (an `--also`
+    // dependency's rows are its own crate's evidence).
     let dropped = (worth::judge(r, a).into_iter())
+        .filter(|j| j.row.krate.is_none())
         .filter(|j| matches!(j.outcome, Outcome::Drop | Outcome::NoEffect))
         .map(|j| j.row.variant.clone());
     let added = (worth::judge_added(r, a).into_iter())
@@ -138,8 +141,13 @@ pub fn settle(
 ) -> Result<Option<Settled>> {
     let given = args.suggest.is_some();
     let parts = args.suggest.clone().unwrap_or_else(|| combined(first, a));
+    // A pick that edits an `--also` dependency is no base: a set edits
+    // the crate itself.
     let pick = (first.verdict.pick.as_deref())
-        .filter(|p| *p != PUBLISHED && run.variants().iter().any(|v| v.name == *p))
+        .filter(|p| {
+            *p != PUBLISHED
+                && (run.variants().iter()).any(|v| v.name == *p && v.change.dependency().is_none())
+        })
         .map(str::to_string);
     // A pick that is a policy (`inline`, `never`) under the parts: the
     // policy written out per function, the parts' edits on top.
@@ -657,6 +665,7 @@ mod tests {
             location: format!("src/lib.rs:{n}"),
             attr: "inline".into(),
             variant: format!("drop_{n}"),
+            krate: None,
         };
         let added = |n: usize| Added {
             number: n,
@@ -678,6 +687,7 @@ mod tests {
             ran: None,
             patch: None,
             suggestion: None,
+            also: Vec::new(),
         };
         assert_eq!(combined(&r, &a), strings(&["drop_1", "drop_3", "add_1"]));
     }

@@ -250,6 +250,7 @@ impl Sides {
                     features: &[],
                     with: &self.with,
                     lock: &self.lock,
+                    patches: &[],
                 },
                 &self.work.path.join("shim"),
             )?;
