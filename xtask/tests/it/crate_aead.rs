@@ -199,7 +199,10 @@ fn a_dependency_is_an_axis_too() {
         "the crate's rows first: {rows:?}"
     );
     assert_eq!(rows[first_dep]["variant"], "inout_drop_1");
-    assert_eq!(entry(&json, "inout_drop_1")["status"], "ok");
+    // Measured, or timed once as the same machine code as another
+    // (`screened`): built, checked and never failed.
+    let status = &entry(&json, "inout_drop_1")["status"];
+    assert!(status == "ok" || status == "screened", "{status}");
     assert!(
         json["generated_by"]
             .as_str()
