@@ -297,18 +297,43 @@ fn the_patch_applies(out: &Path, pick: &str, json: &serde_json::Value) {
         None => (pick, "measured whole in this run"),
     };
     let record = &json["annotations"]["patch"];
-    assert_eq!(record["variant"], variant, "{record}");
     let edits = record["edits"].as_array().unwrap();
     assert!(!edits.is_empty(), "{record}");
+    // The set trimmed of edits to functions no build reaches, when there
+    // are any: named `trimmed`, it says the set it was trimmed from, whose
+    // figures it carries, and the edits it left out, none of them kept.
+    let trimmed = &record["trimmed"];
+    let said = if trimmed.is_object() {
+        assert_eq!(record["variant"], "trimmed", "{record}");
+        assert_eq!(trimmed["of"], variant, "{record}");
+        let left = trimmed["left_out"].as_array().unwrap();
+        assert!(!left.is_empty(), "{record}");
+        assert!(
+            left.iter()
+                .all(|l| !edits.iter().any(|e| e["location"] == l["location"])),
+            "{record}"
+        );
+        format!(
+            "`trimmed`, which is `{variant}` less {} edit(s) to functions no build reaches",
+            left.len()
+        )
+    } else {
+        assert_eq!(record["variant"], variant, "{record}");
+        format!("`{variant}` ({run}")
+    };
     let repo = out.join("checkout");
     apply_to_the_fixture(&repo, &out.join("toycipher.patch"));
     let md = std::fs::read_to_string(out.join("toycipher.md")).unwrap();
     assert!(
         md.contains(&format!(
-            "**The answer as a patch, [`toycipher.patch`](toycipher.patch):** `{variant}` ({run}"
+            "**The answer as a patch, [`toycipher.patch`](toycipher.patch):** {said}"
         )),
         "{md}"
     );
+    if trimmed.is_object() {
+        assert!(md.contains(&format!("`{variant}` ({run}")), "{md}");
+        assert!(md.contains("**Left out of the patch:** "), "{md}");
+    }
     let rows = md
         .lines()
         .filter(|l| l.starts_with("| `") && l.contains("| src/"))
