@@ -10,7 +10,7 @@
 //! 2 and one line. Timings are never asserted.
 
 use crate::common::{
-    annotation_rows_in, check_refused, entry, fixture, fixture_repository, gate_working_tree,
+    annotation_rows_in, check_refused, entry, fixture, gate_a_round_function_made_never,
     report_json as json, s, scratch,
 };
 use std::path::Path;
@@ -85,26 +85,12 @@ fn an_aead_crate_is_decided() {
 #[ignore = "CI tier: builds a crate twice and counts it under valgrind"]
 fn a_change_to_an_aead_crate_is_gated() {
     let tmp = scratch("gate-aead");
-    let repo = fixture_repository("toyaead", &tmp.path().join("toyaead"));
-    let block = repo.join("src/block.rs");
-    let text = std::fs::read_to_string(&block).unwrap();
-    let changed = text.replacen(
-        "#[inline(always)]\n            fn $name",
-        "#[inline(never)]\n            fn $name",
-        1,
-    );
-    assert_eq!(text.len(), changed.len() + 1, "the edit made");
-    std::fs::write(&block, changed).unwrap();
-    let (out, md) = gate_working_tree(&repo, tmp.path());
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{stderr}");
-    assert!(
-        md.contains("toyaead::block::r0"),
-        "a round function named: {md}"
-    );
-    assert!(
-        md.contains("## inlinelab gate: crate toyaead (0.1.0), type ToyAead"),
-        "{md}"
+    let md = gate_a_round_function_made_never(
+        "toyaead",
+        "src/block.rs",
+        "toyaead::block::r0",
+        "ToyAead",
+        tmp.path(),
     );
     for dir in ["encrypt", "decrypt"] {
         assert!(

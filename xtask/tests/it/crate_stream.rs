@@ -10,7 +10,7 @@
 //! 2 and one line. Timings are never asserted.
 
 use crate::common::{
-    annotation_rows_in, check_refused, entry, fixture, fixture_repository, gate_working_tree,
+    annotation_rows_in, check_refused, entry, fixture, gate_a_round_function_made_never,
     report_json as json, s, scratch,
 };
 use std::path::Path;
@@ -81,26 +81,12 @@ fn a_stream_cipher_crate_is_decided() {
 #[ignore = "CI tier: builds a crate twice and counts it under valgrind"]
 fn a_change_to_a_stream_cipher_crate_is_gated() {
     let tmp = scratch("gate-stream");
-    let repo = fixture_repository("toystream", &tmp.path().join("toystream"));
-    let block = repo.join("src/block.rs");
-    let text = std::fs::read_to_string(&block).unwrap();
-    let changed = text.replacen(
-        "#[inline(always)]\n            fn $name",
-        "#[inline(never)]\n            fn $name",
-        1,
-    );
-    assert_eq!(text.len(), changed.len() + 1, "the edit made");
-    std::fs::write(&block, changed).unwrap();
-    let (out, md) = gate_working_tree(&repo, tmp.path());
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{stderr}");
-    assert!(
-        md.contains("toystream::block::r0"),
-        "a round function named: {md}"
-    );
-    assert!(
-        md.contains("## inlinelab gate: crate toystream (0.1.0), type ToyStream"),
-        "{md}"
+    let md = gate_a_round_function_made_never(
+        "toystream",
+        "src/block.rs",
+        "toystream::block::r0",
+        "ToyStream",
+        tmp.path(),
     );
     for dir in ["encrypt", "decrypt"] {
         assert!(

@@ -10,7 +10,7 @@
 //! one line. Timings are never asserted.
 
 use crate::common::{
-    annotation_rows_in, check_refused, entry, fixture, fixture_repository, gate_working_tree,
+    annotation_rows_in, check_refused, entry, fixture, gate_a_round_function_made_never,
     report_json as json, s, scratch,
 };
 use std::path::Path;
@@ -79,26 +79,12 @@ fn a_universal_hash_crate_is_decided() {
 #[ignore = "CI tier: builds a crate twice and counts it under valgrind"]
 fn a_change_to_a_universal_hash_crate_is_gated() {
     let tmp = scratch("gate-uhash");
-    let repo = fixture_repository("toyuhash", &tmp.path().join("toyuhash"));
-    let field = repo.join("src/field.rs");
-    let text = std::fs::read_to_string(&field).unwrap();
-    let changed = text.replacen(
-        "#[inline(always)]\n            fn $name",
-        "#[inline(never)]\n            fn $name",
-        1,
-    );
-    assert_eq!(text.len(), changed.len() + 1, "the edit made");
-    std::fs::write(&field, changed).unwrap();
-    let (out, md) = gate_working_tree(&repo, tmp.path());
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{stderr}");
-    assert!(
-        md.contains("toyuhash::field::r0"),
-        "a round function named: {md}"
-    );
-    assert!(
-        md.contains("## inlinelab gate: crate toyuhash (0.1.0), type ToyUhash"),
-        "{md}"
+    let md = gate_a_round_function_made_never(
+        "toyuhash",
+        "src/field.rs",
+        "toyuhash::field::r0",
+        "ToyUhash",
+        tmp.path(),
     );
     // Its tags regress; its key setup, counted too, does not move.
     assert!(

@@ -278,3 +278,39 @@ pub fn annotation_rows_in(json: &serde_json::Value, file: &str) -> usize {
     .filter(|r| r["location"].as_str().unwrap_or_default().starts_with(file))
     .count()
 }
+
+/// The fixture `name` made a git repository under `dir`, the first round
+/// function's `#[inline(always)]` in `file` (in its `macro_rules!` body)
+/// made `#[inline(never)]` in the working tree, and gated against its
+/// commit: exit 1, the comment's title names the crate and `ty`, and it
+/// names `function` (`toystream::block::r0`); the comment, for the kind's
+/// own cases.
+pub fn gate_a_round_function_made_never(
+    name: &str,
+    file: &str,
+    function: &str,
+    ty: &str,
+    dir: &Path,
+) -> String {
+    let repo = fixture_repository(name, &dir.join(name));
+    let path = repo.join(file);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let changed = text.replacen(
+        "#[inline(always)]\n            fn $name",
+        "#[inline(never)]\n            fn $name",
+        1,
+    );
+    assert_eq!(text.len(), changed.len() + 1, "the edit made");
+    std::fs::write(&path, changed).unwrap();
+    let (out, md) = gate_working_tree(&repo, dir);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(md.contains(function), "a round function named: {md}");
+    assert!(
+        md.contains(&format!(
+            "## inlinelab gate: crate {name} (0.1.0), type {ty}"
+        )),
+        "{md}"
+    );
+    md
+}
