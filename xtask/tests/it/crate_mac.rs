@@ -10,8 +10,8 @@
 //! exit 2 and one line. Timings are never asserted.
 
 use crate::common::{
-    annotation_rows_in, check_refused, entry, fixture, fixture_repository, gate_working_tree,
-    report_json as json, s, scratch,
+    annotation_rows_in, check_refused, drop_1_refused_and_published_timed, entry, fixture,
+    fixture_repository, gate_working_tree, report_json as json, s, scratch,
 };
 use std::path::Path;
 use std::process::Output;
@@ -58,18 +58,7 @@ fn a_mac_crate_is_decided() {
     for v in ["published", "none"] {
         assert_eq!(entry(&json, v)["status"], "ok", "{v}: {}", entry(&json, v));
     }
-    let e = entry(&json, "drop_1");
-    assert_eq!(e["status"], "failed", "{e}");
-    assert!(
-        e["reason"].as_str().unwrap().contains("wrong output"),
-        "{e}"
-    );
-    let speed = entry(&json, "published")["speed"].as_array().unwrap();
-    assert!(
-        (speed.iter())
-            .any(|s| s["dir"] == "digest" && s["alg"] == "toymac" && s["key_bits"] == 256),
-        "a tag under a 32-byte key: {speed:?}"
-    );
+    drop_1_refused_and_published_timed(&json, "wrong output", "toymac", &["digest"]);
     let md = std::fs::read_to_string(tmp.path().join("toymac.md")).unwrap();
     assert!(md.contains("MAC"), "{md}");
 }

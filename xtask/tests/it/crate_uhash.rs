@@ -10,8 +10,8 @@
 //! one line. Timings are never asserted.
 
 use crate::common::{
-    annotation_rows_in, check_refused, entry, fixture, gate_a_round_function_made_never,
-    report_json as json, s, scratch,
+    annotation_rows_in, check_refused, drop_1_refused_and_published_timed, entry, fixture,
+    gate_a_round_function_made_never, report_json as json, s, scratch,
 };
 use std::path::Path;
 use std::process::Output;
@@ -56,18 +56,7 @@ fn a_universal_hash_crate_is_decided() {
     for v in ["published", "none"] {
         assert_eq!(entry(&json, v)["status"], "ok", "{v}: {}", entry(&json, v));
     }
-    let e = entry(&json, "drop_1");
-    assert_eq!(e["status"], "failed", "{e}");
-    assert!(
-        e["reason"].as_str().unwrap().contains("wrong output"),
-        "{e}"
-    );
-    let speed = entry(&json, "published")["speed"].as_array().unwrap();
-    assert!(
-        (speed.iter())
-            .any(|s| s["dir"] == "digest" && s["alg"] == "toyuhash" && s["key_bits"] == 256),
-        "a tag under a 32-byte key: {speed:?}"
-    );
+    drop_1_refused_and_published_timed(&json, "wrong output", "toyuhash", &["digest"]);
 }
 
 /// The fixture made a git repository, its round functions' `#[inline(always)]`

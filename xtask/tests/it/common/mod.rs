@@ -314,3 +314,24 @@ pub fn gate_a_round_function_made_never(
     );
     md
 }
+
+/// What every kind's decided run checks alike: `drop_1`, made wrong, a
+/// failed row whose reason contains `why`; `published` timed under a
+/// 32-byte key in each of `dirs` of the kernel name `alg`.
+pub fn drop_1_refused_and_published_timed(
+    json: &serde_json::Value,
+    why: &str,
+    alg: &str,
+    dirs: &[&str],
+) {
+    let e = entry(json, "drop_1");
+    assert_eq!(e["status"], "failed", "{e}");
+    assert!(e["reason"].as_str().unwrap().contains(why), "{e}");
+    let speed = entry(json, "published")["speed"].as_array().unwrap();
+    for dir in dirs {
+        assert!(
+            (speed.iter()).any(|s| s["dir"] == *dir && s["alg"] == alg && s["key_bits"] == 256),
+            "{dir} under a 32-byte key: {speed:?}"
+        );
+    }
+}
