@@ -27,7 +27,9 @@
 #![no_std]
 // `unsafe` only where the CPU's instructions are reached: the call into the
 // SSE4.2 CRC32C code after the CPU was checked to have SSE4.2 (rfc3720.rs),
-// and AES-NI's calls, loads, stores and trap (fips197.rs, traits.rs).
+// AES-NI's calls, loads, stores and trap (fips197.rs, traits.rs), CBC's
+// chain XOR of two `__m128i` (SSE2, traits.rs), and the
+// empty `asm!` that keeps an XOR where the source put it (order.rs).
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 // A build holding one variant leaves the others' shared tables unused (and
@@ -36,6 +38,7 @@
 
 mod consts;
 pub use modes;
+mod order;
 mod select;
 // Before the ciphers: `cipher_traits!` is in scope in every module after it.
 #[macro_use]

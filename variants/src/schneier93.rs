@@ -268,10 +268,16 @@ pub mod blowfish {
     /// xR = F(xL) XOR xR
     /// Swap xL and xR
     /// ```
+    ///
+    /// Here `xL` comes in already XORed with its `Pi`, and the `Pi+1` the
+    /// next round XORs into the new `xL` (this round's `xR`) is XORed into
+    /// `xR` before F's output is (`p_next`): the same words XORed, but the
+    /// round's chain from `xL` to the next `xL` is F and one XOR, not F and
+    /// two (the reference implementation's and OpenSSL's `BF_ENC` order;
+    /// [`crate::order::pinned`] keeps LLVM from merging the two XORs back).
     #[round]
-    fn round(s: &[[u32; 256]; 4], pi: u32, [xl, xr]: [u32; 2]) -> [u32; 2] {
-        let xl = xl ^ pi;
-        let xr = f(s, xl) ^ xr;
+    fn round(s: &[[u32; 256]; 4], p_next: u32, [xl, xr]: [u32; 2]) -> [u32; 2] {
+        let xr = crate::order::pinned(xr ^ p_next) ^ f(s, xl);
         [xr, xl]
     }
 
@@ -302,14 +308,17 @@ pub mod blowfish {
         /// ```
         ///
         /// After the loop `x` is `[xR, xL]`: the last swap is undone by
-        /// reading the halves the other way round.
+        /// reading the halves the other way round. `P1` is XORed before the
+        /// first round and each round XORs the next `Pi` ([`round`]), so
+        /// the last one XORs `P17` and `P18` is left.
         #[lanes]
         fn encrypt(&self, #[lane] mut x: [u32; 2]) -> [u32; 2] {
+            x = [x[0] ^ self.p[0], x[1]];
             #[unroll]
             for i in 0..16 {
-                x = round(&self.s, self.p[i], x);
+                x = round(&self.s, self.p[i + 1], x);
             }
-            [x[1] ^ self.p[17], x[0] ^ self.p[16]]
+            [x[1] ^ self.p[17], x[0]]
         }
 
         /// Decryption: "exactly the same as encryption, except that P1,
@@ -324,13 +333,17 @@ pub mod blowfish {
         /// xR = xR XOR P2
         /// xL = xL XOR P1
         /// ```
+        ///
+        /// As in [`Blowfish::encrypt`], `P18` is XORed first and each round
+        /// XORs the next (`P17` down to `P2`), so `P1` is left.
         #[lanes]
         fn decrypt(&self, #[lane] mut x: [u32; 2]) -> [u32; 2] {
+            x = [x[0] ^ self.p[17], x[1]];
             #[unroll]
             for i in (2..18).rev() {
-                x = round(&self.s, self.p[i], x);
+                x = round(&self.s, self.p[i - 1], x);
             }
-            [x[1] ^ self.p[0], x[0] ^ self.p[1]]
+            [x[1] ^ self.p[0], x[0]]
         }
 
         /// The key schedule ("Generating the Subkeys"), on a key of 4 to 56

@@ -29,6 +29,55 @@ pub(crate) fn wipe<T: zeroize::DefaultIsZeroes, const N: usize>(a: &mut [T; N]) 
     zeroize::Zeroize::zeroize(a.as_mut_slice());
 }
 
+/// The XOR of two states of the rounds (what `load` makes of two
+/// blocks), as the XOR of the blocks would load: CBC encryption's chain
+/// ([`cipher_traits!`]'s `CbcChain`) kept in the rounds' own form.
+pub trait ChainXor: Copy {
+    /// `self ^= other`.
+    fn xor_in(&mut self, other: &Self);
+}
+
+impl<const N: usize> ChainXor for [u32; N] {
+    #[inline(always)]
+    fn xor_in(&mut self, other: &Self) {
+        for (a, b) in self.iter_mut().zip(other) {
+            *a ^= *b;
+        }
+    }
+}
+
+/// Bytes (a cipher whose rounds load their own words) XORed eight at a
+/// time, as one 64-bit word each, and a byte at a time past the last
+/// eight.
+impl<const N: usize> ChainXor for [u8; N] {
+    #[inline(always)]
+    fn xor_in(&mut self, other: &Self) {
+        let mut a = self.chunks_exact_mut(8);
+        let mut b = other.chunks_exact(8);
+        for (a, b) in (&mut a).zip(&mut b) {
+            let (Ok(x), Ok(y)) = (<[u8; 8]>::try_from(&*a), <[u8; 8]>::try_from(b)) else {
+                continue;
+            };
+            a.copy_from_slice(&(u64::from_ne_bytes(x) ^ u64::from_ne_bytes(y)).to_ne_bytes());
+        }
+        for (a, b) in a.into_remainder().iter_mut().zip(b.remainder()) {
+            *a ^= *b;
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+impl ChainXor for core::arch::x86_64::__m128i {
+    #[inline(always)]
+    fn xor_in(&mut self, other: &Self) {
+        // SAFETY: `pxor` needs SSE2, which every x86-64 CPU has.
+        #[allow(unsafe_code)]
+        unsafe {
+            *self = core::arch::x86_64::_mm_xor_si128(*self, *other);
+        }
+    }
+}
+
 /// A block's bytes as they are, for a cipher whose rounds work on bytes
 /// (the `load` of [`cipher_traits!`]).
 pub(crate) fn bytes<const N: usize>(block: &[u8; N]) -> [u8; N] {
@@ -133,7 +182,11 @@ macro_rules! cipher_traits {
         // CBC encryption's chain in this crate: the loop and every block's
         // rounds in one function (with the target feature, when given), the
         // rounds inlined there as the variant's policy has them in the
-        // one-block backend function.
+        // one-block backend function. The chain stays in the rounds' own
+        // form: a block is loaded and XORed with the previous ciphertext as
+        // loaded (`load` is a permutation of bytes, so it commutes with
+        // XOR), and stored off the chain, not stored, XORed as bytes and
+        // loaded again between every two blocks.
         impl $crate::modes::CbcChain for $ty {
             fn cbc_encrypt_blocks(
                 &self,
@@ -142,15 +195,15 @@ macro_rules! cipher_traits {
             ) {
                 cipher_traits!(@with [$($feature)?] (c: &$ty = self, iv: &mut ::cipher::Block<$ty> = iv, blocks: &mut [::cipher::Block<$ty>] = blocks) {
                     let $ec = c;
-                    let mut chain = iv.clone();
+                    let mut chain = $load(iv.as_ref());
                     for block in blocks.iter_mut() {
-                        chain.iter_mut().zip(block.iter()).for_each(|(x, b)| *x ^= b);
-                        let $es = &mut $load(chain.as_ref());
+                        let $es = &mut $load(block.as_ref());
+                        $crate::traits::ChainXor::xor_in($es, &chain);
                         $enc;
-                        $store($es, chain.as_mut());
-                        block.copy_from_slice(&chain);
+                        $store($es, block.as_mut());
+                        chain = *$es;
                     }
-                    *iv = chain;
+                    $store(&chain, iv.as_mut());
                 })
             }
         }
