@@ -9,6 +9,7 @@
 
 pub mod artifacts;
 pub mod code;
+pub mod ranges;
 pub mod remarks;
 mod seed;
 pub mod size;
@@ -302,9 +303,7 @@ fn finish(
     // A library peer's code is mostly the library's: its sizes added.
     let built = built.and_then(|(files, mut sized)| {
         if let Some(library) = c.library() {
-            for path in library::files(&library, &c.name)? {
-                size::add_library(&mut sized.artifact, &path)?;
-            }
+            size::add_library(&mut sized.artifact, &library::files(&library, &c.name)?)?;
         }
         Ok((files, sized))
     });

@@ -443,12 +443,16 @@ pub fn differences(report: &Report, built: &[Now<'_>]) -> Vec<String> {
 }
 
 /// The facts of a library peer's artifact that hold its library's sections
-/// (`build/size.rs`): the machine's library decides them, not the file.
-const LIBRARY_FACTS: [&str; 4] = [
+/// (`build/size.rs`) and the library's functions its hot path and key
+/// schedule ran under callgrind (`count/reached.rs`, which a build does
+/// not measure): the machine's library decides them, not the file.
+const LIBRARY_FACTS: [&str; 6] = [
     "text_bytes",
     "rodata_bytes",
     "data_bytes",
     "footprint_bytes",
+    "hot_path_bytes",
+    "key_schedule_bytes",
 ];
 
 /// The facts of an artifact that its bytes decide, where `recorded` and

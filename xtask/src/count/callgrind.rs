@@ -17,6 +17,7 @@
 //! deadline ([`deadline::count`]): an artifact that loops is killed there,
 //! counted as hung, and the others of its share counted again.
 
+use crate::count::executed::{self, Executed};
 use crate::count::functions::{self, Functions};
 use crate::count::memo::{Key, Memo};
 use crate::env::deadline::{self, Group, Waited};
@@ -47,6 +48,28 @@ pub enum Count {
     Failed(String),
     /// The counting process was still running at its deadline while it ran.
     Hung(String),
+}
+
+/// What counting gave for one artifact, with what its dumps say of each
+/// case (empty where it was not counted): the instructions of each function
+/// ([`functions`]) and the addresses that executed outside the artifact's
+/// own file ([`executed`]: a library peer's library).
+#[derive(Clone, Debug)]
+pub struct Measured {
+    pub count: Count,
+    pub functions: Vec<Functions>,
+    pub executed: Vec<Executed>,
+}
+
+impl Measured {
+    /// Nothing measured, for `count`'s reason.
+    fn only(count: Count) -> Measured {
+        Measured {
+            count,
+            functions: Vec::new(),
+            executed: Vec::new(),
+        }
+    }
 }
 
 /// A counting process's files, in the work directory.
@@ -82,8 +105,8 @@ impl Files {
 /// runs of a share each (again without an artifact that crashes or hangs
 /// one), in `dir` (scratch).
 pub fn count(artifacts: &[(String, PathBuf)], cases: &[Case], dir: &Path) -> Vec<Count> {
-    let counted = count_functions(artifacts, cases, dir);
-    counted.into_iter().map(|(c, _)| c).collect()
+    let counted = measure(artifacts, cases, dir);
+    counted.into_iter().map(|m| m.count).collect()
 }
 
 /// As [`count`], with each counted artifact's instructions per function in
@@ -94,11 +117,21 @@ pub fn count_functions(
     cases: &[Case],
     dir: &Path,
 ) -> Vec<(Count, Vec<Functions>)> {
+    let counted = measure(artifacts, cases, dir);
+    counted
+        .into_iter()
+        .map(|m| (m.count, m.functions))
+        .collect()
+}
+
+/// As [`count`], with what each counted artifact's dumps say of each case
+/// ([`Measured`]).
+pub fn measure(artifacts: &[(String, PathBuf)], cases: &[Case], dir: &Path) -> Vec<Measured> {
     // The same file in the same cases was counted before in this process.
     let keys: Vec<Option<Key>> = (artifacts.iter())
         .map(|(_, so)| Key::of(so, &cases))
         .collect();
-    let mut result: Vec<Option<(Count, Vec<Functions>)>> = (keys.iter())
+    let mut result: Vec<Option<Measured>> = (keys.iter())
         .map(|k| k.as_ref().and_then(|k| COUNTED.get(k)))
         .collect();
     let left: Vec<usize> = (0..artifacts.len())
@@ -110,7 +143,7 @@ pub fn count_functions(
         // here).
         let workers = std::thread::available_parallelism().map_or(1, |n| n.get().min(4));
         let share = left.len().div_ceil(workers).max(1);
-        let found: Vec<(usize, (Count, Vec<Functions>))> = std::thread::scope(|s| {
+        let found: Vec<(usize, Measured)> = std::thread::scope(|s| {
             let handles: Vec<_> = (left.chunks(share).enumerate())
                 .map(|(k, chunk)| {
                     s.spawn(move || count_share(chunk, artifacts, cases, &Files::in_dir(dir, k)))
@@ -121,7 +154,7 @@ pub fn count_functions(
                     h.join().unwrap_or_else(|_| {
                         let why = "counting instructions: its thread ended".to_string();
                         (chunk.iter())
-                            .map(|&i| (i, (Count::Failed(why.clone()), Vec::new())))
+                            .map(|&i| (i, Measured::only(Count::Failed(why.clone()))))
                             .collect()
                     })
                 })
@@ -131,12 +164,12 @@ pub fn count_functions(
             result[i] = Some(c);
         }
     }
-    let result: Vec<(Count, Vec<Functions>)> = result
+    let result: Vec<Measured> = result
         .into_iter()
         .map(|c| c.expect("every artifact"))
         .collect();
     for (key, counted) in keys.into_iter().zip(&result) {
-        if let (Some(key), (Count::Counted(_), _)) = (key, counted) {
+        if let (Some(key), Count::Counted(_)) = (key, &counted.count) {
             COUNTED.put(key, counted.clone());
         }
     }
@@ -151,8 +184,8 @@ fn count_share(
     artifacts: &[(String, PathBuf)],
     cases: &[Case],
     files: &Files,
-) -> Vec<(usize, (Count, Vec<Functions>))> {
-    let mut result: Vec<Option<(Count, Vec<Functions>)>> = vec![None; share.len()];
+) -> Vec<(usize, Measured)> {
+    let mut result: Vec<Option<Measured>> = vec![None; share.len()];
     loop {
         let left: Vec<usize> = (0..share.len()).filter(|&k| result[k].is_none()).collect();
         if left.is_empty() {
@@ -179,12 +212,12 @@ fn count_share(
                     artifacts[share[k]].0
                 );
                 let why = format!("{verb} while its instructions were counted ({how})");
-                result[k] = Some((count(why), Vec::new()));
+                result[k] = Some(Measured::only(count(why)));
             }
             Err(Crash::Whole(why)) => {
                 for &k in &left {
                     let why = format!("counting instructions: {why}");
-                    result[k] = Some((Count::Failed(why), Vec::new()));
+                    result[k] = Some(Measured::only(Count::Failed(why)));
                 }
             }
         }
@@ -199,7 +232,7 @@ fn count_share(
 }
 
 /// Every artifact counted in this process, by its bytes and cases.
-static COUNTED: Memo<(Count, Vec<Functions>)> = Memo::new();
+static COUNTED: Memo<Measured> = Memo::new();
 
 /// Why a counting run gave nothing.
 enum Crash {
@@ -217,15 +250,13 @@ enum Fate {
     Hung,
 }
 
-/// One valgrind run of `under-valgrind count` over `spec`: each artifact's counts, and
-/// its instructions per function in each case.
+/// One valgrind run of `under-valgrind count` over `spec`: each artifact's
+/// counts, its instructions per function and what executed outside it in
+/// each case.
 // Long: one counting child's life (spec written, valgrind started, waited
 // on with its deadline, its outcome and dumps read), each step's failure a
 // distinct `Crash` the caller blames; the steps share the child and its files.
-fn run(
-    spec: &CountSpec,
-    files: &Files,
-) -> std::result::Result<Vec<(Count, Vec<Functions>)>, Crash> {
+fn run(spec: &CountSpec, files: &Files) -> std::result::Result<Vec<Measured>, Crash> {
     let whole = |e: &dyn std::fmt::Display| Crash::Whole(e.to_string());
     let json = serde_json::to_vec(spec).map_err(|e| whole(&e))?;
     std::fs::write(&files.spec, json).map_err(|e| whole(&e))?;
@@ -245,6 +276,9 @@ fn run(
             "--vgdb=no",
             "--combine-dumps=yes",
             "--dump-line=no",
+            // Each instruction's address: what a library peer ran in its
+            // library (`count/reached.rs`).
+            "--dump-instr=yes",
             // Names as the symbol table has them, demangled here as the
             // sizer demangles (`count/functions.rs`).
             "--demangle=no",
@@ -310,8 +344,9 @@ fn run(
         .map_err(|e| Crash::Whole(format!("{}: {e}", files.out.display())))?;
     let dumps = dumps(&text);
     let per_function = functions::dump_functions(&text);
+    let per_case = executed::dump_executed(&text);
     let expected = outcome.artifacts.iter().filter(|c| c.dumped()).count() * spec.cases.len();
-    if dumps.len() != expected || per_function.len() != expected {
+    if dumps.len() != expected || per_function.len() != expected || per_case.len() != expected {
         return Err(Crash::Whole(format!(
             "{}: {} dumps where {expected} were expected",
             files.out.display(),
@@ -320,17 +355,24 @@ fn run(
     }
     let mut next = dumps.into_iter();
     let mut next_functions = per_function.into_iter();
+    let mut next_executed = per_case.into_iter();
     Ok(outcome
         .artifacts
         .into_iter()
-        .map(|c| {
-            let (counts, functions): (Vec<f64>, Vec<Functions>) = if c.dumped() {
-                let n = spec.cases.len();
-                let counts = next.by_ref().take(n).map(|n| n as f64).collect();
-                (counts, next_functions.by_ref().take(n).collect())
-            } else {
-                (Vec::new(), Vec::new())
-            };
+        .zip(&spec.artifacts)
+        .map(|(c, (_, so))| {
+            let (counts, functions, executed): (Vec<f64>, Vec<Functions>, Vec<Executed>) =
+                if c.dumped() {
+                    let n = spec.cases.len();
+                    let counts = next.by_ref().take(n).map(|n| n as f64).collect();
+                    let functions = next_functions.by_ref().take(n).collect();
+                    let executed = (next_executed.by_ref().take(n))
+                        .map(|e| outside(e, so))
+                        .collect();
+                    (counts, functions, executed)
+                } else {
+                    (Vec::new(), Vec::new(), Vec::new())
+                };
             let count = match c {
                 // Nothing collected: the toggle did not match (a renamed
                 // entry point?); a count of 0 must never pass as a speedup.
@@ -342,9 +384,24 @@ fn run(
                 Counted::Unavailable(why) => Count::Unavailable(why),
                 Counted::NotLoaded(why) => Count::Failed(why),
             };
-            (count, functions)
+            Measured {
+                count,
+                functions,
+                executed,
+            }
         })
         .collect())
+}
+
+/// What executed in one dump outside the artifact `so` (whose own code
+/// its walk sizes, `build/code.rs`): kept only for other files.
+fn outside(mut executed: Executed, so: &Path) -> Executed {
+    let own = std::fs::canonicalize(so).unwrap_or_else(|_| so.to_path_buf());
+    executed.retain(|object, _| {
+        let object = Path::new(object);
+        object != so && std::fs::canonicalize(object).map_or(true, |o| o != own)
+    });
+    executed
 }
 
 /// The instruction total of each dump that `--dump-before` triggered, in

@@ -6,9 +6,14 @@
 //! in seconds; the counts go into those speed entries' `instructions`, and
 //! `run.counting` says where they came from. Without valgrind nothing is
 //! counted, `run.counting` says so, and the report says how to fill it: the
-//! quick start needs nothing but the toolchain.
+//! quick start needs nothing but the toolchain. The same run measures what
+//! a library peer's hot path and key schedule reached in its library
+//! (`reached.rs`), recorded in its artifact's `library`; without valgrind,
+//! or where its count fails, they stay unknown, saying why.
 
 use crate::count::callgrind::{self, Count};
+use crate::count::reached;
+use crate::env::library;
 use crate::report::{Counting, Family, Operation, Report};
 use crate::select::contenders::Contender;
 use bench_harness::registry::CipherEntry;
@@ -43,6 +48,14 @@ pub fn count(
 ) {
     let Ok(valgrind) = callgrind::check() else {
         report.run.counting = Counting::NoValgrind;
+        for e in report.entries_mut() {
+            if let Some(code) = e.artifact.as_mut().and_then(|a| a.library.as_mut()) {
+                code.unmeasured = Some(
+                    "valgrind is not installed (a library's code is measured under callgrind)"
+                        .into(),
+                );
+            }
+        }
         return;
     };
     let heads = headline_cases(entry, cases);
@@ -56,7 +69,14 @@ pub fn count(
             .copied()
             .filter(|h| c.offers(h).is_ok())
             .collect();
-        let artifact = (c.name.clone(), built.so.clone());
+        let files = (c.library())
+            .and_then(|l| library::files(&l, &c.name).ok())
+            .unwrap_or_default();
+        let artifact = Named {
+            name: c.name.clone(),
+            so: built.so.clone(),
+            library: files,
+        };
         match groups.iter_mut().find(|(h, _)| *h == runs) {
             Some((_, artifacts)) => artifacts.push(artifact),
             None => groups.push((runs, vec![artifact])),
@@ -72,8 +92,13 @@ pub fn count(
     report.run.counting = Counting::Callgrind { valgrind };
 }
 
-/// An artifact by its contender's name.
-type Named = (String, std::path::PathBuf);
+/// An artifact by its contender's name, with its library's files (a
+/// library peer's; empty for every other).
+struct Named {
+    name: String,
+    so: std::path::PathBuf,
+    library: Vec<std::path::PathBuf>,
+}
 
 /// Counts `artifacts` in `heads`, all of which each runs.
 fn count_group(
@@ -90,9 +115,21 @@ fn count_group(
         heads.len()
     );
     let heads = heads.to_vec();
-    let counts = callgrind::count(artifacts, &heads, dir);
-    for ((name, _), count) in artifacts.iter().zip(counts) {
-        match count {
+    let files: Vec<(String, std::path::PathBuf)> = (artifacts.iter())
+        .map(|a| (a.name.clone(), a.so.clone()))
+        .collect();
+    let measured = callgrind::measure(&files, &heads, dir);
+    for (a, m) in artifacts.iter().zip(measured) {
+        let name = &a.name;
+        if !a.library.is_empty() {
+            let code = (report.entries_mut())
+                .find(|e| &e.name == name)
+                .and_then(|e| e.artifact.as_mut());
+            if let Some(artifact) = code {
+                record_library(artifact, a, &heads, &m);
+            }
+        }
+        match m.count {
             Count::Counted(n) => attach(report, entry, name, &heads, &n),
             // Timed here, refused under valgrind: its CPU lacks what the
             // artifact needs (VAES). The report says so beside the table.
@@ -107,6 +144,34 @@ fn count_group(
             }
         }
     }
+}
+
+/// Records in a library peer's `artifact` what its count measured of its
+/// library's code, and its hot path and key schedule from it (or why not).
+fn record_library(
+    artifact: &mut crate::select::artifact::Artifact,
+    named: &Named,
+    heads: &[Case],
+    m: &callgrind::Measured,
+) {
+    let Some(code) = artifact.library.as_mut() else {
+        return;
+    };
+    let measured = match &m.count {
+        Count::Counted(_) => reached::reached(&named.library, heads, &m.executed),
+        Count::Unavailable(why) | Count::Failed(why) | Count::Hung(why) => {
+            Err(format!("not counted: {why}"))
+        }
+    };
+    if let Err(why) = &measured {
+        eprintln!(
+            "xtask: `{}`: its library's code not measured: {why}",
+            named.name
+        );
+    }
+    reached::record(code, measured);
+    artifact.hot_path_bytes = code.hot_path_bytes();
+    artifact.key_schedule_bytes = code.key_schedule_bytes();
 }
 
 /// Writes the instructions of `name` in each of `cases` into its speed

@@ -20,6 +20,7 @@ mod facts;
 mod glance;
 mod grid;
 mod ipc;
+mod library;
 mod older_cpu;
 mod secrets;
 mod speed;
@@ -335,6 +336,10 @@ fn render_sizes(w: &mut String, r: &Report) {
             bytes(a.so_bytes),
             bytes(a.rlib_bytes)
         );
+    }
+    let note = library::sizes_note(r);
+    if !note.is_empty() {
+        let _ = write!(w, "\n{note}");
     }
     let _ = writeln!(w, "\n</details>");
     render_functions(w, r);

@@ -480,8 +480,23 @@ fn check_artifact(name: &str, a: &crate::select::artifact::Artifact) -> Checked 
         ("hot path bytes", a.hot_path_bytes),
         ("key schedule bytes", a.key_schedule_bytes),
     ];
-    let functions =
-        (a.hot_path.iter().chain(&a.functions)).map(|f| ("bytes of a function", Some(f.bytes)));
+    let library = a.library.as_ref();
+    let library_functions = (library.into_iter())
+        .flat_map(|l| l.hot_path.iter().chain(&l.key_schedule))
+        .map(|f| ("bytes of a library's function", Some(f.bytes)));
+    let own = (library.into_iter()).flat_map(|l| {
+        [
+            ("its artifact's own hot path bytes", l.own_hot_path_bytes),
+            (
+                "its artifact's own key schedule bytes",
+                l.own_key_schedule_bytes,
+            ),
+        ]
+    });
+    let functions = (a.hot_path.iter().chain(&a.functions))
+        .map(|f| ("bytes of a function", Some(f.bytes)))
+        .chain(library_functions)
+        .chain(own);
     for (what, v) in [
         (".rodata bytes", Some(a.rodata_bytes)),
         (".data bytes", Some(a.data_bytes)),
@@ -495,6 +510,23 @@ fn check_artifact(name: &str, a: &crate::select::artifact::Artifact) -> Checked 
             && v > MAX_BYTES
         {
             return Err(format!("`{name}`: {what} are {v}, more than {MAX_BYTES}"));
+        }
+    }
+    check_library(name, a)
+}
+
+/// A library peer's hot path and key schedule are what its parts add up
+/// to (`LibraryCode::hot_path_bytes`), the figure recomputed from them.
+fn check_library(name: &str, a: &crate::select::artifact::Artifact) -> Checked {
+    let Some(l) = &a.library else { return Ok(()) };
+    for (what, recorded, parts) in [
+        ("hot path", a.hot_path_bytes, l.hot_path_bytes()),
+        ("key schedule", a.key_schedule_bytes, l.key_schedule_bytes()),
+    ] {
+        if recorded != parts {
+            return Err(format!(
+                "`{name}`: its {what} is {recorded:?} bytes, not the {parts:?} its artifact's and its library's functions add up to"
+            ));
         }
     }
     Ok(())

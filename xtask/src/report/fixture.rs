@@ -111,6 +111,7 @@ pub fn artifact(name: &str, text: u64) -> Artifact {
         },
         inlining: Vec::new(),
         inlining_shared: None,
+        library: None,
     }
 }
 

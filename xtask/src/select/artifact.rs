@@ -51,6 +51,84 @@ pub struct Artifact {
     /// (`report/shared_lists.rs`); `None` once read.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub inlining_shared: Option<SharedInlining>,
+    /// A library peer's: its library's code that the hot path and the key
+    /// schedule reached, beside the artifact's own (`None` for every other
+    /// artifact, and in a file written before it was measured).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub library: Option<LibraryCode>,
+}
+
+/// A library peer's hot path and key schedule: the artifact's own (its
+/// walk from the entries, `build/code.rs`, which stops at the library's
+/// functions) and the library's functions that executed under callgrind
+/// in the counted cases (`count/reached.rs`): measured dynamically, not by
+/// reachability (the library is stripped of its local symbols). The
+/// artifact's `hot_path_bytes` and `key_schedule_bytes` are their sums
+/// ([`LibraryCode::hot_path_bytes`]), `None` while the library's are not
+/// measured.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct LibraryCode {
+    /// What the artifact's own hot path reaches.
+    #[serde(default)]
+    pub own_hot_path_bytes: Option<u64>,
+    /// What the artifact's own key schedule reaches and its hot path does
+    /// not.
+    #[serde(default)]
+    pub own_key_schedule_bytes: Option<u64>,
+    /// The library's functions that executed in the crypt cases counted.
+    #[serde(default)]
+    pub hot_path: Vec<LibraryFunction>,
+    /// Those that executed in the key setup case counted and in no crypt
+    /// case.
+    #[serde(default)]
+    pub key_schedule: Vec<LibraryFunction>,
+    /// Whether a key setup case was counted (else the key schedule is
+    /// unknown).
+    #[serde(default)]
+    pub key_setup_counted: bool,
+    /// Why the library's functions were not measured (`None` once they
+    /// were).
+    #[serde(default)]
+    pub unmeasured: Option<String>,
+}
+
+/// A function of a library that executed: its file (the name, not the
+/// directory), where it starts (the file's virtual address) and its bytes
+/// (its `.eh_frame` FDE's range, else its `.dynsym` symbol's:
+/// `build/ranges.rs`).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct LibraryFunction {
+    pub file: String,
+    pub start: u64,
+    pub bytes: u64,
+}
+
+impl LibraryCode {
+    /// The hot path: the artifact's own and the library's functions, once
+    /// both are known.
+    pub fn hot_path_bytes(&self) -> Option<u64> {
+        let own = self.own_hot_path_bytes?;
+        self.measured()
+            .then(|| own.saturating_add(sum(&self.hot_path)))
+    }
+
+    /// The key schedule: the artifact's own and the library's functions,
+    /// once both are known.
+    pub fn key_schedule_bytes(&self) -> Option<u64> {
+        let own = self.own_key_schedule_bytes?;
+        (self.measured() && self.key_setup_counted)
+            .then(|| own.saturating_add(sum(&self.key_schedule)))
+    }
+
+    /// Whether the library's functions were measured.
+    pub fn measured(&self) -> bool {
+        self.unmeasured.is_none()
+    }
+}
+
+/// The bytes of `functions`.
+fn sum(functions: &[LibraryFunction]) -> u64 {
+    functions.iter().fold(0, |n, f| n.saturating_add(f.bytes))
 }
 
 /// Where an artifact's LLVM decisions are written as differences: the

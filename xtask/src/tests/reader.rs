@@ -545,6 +545,7 @@ fn compared(a: &Artifact) -> Artifact {
         rlib_bytes: 0,
         inlining: Vec::new(),
         inlining_shared: None,
+        library: None,
         ..a.clone()
     }
 }
