@@ -259,16 +259,76 @@ pub struct Tried {
 /// the patch leaves it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Patch {
-    /// The file beside the report: `cast6.patch`.
+    /// The file beside the report ([`Patch::file_name`]): `cast6.patch`,
+    /// or `aes_gcm.aes-0.9.4.patch` for a dependency's.
     pub file: String,
     /// The variant it writes out, measured whole in the run.
     pub variant: String,
+    /// Locations are in the patched package: the dependency's when there
+    /// is one.
     pub edits: Vec<PatchEdit>,
     /// When `variant` is a set trimmed of the edits no build reaches
     /// (`cmd/compare/krate/trim.rs`): the set it was trimmed from, whose
     /// machine code it is, and the edits left out.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub trimmed: Option<Trimmed>,
+    /// The `--also` dependency the patch edits (the pick is one of its
+    /// variants), a diff against that package's source; absent for a
+    /// patch of the crate itself (and in a report written before a
+    /// dependency's patch was).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dependency: Option<Dependency>,
+}
+
+impl Patch {
+    /// The patch file of the report `cipher`, beside it: `CIPHER.patch`
+    /// for the crate's own, `CIPHER.CRATE-VERSION.patch` for a
+    /// dependency's, each of the dependency's parts made safe as a file
+    /// name's ([`file_part`]). A cipher's name holds no `.`, so no other
+    /// report's patch has these names.
+    pub fn file_name(cipher: &str, dependency: Option<&Dependency>) -> String {
+        match dependency {
+            None => format!("{cipher}.patch"),
+            Some(d) => format!(
+                "{cipher}.{}-{}.patch",
+                file_part(&d.krate),
+                file_part(&d.version)
+            ),
+        }
+    }
+}
+
+/// The longest a dependency's name or version is in a patch's file name.
+pub const MAX_FILE_PART: usize = 64;
+
+/// `s` as part of a file name: each character but ASCII letters, digits,
+/// `.`, `-` and `_` as `_` (a version's `+` among them), no `.` first, at
+/// most [`MAX_FILE_PART`] characters; never empty.
+pub fn file_part(s: &str) -> String {
+    let part: String = (s.chars().take(MAX_FILE_PART))
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    match part.strip_prefix('.') {
+        Some(rest) => format!("_{rest}"),
+        None if part.is_empty() => "_".to_string(),
+        None => part,
+    }
+}
+
+/// The dependency a patch is of: its package and version, as the run's
+/// `--also` record names it ([`AlsoCrate`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Dependency {
+    /// The package: `aes`.
+    #[serde(rename = "crate")]
+    pub krate: String,
+    pub version: String,
 }
 
 /// A patch's set trimmed of edits that change no machine code.
@@ -348,4 +408,70 @@ pub fn calls_to<'a>(path: &str, inlining: &'a [Inlining]) -> Vec<&'a Inlining> {
             callee.last() == own.last() && callee.iter().all(|w| own.contains(w))
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dependency(krate: &str, version: &str) -> Dependency {
+        Dependency {
+            krate: krate.into(),
+            version: version.into(),
+        }
+    }
+
+    /// The crate's patch keeps its name; a dependency's says which crate
+    /// and version, whatever the name and version hold, as one file name.
+    #[test]
+    fn a_dependencys_patch_is_named_for_it() {
+        assert_eq!(Patch::file_name("cast6", None), "cast6.patch");
+        assert_eq!(
+            Patch::file_name("aes_gcm", Some(&dependency("aes", "0.9.4"))),
+            "aes_gcm.aes-0.9.4.patch"
+        );
+        assert_eq!(
+            Patch::file_name(
+                "aes_gcm",
+                Some(&dependency("universal-hash", "0.6.0-rc.2+build7"))
+            ),
+            "aes_gcm.universal-hash-0.6.0-rc.2_build7.patch"
+        );
+        for (krate, version) in [("../x", "/etc"), ("a/b\\c", ".."), ("", "\n")] {
+            let name = Patch::file_name("toy", Some(&dependency(krate, version)));
+            assert!(
+                !name.contains(['/', '\\', '\n']) && !name.contains("/.."),
+                "{name}"
+            );
+            assert!(
+                name.starts_with("toy.") && name.ends_with(".patch"),
+                "{name}"
+            );
+        }
+        let long = "a".repeat(300);
+        assert!(Patch::file_name("toy", Some(&dependency(&long, &long))).len() < 255);
+    }
+
+    /// A report written before a dependency's patch was reads as the
+    /// crate's own; a dependency's is written with its crate and version,
+    /// and read back the same.
+    #[test]
+    fn a_patchs_dependency_is_recorded_and_optional() {
+        let old: Patch =
+            serde_json::from_str(r#"{"file": "toy.patch", "variant": "none", "edits": []}"#)
+                .unwrap();
+        assert_eq!(old.dependency, None);
+        assert!(!serde_json::to_string(&old).unwrap().contains("dependency"));
+        let p = Patch {
+            file: "toy.aes-0.9.4.patch".into(),
+            dependency: Some(dependency("aes", "0.9.4")),
+            ..old
+        };
+        let text = serde_json::to_string(&p).unwrap();
+        assert!(
+            text.contains(r#""dependency":{"crate":"aes","version":"0.9.4"}"#),
+            "{text}"
+        );
+        assert_eq!(serde_json::from_str::<Patch>(&text).unwrap(), p);
+    }
 }

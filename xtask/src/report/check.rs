@@ -3,6 +3,7 @@
 //! so that nothing false is rendered, merged or decided from it.
 
 use crate::env::escape::shown;
+use crate::report::annotations::Patch;
 use crate::report::{self, Report};
 
 /// The longest cipher name a report may carry.
@@ -59,17 +60,7 @@ pub fn check(r: &Report) -> Checked {
     if r.variants.is_empty() {
         return Err("it lists no variant, where a run lists every variant it chose".into());
     }
-    // A patch sits beside its report, named after it: the only name a
-    // report's link may point to.
-    if let Some(p) = r.annotations.as_ref().and_then(|a| a.patch.as_ref())
-        && p.file != format!("{}.patch", r.cipher)
-    {
-        return Err(format!(
-            "annotations.patch.file is `{}`, not `{}.patch`",
-            shown(&p.file),
-            r.cipher
-        ));
-    }
+    check_patch(r)?;
     check_suggested(r)?;
     check_run(&r.run)?;
     if let Some(m) = &r.machine {
@@ -98,6 +89,35 @@ pub fn check(r: &Report) -> Checked {
     check_names(r)?;
     check_flags(r)?;
     check_verdict(&r.verdict)
+}
+
+/// A patch sits beside its report, named after it (and after the
+/// dependency it edits, one of the run's `--also` crates): the only name a
+/// report's link may point to.
+fn check_patch(r: &Report) -> Checked {
+    let Some(a) = &r.annotations else {
+        return Ok(());
+    };
+    let Some(p) = &a.patch else {
+        return Ok(());
+    };
+    if let Some(d) = &p.dependency
+        && !(a.also.iter()).any(|x| x.krate == d.krate && x.version == d.version)
+    {
+        return Err(format!(
+            "annotations.patch.dependency is {} {}, none of the crates annotations.also names",
+            shown(&d.krate),
+            shown(&d.version)
+        ));
+    }
+    let expected = Patch::file_name(&r.cipher, p.dependency.as_ref());
+    if p.file != expected {
+        return Err(format!(
+            "annotations.patch.file is `{}`, not `{expected}`",
+            shown(&p.file),
+        ));
+    }
+    Ok(())
 }
 
 /// The suggested set's run (`compare --crate`): a report of the same

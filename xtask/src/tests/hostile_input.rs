@@ -899,3 +899,28 @@ pub(super) fn remove_at(v: &mut Value, pointer: &str) {
         _ => {}
     }
 }
+
+/// A crate report's patch of a dependency: refused unless the dependency
+/// is one of the run's `--also` crates and the file is named for it,
+/// whatever its name holds; the name a link points to then holds no path.
+#[test]
+fn a_dependencys_patch_is_named_for_a_dependency_of_the_run() {
+    let path = workspace::root().join("reports/crates/cast6-0.2.0/cast6.json");
+    let mut v: Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+    let dependency = json!({"crate": "../x", "version": "1.0.0+a/b"});
+    v["annotations"]["patch"]["dependency"] = dependency.clone();
+    assert!(
+        refused(&v, "cast6").contains("none of the crates annotations.also names"),
+        "{v}"
+    );
+    v["annotations"]["also"] = json!([{"crate": "../x", "version": "1.0.0+a/b", "written": 1}]);
+    assert!(
+        refused(&v, "cast6")
+            .contains("annotations.patch.file is `cast6.patch`, not `cast6._._x-1.0.0_a_b.patch`"),
+        "{v}"
+    );
+    v["annotations"]["patch"]["file"] = json!("cast6._._x-1.0.0_a_b.patch");
+    let r = parse(&v, "cast6").unwrap();
+    let p = r.annotations.and_then(|a| a.patch).unwrap();
+    assert_eq!(p.file, "cast6._._x-1.0.0_a_b.patch");
+}

@@ -31,6 +31,71 @@ fn golden_index() {
         .assert_eq(&markdown::render_index(&reports));
 }
 
+/// A crate run whose pick edits an `--also` dependency: the patch's first
+/// lines and the first screen say it is a patch of the dependency (its
+/// crate and version, where to apply it), and a crate that compiles none
+/// of its attributes on this target says so in a sentence, not a table
+/// without rows.
+#[test]
+fn golden_dependency_patch() {
+    use crate::report::annotations::{
+        AlsoCrate, Annotated, Annotations, Dependency, Patch, PatchEdit,
+    };
+    // The fixture's `never` as a dependency's variant, wherever named.
+    let json = serde_json::to_string(&fixture::report()).unwrap();
+    let mut r: Report = serde_json::from_str(&json.replace(r#""never""#, r#""aes_none""#)).unwrap();
+    r.cipher = "toy".into();
+    r.generated_by = "cargo xtask compare --crate toy@0.1.0 --also aes".into();
+    r.verdict.pick = Some("aes_none".into());
+    let dependency = Dependency {
+        krate: "aes".into(),
+        version: "0.9.4".into(),
+    };
+    r.annotations = Some(Annotations {
+        krate: "toy".into(),
+        version: "0.1.0".into(),
+        ty: "Toy".into(),
+        written: 0,
+        rows: vec![Annotated {
+            number: 1,
+            function: "aes128_encrypt".into(),
+            path: "aes::soft::fixslice::aes128_encrypt".into(),
+            location: "src/soft/fixslice64.rs:120".into(),
+            attr: "inline".into(),
+            variant: "aes_drop_1".into(),
+            krate: Some("aes".into()),
+        }],
+        added: Vec::new(),
+        backends: Vec::new(),
+        cpu_features: Vec::new(),
+        ran: None,
+        patch: Some(Patch {
+            file: Patch::file_name("toy", Some(&dependency)),
+            variant: "aes_none".into(),
+            edits: vec![PatchEdit {
+                path: "aes::soft::fixslice::aes128_encrypt".into(),
+                location: "src/soft/fixslice64.rs:120".into(),
+                published: Some("inline".into()),
+                patched: None,
+            }],
+            trimmed: None,
+            dependency: Some(dependency),
+        }),
+        suggestion: None,
+        also: vec![AlsoCrate {
+            krate: "aes".into(),
+            version: "0.9.4".into(),
+            written: 40,
+        }],
+    });
+    crate::report::check::check(&r).unwrap();
+    let mut md = markdown::patch_preamble(&r);
+    md.push('\n');
+    markdown::annotations::render_patch(&mut md, &r);
+    markdown::annotations::render_table(&mut md, &r);
+    expect_test::expect_file!["../../tests/golden/dependency-patch.md"].assert_eq(&md);
+}
+
 /// Where the pick is slower than the peer, the first screen says so in
 /// words, with the best any variant does there.
 #[test]

@@ -186,4 +186,41 @@ fn a_dependency_is_an_axis_too() {
         "{}",
         json["generated_by"]
     );
+    dependency_patch_applies(&json, tmp.path(), &before);
+}
+
+/// Whatever the run's pick: a patch of a dependency only when the pick
+/// edits it, named for inout 0.2.6, recorded with its crate and version,
+/// applying (`git apply --check`) to a fresh copy of inout as cargo
+/// unpacked it (`published`, its files); no other patch beside the
+/// report. Reads what the run wrote: nothing is built.
+fn dependency_patch_applies(
+    json: &serde_json::Value,
+    out: &Path,
+    published: &std::collections::BTreeMap<std::path::PathBuf, Vec<u8>>,
+) {
+    let pick = json["verdict"]["pick"].as_str().unwrap_or_default();
+    let patch = &json["annotations"]["patch"];
+    let patches: Vec<String> = (std::fs::read_dir(out).unwrap().flatten())
+        .filter_map(|e| e.file_name().into_string().ok())
+        .filter(|n| n.ends_with(".patch"))
+        .collect();
+    if !pick.starts_with("inout_") {
+        assert!(patch["dependency"].is_null(), "{patch}");
+        assert!(patches.iter().all(|p| p == "toyaead.patch"), "{patches:?}");
+        return;
+    }
+    assert_eq!(patch["dependency"]["crate"], "inout", "{patch}");
+    assert_eq!(patch["dependency"]["version"], "0.2.6", "{patch}");
+    assert_eq!(patch["file"], "toyaead.inout-0.2.6.patch", "{patch}");
+    assert_eq!(patches, ["toyaead.inout-0.2.6.patch"]);
+    let fresh = out.join("inout-fresh");
+    for (rel, bytes) in published {
+        let path = fresh.join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, bytes).unwrap();
+    }
+    let file = out.join("toyaead.inout-0.2.6.patch");
+    crate::common::git_in(&fresh, &["init", "-q"]);
+    crate::common::git_in(&fresh, &["apply", "--check", "--", file.to_str().unwrap()]);
 }

@@ -6,9 +6,9 @@
 //! registry peer) and timed against the crate as published by compare's
 //! pipeline. What is compare's stays here: where the reports go (checked
 //! as the intake learns the crate, `Reports`), the report with its table
-//! and which backend ran, the suggested set (`krate/suggested.rs`), the
-//! patch and `--explain-in-source`; the report goes to
-//! `reports/crates/NAME-VERSION/`.
+//! and which backend ran, the suggested set (`krate/suggested.rs`), which
+//! set the patch is (its diff and `--explain-in-source`'s comments:
+//! `krate/patch.rs`); the report goes to `reports/crates/NAME-VERSION/`.
 
 use super::args::Args;
 use super::pipeline;
@@ -25,15 +25,16 @@ use crate::intake::axes::{self, PUBLISHED};
 use crate::intake::door::make::{self, Made};
 use crate::intake::door::take::{self, Taken};
 use crate::intake::spec::{Given, Spec};
-use crate::intake::{patch, table};
-use crate::render::markdown::annotations::SameCode;
+use crate::intake::table;
 use crate::render::output::FLAGS_DIR;
 use crate::render::{output, worth};
+use crate::report::annotations::{Dependency, Patch};
 use crate::report::ran::Ran;
 use crate::select::contenders::Contender;
 use bench_harness::registry::CipherEntry;
 use std::path::{Path, PathBuf};
 
+mod patch;
 mod suggested;
 mod trim;
 
@@ -55,8 +56,10 @@ pub fn run(args: &Args, sets: &[FlagSet], target: &Path) -> Result<()> {
         described: None,
         early: None,
         out: None,
+        name: None,
     };
     let taken = take::take(&opts, target, &mut reports)?;
+    reports.dependencies(&taken.also)?;
     let out = (reports.out.take())
         .ok_or_else(|| Error::failed("the crate was taken in before its reports were checked"))?;
     let made = make::make(&opts, &taken)?;
@@ -141,28 +144,36 @@ pub fn run(args: &Args, sets: &[FlagSet], target: &Path) -> Result<()> {
     let suggestion = suggested::settle(args, &run, &report, &annotations, &settings)?;
     let explain = args
         .explain_in_source
-        .then(|| explain(&report, suggestion.as_ref(), &annotations));
+        .then(|| patch::explain(&report, suggestion.as_ref(), &annotations));
     let patch = match suggestion.as_ref().and_then(|s| s.held.as_ref()) {
-        // A build script that writes the package's source: no edit of it
-        // survives a build (the intake's note says which files).
-        _ if !made.rewritten.is_empty() => Err(format!(
-            "the crate's build writes its own source ({})",
-            made.rewritten.join(", ")
-        )),
         Some(v) => Ok(Some(v.clone())),
         None => pick_of(&report, t, &made),
+    };
+    let patch = match patch {
+        // A build script that writes the crate's source: no edit of it
+        // survives a build (the intake's note says which files). A
+        // dependency's patch is of another package's source.
+        Ok(Some(v)) if !made.rewritten.is_empty() && v.change.dependency().is_none() => {
+            Err(format!(
+                "the crate's build writes its own source ({})",
+                made.rewritten.join(", ")
+            ))
+        }
+        other => other,
     };
     // The patch's set trimmed of the edits that change no machine code.
     let patch = match patch {
         Ok(Some(v)) => {
             let trimmed = trim::trim(&run, &v)?;
             report.run.notes.extend(trimmed.note);
-            match trimmed.trimmed {
-                Some((t_v, record)) => {
-                    patch_of(t, &t_v, Some(record), &report.cipher, explain.as_ref())
-                }
-                None => patch_of(t, &v, None, &report.cipher, explain.as_ref()),
-            }
+            let (v, record) = match trimmed.trimmed {
+                Some((t_v, record)) => (t_v, Some(record)),
+                None => (v, None),
+            };
+            patch::Source::of(t, &v).and_then(|source| {
+                let x = explain.as_ref();
+                patch::patch_of(&source, &v.name, record, &report.cipher, x, &t.work.path)
+            })
         }
         Ok(None) => Ok((None, None)),
         Err(why) => Err(why),
@@ -178,7 +189,7 @@ pub fn run(args: &Args, sets: &[FlagSet], target: &Path) -> Result<()> {
     }
     report.annotations = Some(annotations);
     output::write(&report, &out)?;
-    write_patch(&report, &out, patch.ok().and_then(|(_, text)| text))?;
+    patch::write(&report, &out, patch.ok().and_then(|(_, text)| text))?;
     output::refresh(&out, false)?;
     if let Some(a) = &report.annotations {
         let judged = worth::judge(&report, a);
@@ -222,6 +233,8 @@ struct Reports<'a> {
     early: Option<PathBuf>,
     /// Where the reports go.
     out: Option<PathBuf>,
+    /// The report's name, once the type measured is known.
+    name: Option<String>,
 }
 
 impl Reports<'_> {
@@ -260,10 +273,35 @@ impl take::Checks for Reports<'_> {
         let mut files = Outputs::in_dir("--out", out);
         output::plan(&mut files, out, name, described);
         files.add(
-            out.join(patch_file(name)),
+            out.join(Patch::file_name(name, None)),
             outputs::Kind::Report(described.clone()),
         );
         output::plan_refresh(&mut files, out, false)?;
+        files.check()?;
+        self.name = Some(name.to_string());
+        Ok(())
+    }
+}
+
+impl Reports<'_> {
+    /// The patch files of the `--also` dependencies `also`, checked once
+    /// the intake has found them (before any variant is built): a patch of
+    /// each may be written beside the report.
+    fn dependencies(&self, also: &[take::Dep]) -> Result<()> {
+        let (Some(out), Some(name)) = (&self.out, &self.name) else {
+            return Err(Error::failed(
+                "the dependencies' patches planned before the crate was identified",
+            ));
+        };
+        let kind = outputs::Kind::Report(self.described()?.clone());
+        let mut files = Outputs::in_dir("--out", out);
+        for dep in also {
+            let of = Dependency {
+                krate: dep.package.name.clone(),
+                version: dep.package.version.clone(),
+            };
+            files.add(out.join(Patch::file_name(name, Some(&of))), kind.clone());
+        }
         files.check()
     }
 }
@@ -304,13 +342,9 @@ impl suggested::Run for Context<'_> {
     }
 }
 
-/// The patch file of the report `name`, beside it.
-fn patch_file(name: &str) -> String {
-    format!("{name}.patch")
-}
-
 /// The verdict's pick as the variant a patch writes out against the
-/// crate's source (its copy as published): `None` when the pick is the
+/// source of the package it edits (the crate's copy as published, or an
+/// `--also` dependency's: `patch::Source`): `None` when the pick is the
 /// crate as published or nothing; `Err` says why no patch could be
 /// written (the pick under a feature or flag set, whose patch alone would
 /// not build what was measured).
@@ -337,210 +371,7 @@ fn pick_of(
     if v.change == axes::Change::Published {
         return Ok(None);
     }
-    if let Some(dep) = (v.change.dependency()).and_then(|(d, _)| t.also.get(d)) {
-        return Err(format!(
-            "the pick `{pick}` edits {} {}: a patch of {}, not of {}",
-            dep.package.name, dep.package.version, dep.package.name, t.package.name
-        ));
-    }
     Ok(Some(v.clone()))
-}
-
-/// The diff of variant `v` (of the default feature set) against the crate
-/// as published, checked to apply, with the report's record of it (and of
-/// the set it was `trimmed` from); `None` when it changes nothing.
-fn patch_of(
-    t: &Taken,
-    v: &axes::Variant,
-    trimmed: Option<crate::report::annotations::Trimmed>,
-    cipher: &str,
-    explain: Option<&Explain>,
-) -> PatchResult {
-    let s = &t.sets[0];
-    let edits = axes::edits(&s.scan, &s.cfg, &v.change);
-    let listed = table::patch_edits(&s.scan, &edits);
-    // `file:line` and the comment above it, with `--explain-in-source`.
-    let mut comments: Vec<(String, String)> = Vec::new();
-    if let Some(x) = explain {
-        // A trimmed set is the machine code of the set it was trimmed from.
-        let effect = x.whole(trimmed.as_ref().map_or(&v.name, |t| &t.of));
-        for e in listed.iter().filter(|e| e.patched.is_some()) {
-            comments.push((e.location.clone(), effect.clone()));
-        }
-        let edited: Vec<&str> = listed.iter().map(|e| e.location.as_str()).collect();
-        comments.extend(
-            (x.kept.iter())
-                .filter(|(at, _)| !edited.contains(&at.as_str()))
-                .cloned(),
-        );
-    }
-    let at = |location: &str| -> Option<(PathBuf, usize)> {
-        let (file, line) = location.rsplit_once(':')?;
-        Some((PathBuf::from(file), line.parse().ok()?))
-    };
-    let mut paths: Vec<PathBuf> = (edits.iter().map(|e| e.file().to_path_buf()))
-        .chain(comments.iter().filter_map(|(l, _)| at(l)).map(|(f, _)| f))
-        .collect();
-    paths.sort();
-    paths.dedup();
-    let read = |dir: PathBuf, rel: &Path| {
-        std::fs::read_to_string(dir.join(rel)).map_err(|e| format!("{}: {e}", rel.display()))
-    };
-    let files = (paths.iter())
-        .map(|p| {
-            Ok(patch::File {
-                path: p.clone(),
-                published: read(t.copy_of(PUBLISHED), p)?,
-                edited: read(t.copy_of(&v.name), p)?,
-                comments: (comments.iter())
-                    .filter_map(|(l, text)| {
-                        let (f, line) = at(l)?;
-                        (f == *p).then(|| (line, text.clone()))
-                    })
-                    .collect(),
-            })
-        })
-        .collect::<std::result::Result<Vec<_>, String>>()?;
-    let diff = patch::unified(&files);
-    if diff.is_empty() {
-        return Ok((None, None));
-    }
-    patch::applies(&t.copy_of(PUBLISHED), &diff, &t.work.path).map_err(|why| {
-        format!(
-            "the diff of `{}` does not apply to the crate as published: {why}",
-            v.name
-        )
-    })?;
-    let record = crate::report::annotations::Patch {
-        file: patch_file(cipher),
-        variant: v.name.clone(),
-        edits: listed,
-        trimmed,
-    };
-    Ok((Some(record), Some(diff)))
-}
-
-/// What `--explain-in-source` writes in the patch: above each attribute
-/// the crate keeps because it pays, its figures without it; above each
-/// attribute the patch adds or changes, the patch's variant measured whole.
-struct Explain {
-    /// `file:line` of each attribute judged *keep*, and its comment.
-    kept: Vec<(String, String)>,
-    /// Each variant's footprint and speed against `published`, from the
-    /// run that measured it (the suggested set's run first).
-    whole: Vec<(String, String)>,
-    command: String,
-}
-
-impl Explain {
-    /// The comment above an attribute the patch of `variant` adds or
-    /// changes.
-    fn whole(&self, variant: &str) -> String {
-        let effect = (self.whole.iter())
-            .find(|(v, _)| v == variant)
-            .map_or("not timed".to_string(), |(_, e)| e.clone());
-        format!("inlinelab: set by `{variant}`, {effect} ({})", self.command)
-    }
-}
-
-/// The comments of `--explain-in-source`, from the first run `first`, the
-/// suggested set (its own run, or the first run's entry whose machine code
-/// it is), and the table `a`.
-fn explain(
-    first: &crate::report::Report,
-    settled: Option<&suggested::Settled>,
-    a: &crate::report::annotations::Annotations,
-) -> Explain {
-    let round = settled.and_then(|s| s.round.as_ref());
-    use crate::decide::verdict::{pct, size_pct};
-    let command = first.generated_by.clone();
-    let kept = (worth::judge(first, a).into_iter())
-        .filter(|j| j.row.krate.is_none() && j.outcome == crate::decide::worth::Outcome::Keep)
-        .map(|j| {
-            let figures = match (j.size_change, &j.speed) {
-                (Some(size), Some(speed)) => {
-                    format!("footprint {} and speed {}", size_pct(size), pct(speed))
-                }
-                _ => "not timed".into(),
-            };
-            (
-                j.row.location.clone(),
-                format!(
-                    "inlinelab: kept, it pays: without it ({}) {figures} against the crate as published ({command})",
-                    j.row.variant
-                ),
-            )
-        })
-        .collect();
-    let mut whole = Vec::new();
-    for r in round.into_iter().chain([first]) {
-        let reference = r.variants.iter().find(|e| e.name == r.run.reference);
-        let footprint = |e: &crate::report::Entry| e.artifact.as_ref().map(|a| a.footprint_bytes);
-        for e in &r.variants {
-            if whole.iter().any(|(v, _): &(String, String)| *v == e.name) {
-                continue;
-            }
-            let size = reference
-                .and_then(footprint)
-                .zip(footprint(e))
-                .map_or("unknown".to_string(), |(p, v)| {
-                    size_pct(v as f64 / p.max(1) as f64 - 1.0)
-                });
-            // A set timed once as another's machine code has its speed.
-            let timed = match (&e.overall, &e.same_code_as) {
-                (None, Some(same)) if e.status == crate::report::Status::Screened => {
-                    r.variants.iter().find(|x| x.name == *same)
-                }
-                _ => Some(e),
-            };
-            let speed =
-                (timed.and_then(|t| t.overall.as_ref())).map_or("not timed".to_string(), pct);
-            whole.push((
-                e.name.clone(),
-                format!(
-                    "measured whole: footprint {size} and speed {speed} against `{}`",
-                    r.run.reference
-                ),
-            ));
-        }
-    }
-    // A set that held as the first run's pick's machine code: that
-    // entry's speed, its own footprint.
-    if let Some(c) = settled.and_then(|s| SameCode::of(first, &s.record)) {
-        whole.push((
-            c.held.to_string(),
-            format!(
-                "built whole, the same machine code as `{}` (measured in that run): footprint {} and speed {} against `{}`",
-                c.same,
-                c.size(),
-                c.speed.as_deref().unwrap_or("the same"),
-                first.run.reference,
-            ),
-        ));
-    }
-    Explain {
-        kept,
-        whole,
-        command,
-    }
-}
-
-/// A patch's record and text, each `None` when there is none; `Err` says
-/// why none could be written.
-type PatchResult =
-    std::result::Result<(Option<crate::report::annotations::Patch>, Option<String>), String>;
-
-/// Writes the report's patch beside it (its first lines say what it is
-/// and how to apply it), or removes a patch an earlier run of the same
-/// report wrote when this run has none.
-fn write_patch(report: &crate::report::Report, out: &Path, diff: Option<String>) -> Result<()> {
-    let path = out.join(patch_file(&report.cipher));
-    let kind = output::kind_of(report)?;
-    let Some(diff) = diff else {
-        return output::remove_if_ours(&path, &kind);
-    };
-    let head = crate::render::markdown::patch_preamble(report);
-    outputs::write(&path, &kind, format!("{head}\n{diff}").as_bytes())
 }
 
 /// Which backend the crate as published ran in each mode family, in the

@@ -388,28 +388,58 @@ pub fn patch_preamble(r: &Report) -> String {
             ),
             None => what,
         };
+        let of = match &p.dependency {
+            Some(d) => format!(" of its dependency {} {}", one(&d.krate), one(&d.version)),
+            None => String::new(),
+        };
         let _ = writeln!(
             w,
-            "# {} {}: {} as {} edit(s) of inline attributes.",
+            "# {} {}: {} as {} edit(s) of inline attributes{of}.",
             one(&a.krate),
             one(&a.version),
             one(&what),
             p.edits.len()
         );
         let _ = writeln!(w, "# It is {}.", one(&effect));
+        let (krate, version) = patched(a, p);
         let _ = writeln!(
             w,
             "# Apply it in a checkout of {} {}: git apply {} (or patch -p1 < {}).",
-            one(&a.krate),
-            one(&a.version),
+            one(krate),
+            one(version),
             one(&p.file),
             one(&p.file)
         );
+        if p.dependency.is_some() {
+            let _ = writeln!(
+                w,
+                "# It is a patch of {} {}, not of {}: build {} {} with that checkout through [patch.crates-io] ({} = {{ path = \"...\" }}).",
+                one(krate),
+                one(version),
+                one(&a.krate),
+                one(&a.krate),
+                one(&a.version),
+                one(krate),
+            );
+        }
     }
     w
 }
 
-/// The patch, on the first screen: the file, its effect, and its edits.
+/// The package a patch is of, and its version: the `--also` dependency
+/// it edits, or the crate of the table `a`.
+fn patched<'a>(
+    a: &'a crate::report::annotations::Annotations,
+    p: &'a crate::report::annotations::Patch,
+) -> (&'a str, &'a str) {
+    match &p.dependency {
+        Some(d) => (&d.krate, &d.version),
+        None => (&a.krate, &a.version),
+    }
+}
+
+/// The patch, on the first screen: the file, its effect, and its edits
+/// (of the crate, or of the `--also` dependency the pick edits).
 pub fn render_patch(w: &mut String, r: &Report) {
     let Some(a) = &r.annotations else { return };
     let Some(p) = &a.patch else {
@@ -421,16 +451,35 @@ pub fn render_patch(w: &mut String, r: &Report) {
     let Some(effect) = patch_effect(r, &|s| md_code(s)) else {
         return;
     };
-    let _ = writeln!(
-        w,
-        "**The answer as a patch, [{}]({}):** {}. `git apply {}` in a checkout of {} {}:\n",
-        md_code(&p.file),
-        p.file,
-        effect,
-        p.file,
-        md_text(&a.krate),
-        md_text(&a.version),
-    );
+    match &p.dependency {
+        None => {
+            let _ = writeln!(
+                w,
+                "**The answer as a patch, [{}]({}):** {}. `git apply {}` in a checkout of {} {}:\n",
+                md_code(&p.file),
+                p.file,
+                effect,
+                p.file,
+                md_text(&a.krate),
+                md_text(&a.version),
+            );
+        }
+        Some(d) => {
+            let _ = writeln!(
+                w,
+                "**The answer as a patch of {dep} {version} (the dependency), [{}]({}):** {}. It edits {dep} {version}, not {krate}: `git apply {}` in a checkout of {dep} {version}, and build {krate} {krate_version} with that checkout through `[patch.crates-io]` ({line}). Locations are in {dep}'s package:\n",
+                md_code(&p.file),
+                p.file,
+                effect,
+                p.file,
+                dep = md_text(&d.krate),
+                version = md_text(&d.version),
+                krate = md_text(&a.krate),
+                krate_version = md_text(&a.version),
+                line = md_code(&format!("{} = {{ path = \"...\" }}", d.krate)),
+            );
+        }
+    }
     let _ = writeln!(
         w,
         "| function | where | as published | with the patch |\n|---|---|---|---|"
@@ -491,7 +540,8 @@ pub fn render_table<'a>(w: &mut String, r: &'a Report) {
     same_as_registry(w, r);
     backends(w, a);
     let row = |j: &worth::Judged<'a, Annotated>| attribute_row(r, j);
-    table(w, judged.iter().filter(|j| j.row.krate.is_none()).map(row));
+    let own = judged.iter().filter(|j| j.row.krate.is_none()).map(row);
+    table(w, own, &none_compiled(&a.krate, &a.version, a.written));
     // Each `--also` dependency's rows, under its name: its file paths are
     // its package's.
     for dep in &a.also {
@@ -504,7 +554,11 @@ pub fn render_table<'a>(w: &mut String, r: &'a Report) {
             md_text(&dep.krate),
         );
         let of_dep = (judged.iter()).filter(|j| j.row.krate.as_deref() == Some(dep.krate.as_str()));
-        table(w, of_dep.map(row));
+        table(
+            w,
+            of_dep.map(row),
+            &none_compiled(&dep.krate, &dep.version, dep.written),
+        );
     }
     let unsettled: Vec<&str> = (judged.iter())
         .filter(|j| j.outcome == Outcome::Unsettled)
@@ -540,7 +594,22 @@ pub fn render_table<'a>(w: &mut String, r: &'a Report) {
         why: whys(r, &j.row.variant, &j.row.path),
         secrets: secrets_change(r, &j.row.variant),
     });
-    table(w, rows);
+    table(w, rows, "");
+}
+
+/// What the table of a package (`krate` `version`, `written` attributes
+/// in all) says when this target compiles none of its attributes: a
+/// sentence, not a table without rows.
+fn none_compiled(krate: &str, version: &str, written: usize) -> String {
+    let written = match written {
+        0 => "none is written in it".to_string(),
+        n => format!("{n} written in it, each under a `cfg` this target leaves out"),
+    };
+    format!(
+        "No inline attribute of {} {} is compiled on this target ({written}): there is no row, and no variant removes one.",
+        md_text(krate),
+        md_text(version)
+    )
 }
 
 /// An attribute's row of the table, judged as `j`.
@@ -620,9 +689,20 @@ fn whys(r: &Report, variant: &str, path: &str) -> [String; 2] {
 /// The table of attributes (or of added ones): number, function, where,
 /// the attribute as published, the variant, [`cells`], and why LLVM
 /// inlined each call or left it a call, as published and in the variant
-/// (the why columns left out for a report that has no remarks).
-fn table<'a>(w: &mut String, rows: impl Iterator<Item = Row<'a>>) {
+/// (the why columns left out for a report that has no remarks); without
+/// rows, the sentence `none` instead.
+fn table<'a>(w: &mut String, rows: impl Iterator<Item = Row<'a>>, none: &str) {
     let rows: Vec<Row> = rows.collect();
+    if rows.is_empty() {
+        if !none.is_empty() {
+            let _ = writeln!(
+                w,
+                "{none}
+"
+            );
+        }
+        return;
+    }
     let with_why = rows.iter().any(|r| r.why.iter().any(|c| !c.is_empty()));
     let with_secrets = rows.iter().any(|r| !r.secrets.is_empty());
     let _ = writeln!(
@@ -963,6 +1043,7 @@ mod tests {
                 variant: "suggested_1".into(),
                 edits: Vec::new(),
                 trimmed: None,
+                dependency: None,
             }),
             suggestion: Some(Suggestion {
                 variant: "suggested".into(),

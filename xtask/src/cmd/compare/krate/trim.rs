@@ -11,7 +11,9 @@
 //! whole: it is the patch only when its hot path and key schedule are the
 //! set's machine code, no larger. Identical machine code is one result, so
 //! the trimmed set carries the set's figures; otherwise the patch stays
-//! the whole set, said in the notes.
+//! the whole set, said in the notes. A dependency's set (`--also`) is
+//! never trimmed (the remarks name the crate's own functions only), said
+//! in the notes too.
 
 use super::suggested::Run;
 use crate::build::{self, Reuse};
@@ -39,6 +41,18 @@ pub fn trim(run: &dyn Run, v: &axes::Variant) -> Result<Outcome> {
     };
     if v.change == Change::Published {
         return Ok(nothing);
+    }
+    if v.change.dependency().is_some() {
+        // The remarks read are of calls to the crate's own functions
+        // (`build/remarks.rs`): which of a dependency's functions no build
+        // reaches is not known, so none of its edits is left out.
+        return Ok(Outcome {
+            trimmed: None,
+            note: Some(format!(
+                "the patch is all of `{}`'s edits, untrimmed: it edits a dependency, and the inlining remarks read are of calls to the crate's own functions, so which of the dependency's functions no build reaches is not known",
+                v.name
+            )),
+        });
     }
     let (scan, cfg) = run.scanned();
     let edits = axes::edits(scan, cfg, &v.change);
