@@ -21,6 +21,7 @@ mod glance;
 mod grid;
 mod ipc;
 mod older_cpu;
+mod per_byte;
 mod secrets;
 mod speed;
 pub mod why;
