@@ -8,7 +8,7 @@ use crate::child::sample::{CaseSamples, SampleOutcome, SampleSpec};
 use crate::child::sampler;
 use crate::count::by_module;
 use crate::env::deadline::{self, Group, Waited};
-use crate::intake::modules;
+use crate::intake::modules::{self, Library};
 use crate::intake::symbols::Symbols;
 use crate::report::ran::{FamilyRan, Observed, Ran};
 use crate::report::{Family, Operation};
@@ -42,19 +42,20 @@ pub fn sampled_for(sec: f64) -> Duration {
 /// Both observations of the artifact `so` (of the cipher `cipher`, a crate
 /// whose library is `lib`): one case per family of `cases` (the first),
 /// sampled on this CPU for `per_case` each ([`sampled_for`]) and counted by
-/// callgrind; `dir` is scratch.
+/// callgrind, the counts by `crates` too unless there are none
+/// ([`by_module::counted`]); `dir` is scratch.
 pub fn observe(
     cipher: &str,
     so: &Path,
     cases: &[Case],
-    lib: &str,
+    (lib, crates): (&str, &[Library]),
     dir: &Path,
     per_case: Duration,
 ) -> Ran {
     let cases = one_per_family(cipher, cases);
     Ran {
         timed: timed(cipher, so, &cases, lib, dir, per_case),
-        counted: by_module::counted(cipher, so, &cases, lib, dir),
+        counted: by_module::counted(cipher, so, &cases, lib, crates, dir),
     }
 }
 

@@ -7,7 +7,7 @@
 
 use crate::count::callgrind::{self, Count};
 use crate::count::functions::Functions;
-use crate::intake::modules;
+use crate::intake::modules::{self, Library};
 use crate::report::ran::Observed;
 use crate::report::{Family, Operation};
 use bench_harness::sampling::Case;
@@ -15,9 +15,18 @@ use std::path::Path;
 
 /// Counts the artifact `so` (of the cipher `cipher`, a crate whose library
 /// is `lib`) in `cases` with callgrind, in `dir` (scratch), and attributes
-/// each case's instructions to the crate's modules: one per case, each of
-/// its own family (the first case of a family kept).
-pub fn counted(cipher: &str, so: &Path, cases: &[Case], lib: &str, dir: &Path) -> Observed {
+/// each case's instructions to the crate's modules, and to `crates` (with
+/// `--also`: the crate and its dependencies; none, no attribution by
+/// crate): one per case, each of its own family (the first case of a
+/// family kept).
+pub fn counted(
+    cipher: &str,
+    so: &Path,
+    cases: &[Case],
+    lib: &str,
+    crates: &[Library],
+    dir: &Path,
+) -> Observed {
     if callgrind::check().is_err() {
         return Observed::Unavailable("valgrind is not installed".into());
     }
@@ -29,7 +38,7 @@ pub fn counted(cipher: &str, so: &Path, cases: &[Case], lib: &str, dir: &Path) -
         (so.file_stem()).map_or_else(|| "artifact".into(), |s| s.to_string_lossy().into_owned());
     let artifacts = [(name, so.to_path_buf())];
     match callgrind::count_functions(&artifacts, cases, &dir).pop() {
-        Some((Count::Counted(_), functions)) => attribute(cipher, lib, cases, &functions),
+        Some((Count::Counted(_), functions)) => attribute(cipher, lib, crates, cases, &functions),
         Some((Count::Unavailable(why) | Count::Failed(why) | Count::Hung(why), _)) => {
             Observed::Unavailable(why)
         }
@@ -38,9 +47,15 @@ pub fn counted(cipher: &str, so: &Path, cases: &[Case], lib: &str, dir: &Path) -
 }
 
 /// Each case's instructions per function (`functions`, in case order, as
-/// [`callgrind::count_functions`] gives them) by the crate's modules, one
-/// case per family (the first).
-pub fn attribute(cipher: &str, lib: &str, cases: &[Case], functions: &[Functions]) -> Observed {
+/// [`callgrind::count_functions`] gives them) by the crate's modules, and
+/// by `crates` unless there are none, one case per family (the first).
+pub fn attribute(
+    cipher: &str,
+    lib: &str,
+    crates: &[Library],
+    cases: &[Case],
+    functions: &[Functions],
+) -> Observed {
     let mut out = Vec::new();
     for (case, dump) in cases.iter().zip(functions) {
         let alg = case.alg(cipher);
@@ -55,12 +70,17 @@ pub fn attribute(cipher: &str, lib: &str, cases: &[Case], functions: &[Functions
         let names: Vec<(String, u64)> = (dump.iter())
             .map(|(raw, n)| (format!("{:#}", rustc_demangle::demangle(raw)), *n))
             .collect();
-        out.push(modules::attribute(
+        let weights = || names.iter().map(|(n, c)| (Some(n.as_str()), *c));
+        let mut ran = modules::attribute(
             lib,
             family,
             (&alg, dir, case.key_bytes * 8, case.block_bytes),
-            names.iter().map(|(n, c)| (Some(n.as_str()), *c)),
-        ));
+            weights(),
+        );
+        if !crates.is_empty() {
+            ran.by_crate = Some(modules::by_crate(crates, weights()));
+        }
+        out.push(ran);
     }
     out.sort_by_key(|r| Family::ALL.iter().position(|&f| f == r.family));
     Observed::Families(out)
@@ -96,7 +116,7 @@ mod tests {
                 700,
             )]),
         ];
-        let Observed::Families(r) = attribute("aes", "aes", &cases, &functions) else {
+        let Observed::Families(r) = attribute("aes", "aes", &[], &cases, &functions) else {
             panic!("families");
         };
         assert_eq!(r.len(), 2, "one per family: {r:?}");
@@ -109,6 +129,26 @@ mod tests {
             r[1].backend().map(|b| b.0),
             Some("aes::backends::x86_aes::expand")
         );
+        assert!(r.iter().all(|f| f.by_crate.is_none()), "no --also: {r:?}");
+        // With `--also`, each family's count by crate too, summing to its
+        // total.
+        let crates = [
+            Library {
+                krate: "aes".into(),
+                lib: "aes".into(),
+            },
+            Library {
+                krate: "cipher".into(),
+                lib: "cipher".into(),
+            },
+        ];
+        let Observed::Families(r) = attribute("aes", "aes", &crates, &cases, &functions) else {
+            panic!("families");
+        };
+        let by = r[0].by_crate.as_ref().expect("by crate");
+        let counts: Vec<u64> = by.crates.iter().map(|c| c.count).collect();
+        assert_eq!((counts.as_slice(), by.other), ([9000, 60].as_slice(), 40));
+        assert_eq!(r[1].by_crate.as_ref().map(|b| b.crates[0].count), Some(700));
     }
 
     /// callgrind's own file (the toycipher fixture's three cases, one per
@@ -122,7 +162,8 @@ mod tests {
             Case::crypt(Mode::Cbc, Dir::Encrypt, 16, 16),
             Case::set_key(Mode::Ecb, 16),
         ];
-        let Observed::Families(r) = attribute("toycipher", "toycipher", &cases, &functions) else {
+        let Observed::Families(r) = attribute("toycipher", "toycipher", &[], &cases, &functions)
+        else {
             panic!("families");
         };
         let families: Vec<Family> = r.iter().map(|f| f.family).collect();

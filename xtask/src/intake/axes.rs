@@ -150,6 +150,10 @@ pub fn dependency_variants(prefix: &str, dep: usize, scan: &Scan, cfg: &Cfg) -> 
     out
 }
 
+/// The whole-crate policies' variant names, as [`variants`] makes them (a
+/// dependency's with its prefix, [`dependency_variants`]: `aes_none`).
+pub const POLICIES: [&str; 4] = ["none", "inline", "always", "never"];
+
 /// The name of the variant that removes the `n`-th (from 0) attribute
 /// [`numbered`] lists: `drop_1` for the first.
 pub fn drop_name(n: usize) -> String {

@@ -22,6 +22,7 @@ mod grid;
 mod ipc;
 mod library;
 mod older_cpu;
+mod per_byte;
 mod secrets;
 mod speed;
 pub mod why;

@@ -45,6 +45,45 @@ pub struct FamilyRan {
     pub total: u64,
     /// The crate's modules that got any, the most first.
     pub modules: Vec<ModuleCount>,
+    /// With `--also`, the instructions counted by crate: the crate's, each
+    /// dependency's and everything else's (absent without `--also`, for
+    /// samples, and in a report written before they were kept).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub by_crate: Option<ByCrate>,
+}
+
+/// A case's instructions by crate (`compare --crate --also`): each
+/// function's in the crate whose library its path starts with, the rest in
+/// [`ByCrate::other`]; the counts sum to the case's total.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ByCrate {
+    /// The crate measured, then each `--also` dependency in its order.
+    pub crates: Vec<CrateCount>,
+    /// Everything else: the shim's, `cipher`'s, `core`'s, any other
+    /// crate's.
+    pub other: u64,
+}
+
+/// A crate and the instructions its functions got.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CrateCount {
+    /// The package as the report names it: `aes-gcm`.
+    #[serde(rename = "crate")]
+    pub krate: String,
+    /// Its library, which its functions' paths start with: `aes_gcm`.
+    pub lib: String,
+    pub count: u64,
+}
+
+impl ByCrate {
+    /// The crate whose functions got the most (the first of a tie), unless
+    /// none got any.
+    pub fn heaviest(&self) -> Option<&CrateCount> {
+        (self.crates.iter())
+            .filter(|c| c.count > 0)
+            .rev()
+            .max_by_key(|c| c.count)
+    }
 }
 
 /// A module of the crate (`aes::backends::x86_vaes512`) and what it got.
@@ -73,6 +112,30 @@ impl Observed {
 }
 
 impl FamilyRan {
+    /// The case as the gate's rows name it: `rfc4106(gcm(aes)) encrypt
+    /// 128-bit 8192 B`, or `ecb(aes) setkey 128-bit` for key setup.
+    pub fn case_name(&self) -> String {
+        if self.block_bytes == 0 {
+            format!("{} {} {}-bit", self.alg, self.dir, self.key_bits)
+        } else {
+            format!(
+                "{} {} {}-bit {} B",
+                self.alg, self.dir, self.key_bits, self.block_bytes
+            )
+        }
+    }
+
+    /// `count` per byte of the case, or per key where it has no bytes (key
+    /// setup).
+    pub fn per_unit(&self, count: u64) -> f64 {
+        count as f64 / self.block_bytes.max(1) as f64
+    }
+
+    /// What [`FamilyRan::per_unit`] is per: `byte`, or `key`.
+    pub fn unit(&self) -> &'static str {
+        if self.block_bytes == 0 { "key" } else { "byte" }
+    }
+
     /// The crate's module that got the most, with its share of the total.
     pub fn backend(&self) -> Option<(&str, f64)> {
         let top = self.modules.first()?;
@@ -205,6 +268,7 @@ mod tests {
                     count,
                 })
                 .collect(),
+            by_crate: None,
         }
     }
 

@@ -174,6 +174,19 @@ fn a_dependency_is_an_axis_too() {
         "the crate's rows first: {rows:?}"
     );
     assert_eq!(rows[first_dep]["variant"], "inout_drop_1");
+    // Callgrind's instructions by crate too (where valgrind counted): the
+    // crate's, inout's and the rest, summing to each family's total.
+    if let Some(families) = a["ran"]["counted"]["families"].as_array() {
+        for f in families {
+            let by = &f["by_crate"];
+            let crates = by["crates"].as_array().expect("counted by crate");
+            let names: Vec<&str> = crates.iter().filter_map(|c| c["crate"].as_str()).collect();
+            assert_eq!(names, ["toyaead", "inout"], "{f}");
+            let counts = crates.iter().filter_map(|c| c["count"].as_u64());
+            let sum = counts.sum::<u64>() + by["other"].as_u64().unwrap();
+            assert_eq!(Some(sum), f["total"].as_u64(), "{f}");
+        }
+    }
     // Measured, or timed once as the same machine code as another
     // (`screened`): built, checked and never failed.
     let status = &entry(&json, "inout_drop_1")["status"];

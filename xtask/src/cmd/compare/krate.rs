@@ -24,6 +24,7 @@ use crate::intake::annotations::{Cfg, Scan};
 use crate::intake::axes::{self, PUBLISHED};
 use crate::intake::door::make::{self, Made};
 use crate::intake::door::take::{self, Taken};
+use crate::intake::modules::Library;
 use crate::intake::spec::{Given, Spec};
 use crate::intake::table;
 use crate::render::output::FLAGS_DIR;
@@ -376,7 +377,8 @@ fn pick_of(
 
 /// Which backend the crate as published ran in each mode family, in the
 /// cases whose instructions the report counts (a case per family): sampled
-/// on this CPU and counted by callgrind; each said on the terminal.
+/// on this CPU and counted by callgrind, with `--also` the counts by crate
+/// too (the crate's, each dependency's); each said on the terminal.
 fn backend_ran(args: &Args, entry: &CipherEntry, published: &Path, t: &Taken) -> Ran {
     let cases = explain::headline_cases(entry, &pipeline::cases(args, entry));
     eprintln!(
@@ -384,11 +386,21 @@ fn backend_ran(args: &Args, entry: &CipherEntry, published: &Path, t: &Taken) ->
         terminal(PUBLISHED)
     );
     let per_case = which_ran::sampled_for(args.amount.sec);
+    let library = |p: &crate::intake::fetch::Package| Library {
+        krate: p.name.clone(),
+        lib: p.lib_name.clone(),
+    };
+    let crates: Vec<Library> = if t.also.is_empty() {
+        Vec::new()
+    } else {
+        let deps = t.also.iter().map(|d| library(&d.package));
+        std::iter::once(library(&t.package)).chain(deps).collect()
+    };
     let ran = which_ran::observe(
         entry.name,
         published,
         &cases,
-        &t.lib,
+        (&t.lib, &crates),
         &t.work.path,
         per_case,
     );

@@ -6,7 +6,7 @@ use crate::decide::interaction;
 use crate::decide::verdict::{pct, size_pct};
 use crate::decide::worth::Outcome;
 use crate::env::escape::{md_cell, md_cell_fragment, md_code, md_code_cell, md_text};
-use crate::render::markdown::why;
+use crate::render::markdown::{per_byte, why};
 use crate::render::worth;
 use crate::report::Report;
 use crate::report::annotations::Annotated;
@@ -560,6 +560,9 @@ pub fn render_table<'a>(w: &mut String, r: &'a Report) {
             &none_compiled(&dep.krate, &dep.version, dep.written),
         );
     }
+    // Which crate's attributes matter most: instructions per byte by
+    // crate, beside the rows decided (`--also` only).
+    per_byte::render(w, r, a, &judged);
     let unsettled: Vec<&str> = (judged.iter())
         .filter(|j| j.outcome == Outcome::Unsettled)
         .map(|j| j.row.variant.as_str())
@@ -1002,6 +1005,7 @@ mod tests {
                 module: module.into(),
                 count,
             }],
+            by_crate: None,
         };
         r.annotations = Some(Annotations {
             backends: vec!["toy::wide".into(), "toy::narrow".into()],

@@ -282,6 +282,7 @@ mod tests {
                 module: module.into(),
                 count: 90,
             }],
+            by_crate: None,
         };
         let ran = Ran {
             timed: Observed::Families(vec![family("aes::backends::x86_vaes512")]),

@@ -227,11 +227,11 @@ fn backend_ran(
     Some(if args.no_time {
         Ran {
             timed: Observed::Unavailable("--no-time".into()),
-            counted: by_module::counted(entry.name, so, &cases, lib, dir),
+            counted: by_module::counted(entry.name, so, &cases, lib, &[], dir),
         }
     } else {
         let per_case = which_ran::sampled_for(Amount::quick().sec);
-        which_ran::observe(entry.name, so, &cases, lib, dir, per_case)
+        which_ran::observe(entry.name, so, &cases, (lib, &[]), dir, per_case)
     })
 }
 
