@@ -10,6 +10,7 @@ pub mod calibration;
 pub mod check;
 mod columns;
 mod family;
+
 #[cfg(test)]
 pub(crate) mod fixture;
 pub mod grid;
@@ -468,6 +469,17 @@ pub struct Speed {
     pub samples: Vec<Sample>,
 }
 
+/// A case as the gate's rows and the baseline file name it: `ecb(aes)
+/// encrypt 128-bit 16 B`, or `ecb(aes) setkey 128-bit` for key setup
+/// (`block_bytes` 0).
+pub fn case_name(alg: &str, dir: Operation, key_bits: usize, block_bytes: usize) -> String {
+    if block_bytes == 0 {
+        format!("{alg} {dir} {key_bits}-bit")
+    } else {
+        format!("{alg} {dir} {key_bits}-bit {block_bytes} B")
+    }
+}
+
 impl Speed {
     /// A speed entry for case `c` of `entry` with nothing measured.
     pub fn uncounted(
@@ -495,14 +507,7 @@ impl Speed {
     /// it: `ecb(aes) encrypt 128-bit 16 B`, or `ecb(aes) setkey 128-bit`
     /// for key setup.
     pub fn case_name(&self) -> String {
-        if self.block_bytes == 0 {
-            format!("{} {} {}-bit", self.alg, self.dir, self.key_bits)
-        } else {
-            format!(
-                "{} {} {}-bit {} B",
-                self.alg, self.dir, self.key_bits, self.block_bytes
-            )
-        }
+        case_name(&self.alg, self.dir, self.key_bits, self.block_bytes)
     }
 
     /// Sets the figures that come from this engine's samples alone, the
