@@ -10,6 +10,7 @@
 //! every one is checked against is the reference variant's artifact,
 //! `published`, the crate as its users get it.
 
+use crate::crate_libraries::Algorithm;
 use crate::engine::Mode;
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
@@ -242,6 +243,12 @@ pub struct CrateCipher {
     pub peer: Option<String>,
     /// The artifact every variant is checked against before it is timed.
     pub oracle: PathBuf,
+    /// The algorithm a C library has too, whose library peers are timed
+    /// beside it (`registry::CipherEntry::of_crate`): a block cipher of
+    /// the table's (`crate_libraries.rs`); `None` for any other, or in a
+    /// run that times none (the suggested set's).
+    #[serde(default)]
+    pub algorithm: Option<Algorithm>,
 }
 
 /// The block counts a crate's variant is checked on before it is timed:
@@ -350,6 +357,7 @@ pub fn example() -> CrateCipher {
         reference: "published".into(),
         peer: Some("cast6 0.2.0 (registry)".into()),
         oracle: "published.so".into(),
+        algorithm: None,
     }
 }
 

@@ -25,6 +25,10 @@ pub mod machine;
 // Engines and their loader: the trait, the registry of variants and peers,
 // a built `.so` loaded as an engine.
 pub mod engine;
+// A C library's peer and what it offers.
+pub mod library;
+// The crates' block ciphers a library has too, in one table.
+pub mod crate_libraries;
 // A crate's cipher, learned at run time (`compare --crate`).
 pub mod crates;
 pub mod registry;

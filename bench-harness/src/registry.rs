@@ -12,10 +12,12 @@
 //! its type's; a peer's driver is `<cipher>-<name>`.
 
 use crate::UsageError;
+use crate::crate_libraries::Algorithm;
 use crate::crates::{self, CrateCipher};
 use crate::engine::{Digest, DigestEngine, Engine, HashEngine, Mode, StaticCipher, StaticHash};
 
 pub use crate::engine::MakeEngine;
+pub use crate::library::{KeyLengths, Library, LibraryName, NotOffered, Provider};
 /// Makes a fresh hash engine.
 pub type MakeHash = fn() -> Box<dyn HashEngine>;
 
@@ -75,7 +77,7 @@ impl CipherEntry {
             (me.modes.iter()).map(|(m, k)| (*m, &k[..])).collect();
         let variants: Vec<(&'static str, Option<MakeEngine>)> =
             me.variants.iter().map(|v| (v.as_str(), None)).collect();
-        let peers: Vec<Peer> = (me.peer.iter())
+        let mut peers: Vec<Peer> = (me.peer.iter())
             .map(|label| Peer {
                 name: "registry",
                 label: label.as_str(),
@@ -88,6 +90,7 @@ impl CipherEntry {
                 library: None,
             })
             .collect();
+        peers.extend(library_peers(me));
         Box::leak(Box::new(CipherEntry {
             name: me.name.as_str(),
             module: me.module.as_str(),
@@ -100,6 +103,31 @@ impl CipherEntry {
             from_crate: Some(me),
         }))
     }
+}
+
+/// The C libraries' peers of a crate's block cipher whose algorithm a
+/// library has too ([`CrateCipher::algorithm`], `crate_libraries.rs`), as
+/// a declaration's `libraries: [...]` makes them: built from this
+/// workspace's artifact (`peer-libgcrypt`, `peer-openssl`), no static
+/// engine (the oracle stays the crate as published).
+fn library_peers(me: &'static CrateCipher) -> Vec<Peer> {
+    let block = me.primitive.block_size();
+    let of_block = me.primitive.kind() == crates::Kind::BlockCipher;
+    let libraries = (me.algorithm.filter(|_| of_block)).map_or(&[][..], Algorithm::libraries);
+    (libraries.iter())
+        .filter(|l| l.library.block == block)
+        .map(|l| Peer {
+            name: l.name,
+            label: l.label,
+            crate_name: "inlinelab_artifact",
+            driver: Box::leak(format!("{}-{}", me.name, l.name).into_boxed_str()),
+            make: None,
+            feature: l.library.name.feature(),
+            rustflags: None,
+            crate_features: &[],
+            library: Some(l.library),
+        })
+        .collect()
 }
 
 /// A peer implementation: a crate, not one of ours.
@@ -126,177 +154,6 @@ pub struct Peer {
     /// algorithm: the artifact wraps the library's own API (`crate_name` is
     /// then the artifact's, whose wrapper is all the artifact holds).
     pub library: Option<Library>,
-}
-
-/// A C library a peer comes from, linked as the system has it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum LibraryName {
-    /// libgcrypt (`gcry_cipher_*`).
-    Libgcrypt,
-    /// OpenSSL's libcrypto (`EVP_*`).
-    Openssl,
-}
-
-impl LibraryName {
-    /// As the declarations name it, and the peer's artifact feature after
-    /// `peer-`.
-    pub fn name(self) -> &'static str {
-        match self {
-            LibraryName::Libgcrypt => "libgcrypt",
-            LibraryName::Openssl => "openssl",
-        }
-    }
-
-    /// The shared object a program links (the development package's
-    /// symlink, `-l` of the link).
-    pub fn linked(self) -> &'static str {
-        match self {
-            LibraryName::Libgcrypt => "libgcrypt.so",
-            LibraryName::Openssl => "libcrypto.so",
-        }
-    }
-
-    /// The Debian package that installs it for linking.
-    pub fn package(self) -> &'static str {
-        match self {
-            LibraryName::Libgcrypt => "libgcrypt20-dev",
-            LibraryName::Openssl => "libssl-dev",
-        }
-    }
-}
-
-/// A library peer's algorithm and what it offers, as its declaration says
-/// (`libraries: [...]`, once): the library's name for the algorithm by the
-/// key lengths it takes, the modes it offers, and the provider it is in.
-/// A case outside what it offers ([`Library::offers`]) is left out of its
-/// row, said so: never a failure.
-#[derive(Clone, Copy, Debug)]
-pub struct Library {
-    pub name: LibraryName,
-    /// The library's name for the algorithm under each range of key
-    /// lengths it takes (`0..=1024`: every length).
-    pub algorithm: &'static [(KeyLengths, &'static str)],
-    /// The modes it offers.
-    pub modes: &'static [Mode],
-    /// The provider (OpenSSL's) the algorithm is in, where not the default.
-    pub provider: Option<Provider>,
-    /// The cipher's block size (the artifact's, fixed at build time).
-    pub block: usize,
-}
-
-/// Key lengths in bytes, `shortest..=longest`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct KeyLengths {
-    pub shortest: usize,
-    pub longest: usize,
-}
-
-impl KeyLengths {
-    pub fn contains(&self, len: usize) -> bool {
-        (self.shortest..=self.longest).contains(&len)
-    }
-}
-
-impl std::fmt::Display for KeyLengths {
-    /// `16-byte`, `5- to 16-byte`.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if self.shortest == self.longest {
-            write!(f, "{}-byte", self.shortest)
-        } else {
-            write!(f, "{}- to {}-byte", self.shortest, self.longest)
-        }
-    }
-}
-
-/// An OpenSSL provider an algorithm is in, where not the default one.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Provider {
-    /// OpenSSL 3's legacy provider (CAST5, Blowfish, ...): a module of its
-    /// own, loaded at run time (`ossl-modules/legacy.so`).
-    Legacy,
-}
-
-impl Provider {
-    /// As the declarations and `OSSL_PROVIDER_load` name it.
-    pub fn name(self) -> &'static str {
-        match self {
-            Provider::Legacy => "legacy",
-        }
-    }
-
-    /// Its module's file, in OpenSSL's modules directory.
-    pub fn module(self) -> &'static str {
-        match self {
-            Provider::Legacy => "legacy.so",
-        }
-    }
-}
-
-/// Why a library peer does not run a case: what it offers leaves it out.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum NotOffered {
-    /// The mode, which it does not offer.
-    Mode(Mode),
-    /// A key of this many bytes (each of XTS's two keys), which its
-    /// algorithm does not take.
-    KeyLength(usize),
-}
-
-impl Library {
-    /// What the artifact is told at build time (`INLINELAB_LIBRARY_ALGORITHM`,
-    /// the environment `variants/artifact` reads): `0-1024=CAST5`,
-    /// `16-16=AES,24-24=AES192,32-32=AES256`.
-    pub fn algorithm_env(&self) -> String {
-        (self.algorithm.iter())
-            .map(|(len, name)| format!("{}-{}={name}", len.shortest, len.longest))
-            .collect::<Vec<_>>()
-            .join(",")
-    }
-
-    /// Whether it runs `mode` under a key of `key_bytes` (XTS's two keys,
-    /// each half of them), or why not.
-    pub fn offers(&self, mode: Mode, key_bytes: usize) -> Result<(), NotOffered> {
-        if !self.modes.contains(&mode) {
-            return Err(NotOffered::Mode(mode));
-        }
-        let one = if mode == Mode::Xts {
-            key_bytes / 2
-        } else {
-            key_bytes
-        };
-        let whole = mode != Mode::Xts || key_bytes.is_multiple_of(2);
-        if whole && self.algorithm.iter().any(|(l, _)| l.contains(one)) {
-            Ok(())
-        } else {
-            Err(NotOffered::KeyLength(one))
-        }
-    }
-
-    /// What it offers, in words: `16-byte keys in ECB, CBC and CTR`.
-    pub fn offered(&self) -> String {
-        let every = self.algorithm.iter().all(|(l, _)| l.shortest == 0);
-        let keys: Vec<String> = (self.algorithm.iter())
-            .map(|(l, _)| l.to_string())
-            .collect();
-        let modes: Vec<String> = (self.modes.iter())
-            .map(|m| m.name().to_uppercase())
-            .collect();
-        let keys = if every {
-            "every key length".to_string()
-        } else {
-            format!("{} keys", and_list(&keys))
-        };
-        format!("{keys} in {}", and_list(&modes))
-    }
-}
-
-/// `a`, `a and b`, `a, b and c`.
-fn and_list(items: &[String]) -> String {
-    match items {
-        [] => String::new(),
-        [one] => one.clone(),
-        [most @ .., last] => format!("{} and {last}", most.join(", ")),
-    }
 }
 
 /// The environment variables that tell a library peer's artifact build its
@@ -727,6 +584,50 @@ mod tests {
         assert!(e.oracle().is_none(), "a crate's oracle is an artifact");
         assert_eq!(e.peers[0].crate_name, "cast6");
         assert_eq!(e.from_crate, Some(&c));
+    }
+
+    /// A crate's block cipher a library has too (`crate_libraries.rs`)
+    /// has that library's peer after the registry crate, built by the
+    /// artifact's feature a declaration's would be (the oracle stays the
+    /// crate as published); with no algorithm, or a block the library's is
+    /// not, none.
+    #[test]
+    fn a_crates_entry_has_the_libraries_of_its_algorithm() {
+        let twofish = CrateCipher {
+            name: "twofish".into(),
+            module: "twofish@0.8.0".into(),
+            lib_name: "twofish".into(),
+            algorithm: Some(Algorithm::Twofish),
+            ..crates::example()
+        };
+        let e = CipherEntry::of_crate(&twofish);
+        let names: Vec<&str> = e.peers.iter().map(|p| p.name).collect();
+        assert_eq!(names, ["registry", "libgcrypt"]);
+        let gcrypt = &e.peers[1];
+        assert_eq!(
+            (gcrypt.feature, gcrypt.driver, gcrypt.crate_name),
+            ("peer-libgcrypt", "twofish-libgcrypt", "inlinelab_artifact")
+        );
+        assert!(gcrypt.make.is_none() && e.oracle().is_none());
+        let library = gcrypt.library.unwrap();
+        assert_eq!(
+            library.offers(Mode::Ctr, 24),
+            Err(NotOffered::KeyLength(24))
+        );
+        assert_eq!(library.offers(Mode::Ctr, 32), Ok(()));
+        // The declarations' peers are built by the same feature.
+        for p in CIPHERS.iter().flat_map(|c| c.peers) {
+            if let Some(l) = p.library {
+                assert_eq!(p.feature, l.name.feature(), "{}", p.driver);
+            }
+        }
+        let none = CipherEntry::of_crate(&crates::example());
+        assert_eq!(none.peers.len(), 1);
+        let wrong_block = CrateCipher {
+            algorithm: Some(Algorithm::Des),
+            ..crates::example()
+        };
+        assert_eq!(CipherEntry::of_crate(&wrong_block).peers.len(), 1);
     }
 
     /// The registry lists exactly the variants each module declares, and

@@ -349,10 +349,24 @@ fn finish(
     }
 }
 
-/// The features a peer's selection adds (a variant's is the environment).
+/// The features a peer's selection adds (a variant's is the environment),
+/// and a library peer's algorithm, block and provider as its build is told
+/// them (one feature builds every library's algorithm: a crate's Twofish
+/// is not a reused CAST5).
 fn selection_features(c: &Contender) -> Option<Vec<String>> {
     match c.selection() {
-        Selection::Peer(p) => Some(artifacts::peer_features(p)),
+        Selection::Peer(p) => {
+            let mut features = artifacts::peer_features(p);
+            if let Some(l) = &p.library {
+                features.push(format!(
+                    "{}/{}/{}",
+                    l.algorithm_env(),
+                    l.block,
+                    l.provider.map_or("", |p| p.name())
+                ));
+            }
+            Some(features)
+        }
         Selection::Variant { .. } => None,
     }
 }

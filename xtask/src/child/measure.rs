@@ -254,11 +254,12 @@ fn load(
         // (`sampling::check_aead`, the timed path among it).
         Some(c) if c.primitive.kind() == Kind::Aead => Ok(()),
         // A crate's variant: every mode, every key length its type takes,
-        // every block count from 1 to 40, both directions.
+        // every block count from 1 to 40, both directions (a library
+        // peer's, those it offers).
         Some(c) => sampling::check_each(
             &mut engine,
             oracle.as_mut(),
-            &c.checked(),
+            &offered(c.checked(), offers),
             &bench_harness::crates::check_blocks(),
         ),
         None => sampling::check_each(
@@ -308,6 +309,18 @@ fn load(
         streamed.map_err(EngineState::Failed)?;
     }
     Ok(engine)
+}
+
+/// Of a crate's `checked` modes and key lengths, those `offers` does not
+/// leave out (a library peer's: those it offers), each mode with any left.
+fn offered(checked: Vec<(Mode, Vec<usize>)>, offers: &Offers) -> Vec<(Mode, Vec<usize>)> {
+    (checked.into_iter())
+        .map(|(m, mut keys)| {
+            keys.retain(|&k| !offers.not_checked.contains(&(m, k)));
+            (m, keys)
+        })
+        .filter(|(_, keys)| !keys.is_empty())
+        .collect()
 }
 
 /// Each of `modes` with the key sizes an engine is checked under: the

@@ -47,6 +47,7 @@ impl Identified {
             variants,
             peer,
             oracle,
+            algorithm: None,
         }
     }
 }

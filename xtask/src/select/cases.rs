@@ -239,6 +239,7 @@ mod tests {
             reference: "published".into(),
             peer: None,
             oracle: "published.so".into(),
+            algorithm: None,
         };
         let entry = CipherEntry::of_crate(&mac);
         let keys: Vec<String> = gate_cases(entry).iter().map(key).collect();
@@ -272,6 +273,7 @@ mod tests {
             reference: "published".into(),
             peer: None,
             oracle: "published.so".into(),
+            algorithm: None,
         };
         let entry = CipherEntry::of_crate(&chacha);
         let counted = gate_cases(entry);
@@ -315,6 +317,7 @@ mod tests {
             reference: "published".into(),
             peer: None,
             oracle: "published.so".into(),
+            algorithm: None,
         };
         let entry = CipherEntry::of_crate(&gcm);
         let counted = gate_cases(entry);

@@ -248,7 +248,11 @@ pub(crate) fn spec(
         .find(|(m, _)| *m == Mode::Ecb)
         .map(|(_, k)| k.to_vec())
         .unwrap_or_default();
-    let offers = live.iter().map(|c| offers(c, cases, &check_keys)).collect();
+    // A crate's variants are checked under every key length its type takes.
+    let checked = (entry.from_crate).map_or_else(Vec::new, |c| c.checked());
+    let offers = (live.iter())
+        .map(|c| offers(c, cases, &check_keys, &checked))
+        .collect();
     Spec {
         cipher: entry.name.to_string(),
         from_crate: entry.from_crate.cloned(),
@@ -264,16 +268,22 @@ pub(crate) fn spec(
 
 /// What `c` does not run of `cases` (a library peer runs what its
 /// declaration offers): those cases, and the modes and key sizes (of the
-/// cases and of `check_keys`) it is not checked under.
-fn offers(c: &Contender, cases: &[Case], check_keys: &[usize]) -> Offers {
+/// cases, of `check_keys` and of a crate's `checked`) it is not checked
+/// under.
+fn offers(
+    c: &Contender,
+    cases: &[Case],
+    check_keys: &[usize],
+    checked: &[(Mode, Vec<usize>)],
+) -> Offers {
+    let of_cases = (cases.iter())
+        .flat_map(|case| (check_keys.iter().chain([&case.key_bytes])).map(|&k| (case.mode, k)));
+    let of_crate = (checked.iter()).flat_map(|(m, keys)| keys.iter().map(|&k| (*m, k)));
     let mut not_checked = Vec::new();
-    for case in cases {
-        let keys = check_keys.iter().chain([&case.key_bytes]);
-        for &k in keys {
-            let key = Case::crypt(case.mode, Dir::Encrypt, k, 0);
-            if c.offers(&key).is_err() && !not_checked.contains(&(case.mode, k)) {
-                not_checked.push((case.mode, k));
-            }
+    for (mode, k) in of_cases.chain(of_crate) {
+        let key = Case::crypt(mode, Dir::Encrypt, k, 0);
+        if c.offers(&key).is_err() && !not_checked.contains(&(mode, k)) {
+            not_checked.push((mode, k));
         }
     }
     Offers {

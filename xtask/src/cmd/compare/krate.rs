@@ -66,7 +66,14 @@ pub fn run(args: &Args, sets: &[FlagSet], target: &Path) -> Result<()> {
     let made = make::make(&opts, &taken)?;
     let t = &taken;
     let names: Vec<String> = made.selected.iter().map(|v| v.name.clone()).collect();
-    let cipher = make::crate_cipher(t, sets, names, made.with_peer);
+    let cipher = make::crate_cipher(
+        t,
+        sets,
+        names,
+        make::Peers::Timed {
+            registry: made.with_peer,
+        },
+    );
     let entry = CipherEntry::of_crate(&cipher);
     let contenders: Vec<Contender> = (sets.iter())
         .flat_map(|set| crate::select::contenders::under(set, make::contenders(entry, t, &made)))
@@ -329,7 +336,7 @@ impl suggested::Run for Context<'_> {
     }
 
     fn contenders(&self, names: Vec<String>) -> (&'static CipherEntry, Vec<Contender>) {
-        let cipher = make::crate_cipher(self.t, self.sets, names, false);
+        let cipher = make::crate_cipher(self.t, self.sets, names, make::Peers::None);
         let entry = CipherEntry::of_crate(&cipher);
         (entry, make::contenders(entry, self.t, self.made))
     }

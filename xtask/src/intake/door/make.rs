@@ -17,7 +17,8 @@ use crate::intake::axes::{self, PUBLISHED};
 use crate::intake::copy;
 use crate::intake::shim::{self, Dependency, Shim};
 use crate::select::contenders::{Contender, Kind, Origin, State};
-use bench_harness::crates::{CrateCipher, PEER_NAME, Primitive};
+use bench_harness::crate_libraries::Algorithm;
+use bench_harness::crates::{self, CrateCipher, PEER_NAME, Primitive};
 use bench_harness::registry::CipherEntry;
 use std::path::{Path, PathBuf};
 
@@ -318,15 +319,26 @@ fn lengths(keys: &[usize]) -> String {
 /// those are `[a-z0-9_]`).
 const REGISTRY_DIR: &str = "@registry";
 
+/// What a crate's run times beside its variants.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Peers {
+    /// The registry crate (when `registry`), and each C library that has
+    /// the same block cipher (`bench_harness::crate_libraries`).
+    Timed { registry: bool },
+    /// None: the suggested set's run, against `published` and the pick.
+    None,
+}
+
 /// The crate's cipher as the harness sees it, with `variants` (the
-/// reference first) and the registry peer when `with_peer`.
+/// reference first) and the `peers` timed beside them.
 pub fn crate_cipher(
     t: &Taken,
     sets: &[FlagSet],
     variants: Vec<String>,
-    with_peer: bool,
+    peers: Peers,
 ) -> CrateCipher {
-    let peer = with_peer.then(|| {
+    let registry = matches!(peers, Peers::Timed { registry: true });
+    let peer = registry.then(|| {
         format!(
             "{} {} (as published, from the registry)",
             t.package.name, t.package.version
@@ -335,7 +347,14 @@ pub fn crate_cipher(
     // The crate as published under the first flag set: every flag set
     // computes the same function.
     let oracle = (t.work.path).join(format!("{}.so", sets[0].contender(PUBLISHED)));
-    t.identified.cipher(&t.package, variants, peer, oracle)
+    let mut cipher = t.identified.cipher(&t.package, variants, peer, oracle);
+    // A C library's implementation of the same block cipher, where one has
+    // it: timed beside the crate as a peer.
+    let block = t.identified.primitive.kind() == crates::Kind::BlockCipher;
+    cipher.algorithm = (block && peers != Peers::None)
+        .then(|| Algorithm::of_crate(&t.package.name, &t.identified.ty))
+        .flatten();
+    cipher
 }
 
 /// The tree of a crate built through the shim at `root`, in `target_dir`
@@ -355,7 +374,7 @@ pub fn shim_tree(root: PathBuf, target_dir: PathBuf, rustflags: Vec<String>, lib
 
 /// The contenders: each chosen variant over its shim, and the registry
 /// peer, all built in the crate's target directory with the shared
-/// remapping.
+/// remapping; and each C library's peer, built in this workspace.
 pub fn contenders(entry: &'static CipherEntry, t: &Taken, made: &Made) -> Vec<Contender> {
     let tree = |root: PathBuf| {
         shim_tree(
@@ -381,12 +400,18 @@ pub fn contenders(entry: &'static CipherEntry, t: &Taken, made: &Made) -> Vec<Co
         })
         .collect();
     for p in entry.peers {
-        out.push(contender(
+        let mut c = contender(
             Kind::Peer(p),
             p.name,
             p.label.to_string(),
             t.shim_of(REGISTRY_DIR),
-        ));
+        );
+        // A C library's peer is this workspace's artifact, as for its own
+        // ciphers (`peer-libgcrypt`, the algorithm named at build time).
+        if p.library.is_some() {
+            c.tree = Tree::here();
+        }
+        out.push(c);
     }
     out
 }
