@@ -115,6 +115,17 @@ impl Family {
     }
 }
 
+/// A case as the gate's rows and the baseline file name it: `ecb(aes)
+/// encrypt 128-bit 16 B`, or `ecb(aes) setkey 128-bit` for key setup
+/// (`block_bytes` 0).
+pub fn case_name(alg: &str, dir: Operation, key_bits: usize, block_bytes: usize) -> String {
+    if block_bytes == 0 {
+        format!("{alg} {dir} {key_bits}-bit")
+    } else {
+        format!("{alg} {dir} {key_bits}-bit {block_bytes} B")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -33,7 +33,7 @@ use crate::select::artifact::Artifact;
 use crate::select::cases::Keys;
 use bench_harness::machine::Machine;
 use bench_harness::stats::Ratio;
-pub use family::{Family, Operation};
+pub use family::{Family, Operation, case_name};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -467,17 +467,6 @@ pub struct Speed {
     /// Written column-wise ([`columns`]).
     #[serde(default, with = "columns")]
     pub samples: Vec<Sample>,
-}
-
-/// A case as the gate's rows and the baseline file name it: `ecb(aes)
-/// encrypt 128-bit 16 B`, or `ecb(aes) setkey 128-bit` for key setup
-/// (`block_bytes` 0).
-pub fn case_name(alg: &str, dir: Operation, key_bits: usize, block_bytes: usize) -> String {
-    if block_bytes == 0 {
-        format!("{alg} {dir} {key_bits}-bit")
-    } else {
-        format!("{alg} {dir} {key_bits}-bit {block_bytes} B")
-    }
 }
 
 impl Speed {

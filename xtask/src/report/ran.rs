@@ -115,7 +115,7 @@ impl FamilyRan {
     /// The case as the gate's rows name it: `rfc4106(gcm(aes)) encrypt
     /// 128-bit 8192 B`, or `ecb(aes) setkey 128-bit` for key setup.
     pub fn case_name(&self) -> String {
-        super::case_name(&self.alg, self.dir, self.key_bits, self.block_bytes)
+        super::family::case_name(&self.alg, self.dir, self.key_bits, self.block_bytes)
     }
 
     /// `count` per byte of the case, or per key where it has no bytes (key
