@@ -159,9 +159,13 @@ pub fn run(args: &Args, sets: &[FlagSet], target: &Path) -> Result<()> {
     };
     let patch = match patch {
         // A build script that writes the crate's source: no edit of it
-        // survives a build (the intake's note says which files). A
-        // dependency's patch is of another package's source.
-        Ok(Some(v)) if !made.rewritten.is_empty() && v.change.dependency().is_none() => {
+        // survives a build (the intake's note says which files), said
+        // whatever the pick (the crate as published too). A dependency's
+        // patch is of another package's source.
+        Ok(v)
+            if !made.rewritten.is_empty()
+                && v.as_ref().is_none_or(|v| v.change.dependency().is_none()) =>
+        {
             Err(format!(
                 "the crate's build writes its own source ({})",
                 made.rewritten.join(", ")
