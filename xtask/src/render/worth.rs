@@ -315,14 +315,8 @@ mod tests {
     /// family's own. Without `--also`, nothing is weighed.
     #[test]
     fn the_largest_decided_effect_and_the_heaviest_crate() {
-        let row = |variant: &str, krate: Option<&str>| Annotated {
-            number: 1,
-            function: "f".into(),
-            path: "f".into(),
-            location: "src/lib.rs:1".into(),
-            attr: "inline".into(),
-            variant: variant.into(),
-            krate: krate.map(str::to_string),
+        let row = |variant: &str, krate: Option<&str>| {
+            crate::report::fixture::annotated(1, variant, krate)
         };
         let rows = [
             row("drop_1", None),

@@ -296,3 +296,22 @@ pub fn inconclusive() -> Report {
     r.verdict.rerun = Some("cargo xtask compare tiny".into());
     r
 }
+
+/// A row of a crate's attribute table: function `f` at `src/lib.rs:1`,
+/// its `#[inline]` measured as `variant`, of the dependency `krate` (or
+/// of the crate measured).
+pub fn annotated(
+    number: usize,
+    variant: &str,
+    krate: Option<&str>,
+) -> report::annotations::Annotated {
+    report::annotations::Annotated {
+        number,
+        function: "f".into(),
+        path: "f".into(),
+        location: "src/lib.rs:1".into(),
+        attr: "inline".into(),
+        variant: variant.into(),
+        krate: krate.map(str::to_string),
+    }
+}

@@ -120,7 +120,7 @@ fn sentence(weighed: &Weighed) -> String {
 
 #[cfg(test)]
 mod tests {
-    use crate::report::annotations::{AlsoCrate, Annotated, Annotations};
+    use crate::report::annotations::{AlsoCrate, Annotations};
     use crate::report::ran::{ByCrate, CrateCount, FamilyRan, Observed, Ran};
     use crate::report::{Family, Operation};
 
@@ -169,15 +169,7 @@ mod tests {
         let never = r.variants.iter_mut().find(|e| e.name == "never").unwrap();
         never.artifact.as_mut().unwrap().hot_path_code = Some("other code".into());
         never.name = "aes_drop_1".into();
-        let row = |number, variant: &str, krate: Option<&str>| Annotated {
-            number,
-            function: "f".into(),
-            path: "f".into(),
-            location: "src/lib.rs:1".into(),
-            attr: "inline".into(),
-            variant: variant.into(),
-            krate: krate.map(str::to_string),
-        };
+        let row = crate::report::fixture::annotated;
         let dep = |krate: &str| AlsoCrate {
             krate: krate.into(),
             version: "0.1.0".into(),
