@@ -12,12 +12,32 @@ use tempfile::TempDir;
 /// is: this test's cargo built it and holds the build directory, so xtask
 /// must not run cargo to build it (`count/program.rs`).
 pub fn xtask_command() -> Command {
+    fetch_once();
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_xtask"));
     cmd.env(
         "INLINELAB_UNDER_VALGRIND",
         env!("CARGO_BIN_EXE_under-valgrind"),
     );
     cmd
+}
+
+/// Once per test process, `cargo fetch` of the workspace's lockfile: the
+/// `--offline` runs resolve the fixtures' dependencies from cargo's cache,
+/// and a fresh machine's cache lacks those no build of the workspace
+/// downloads (`aead`, which only the shim turns on in the artifact). With
+/// everything cached it reads no network; where it fails, the offline runs
+/// say what is missing.
+fn fetch_once() {
+    static FETCHED: std::sync::Once = std::sync::Once::new();
+    FETCHED.call_once(|| {
+        let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+        let _ = Command::new(cargo)
+            .args(["fetch", "--quiet", "--manifest-path"])
+            .arg(root().join("Cargo.toml"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status();
+    });
 }
 
 /// A short, cheap `compare --crate` of the crate at `crate_dir` (offline,
