@@ -86,3 +86,12 @@ macro_rules! selected {
         $cb! { cipher: null, kind: cipher(CipherNull), variant: auto }
     };
 }
+
+/// S1 to S4 of RFC 2144 (CAST-128, reused by CAST-256), for a form of the
+/// rounds written outside the macro (`bench-harness`'s `cast6_forms`
+/// bench). Not in a build of one variant, whose artifact it would change
+/// (and last in this file for that reason: the artifacts' panic locations
+/// hold line numbers).
+#[cfg(not(inlinelab_one))]
+#[doc(hidden)]
+pub use consts::S as CAST_S1_TO_S4;

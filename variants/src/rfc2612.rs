@@ -337,4 +337,19 @@ pub mod cast6 {
             },
         }
     }
+
+    // Last in the module, so that no line of the rounds moves: an artifact
+    // holds its panic locations' line numbers.
+    #[cfg(not(inlinelab_one))]
+    impl Cast6 {
+        /// Encryption's quad-round subkeys, `(Kr_(i), Km_(i))` for `i` in
+        /// `0..12`: for a form of the rounds written outside the macro
+        /// (`bench-harness`'s `cast6_forms` bench, the kernel's vector
+        /// shapes), which checks its output against cast6 0.2's. Not in a
+        /// build of one variant, whose artifact it would change.
+        #[doc(hidden)]
+        pub fn encryption_subkeys(&self) -> (&[[u8; 4]; 12], &[[u32; 4]; 12]) {
+            (&self.enc.kr, &self.enc.km)
+        }
+    }
 }
