@@ -48,6 +48,7 @@ mod x86 {
     use bench_harness::engine::{Dir, Engine, EngineError, Mode};
     use bench_harness::interleave::{Schedule, Workload, interleave};
     use bench_harness::registry::{self, Alg};
+    use bench_harness::stats::median;
     use cipher::{Array, BlockCipherEncrypt, KeyInit};
     use core::arch::x86_64::{
         __m128i, __m256i, _mm_add_epi32, _mm_cvtsi32_si128, _mm_cvtsi64_si128, _mm_cvtsi128_si64,
@@ -323,11 +324,6 @@ mod x86 {
         shapes
     }
 
-    fn median(mut v: Vec<f64>) -> f64 {
-        v.sort_by(f64::total_cmp);
-        v[v.len() / 2]
-    }
-
     /// What is timed: a shape (`0..shapes.len()`) or an engine (after
     /// them), one ECB encryption of `buf` an operation.
     struct Timed {
@@ -446,8 +442,9 @@ mod x86 {
             .enumerate()
             .map(|(e, name)| {
                 let t = per_op(e);
-                let speed = median(peer.iter().zip(&t).map(|(p, t)| p / t).collect());
-                (name.as_str(), median(t) / BLOCKS as f64, speed)
+                let ratios: Vec<f64> = peer.iter().zip(&t).map(|(p, t)| p / t).collect();
+                let speed = median(&ratios);
+                (name.as_str(), median(&t) / BLOCKS as f64, speed)
             })
             .collect();
         rows.sort_by(|a, b| b.2.total_cmp(&a.2));

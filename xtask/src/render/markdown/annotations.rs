@@ -451,34 +451,35 @@ pub fn render_patch(w: &mut String, r: &Report) {
     let Some(effect) = patch_effect(r, &|s| md_code(s)) else {
         return;
     };
-    match &p.dependency {
-        None => {
-            let _ = writeln!(
-                w,
-                "**The answer as a patch, [{}]({}):** {}. `git apply {}` in a checkout of {} {}:\n",
-                md_code(&p.file),
-                p.file,
-                effect,
-                p.file,
-                md_text(&a.krate),
-                md_text(&a.version),
-            );
-        }
-        Some(d) => {
-            let _ = writeln!(
-                w,
-                "**The answer as a patch of {dep} {version} (the dependency), [{}]({}):** {}. It edits {dep} {version}, not {krate}: `git apply {}` in a checkout of {dep} {version}, and build {krate} {krate_version} with that checkout through `[patch.crates-io]` ({line}). Locations are in {dep}'s package:\n",
-                md_code(&p.file),
-                p.file,
-                effect,
-                p.file,
-                dep = md_text(&d.krate),
-                version = md_text(&d.version),
-                krate = md_text(&a.krate),
-                krate_version = md_text(&a.version),
-                line = md_code(&format!("{} = {{ path = \"...\" }}", d.krate)),
-            );
-        }
+    let (patched_krate, patched_version) = patched(a, p);
+    let (krate, version) = (md_text(patched_krate), md_text(patched_version));
+    let of = if p.dependency.is_some() {
+        format!(" of {krate} {version} (the dependency)")
+    } else {
+        String::new()
+    };
+    let _ = write!(
+        w,
+        "**The answer as a patch{of}, [{}]({}):** {effect}. ",
+        md_code(&p.file),
+        p.file,
+    );
+    if p.dependency.is_some() {
+        let _ = writeln!(
+            w,
+            "It edits {krate} {version}, not {}: `git apply {}` in a checkout of {krate} {version}, and build {} {} with that checkout through `[patch.crates-io]` ({}). Locations are in {krate}'s package:\n",
+            md_text(&a.krate),
+            p.file,
+            md_text(&a.krate),
+            md_text(&a.version),
+            md_code(&format!("{patched_krate} = {{ path = \"...\" }}")),
+        );
+    } else {
+        let _ = writeln!(
+            w,
+            "`git apply {}` in a checkout of {krate} {version}:\n",
+            p.file
+        );
     }
     let _ = writeln!(
         w,
