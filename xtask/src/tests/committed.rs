@@ -305,3 +305,47 @@ fn committed_calibrations_render_as_committed() {
         );
     }
 }
+
+/// The committed cross-machine reports (`reports/machines/CIPHER.*`) are
+/// what merging their inputs gives today: each is merged again from the
+/// files its command names, by today's rule, and must render to the
+/// committed markdown and SVG (a change to the rule or the estimator that
+/// left a merge behind fails here, as a report's does above).
+#[test]
+fn committed_merges_are_their_inputs_merged_today() {
+    let root = workspace::root();
+    let files = json_files(&root.join("reports/machines"));
+    assert!(!files.is_empty(), "no committed merge");
+    for path in files {
+        let committed: crate::report::merged::Merged =
+            serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+        let inputs = (committed.generated_by.strip_prefix("cargo xtask merge "))
+            .unwrap_or_else(|| panic!("{}: not a merge", path.display()));
+        let reports: Vec<(Report, String)> = inputs
+            .split_whitespace()
+            .map(|p| (read(&root.join(p)), p.to_string()))
+            .collect();
+        let here = read(&root.join(format!("reports/{}.json", committed.cipher)));
+        let merged =
+            crate::report::merged::merge(reports, &committed.generated_by, Some(&here)).unwrap();
+        let stale = |ext: &str| {
+            format!(
+                "{} is stale: run `{}`",
+                path.with_extension(ext).display(),
+                committed.generated_by
+            )
+        };
+        let md = std::fs::read_to_string(path.with_extension("md")).unwrap();
+        assert!(
+            md == crate::render::merge::markdown::render(&merged),
+            "{}",
+            stale("md")
+        );
+        let svg = std::fs::read_to_string(path.with_extension("svg")).unwrap();
+        assert!(
+            svg == crate::render::merge::svg::render(&merged),
+            "{}",
+            stale("svg")
+        );
+    }
+}
